@@ -1,0 +1,30 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/coverage/**", "reports/**", "**/*.mjs", "**/vitest.config.ts", "vitest.shared.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "no-restricted-exports": ["error", { restrictDefaultExports: { direct: true, named: true, defaultFrom: true, namedFrom: true, namespaceFrom: true } }],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@mcp-tool-adapter/*/*", "mcp-tool-adapter/*"], message: "Import a package by its public entry only." }, { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." }] }],
+      "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-confusing-void-expression": "off",
+    },
+  },
+  {
+    files: ["packages/*/test/**/*.ts", "packages/integration/**/*.ts", "packages/bench/**/*.ts", "packages/test-servers/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-non-null-assertion": "off",
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/unbound-method": "off",
+    },
+  },
+);

@@ -1,0 +1,8 @@
+export {
+  createInMemoryTestServer,
+  echoResult,
+  type InMemoryTestServer,
+  type InMemoryTestServerOptions,
+  type TestTool,
+  type TestToolHandler,
+} from "./in-memory.js";
