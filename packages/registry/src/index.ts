@@ -1,0 +1,16 @@
+export { RegistryError, type RegistryErrorCode } from "./registry-error.js";
+export { ToolRegistry } from "./tool-registry.js";
+export { MAX_NAME_CHARACTERS, validateToolName, type NameKind } from "./validate-name.js";
+export type {
+  Logger,
+  RegisteredTool,
+  RegistryChange,
+  RegistryListener,
+  ToolCallContext,
+  ToolCallResult,
+  ToolCapabilities,
+  ToolDefinition,
+  ToolHandler,
+  ToolListFilter,
+  ToolRegistryOptions,
+} from "./types.js";
