@@ -1,0 +1,96 @@
+import { Ajv, type AnySchema, type Options, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import * as ajvFormats from "ajv-formats";
+import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
+import type { Engine } from "./dialects.js";
+import type { Logger } from "./types.js";
+
+type AjvInstance = Ajv | Ajv2019 | Ajv2020;
+
+interface SharedEngine {
+  ajv: AjvInstance;
+  /** ajv's reference table right after start-up; anything added later belongs to one compile and is removed. */
+  baselineRefs: ReadonlySet<string>;
+}
+
+// ajv instances are costly to build, so one per engine is shared by every validator. Compiling is
+// synchronous, so the logger of the compile in progress can be routed through this variable.
+let activeLogger: Logger | undefined;
+const engines = new Map<Engine, SharedEngine>();
+
+const AJV_OPTIONS: Options = {
+  // Report every problem at once, not just the first.
+  allErrors: true,
+  // Real servers ship unknown keywords and loose schemas; they must still compile.
+  strict: false,
+  validateFormats: true,
+  // ajv's code optimizer makes compiling about a third slower and validating no faster for tool-sized schemas.
+  code: { optimize: false },
+  logger: {
+    log: () => undefined,
+    warn: (...args: unknown[]) => activeLogger?.warn?.(`ajv: ${args.map(String).join(" ")}`),
+    error: (...args: unknown[]) => activeLogger?.error?.(`ajv: ${args.map(String).join(" ")}`),
+  },
+};
+
+function createAjv(engine: Engine): AjvInstance {
+  switch (engine) {
+    case "draft-07": {
+      const ajv = new Ajv(AJV_OPTIONS);
+      ajv.addMetaSchema(draft06MetaSchema);
+      return ajv;
+    }
+    case "2019-09":
+      return new Ajv2019(AJV_OPTIONS);
+    case "2020-12":
+      return new Ajv2020(AJV_OPTIONS);
+  }
+}
+
+function sharedEngine(engine: Engine): SharedEngine {
+  let shared = engines.get(engine);
+  if (shared === undefined) {
+    const ajv = createAjv(engine);
+    ajvFormats.default(ajv);
+    // Compiling once makes ajv build its meta-schema validators now, so the baseline below is complete.
+    const warmUp = {};
+    ajv.compile(warmUp);
+    ajv.removeSchema(warmUp);
+    // ajv files a schema without $id under "" (and needs that to resolve "#"); it is not part of the baseline.
+    Reflect.deleteProperty(ajv.refs, "");
+    shared = { ajv, baselineRefs: new Set(Object.keys(ajv.refs)) };
+    engines.set(engine, shared);
+  }
+  return shared;
+}
+
+/** True when `id` names one of the engine's meta-schemas, which a user schema must not replace. */
+export function isReservedSchemaId(engine: Engine, id: string): boolean {
+  const { ajv, baselineRefs } = sharedEngine(engine);
+  // The same normalization ajv applies to ids before storing them.
+  const normalized = id.replace(/#\/?$/, "");
+  return baselineRefs.has(normalized) || ajv.schemas[normalized] !== undefined;
+}
+
+/**
+ * Compiles with the shared ajv of `engine`, then removes every trace of the schema from ajv:
+ * only our bounded cache holds compiled schemas, and each schema stands alone (none can $ref
+ * another by its $id, and two tools may use the same $id). Throws what ajv throws.
+ */
+export function compileWithAjv(engine: Engine, schema: AnySchema, logger: Logger | undefined): ValidateFunction {
+  const { ajv, baselineRefs } = sharedEngine(engine);
+  activeLogger = logger;
+  try {
+    return ajv.compile(schema);
+  } finally {
+    activeLogger = undefined;
+    if (typeof schema === "object") ajv.removeSchema(schema);
+    const refs = ajv.refs as Record<string, unknown>;
+    if (Object.keys(refs).length !== baselineRefs.size) {
+      for (const key of Object.keys(refs)) {
+        if (!baselineRefs.has(key)) Reflect.deleteProperty(refs, key);
+      }
+    }
+  }
+}

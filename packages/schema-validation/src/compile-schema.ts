@@ -1,0 +1,85 @@
+import type { AnySchema, ValidateFunction } from "ajv";
+import { compileWithAjv, isReservedSchemaId } from "./ajv-engines.js";
+import { describeError } from "./describe-error.js";
+import { resolveDialect } from "./dialects.js";
+import { invalidSchema, SchemaValidationError } from "./errors.js";
+import { toValidationIssues } from "./issues.js";
+import type { CompiledSchema, Logger, ValidationIssue, ValidationResult } from "./types.js";
+
+/**
+ * Compiles one JSON Schema (object or boolean) with the engine its `$schema` asks for.
+ * @throws SchemaValidationError (SCHEMA_INVALID | SCHEMA_REF_UNRESOLVED)
+ */
+export function compileSchema(schema: unknown, logger?: Logger): CompiledSchema {
+  if (typeof schema === "boolean") return wrap(compileChecked("2020-12", schema, logger));
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw invalidSchema(`a schema must be an object or a boolean, got ${describeType(schema)}`);
+  }
+  const record = schema as Record<string, unknown>;
+  const dialect = resolveDialect(record.$schema);
+  if (typeof record.$id === "string" && isReservedSchemaId(dialect.engine, record.$id)) {
+    throw invalidSchema(`"$id" ${record.$id} is the id of a meta-schema; give the schema its own $id or none`);
+  }
+  if (record.$async === true) {
+    throw invalidSchema(`"$async" schemas are not supported; remove "$async" so validation is synchronous`);
+  }
+  // ajv looks the meta-schema up by the exact `$schema` string, so spelling variants are normalized.
+  const normalized = record.$schema === undefined || record.$schema === dialect.metaSchemaId ? record : { ...record, $schema: dialect.metaSchemaId };
+  return wrap(compileChecked(dialect.engine, normalized, logger));
+}
+
+function compileChecked(engine: Parameters<typeof compileWithAjv>[0], schema: AnySchema, logger: Logger | undefined): ValidateFunction {
+  try {
+    return compileWithAjv(engine, schema, logger);
+  } catch (error) {
+    throw toSchemaError(error);
+  }
+}
+
+function toSchemaError(error: unknown): SchemaValidationError {
+  if (SchemaValidationError.isInstance(error)) return error;
+  if (error instanceof Error && "missingRef" in error && typeof error.missingRef === "string") {
+    const ref = error.missingRef;
+    return new SchemaValidationError(
+      "SCHEMA_REF_UNRESOLVED",
+      `JSON Schema $ref "${ref}" cannot be resolved: only references inside the schema itself ` +
+        `(such as "#/$defs/name" or "#/definitions/name") are followed and nothing is fetched; inline the referenced schema.`,
+      { ref, cause: error },
+    );
+  }
+  return invalidSchema(tidyAjvReason(describeError(error)), error);
+}
+
+/** ajv words meta-schema failures as "schema is invalid: data/type must ..."; say "/type must ..." instead. */
+function tidyAjvReason(reason: string): string {
+  return reason.replace(/^schema is invalid: /, "").replace(/(^|, )data\//g, "$1/").replace(/(^|, )data /g, "$1the schema ");
+}
+
+function wrap(ajvValidate: ValidateFunction): CompiledSchema {
+  return {
+    validate(value: unknown): ValidationResult {
+      let valid: boolean;
+      try {
+        valid = ajvValidate(value);
+      } catch (error) {
+        return { valid: false, errors: [uncheckable(error)] };
+      }
+      return valid ? { valid: true, errors: [] } : { valid: false, errors: toValidationIssues(ajvValidate.errors) };
+    },
+  };
+}
+
+function uncheckable(error: unknown): ValidationIssue {
+  const reason = describeError(error);
+  return {
+    path: "",
+    keyword: "value",
+    message: `could not be validated (${reason}); pass plain JSON data, not circular or extremely deep structures`,
+  };
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
