@@ -1,0 +1,126 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { HttpServerConfig } from "./config.js";
+import { HttpTransportError, type HttpTransportKind } from "./errors.js";
+import { FallbackHttpTransport } from "./fallback-transport.js";
+import { createGuardedFetch } from "./guarded-fetch.js";
+import { HttpTransport } from "./http-transport.js";
+import type { Logger } from "./logger.js";
+import { addHeaderSecrets, addUrlSecrets, displayUrl, redactSecrets } from "./redact.js";
+
+/** Default `maxMessageBytes`: 64 MiB, far above any sane MCP message, far below memory trouble. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export interface HttpTransportOptions {
+  /** Used for every request (POSTs and the SSE GET). Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** The SDK's OAuth client provider, passed through to the SDK transport. */
+  authProvider?: OAuthClientProvider;
+  logger?: Logger;
+  /** Largest response body, or server-sent event, accepted. Default 64 MiB. */
+  maxMessageBytes?: number;
+}
+
+export interface StreamableHttpTransportOptions extends HttpTransportOptions {
+  /** Fall back to the legacy SSE transport when the first POST is answered with a 4xx (not 401/403). */
+  fallbackToSse?: boolean;
+  /** Where the SSE fallback connects. Default: the config's url. */
+  sseUrl?: string;
+}
+
+/** A Transport for an MCP server over Streamable HTTP, optionally falling back to SSE. */
+export function createStreamableHttpTransport(config: HttpServerConfig, options: StreamableHttpTransportOptions = {}): Transport {
+  const primary = buildTransport("streamable-http", config, options);
+  if (options.fallbackToSse !== true) return primary;
+  const sseConfig: HttpServerConfig = { ...config, url: options.sseUrl ?? config.url };
+  return new FallbackHttpTransport(primary, () => buildTransport("sse", sseConfig, options), options.logger);
+}
+
+/** A Transport for an MCP server over the legacy HTTP+SSE transport (GET event stream, POSTs). */
+export function createSseTransport(config: HttpServerConfig, options: HttpTransportOptions = {}): Transport {
+  return buildTransport("sse", config, options);
+}
+
+function buildTransport(kind: HttpTransportKind, config: HttpServerConfig, options: HttpTransportOptions): HttpTransport {
+  const secrets = new Set<string>();
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(config.headers ?? {})) {
+    headers[name] = value;
+    addHeaderSecrets(secrets, name, value);
+  }
+  const url = parseUrl(kind, config.url, secrets);
+  moveUserinfoToHeader(url, headers, secrets);
+  const shownUrl = displayUrl(url);
+
+  const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  if (!(maxMessageBytes > 0)) {
+    throw new HttpTransportError("INVALID_CONFIG", `maxMessageBytes must be a positive number of bytes, got ${String(maxMessageBytes)}.`, {
+      transport: kind,
+      url: shownUrl,
+    });
+  }
+
+  // The guard reports oversized events to the transport it serves, which is built after it.
+  const served: { transport?: HttpTransport } = {};
+  const guard = createGuardedFetch({
+    fetch: options.fetch ?? globalThis.fetch,
+    transport: kind,
+    url: shownUrl,
+    maxMessageBytes,
+    secrets,
+    onOversizedEvent: (error, requestBody) => served.transport?.handleOversizedEvent(error, requestBody),
+  });
+  const sdkOptions = {
+    requestInit: { headers },
+    fetch: guard.fetch,
+    ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
+  };
+  const inner =
+    kind === "sse"
+      ? // eslint-disable-next-line @typescript-eslint/no-deprecated -- legacy SSE servers are exactly what this transport is for
+        new SSEClientTransport(url, { ...sdkOptions, eventSourceInit: { fetch: guard.fetch } })
+      : new StreamableHTTPClientTransport(url, sdkOptions);
+  const transport = new HttpTransport(inner, {
+    transport: kind,
+    url: shownUrl,
+    secrets,
+    guard,
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  served.transport = transport;
+  return transport;
+}
+
+function parseUrl(kind: HttpTransportKind, raw: string, secrets: Set<string>): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Nothing of the URL is echoed: it may hold a token.
+    throw new HttpTransportError("INVALID_CONFIG", `The ${kind} server url is not a valid absolute URL. Use e.g. "https://host/mcp".`, { transport: kind });
+  }
+  addUrlSecrets(secrets, url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new HttpTransportError(
+      "INVALID_CONFIG",
+      redactSecrets(`The ${kind} server url must use http: or https:, got "${url.protocol}". Use e.g. "https://host/mcp".`, secrets),
+      { transport: kind },
+    );
+  }
+  return url;
+}
+
+/** fetch refuses URLs with credentials; send them as Basic auth unless an Authorization header is set. */
+function moveUserinfoToHeader(url: URL, headers: Record<string, string>, secrets: Set<string>): void {
+  if (url.username === "" && url.password === "") return;
+  const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
+  if (!hasAuthorization) {
+    const basic = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+    headers.Authorization = basic;
+    addHeaderSecrets(secrets, "Authorization", basic);
+  }
+  url.username = "";
+  url.password = "";
+}

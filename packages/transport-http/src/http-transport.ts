@@ -1,0 +1,204 @@
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { classifyFailure, type FailureContext } from "./classify.js";
+import { HttpTransportError, type HttpTransportKind } from "./errors.js";
+import type { GuardedFetch } from "./guarded-fetch.js";
+import type { Logger } from "./logger.js";
+import { redactSecrets } from "./redact.js";
+
+/** What an SDK client transport offers beyond the base Transport interface. */
+type SdkHttpTransport = Transport & { terminateSession?(): Promise<void> };
+
+export interface HttpTransportContext {
+  transport: HttpTransportKind;
+  /** Display form of the endpoint (no userinfo, no query). */
+  url: string;
+  secrets: Set<string>;
+  guard: GuardedFetch;
+  logger?: Logger;
+}
+
+/**
+ * An SDK HTTP client transport behind one front: every failure it raises or reports becomes a
+ * classified HttpTransportError without secrets, reported once through `onerror` and thrown
+ * from the `start` / `send` that failed.
+ */
+export class HttpTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+  readonly transportType: HttpTransportKind;
+  /** The endpoint as it may be shown: without userinfo or query. */
+  readonly url: string;
+
+  private readonly inner: SdkHttpTransport;
+  private readonly context: HttpTransportContext;
+  private readonly classified = new WeakMap<object, HttpTransportError>();
+  private readonly reported = new WeakSet<HttpTransportError>();
+  private started = false;
+  private closed = false;
+  private silentClose = false;
+
+  constructor(inner: SdkHttpTransport, context: HttpTransportContext) {
+    this.inner = inner;
+    this.context = context;
+    this.transportType = context.transport;
+    this.url = context.url;
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.inner.onerror = (error) => this.handleInnerError(error);
+    this.inner.onclose = () => {
+      this.closed = true;
+      if (!this.silentClose) this.onclose?.();
+    };
+    this.log("debug", `${this.label} connecting to ${this.url}`);
+    try {
+      await this.inner.start();
+      this.started = true;
+    } catch (error) {
+      const failure = this.toError(error, "connect");
+      this.report(failure);
+      // The SSE library would keep reconnecting in the background after a failed start.
+      await this.closeQuietly();
+      throw failure;
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.closed) {
+      throw new HttpTransportError("NOT_CONNECTED", `${this.label} transport to ${this.url} is closed; connect again to send.`, {
+        transport: this.transportType,
+        url: this.url,
+      });
+    }
+    try {
+      await this.inner.send(message, options);
+    } catch (error) {
+      const failure = this.toError(error, "request");
+      this.report(failure);
+      throw failure;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.inner.close();
+  }
+
+  /** Ends the server-side session (streamable HTTP only; a no-op elsewhere). */
+  async terminateSession(): Promise<void> {
+    if (this.inner.terminateSession === undefined) return;
+    try {
+      await this.inner.terminateSession();
+    } catch (error) {
+      const failure = this.toError(error, "request");
+      this.report(failure);
+      throw failure;
+    }
+  }
+
+  /** Closes without telling `onclose`; used when a fallback replaces this transport. */
+  async closeQuietly(): Promise<void> {
+    this.silentClose = true;
+    this.closed = true;
+    await this.inner.close().catch(() => undefined);
+  }
+
+  /**
+   * A server-sent event over `maxMessageBytes`. The requests whose response stream carried it
+   * fail with a JSON-RPC error instead of waiting for their timeout; an oversized event on a
+   * standalone stream leaves the session unusable, so the transport closes.
+   */
+  handleOversizedEvent(error: HttpTransportError, requestBody: string | undefined): void {
+    this.report(error);
+    const ids = requestIdsOf(requestBody);
+    if (ids.length === 0) {
+      void this.close().catch(() => undefined);
+      return;
+    }
+    for (const id of ids) {
+      this.onmessage?.({
+        jsonrpc: "2.0",
+        id,
+        error: { code: ErrorCode.InternalError, message: error.message, data: { code: error.code } },
+      });
+    }
+  }
+
+  private get label(): string {
+    return this.transportType === "sse" ? "SSE" : "Streamable HTTP";
+  }
+
+  private handleInnerError(error: Error): void {
+    if (this.closed) return;
+    // An oversized event was reported already; the SDK's follow-up "stream disconnected" is noise.
+    if (messageOf(error).includes("exceeds maxMessageBytes")) return;
+    const phase = this.started ? "stream" : "connect";
+    this.report(this.toError(error, phase));
+    // The legacy SSE stream carries every response: once it drops, the session is gone (the
+    // SSE library's reconnect would open a new, uninitialized session), so close.
+    if (this.started && this.transportType === "sse") void this.close().catch(() => undefined);
+  }
+
+  private toError(error: unknown, phase: FailureContext["phase"]): HttpTransportError {
+    if (typeof error === "object" && error !== null) {
+      const known = this.classified.get(error);
+      if (known !== undefined) return known;
+    }
+    const failure = classifyFailure(error, {
+      transport: this.transportType,
+      url: this.url,
+      phase,
+      secrets: this.context.secrets,
+      lastNetworkError: this.context.guard.lastNetworkError,
+    });
+    if (typeof error === "object" && error !== null) this.classified.set(error, failure);
+    return failure;
+  }
+
+  private report(error: HttpTransportError): void {
+    if (this.reported.has(error)) return;
+    this.reported.add(error);
+    if (this.closed && error.code === "ABORTED") return;
+    this.log("warn", error.message, { code: error.code, status: error.status });
+    this.onerror?.(error);
+  }
+
+  private log(level: "debug" | "warn", message: string, data?: Record<string, unknown>): void {
+    const logger = this.context.logger;
+    if (logger === undefined) return;
+    const safe = redactSecrets(message, this.context.secrets);
+    if (data === undefined) logger[level]?.(safe);
+    else logger[level]?.(safe, JSON.parse(redactSecrets(JSON.stringify(data), this.context.secrets)) as Record<string, unknown>);
+  }
+}
+
+function requestIdsOf(body: string | undefined): RequestId[] {
+  if (body === undefined) return [];
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+    return messages.flatMap((message) => {
+      const candidate = message as { id?: unknown; method?: unknown };
+      return typeof candidate.method === "string" && (typeof candidate.id === "string" || typeof candidate.id === "number") ? [candidate.id] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

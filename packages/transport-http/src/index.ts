@@ -1,0 +1,13 @@
+export { HttpServerConfigSchema, type HttpServerConfig } from "./config.js";
+export {
+  createSseTransport,
+  createStreamableHttpTransport,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  type HttpTransportOptions,
+  type StreamableHttpTransportOptions,
+} from "./create.js";
+export { HttpTransportError, type HttpTransportErrorCode, type HttpTransportErrorOptions, type HttpTransportKind } from "./errors.js";
+export { FallbackHttpTransport } from "./fallback-transport.js";
+export { HttpTransport } from "./http-transport.js";
+export type { Logger } from "./logger.js";
+export { redactSecrets } from "./redact.js";
