@@ -1,0 +1,135 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** One process as /proc describes it. */
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** Session id: a server spawned detached leads its own session, and its children stay in it. */
+  sid: number;
+  /** Kernel state letter: R, S, D, Z (zombie: dead, waiting to be reaped), ... */
+  state: string;
+  cmdline: string;
+}
+
+/** Reads /proc/<pid>; undefined when the process is gone (or this is not Linux). */
+export function readProcess(pid: number): ProcessInfo | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // The command name sits in parentheses and may itself contain spaces or ")", so split after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  let cmdline = "";
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+  } catch {
+    // Gone between the two reads; the stat line is still right.
+  }
+  return {
+    pid,
+    state: fields[0] ?? "?",
+    ppid: Number(fields[1]),
+    pgid: Number(fields[2]),
+    sid: Number(fields[3]),
+    cmdline: cmdline === "" ? stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) : cmdline,
+  };
+}
+
+/** Every process on the machine, zombies included. */
+export function listProcesses(): ProcessInfo[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch (cause) {
+    throw new Error("Process leak checks read /proc, which this system does not have (they need Linux)", { cause });
+  }
+  const processes: ProcessInfo[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const info = readProcess(Number(entry));
+    if (info !== undefined) processes.push(info);
+  }
+  return processes;
+}
+
+/** Live (not zombie) descendants of `rootPid`, default the current process. */
+export function listDescendantProcesses(rootPid: number = process.pid): ProcessInfo[] {
+  return descendantsOf(rootPid, listProcesses());
+}
+
+function descendantsOf(rootPid: number, processes: readonly ProcessInfo[]): ProcessInfo[] {
+  const children = new Map<number, ProcessInfo[]>();
+  for (const info of processes) children.set(info.ppid, [...(children.get(info.ppid) ?? []), info]);
+  const found: ProcessInfo[] = [];
+  const queue = [rootPid];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    for (const child of children.get(pid) ?? []) {
+      found.push(child);
+      queue.push(child.pid);
+    }
+  }
+  return found.filter((info) => info.state !== "Z");
+}
+
+/**
+ * Process groups (or sessions) to keep checking after their leader dies: a grandchild whose
+ * parent died is re-parented to init and is no longer our descendant, but it keeps its group.
+ */
+const watchedGroups = new Set<number>();
+
+/** Counts every live process of this group or session as ours in later leak checks. */
+export function watchProcessGroup(pgid: number): void {
+  watchedGroups.add(pgid);
+}
+
+/** Live processes this test process is responsible for: descendants plus members of watched groups. */
+export function listOwnedProcesses(): ProcessInfo[] {
+  const processes = listProcesses();
+  const owned = new Map<number, ProcessInfo>();
+  for (const info of descendantsOf(process.pid, processes)) owned.set(info.pid, info);
+  for (const info of processes) {
+    if (info.state === "Z" || info.pid === process.pid) continue;
+    if (watchedGroups.has(info.pgid) || watchedGroups.has(info.sid)) owned.set(info.pid, info);
+  }
+  return [...owned.values()];
+}
+
+/**
+ * Waits (polling /proc) until no process of ours is left; resolves with the leftovers after
+ * `timeoutMs`, or an empty list as soon as there are none.
+ */
+export async function waitForNoDescendants(timeoutMs = 5000, pollMs = 25): Promise<ProcessInfo[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = listOwnedProcesses();
+    if (left.length === 0 || Date.now() >= deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+export interface LeakCheckOptions {
+  /** How long processes get to finish exiting. Default 5000 ms. */
+  timeoutMs?: number;
+}
+
+/**
+ * For afterEach: fails naming every process of ours still running after the wait, and kills
+ * them (SIGKILL) so one leak does not spill into the next test. Forgets watched groups.
+ */
+export async function expectNoLeakedProcesses(options: LeakCheckOptions = {}): Promise<void> {
+  const left = await waitForNoDescendants(options.timeoutMs ?? 5000);
+  watchedGroups.clear();
+  if (left.length === 0) return;
+  for (const info of left) {
+    try {
+      process.kill(info.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  const list = left.map((info) => `  pid ${info.pid} (ppid ${info.ppid}, pgid ${info.pgid}, state ${info.state}): ${info.cmdline}`).join("\n");
+  throw new Error(`${left.length} process(es) leaked by this test (now killed):\n${list}`);
+}

@@ -1,0 +1,438 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { existsSync } from "node:fs";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import { assertStdioServerConfig, type StdioServerConfig } from "./config.js";
+import { buildServerEnvironment } from "./environment.js";
+import { StdioTransportError } from "./errors.js";
+import { killOnHostExit } from "./host-exit-cleanup.js";
+import { LineReader, type OversizedLine } from "./line-reader.js";
+import type { Logger } from "./logger.js";
+import { oversizedResponseError } from "./oversized-response.js";
+import { delay, isProcessGroupAlive, signalProcessGroup, waitForProcessGroupExit } from "./process-group.js";
+import { StderrLines, StderrTail } from "./stderr-tail.js";
+
+export interface StdioTransportOptions {
+  /** How long to wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL. Default 2000. */
+  killGraceMs?: number;
+  /** How much of the server's stderr to keep for error messages (the last bytes). Default 65536. */
+  stderrBufferBytes?: number;
+  /** Longest stdout line accepted; longer ones are dropped (MESSAGE_TOO_LARGE). Default 10 MiB. */
+  maxMessageBytes?: number;
+  /** Receives lifecycle events, and each stderr line at debug level. */
+  logger?: Logger;
+  /** Receives the server's stderr as it arrives (decoded UTF-8 text). */
+  onStderr?: (chunk: string) => void;
+}
+
+export interface ServerExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export const DEFAULT_KILL_GRACE_MS = 2000;
+export const DEFAULT_STDERR_BUFFER_BYTES = 64 * 1024;
+/** Same ceiling as the SDK's own stdio transport. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** After the server exits, how long to wait for its last stdout/stderr bytes (a grandchild may hold the pipes open). */
+const STDIO_DRAIN_MS = 250;
+/** After SIGKILL, how long to wait for the kernel to report the leader's death. */
+const SIGKILL_REAP_MS = 1000;
+const STDERR_IN_MESSAGE_CHARS = 1000;
+const PREVIEW_CHARS = 120;
+
+type State = "new" | "starting" | "open" | "closing" | "closed";
+
+/**
+ * An MCP client Transport that runs the server as a child process: no shell, a minimal
+ * environment, bounded buffers, and cleanup of the server's whole process group on close,
+ * on crash, and when the host process exits.
+ */
+export class StdioTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;
+
+  readonly #config: StdioServerConfig;
+  readonly #killGraceMs: number;
+  readonly #maxMessageBytes: number;
+  readonly #logger: Logger | undefined;
+  readonly #onStderr: ((chunk: string) => void) | undefined;
+  readonly #stderrTail: StderrTail;
+  readonly #stderrLines = new StderrLines();
+  readonly #reader: LineReader;
+
+  #state: State = "new";
+  #child: ChildProcessWithoutNullStreams | undefined;
+  #exit: ServerExit | undefined;
+  #closeReason: StdioTransportError | undefined;
+  #startPromise: Promise<void> | undefined;
+  #closePromise: Promise<void> | undefined;
+  #terminatePromise: Promise<void> | undefined;
+  #untrack: (() => void) | undefined;
+  #closeEmitted = false;
+  #writeErrorReported = false;
+  readonly #leaderExited: Promise<void>;
+  #resolveLeaderExited!: () => void;
+  readonly #stdioClosed: Promise<void>;
+  #resolveStdioClosed!: () => void;
+
+  constructor(config: StdioServerConfig, options: StdioTransportOptions = {}) {
+    assertStdioServerConfig(config);
+    this.#config = { ...config, args: [...(config.args ?? [])] };
+    this.#killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#logger = options.logger;
+    this.#onStderr = options.onStderr;
+    this.#stderrTail = new StderrTail(options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER_BYTES);
+    this.#reader = new LineReader(this.#maxMessageBytes, {
+      onLine: (line) => this.#handleLine(line),
+      onOversizedStart: (bytes) => this.#reportOversized(bytes),
+      onOversizedEnd: (line) => this.#answerOversized(line),
+    });
+    this.#leaderExited = new Promise((resolve) => (this.#resolveLeaderExited = resolve));
+    this.#stdioClosed = new Promise((resolve) => (this.#resolveStdioClosed = resolve));
+  }
+
+  /** The server's process id (and process group id on POSIX), once started. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** The last `stderrBufferBytes` the server wrote to stderr. */
+  get stderrTail(): string {
+    return this.#stderrTail.text;
+  }
+
+  /** How the server process ended, once it has. */
+  get exit(): ServerExit | undefined {
+    return this.#exit;
+  }
+
+  /** Why the transport closed when the server went away on its own (SERVER_EXITED). */
+  get closeReason(): StdioTransportError | undefined {
+    return this.#closeReason;
+  }
+
+  start(): Promise<void> {
+    if (this.#state !== "new") {
+      return Promise.reject(
+        new StdioTransportError(
+          "ALREADY_STARTED",
+          `The stdio transport for "${this.#config.command}" was already started. Create a new transport to start the server again (Client.connect() calls start() itself).`,
+          { command: this.#config.command },
+        ),
+      );
+    }
+    this.#state = "starting";
+    this.#startPromise = this.#spawn();
+    return this.#startPromise;
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const child = this.#child;
+    if (this.#state === "new" || this.#state === "starting" || child === undefined) {
+      return Promise.reject(
+        new StdioTransportError("NOT_STARTED", `Cannot send to MCP server "${this.#config.command}": the transport is not started. Call start() (or Client.connect()) first.`, {
+          command: this.#config.command,
+        }),
+      );
+    }
+    if (this.#state !== "open") {
+      const why = this.#exit === undefined ? "was closed" : `is closed (the server ${describeExit(this.#exit)})`;
+      return Promise.reject(
+        new StdioTransportError("TRANSPORT_CLOSED", `Cannot send to MCP server "${this.#config.command}": the transport ${why}. Create a new transport to reconnect.`, {
+          command: this.#config.command,
+          ...this.#processDetails(),
+          cause: this.#closeReason,
+        }),
+      );
+    }
+    return new Promise((resolve, reject) => {
+      child.stdin.write(serializeMessage(message), (error) => {
+        if (error) reject(this.#writeFailed(error));
+        else resolve();
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    this.#closePromise ??= this.#closeNow();
+    return this.#closePromise;
+  }
+
+  async #spawn(): Promise<void> {
+    const { command, args, cwd } = this.#config;
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(command, args ?? [], {
+        cwd,
+        env: buildServerEnvironment(this.#config),
+        stdio: ["pipe", "pipe", "pipe"],
+        shell: false,
+        // Leading its own process group lets close() reach everything the server starts.
+        detached: process.platform !== "win32",
+        windowsHide: true,
+      });
+    } catch (error) {
+      throw this.#failStart(error);
+    }
+    this.#child = child;
+    const pid = child.pid;
+    if (pid !== undefined) {
+      this.#untrack = killOnHostExit({
+        terminate: () => this.#terminateGroup(),
+        killNow: () => signalProcessGroup(pid, "SIGKILL"),
+      });
+    }
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (this.#state !== "closed") this.#reader.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => this.#handleStderr(chunk));
+    child.stdin.on("error", (error) => this.#reportWriteError(error));
+    child.on("exit", (code, signal) => this.#handleExit(code, signal));
+    child.on("close", () => this.#resolveStdioClosed());
+
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", () => {
+        child.removeListener("error", reject);
+        child.on("error", (error) => this.#reportError(error));
+        resolve();
+      });
+      child.once("error", reject);
+    }).catch((error: unknown) => {
+      throw this.#failStart(error);
+    });
+    this.#logger?.debug?.("MCP server started", { command, pid });
+    if (this.#state === "starting") this.#state = "open";
+  }
+
+  #failStart(cause: unknown): StdioTransportError {
+    this.#untrack?.();
+    this.#state = "closed";
+    this.#closePromise ??= Promise.resolve();
+    const error = spawnFailed(this.#config, cause);
+    this.#logger?.error?.(error.message, { command: this.#config.command });
+    this.#emitClose();
+    return error;
+  }
+
+  async #closeNow(): Promise<void> {
+    if (this.#state === "starting") await this.#startPromise?.catch(() => undefined);
+    const child = this.#child;
+    if (this.#state === "closed" || child === undefined) {
+      this.#state = "closed";
+      this.#emitClose();
+      return;
+    }
+    this.#state = "closing";
+    // The polite way first (the MCP spec's shutdown order): end stdin and let the server exit.
+    child.stdin.end();
+    await Promise.race([this.#leaderExited, delay(this.#killGraceMs)]);
+    await this.#terminateGroup();
+    await Promise.race([this.#stdioClosed, delay(STDIO_DRAIN_MS)]);
+    this.#finishClose();
+  }
+
+  #handleExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.#exit = { code, signal };
+    this.#resolveLeaderExited();
+    if (this.#state !== "open" && this.#state !== "starting") return;
+    this.#state = "closing";
+    this.#closePromise = this.#closeAfterUnexpectedExit();
+  }
+
+  async #closeAfterUnexpectedExit(): Promise<void> {
+    // Let the last stdout messages and stderr lines arrive before reporting.
+    await Promise.race([this.#stdioClosed, delay(STDIO_DRAIN_MS)]);
+    const exit = this.#exit ?? { code: null, signal: null };
+    const stderrTail = this.stderrTail;
+    const error = new StdioTransportError("SERVER_EXITED", serverExitedMessage(this.#config.command, this.pid, exit, stderrTail), {
+      command: this.#config.command,
+      ...this.#processDetails(),
+    });
+    this.#closeReason = error;
+    this.#logger?.warn?.(error.message, { command: this.#config.command, pid: this.pid, exitCode: exit.code, signal: exit.signal });
+    this.#reportError(error);
+    // Whatever the server left behind in its group goes too; pending requests need not wait for that.
+    const leftovers = this.#terminateGroup();
+    this.#finishClose();
+    await leftovers;
+  }
+
+  /** SIGTERM to the whole group, SIGKILL after the grace; resolves when the group is gone. */
+  #terminateGroup(): Promise<void> {
+    this.#terminatePromise ??= (async () => {
+      const pid = this.#child?.pid;
+      if (pid === undefined) return;
+      if (isProcessGroupAlive(pid)) {
+        signalProcessGroup(pid, "SIGTERM");
+        if (!(await waitForProcessGroupExit(pid, this.#killGraceMs))) {
+          this.#logger?.warn?.(`MCP server "${this.#config.command}" did not stop within ${this.#killGraceMs} ms of SIGTERM; sending SIGKILL`, {
+            pid,
+          });
+          signalProcessGroup(pid, "SIGKILL");
+          await Promise.race([this.#leaderExited, delay(SIGKILL_REAP_MS)]);
+        }
+      }
+      this.#untrack?.();
+    })();
+    return this.#terminatePromise;
+  }
+
+  #finishClose(): void {
+    this.#state = "closed";
+    this.#reader.clear();
+    const child = this.#child;
+    if (child !== undefined) {
+      child.stdin.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }
+    const rest = this.#stderrLines.flush();
+    if (rest !== undefined) this.#logStderrLine(rest);
+    this.#logger?.debug?.("MCP server transport closed", { command: this.#config.command, pid: this.pid, exit: this.#exit });
+    this.#emitClose();
+  }
+
+  #emitClose(): void {
+    if (this.#closeEmitted) return;
+    this.#closeEmitted = true;
+    this.onclose?.();
+  }
+
+  #handleLine(line: string): void {
+    if (line.trim() === "") return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (cause) {
+      this.#reportError(
+        new StdioTransportError(
+          "INVALID_MESSAGE",
+          `MCP server "${this.#config.command}" wrote a line to stdout that is not JSON (skipped): ${preview(line)}. Servers must log to stderr, never stdout.`,
+          { command: this.#config.command, cause },
+        ),
+      );
+      return;
+    }
+    const result = JSONRPCMessageSchema.safeParse(parsed);
+    if (!result.success) {
+      this.#reportError(
+        new StdioTransportError(
+          "INVALID_MESSAGE",
+          `MCP server "${this.#config.command}" wrote JSON to stdout that is not a JSON-RPC 2.0 message (skipped): ${preview(line)}.`,
+          { command: this.#config.command, cause: result.error },
+        ),
+      );
+      return;
+    }
+    this.#deliver(result.data);
+  }
+
+  #deliver(message: JSONRPCMessage): void {
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.#reportError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #reportOversized(bytes: number): void {
+    this.#reportError(
+      new StdioTransportError(
+        "MESSAGE_TOO_LARGE",
+        `MCP server "${this.#config.command}" sent a message longer than maxMessageBytes (${this.#maxMessageBytes} bytes, ${bytes} seen); it is being dropped. Raise maxMessageBytes if such results are expected.`,
+        { command: this.#config.command },
+      ),
+    );
+  }
+
+  #answerOversized(line: OversizedLine): void {
+    const answer = oversizedResponseError(line, this.#maxMessageBytes);
+    if (answer !== undefined && this.#state !== "closed") this.#deliver(answer);
+  }
+
+  #handleStderr(chunk: Buffer): void {
+    this.#stderrTail.append(chunk);
+    if (this.#onStderr === undefined && this.#logger?.debug === undefined) return;
+    const { text, lines } = this.#stderrLines.push(chunk);
+    if (text !== "") this.#onStderr?.(text);
+    for (const line of lines) this.#logStderrLine(line);
+  }
+
+  #logStderrLine(line: string): void {
+    this.#logger?.debug?.(`[${this.#config.command} stderr] ${line}`, { pid: this.pid });
+  }
+
+  #reportWriteError(error: Error): void {
+    if (this.#writeErrorReported) return;
+    this.#writeErrorReported = true;
+    this.#reportError(this.#writeFailed(error));
+  }
+
+  #writeFailed(cause: Error): StdioTransportError {
+    return new StdioTransportError(
+      "WRITE_FAILED",
+      `Could not write to MCP server "${this.#config.command}" (${cause.message}); the server has probably exited. Create a new transport to reconnect.`,
+      { command: this.#config.command, ...this.#processDetails(), cause },
+    );
+  }
+
+  #reportError(error: Error): void {
+    try {
+      this.onerror?.(error);
+    } catch (handlerError) {
+      this.#logger?.error?.("The transport's onerror handler threw", { error: String(handlerError) });
+    }
+  }
+
+  #processDetails(): { pid?: number; stderrTail: string; exitCode?: number | null; signal?: string | null } {
+    return {
+      ...(this.pid === undefined ? {} : { pid: this.pid }),
+      stderrTail: this.stderrTail,
+      ...(this.#exit === undefined ? {} : { exitCode: this.#exit.code, signal: this.#exit.signal }),
+    };
+  }
+}
+
+/** Builds a StdioTransport; nothing starts until `start()` (which `Client.connect()` calls). */
+export function createStdioTransport(config: StdioServerConfig, options?: StdioTransportOptions): StdioTransport {
+  return new StdioTransport(config, options);
+}
+
+function spawnFailed(config: StdioServerConfig, cause: unknown): StdioTransportError {
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined;
+  const command = config.command;
+  let advice: string;
+  if (code === "ENOENT" && config.cwd !== undefined && !existsSync(config.cwd)) {
+    advice = `the working directory "${config.cwd}" does not exist (ENOENT). Fix "cwd" in the server config.`;
+  } else if (code === "ENOENT") {
+    advice = `command not found (ENOENT). Install it, make sure it is on the PATH the server gets (PATH is passed from the host), or give an absolute path in "command".`;
+  } else if (code === "EACCES") {
+    advice = `permission denied (EACCES). Make the file executable (chmod +x) or run it through its interpreter, e.g. "node".`;
+  } else {
+    advice = `${cause instanceof Error ? cause.message : String(cause)}. Check "command", "args" and "cwd" in the server config.`;
+  }
+  return new StdioTransportError("SPAWN_FAILED", `Could not start MCP server "${command}": ${advice}`, { command, cause });
+}
+
+function describeExit(exit: ServerExit): string {
+  return exit.signal === null ? `exited with code ${exit.code ?? "unknown"}` : `was killed by ${exit.signal}`;
+}
+
+function serverExitedMessage(command: string, pid: number | undefined, exit: ServerExit, stderrTail: string): string {
+  const who = `MCP server "${command}"${pid === undefined ? "" : ` (pid ${pid})`}`;
+  const stderr = stderrTail.trim();
+  const tail =
+    stderr === ""
+      ? "It wrote nothing to stderr."
+      : `Its stderr ended with:\n${stderr.length > STDERR_IN_MESSAGE_CHARS ? `…${stderr.slice(-STDERR_IN_MESSAGE_CHARS)}` : stderr}`;
+  return `${who} ${describeExit(exit)} while connected. Check the server's command, arguments and environment. ${tail}`;
+}
+
+function preview(line: string): string {
+  return JSON.stringify(line.length > PREVIEW_CHARS ? `${line.slice(0, PREVIEW_CHARS)}…` : line);
+}

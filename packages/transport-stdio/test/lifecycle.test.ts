@@ -1,0 +1,113 @@
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
+import { afterEach, describe, expect, it } from "vitest";
+import { createStdioTransport, liveServerCount, StdioTransportError, type StdioTransport } from "../src/index.js";
+import { isAlive, observe, within } from "./helpers.js";
+
+const BOUND_MS = 10_000;
+const ping = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "ping" });
+
+afterEach(async () => {
+  await expectNoLeakedProcesses();
+});
+
+/** `cat` is the simplest stdio peer there is: it echoes every line back and exits on EOF. */
+const CAT = { command: "cat" };
+
+describe("sending and receiving", () => {
+  it("round-trips JSON-RPC lines through a real pipe", async () => {
+    const observed = observe(CAT);
+    const received: JSONRPCMessage[] = [];
+    observed.transport.onmessage = (message) => received.push(message);
+    await observed.transport.start();
+    await observed.transport.send(ping(1));
+    await observed.transport.send({ jsonrpc: "2.0", method: "notifications/x", params: { text: "üñí ✓" } });
+    await within(
+      (async () => {
+        while (received.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+      BOUND_MS,
+      "the echoes",
+    );
+    expect(received).toEqual([ping(1), { jsonrpc: "2.0", method: "notifications/x", params: { text: "üñí ✓" } }]);
+    await observed.transport.close();
+    expect(observed.transport.exit).toEqual({ code: 0, signal: null });
+    expect(observed.errors).toEqual([]);
+  });
+
+  it("rejects send() before start() and after close(), with clear errors", async () => {
+    const transport = createStdioTransport(CAT);
+    await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "NOT_STARTED" });
+    await transport.start();
+    await transport.close();
+    const error: unknown = await transport.send(ping(2)).catch((reason: unknown) => reason);
+    expect(StdioTransportError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "TRANSPORT_CLOSED", message: expect.stringContaining("closed") as unknown });
+  });
+
+  it("reports a write error (EPIPE) through onerror and the send() promise, never as an uncaught exception", async () => {
+    // The server closes its stdin but keeps running, so our writes hit a pipe with no reader.
+    const observed = observe({ command: process.execPath, args: ["-e", "require('fs').closeSync(0); process.stderr.write('closed'); setTimeout(() => {}, 30000)"] });
+    await observed.transport.start();
+    await within(
+      (async () => {
+        while (observed.transport.stderrTail === "") await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+      BOUND_MS,
+      "the server closing stdin",
+    );
+    await expect(observed.transport.send(ping(1))).rejects.toMatchObject({ code: "WRITE_FAILED", message: expect.stringContaining("EPIPE") as unknown });
+    expect(observed.errors.filter((error) => StdioTransportError.isInstance(error)).map((error) => error.code)).toContain("WRITE_FAILED");
+    await observed.transport.close();
+  });
+});
+
+describe("close()", () => {
+  it("is idempotent, calls onclose once and resolves with the process gone", async () => {
+    const observed = observe(CAT);
+    let closes = 0;
+    observed.transport.onclose = () => closes++;
+    await observed.transport.start();
+    const pid = observed.transport.pid!;
+    const first = observed.transport.close();
+    const second = observed.transport.close();
+    expect(second).toBe(first);
+    await within(first, BOUND_MS, "close");
+    await observed.transport.close();
+    expect(closes).toBe(1);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it("before start() just marks the transport closed", async () => {
+    const transport = createStdioTransport(CAT);
+    let closed = false;
+    transport.onclose = () => (closed = true);
+    await transport.close();
+    expect(closed).toBe(true);
+    await expect(transport.start()).rejects.toMatchObject({ code: "ALREADY_STARTED" });
+  });
+});
+
+describe("host-exit hooks", () => {
+  it("installs one set of process listeners for 50 transports and removes it with the last", async () => {
+    const events = ["exit", "SIGINT", "SIGTERM", "SIGHUP"] as const;
+    const before = events.map((event) => process.listenerCount(event));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on("warning", onWarning);
+    const transports: StdioTransport[] = Array.from({ length: 50 }, () => createStdioTransport(CAT, { killGraceMs: 1000 }));
+    try {
+      await Promise.all(transports.map((transport) => transport.start()));
+      expect(liveServerCount()).toBe(50);
+      expect(events.map((event) => process.listenerCount(event))).toEqual(before.map((count) => count + 1));
+    } finally {
+      await Promise.all(transports.map((transport) => transport.close()));
+      process.removeListener("warning", onWarning);
+    }
+    expect(liveServerCount()).toBe(0);
+    expect(events.map((event) => process.listenerCount(event))).toEqual(before);
+    expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+  });
+});
