@@ -1,0 +1,72 @@
+import picocolors from "picocolors";
+import type { ServerSetAdapterFactory } from "../server-set/types.js";
+
+type Colors = ReturnType<typeof picocolors.createColors>;
+
+/** Where the CLI writes: process.stdout / process.stderr, or any collector in tests. */
+export interface CliWritable {
+  write(chunk: string): unknown;
+  /** Terminal width, when the stream is a terminal. */
+  columns?: number;
+  isTTY?: boolean;
+}
+
+/** Everything the CLI touches outside itself, so it runs in-process in tests. */
+export interface CliIO {
+  stdout?: CliWritable;
+  stderr?: CliWritable;
+  /** Expands `${VAR}` in config files and decides NO_COLOR / FORCE_COLOR. Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Base for relative --config / --args-file paths. Default: process.cwd(). */
+  cwd?: string;
+  /** Output goes to a terminal: colour, a spinner, descriptions cut to the terminal width. Default: stdout.isTTY. */
+  isTTY?: boolean;
+  /** Terminal width for truncation. Default: stdout.columns, else 80. */
+  columns?: number;
+  /** Builds each server's adapter (tests use in-process servers). Default: MCPToolAdapter with default transports. */
+  adapterFactory?: ServerSetAdapterFactory;
+  /** Monotonic clock for reported timings. Default: performance.now. */
+  now?: () => number;
+}
+
+/** The resolved IO of one CLI run. */
+export interface CliContext {
+  readonly stdout: CliWritable;
+  readonly stderr: CliWritable;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly isTTY: boolean;
+  readonly columns: number;
+  readonly colors: Colors;
+  readonly adapterFactory?: ServerSetAdapterFactory;
+  readonly now?: () => number;
+  out(line?: string): void;
+  err(line?: string): void;
+}
+
+export function createCliContext(io: CliIO): CliContext {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const env = io.env ?? process.env;
+  const isTTY = io.isTTY ?? stdout.isTTY === true;
+  return {
+    stdout,
+    stderr,
+    env,
+    cwd: io.cwd ?? process.cwd(),
+    isTTY,
+    columns: io.columns ?? stdout.columns ?? 80,
+    colors: picocolors.createColors(colorEnabled(env, isTTY)),
+    ...(io.adapterFactory === undefined ? {} : { adapterFactory: io.adapterFactory }),
+    ...(io.now === undefined ? {} : { now: io.now }),
+    out: (line = "") => stdout.write(`${line}\n`),
+    err: (line = "") => stderr.write(`${line}\n`),
+  };
+}
+
+/** https://no-color.org: NO_COLOR (non-empty) turns colour off; FORCE_COLOR turns it on; else only on a TTY. */
+function colorEnabled(env: Readonly<Record<string, string | undefined>>, isTTY: boolean): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false") return true;
+  return isTTY;
+}

@@ -1,0 +1,77 @@
+import { readFile as readFileFromDisk } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { ServerEntry } from "../server-set/server-entry.js";
+import { MCPConfigFileError } from "./errors.js";
+import type { EnvMap } from "./expand-env.js";
+import { normalizeConfigDocument } from "./normalize.js";
+import { detectConfigFormat, parseConfigText, type ConfigFileFormat } from "./parse-text.js";
+
+/** A loaded config: where it came from and its servers by name (declaration order). */
+export interface MCPServersConfig {
+  file: string;
+  format: ConfigFileFormat;
+  servers: Record<string, ServerEntry>;
+}
+
+export interface ParseConfigOptions {
+  /** Names the source in error messages (a path, or e.g. "<inline>"). */
+  file: string;
+  /** Default: from the file name's extension (`.yaml` / `.yml` are YAML, the rest JSON with comments). */
+  format?: ConfigFileFormat;
+  /** Where `${VAR}` references are looked up. Default: process.env. */
+  env?: EnvMap;
+  /** Keep only these servers; the others are not expanded or checked. */
+  servers?: readonly string[];
+}
+
+export interface LoadConfigFileOptions extends Omit<ParseConfigOptions, "file"> {
+  /** Base for a relative path. Default: process.cwd(). */
+  cwd?: string;
+  /** How the file is read (UTF-8 text). Default: node:fs/promises readFile. */
+  readFile?: (path: string) => Promise<string>;
+}
+
+/** Parses config text (JSON, JSONC or YAML) into server entries; throws MCPConfigFileError. */
+export function parseConfig(text: string, options: ParseConfigOptions): MCPServersConfig {
+  const format = options.format ?? detectConfigFormat(options.file);
+  const document = parseConfigText(text, format, options.file);
+  const servers = normalizeConfigDocument(document, {
+    file: options.file,
+    env: options.env ?? process.env,
+    ...(options.servers === undefined ? {} : { servers: options.servers }),
+  });
+  return { file: options.file, format, servers };
+}
+
+/**
+ * Reads an `mcpServers` config file as Claude Desktop, Cursor or VS Code write it (or the same
+ * in YAML) and returns its server entries; throws MCPConfigFileError naming the file, and the
+ * server and field when one is at fault.
+ */
+export async function loadConfigFile(path: string, options: LoadConfigFileOptions = {}): Promise<MCPServersConfig> {
+  const file = resolve(options.cwd ?? process.cwd(), path);
+  const read = options.readFile ?? ((target: string) => readFileFromDisk(target, "utf8"));
+  let text: string;
+  try {
+    text = await read(file);
+  } catch (error) {
+    throw readError(file, error);
+  }
+  const { cwd: _cwd, readFile: _readFile, ...parseOptions } = options;
+  return parseConfig(text, { ...parseOptions, file });
+}
+
+function readError(file: string, error: unknown): MCPConfigFileError {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENOENT") {
+    return new MCPConfigFileError("CONFIG_FILE_NOT_FOUND", `Config file not found: ${file}. Check the path, or create the file with an "mcpServers" object.`, {
+      file,
+      cause: error,
+    });
+  }
+  const reason = code === "EISDIR" ? "it is a directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : (error as Error).message;
+  return new MCPConfigFileError("CONFIG_FILE_UNREADABLE", `Cannot read config file ${file}: ${reason}. Point to a readable JSON or YAML file.`, {
+    file,
+    cause: error,
+  });
+}

@@ -1,0 +1,214 @@
+import { findConfigIssues, type MCPServerConfig } from "@mcp-tool-adapter/adapter";
+import { Value } from "typebox/value";
+import type { ServerEntry } from "../server-set/server-entry.js";
+import { describeIssue, MCPConfigFileError, type ConfigFileIssue } from "./errors.js";
+import { expandEnvInValue, joinField, type EnvMap } from "./expand-env.js";
+import { CONFIG_FILE_TRANSPORTS, ConfigFileServerEntrySchema, type ConfigFileServerEntry, type ConfigFileTransport } from "./schema.js";
+
+export interface NormalizeOptions {
+  file: string;
+  env: EnvMap;
+  /** Keep only these servers (by key); an unknown name is an error listing the known ones. */
+  servers?: readonly string[];
+}
+
+const STDIO_FIELDS = ["command", "args", "env", "cwd"] as const;
+const HTTP_FIELDS = ["url", "headers"] as const;
+
+/**
+ * Turns a parsed config document (`{ mcpServers: {...} }` or VS Code's `{ servers: {...} }`) into
+ * server entries: shape checked, disabled entries dropped, `${VAR}` expanded, transport inferred,
+ * and each result checked against the adapter's server config rules. Every problem of one kind
+ * is reported at once.
+ */
+export function normalizeConfigDocument(document: unknown, options: NormalizeOptions): Record<string, ServerEntry> {
+  const { file } = options;
+  const rawEntries = selectServers(findServerMap(document, file), options);
+
+  const shapeIssues = rawEntries.flatMap(([server, raw]) => checkEntryShape(server, raw));
+  if (shapeIssues.length > 0) throw invalid(file, shapeIssues);
+
+  const enabled = (rawEntries as [string, ConfigFileServerEntry][]).filter(([, raw]) => raw.disabled !== true);
+
+  const envIssues: ConfigFileIssue[] = [];
+  const unset = new Set<string>();
+  const expanded = enabled.map(([server, raw]): [string, ConfigFileServerEntry] => {
+    const result = expandEnvInValue(raw, options.env);
+    for (const problem of result.problems) {
+      if (problem.kind === "unset") unset.add(problem.variable);
+      envIssues.push({
+        server,
+        field: problem.field,
+        message:
+          problem.kind === "unset"
+            ? `environment variable "${problem.variable}" is not set`
+            : `${problem.variable} is not a valid variable reference (use \${NAME}, \${NAME:-default} or \${env:NAME})`,
+      });
+    }
+    return [server, result.value as ConfigFileServerEntry];
+  });
+  if (envIssues.length > 0) {
+    const hint = unset.size > 0 ? ` Set ${[...unset].map((name) => `"${name}"`).join(", ")} or give a default with \${NAME:-default}.` : "";
+    throw new MCPConfigFileError(
+      unset.size > 0 ? "CONFIG_ENV_UNSET" : "CONFIG_FILE_INVALID",
+      `Config file ${file}: ${envIssues.map(describeIssue).join("; ")}.${hint}`,
+      { file, issues: envIssues },
+    );
+  }
+
+  const entryIssues: ConfigFileIssue[] = [];
+  const entries: [string, ServerEntry][] = [];
+  for (const [server, raw] of expanded) {
+    const result = toServerEntry(server, raw);
+    entryIssues.push(...result.issues);
+    if (result.entry !== undefined) entries.push([server, result.entry]);
+  }
+  if (entryIssues.length > 0) throw invalid(file, entryIssues);
+  return Object.fromEntries(entries);
+}
+
+function findServerMap(document: unknown, file: string): Record<string, unknown> {
+  if (!isPlainObject(document)) {
+    const got = document === null || document === undefined ? "an empty document" : Array.isArray(document) ? "an array" : typeof document;
+    throw invalid(file, [{ message: `expected an object with "mcpServers" (or VS Code's "servers"), got ${got}` }]);
+  }
+  const { mcpServers, servers } = document;
+  if (mcpServers !== undefined && servers !== undefined) {
+    throw invalid(file, [{ field: "servers", message: `has both "mcpServers" and "servers"; keep one of them` }]);
+  }
+  const key = mcpServers !== undefined ? "mcpServers" : "servers";
+  const map = mcpServers ?? servers;
+  if (map === undefined) {
+    throw invalid(file, [{ message: `no "mcpServers" (or VS Code's "servers") object found; found keys: ${listKeys(document)}` }]);
+  }
+  if (!isPlainObject(map)) throw invalid(file, [{ field: key, message: `must be an object of servers by name` }]);
+  return map;
+}
+
+function selectServers(map: Record<string, unknown>, options: NormalizeOptions): [string, unknown][] {
+  const all = Object.entries(map);
+  if (options.servers === undefined) return all;
+  const unknown = options.servers.filter((name) => !Object.hasOwn(map, name));
+  if (unknown.length > 0) {
+    throw new MCPConfigFileError(
+      "CONFIG_FILE_INVALID",
+      `Config file ${options.file} has no server ${unknown.map((n) => `"${n}"`).join(", ")}; it defines ${listKeys(map)}.`,
+      { file: options.file, issues: unknown.map((server) => ({ server, message: "no such server in the file" })) },
+    );
+  }
+  return all.filter(([name]) => options.servers?.includes(name));
+}
+
+function checkEntryShape(server: string, raw: unknown): ConfigFileIssue[] {
+  if (!isPlainObject(raw)) return [{ server, message: `must be an object with "command" or "url"` }];
+  const issues: ConfigFileIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of Value.Errors(ConfigFileServerEntrySchema, raw)) {
+    const field = pointerToField(error.instancePath) || undefined;
+    let message: string;
+    if (field === "type" || field === "transport") {
+      message = `must be one of ${CONFIG_FILE_TRANSPORTS.map((t) => `"${t}"`).join(", ")}`;
+    } else if (error.keyword === "additionalProperties") {
+      const extra = (error.params as { additionalProperties?: unknown }).additionalProperties;
+      message = `unknown field ${Array.isArray(extra) ? extra.map((e) => `"${String(e)}"`).join(", ") : ""}`.trim();
+    } else if (error.keyword === "boolean" || error.keyword === "anyOf") {
+      continue; // restated by the additionalProperties / per-branch errors at the same place
+    } else {
+      message = error.message;
+    }
+    const key = `${field}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ server, field, message });
+  }
+  return issues;
+}
+
+function toServerEntry(server: string, raw: ConfigFileServerEntry): { entry?: ServerEntry; issues: ConfigFileIssue[] } {
+  const issues: ConfigFileIssue[] = [];
+  const transport = resolveTransport(server, raw, issues);
+  if (transport === undefined) return { issues };
+
+  const own = transport === "stdio" ? STDIO_FIELDS : HTTP_FIELDS;
+  const foreign = transport === "stdio" ? HTTP_FIELDS : STDIO_FIELDS;
+  for (const field of foreign) {
+    if (raw[field] !== undefined) {
+      issues.push({ server, field, message: `is not used by the ${transport} transport (it takes ${own.join(", ")})` });
+    }
+  }
+
+  const config: Record<string, unknown> = { transport };
+  for (const field of own) if (raw[field] !== undefined) config[field] = raw[field];
+
+  // The adapter's own rules (non-empty command, absolute http(s) url, ...) so a file that loads
+  // is one the adapter accepts; its issues are JSON pointers into the config.
+  for (const issue of findConfigIssues({ name: server, ...config })) {
+    issues.push({ server, field: pointerToField(issue.path) || undefined, message: issue.message });
+  }
+  if (issues.length > 0) return { issues };
+
+  const entry = config as Omit<MCPServerConfig, "name"> as ServerEntry;
+  if (raw.tools !== undefined) entry.tools = raw.tools;
+  if (raw.connectTimeoutMs !== undefined) entry.connectTimeoutMs = raw.connectTimeoutMs;
+  return { entry, issues };
+}
+
+function resolveTransport(server: string, raw: ConfigFileServerEntry, issues: ConfigFileIssue[]): MCPServerConfig["transport"] | undefined {
+  const fromType = raw.type === undefined ? undefined : canonicalTransport(raw.type);
+  const fromTransport = raw.transport === undefined ? undefined : canonicalTransport(raw.transport);
+  if (fromType !== undefined && fromTransport !== undefined && fromType !== fromTransport) {
+    issues.push({ server, field: "transport", message: `says "${String(raw.transport)}" but "type" says "${String(raw.type)}"; keep one` });
+    return undefined;
+  }
+  const declared = fromTransport ?? fromType;
+  if (declared !== undefined) return declared;
+  if (raw.command !== undefined && raw.url !== undefined) {
+    issues.push({ server, field: "command", message: `has both "command" and "url"; remove one, or set "type" to "stdio", "http" or "sse"` });
+    return undefined;
+  }
+  if (raw.command !== undefined) return "stdio";
+  if (raw.url !== undefined) return isSseUrl(raw.url) ? "sse" : "streamable-http";
+  issues.push({ server, message: `needs "command" (a local server started over stdio) or "url" (a remote server over HTTP)` });
+  return undefined;
+}
+
+function canonicalTransport(name: ConfigFileTransport): MCPServerConfig["transport"] {
+  if (name === "http" || name === "streamableHttp") return "streamable-http";
+  return name;
+}
+
+/** Legacy SSE servers conventionally serve their event stream at `/sse`. */
+function isSseUrl(url: string): boolean {
+  try {
+    return /\/sse\/?$/.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+/** "/args/0" -> "args[0]", "/env/API_KEY" -> "env.API_KEY". */
+function pointerToField(pointer: string): string {
+  if (pointer === "") return "";
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .reduce((field, segment) => (/^\d+$/.test(segment) ? `${field}[${segment}]` : joinField(field, segment)), "");
+}
+
+function invalid(file: string, issues: ConfigFileIssue[]): MCPConfigFileError {
+  return new MCPConfigFileError(
+    "CONFIG_FILE_INVALID",
+    `Invalid config file ${file}: ${issues.map(describeIssue).join("; ")}. Fix the file and try again.`,
+    { file, issues },
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function listKeys(object: object): string {
+  const keys = Object.keys(object);
+  return keys.length === 0 ? "(none)" : keys.map((k) => `"${k}"`).join(", ");
+}

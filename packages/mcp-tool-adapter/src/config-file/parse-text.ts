@@ -1,0 +1,53 @@
+import { extname } from "node:path";
+import { parseDocument } from "yaml";
+import { MCPConfigFileError } from "./errors.js";
+import { JsoncSyntaxError, lineColumnAt, parseJsonc } from "./parse-jsonc.js";
+
+export type ConfigFileFormat = "json" | "yaml";
+
+/** `.yaml` / `.yml` are YAML; everything else (`.json`, `.jsonc`, no extension) is JSON with comments. */
+export function detectConfigFormat(file: string): ConfigFileFormat {
+  const extension = extname(file).toLowerCase();
+  return extension === ".yaml" || extension === ".yml" ? "yaml" : "json";
+}
+
+/** Parses config text; a syntax error becomes MCPConfigFileError CONFIG_FILE_SYNTAX with line and column. */
+export function parseConfigText(text: string, format: ConfigFileFormat, file: string): unknown {
+  return format === "yaml" ? parseYaml(text, file) : parseJson(text, file);
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return parseJsonc(text);
+  } catch (error) {
+    if (!(error instanceof JsoncSyntaxError)) throw error;
+    throw syntaxError(file, "JSON", error.message, lineColumnAt(text, error.offset), error);
+  }
+}
+
+function parseYaml(text: string, file: string): unknown {
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const [first] = document.errors;
+  if (first !== undefined) {
+    // The library's message ends with its own location; we report ours in a fixed shape.
+    const message = first.message.split(" at line ")[0] ?? first.message;
+    throw syntaxError(file, "YAML", message, lineColumnAt(text, first.pos[0]), first);
+  }
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // Unresolved or exploding aliases surface only when the document is turned into values.
+    throw new MCPConfigFileError("CONFIG_FILE_SYNTAX", `Invalid YAML in config file ${file}: ${(error as Error).message}. Fix the file and try again.`, {
+      file,
+      cause: error,
+    });
+  }
+}
+
+function syntaxError(file: string, language: string, message: string, at: { line: number; column: number }, cause: unknown): MCPConfigFileError {
+  return new MCPConfigFileError(
+    "CONFIG_FILE_SYNTAX",
+    `Invalid ${language} in config file ${file} at line ${at.line}, column ${at.column}: ${message}. Fix the file and try again.`,
+    { file, line: at.line, column: at.column, cause },
+  );
+}

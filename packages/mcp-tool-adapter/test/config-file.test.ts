@@ -1,0 +1,299 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expandEnvReferences, loadConfigFile, MCPConfigFileError, parseConfig } from "../src/index.js";
+
+const env = { HOME: "/home/ada", TOKEN: "s3cret", EMPTY: "" };
+
+function parseJson(document: unknown, options: { env?: Record<string, string>; servers?: string[] } = {}) {
+  return parseConfig(JSON.stringify(document), { file: "/cfg/mcp.json", env: options.env ?? env, ...(options.servers ? { servers: options.servers } : {}) });
+}
+
+function configError(run: () => unknown): MCPConfigFileError {
+  try {
+    run();
+  } catch (error) {
+    if (MCPConfigFileError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected an MCPConfigFileError, nothing was thrown");
+}
+
+async function configErrorAsync(run: () => Promise<unknown>): Promise<MCPConfigFileError> {
+  try {
+    await run();
+  } catch (error) {
+    if (MCPConfigFileError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected an MCPConfigFileError, nothing was thrown");
+}
+
+describe("config file shapes", () => {
+  it("reads Claude Desktop / Cursor mcpServers: command -> stdio, url -> streamable-http, /sse -> sse", () => {
+    const config = parseJson({
+      mcpServers: {
+        files: { command: "npx", args: ["-y", "server-filesystem", "/tmp"], env: { DEBUG: "1" } },
+        remote: { url: "https://mcp.example.invalid/mcp", headers: { Authorization: "Bearer x" } },
+        legacy: { url: "http://127.0.0.1:3001/sse" },
+      },
+    });
+    expect(config.servers).toEqual({
+      files: { transport: "stdio", command: "npx", args: ["-y", "server-filesystem", "/tmp"], env: { DEBUG: "1" } },
+      remote: { transport: "streamable-http", url: "https://mcp.example.invalid/mcp", headers: { Authorization: "Bearer x" } },
+      legacy: { transport: "sse", url: "http://127.0.0.1:3001/sse" },
+    });
+    expect(Object.keys(config.servers)).toEqual(["files", "remote", "legacy"]);
+  });
+
+  it("reads VS Code's servers with type stdio / http / sse", () => {
+    const config = parseJson({
+      inputs: [],
+      servers: {
+        local: { type: "stdio", command: "node", args: ["server.js"] },
+        web: { type: "http", url: "http://127.0.0.1:9/mcp" },
+        events: { type: "sse", url: "http://127.0.0.1:9/events" },
+      },
+    });
+    expect(config.servers.local).toEqual({ transport: "stdio", command: "node", args: ["server.js"] });
+    expect(config.servers.web).toEqual({ transport: "streamable-http", url: "http://127.0.0.1:9/mcp" });
+    expect(config.servers.events).toEqual({ transport: "sse", url: "http://127.0.0.1:9/events" });
+  });
+
+  it("lets an explicit transport override the /sse inference", () => {
+    const config = parseJson({ mcpServers: { s: { url: "http://127.0.0.1:9/sse", transport: "streamable-http" } } });
+    expect(config.servers.s?.transport).toBe("streamable-http");
+  });
+
+  it("keeps tools include / exclude / overrides and drops disabled servers and unknown fields", () => {
+    const config = parseJson({
+      mcpServers: {
+        kept: {
+          command: "node",
+          autoApprove: ["x"],
+          tools: { include: ["get_*"], exclude: ["get_env"], overrides: { get_thing: { readOnly: false, writes: true } } },
+          connectTimeoutMs: 5000,
+        },
+        off: { command: "node", disabled: true, env: { X: "${UNSET_BUT_DISABLED}" } },
+      },
+    });
+    expect(config.servers).toEqual({
+      kept: {
+        transport: "stdio",
+        command: "node",
+        tools: { include: ["get_*"], exclude: ["get_env"], overrides: { get_thing: { readOnly: false, writes: true } } },
+        connectTimeoutMs: 5000,
+      },
+    });
+  });
+
+  it("reads the same config from YAML", () => {
+    const yaml = [
+      "mcpServers:",
+      "  memory:",
+      "    command: node",
+      "    args: [server.js]",
+      "    env:",
+      "      MEMORY_FILE_PATH: ${HOME}/memory.jsonl",
+      "    tools:",
+      "      exclude: [delete_*]",
+      "  remote:",
+      "    url: http://127.0.0.1:9/mcp",
+      "",
+    ].join("\n");
+    const config = parseConfig(yaml, { file: "/cfg/mcp.yaml", env });
+    expect(config.format).toBe("yaml");
+    expect(config.servers).toEqual({
+      memory: { transport: "stdio", command: "node", args: ["server.js"], env: { MEMORY_FILE_PATH: "/home/ada/memory.jsonl" }, tools: { exclude: ["delete_*"] } },
+      remote: { transport: "streamable-http", url: "http://127.0.0.1:9/mcp" },
+    });
+  });
+
+  it("accepts JSONC comments and trailing commas (VS Code's mcp.json)", () => {
+    const text = '{\n  // my servers\n  "servers": {\n    /* local */ "a": { "command": "node", "args": ["x",], },\n  },\n}\n';
+    expect(parseConfig(text, { file: "/cfg/mcp.json", env }).servers).toEqual({ a: { transport: "stdio", command: "node", args: ["x"] } });
+  });
+
+  it("selects servers by name, and names the known ones for an unknown name", () => {
+    const document = { mcpServers: { a: { command: "a" }, b: { command: "b", env: { T: "${NOT_SET}" } } } };
+    expect(Object.keys(parseJson(document, { servers: ["a"] }).servers)).toEqual(["a"]);
+    const error = configError(() => parseJson(document, { servers: ["c"] }));
+    expect(error.code).toBe("CONFIG_FILE_INVALID");
+    expect(error.message).toContain('no server "c"');
+    expect(error.message).toContain('"a", "b"');
+  });
+});
+
+describe("environment expansion", () => {
+  it("expands ${VAR}, ${VAR:-default}, ${env:VAR} and keeps $${ literal", () => {
+    expect(expandEnvReferences("${HOME}/x", env).value).toBe("/home/ada/x");
+    expect(expandEnvReferences("${MISSING:-fallback}", env).value).toBe("fallback");
+    expect(expandEnvReferences("${EMPTY:-used-when-empty}", env).value).toBe("used-when-empty");
+    expect(expandEnvReferences("${TOKEN:-ignored}", env).value).toBe("s3cret");
+    expect(expandEnvReferences("Bearer ${env:TOKEN}", env).value).toBe("Bearer s3cret");
+    expect(expandEnvReferences("$${HOME} and $HOME", env).value).toBe("${HOME} and $HOME");
+    expect(expandEnvReferences("${MISSING:-}", env).value).toBe("");
+  });
+
+  it("expands every string of an entry: command, args, env values, url, headers", () => {
+    const config = parseJson({
+      mcpServers: {
+        local: { command: "${HOME}/bin/server", args: ["--token=${TOKEN}"], env: { KEY: "${TOKEN}" }, cwd: "${HOME}" },
+        remote: { url: "http://127.0.0.1:${PORT:-8080}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+      },
+    });
+    expect(config.servers.local).toEqual({ transport: "stdio", command: "/home/ada/bin/server", args: ["--token=s3cret"], env: { KEY: "s3cret" }, cwd: "/home/ada" });
+    expect(config.servers.remote).toEqual({ transport: "streamable-http", url: "http://127.0.0.1:8080/mcp", headers: { Authorization: "Bearer s3cret" } });
+  });
+
+  it("reports an unset variable with its name, the file, the server and the field", () => {
+    const error = configError(() => parseJson({ mcpServers: { github: { command: "gh-mcp", env: { GITHUB_TOKEN: "${GITHUB_PAT}" } } } }));
+    expect(error.code).toBe("CONFIG_ENV_UNSET");
+    expect(error.file).toBe("/cfg/mcp.json");
+    expect(error.server).toBe("github");
+    expect(error.field).toBe("env.GITHUB_TOKEN");
+    expect(error.message).toContain('"GITHUB_PAT"');
+    expect(error.message).toContain("/cfg/mcp.json");
+    expect(error.message).toContain('server "github"');
+    expect(error.message).toContain('field "env.GITHUB_TOKEN"');
+  });
+
+  it("reports every unset variable at once, and an invalid reference as such", () => {
+    const error = configError(() => parseJson({ mcpServers: { a: { command: "x", args: ["${ONE}", "${TWO}"] } } }));
+    expect(error.issues.map((i) => i.field)).toEqual(["args[0]", "args[1]"]);
+    const invalid = configError(() => parseJson({ mcpServers: { a: { command: "x", args: ["${input:api-key}"] } } }));
+    expect(invalid.code).toBe("CONFIG_FILE_INVALID");
+    expect(invalid.message).toContain("${input:api-key}");
+  });
+
+  it("never expands in keys and never reads process.env when a map is injected", () => {
+    process.env.MCP_TOOL_ADAPTER_TEST_ONLY = "from-process";
+    try {
+      const error = configError(() => parseJson({ mcpServers: { a: { command: "${MCP_TOOL_ADAPTER_TEST_ONLY}" } } }, { env: {} }));
+      expect(error.code).toBe("CONFIG_ENV_UNSET");
+    } finally {
+      delete process.env.MCP_TOOL_ADAPTER_TEST_ONLY;
+    }
+    expect(parseJson({ mcpServers: { a: { command: "x", env: { "${TOKEN}": "v" } } } }).servers.a).toMatchObject({ env: { "${TOKEN}": "v" } });
+  });
+});
+
+describe("bad config files", () => {
+  it("points at the line and column of a JSON syntax error", () => {
+    const text = '{\n  "mcpServers": {\n    "a": { "command": "node" }\n    "b": {}\n  }\n}\n';
+    const error = configError(() => parseConfig(text, { file: "/cfg/mcp.json", env }));
+    expect(error.code).toBe("CONFIG_FILE_SYNTAX");
+    expect([error.line, error.column]).toEqual([4, 5]);
+    expect(error.message).toMatch(/\/cfg\/mcp\.json at line 4, column 5/);
+  });
+
+  it("points at the line and column of a YAML syntax error", () => {
+    const text = "mcpServers:\n  a:\n    command: node\n  a:\n    command: other\n";
+    const error = configError(() => parseConfig(text, { file: "/cfg/mcp.yml", env }));
+    expect(error.code).toBe("CONFIG_FILE_SYNTAX");
+    expect(error.line).toBe(4);
+    expect(error.message).toContain("YAML");
+  });
+
+  it.each([
+    ["an empty file", ""],
+    ["a top-level array", "[]"],
+    ["a file without servers", '{ "other": {} }'],
+  ])("rejects %s", (_label, text) => {
+    const error = configError(() => parseConfig(text, { file: "/cfg/mcp.json", env }));
+    expect(["CONFIG_FILE_SYNTAX", "CONFIG_FILE_INVALID"]).toContain(error.code);
+    expect(error.message).toContain("/cfg/mcp.json");
+  });
+
+  it("names the server and field of every wrongly typed field at once", () => {
+    const error = configError(() =>
+      parseJson({ mcpServers: { a: { command: "node", args: "--flag", env: { N: 1 } }, b: { url: 42 }, c: { command: "x", tools: { includes: ["x"] } } } }),
+    );
+    expect(error.code).toBe("CONFIG_FILE_INVALID");
+    expect(error.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ server: "a", field: "args" }),
+        expect.objectContaining({ server: "a", field: "env.N" }),
+        expect.objectContaining({ server: "b", field: "url" }),
+        expect.objectContaining({ server: "c", field: "tools", message: expect.stringContaining('"includes"') as string }),
+      ]),
+    );
+    expect(error.server).toBe("a");
+    expect(error.message).toContain('server "c" field "tools"');
+  });
+
+  it("rejects entries that are neither stdio nor http, or mix both", () => {
+    const neither = configError(() => parseJson({ mcpServers: { a: { args: ["x"] } } }));
+    expect(neither.message).toMatch(/server "a".*needs "command".*or "url"/);
+    const both = configError(() => parseJson({ mcpServers: { a: { command: "x", url: "http://127.0.0.1:1/mcp" } } }));
+    expect(both.field).toBe("command");
+    const foreign = configError(() => parseJson({ servers: { a: { type: "http", url: "http://127.0.0.1:1/mcp", args: ["x"] } } }));
+    expect(foreign.field).toBe("args");
+    expect(foreign.message).toContain("streamable-http");
+    const conflicting = configError(() => parseJson({ mcpServers: { a: { command: "x", type: "stdio", transport: "sse" } } }));
+    expect(conflicting.field).toBe("transport");
+  });
+
+  it("applies the adapter's rules: unknown transport names, empty commands, non-http urls", () => {
+    const badType = configError(() => parseJson({ servers: { a: { type: "websocket", url: "ws://127.0.0.1:1" } } }));
+    expect(badType.field).toBe("type");
+    expect(badType.message).toContain('"stdio"');
+    const emptyCommand = configError(() => parseJson({ mcpServers: { a: { command: "" } } }));
+    expect(emptyCommand.field).toBe("command");
+    const badUrl = configError(() => parseJson({ mcpServers: { a: { url: "ftp://127.0.0.1/x" } } }));
+    expect(badUrl).toMatchObject({ server: "a", field: "url" });
+  });
+
+  it("rejects an unknown capability override", () => {
+    const error = configError(() => parseJson({ mcpServers: { a: { command: "x", tools: { overrides: { t: { readonly: true } } } } } }));
+    expect(error.field).toBe("tools.overrides.t");
+    expect(error.message).toContain('"readonly"');
+  });
+});
+
+describe("loadConfigFile", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "mcp-config-test-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reads JSON and YAML files, relative to cwd", async () => {
+    await writeFile(join(dir, "claude.json"), JSON.stringify({ mcpServers: { a: { command: "node", args: ["${TOKEN}"] } } }));
+    await writeFile(join(dir, "servers.yml"), "servers:\n  b:\n    type: sse\n    url: http://127.0.0.1:1/events\n");
+    const json = await loadConfigFile("claude.json", { cwd: dir, env });
+    expect(json).toEqual({ file: join(dir, "claude.json"), format: "json", servers: { a: { transport: "stdio", command: "node", args: ["s3cret"] } } });
+    const yaml = await loadConfigFile(join(dir, "servers.yml"), { env });
+    expect(yaml.servers.b).toEqual({ transport: "sse", url: "http://127.0.0.1:1/events" });
+  });
+
+  it("reports a missing file as CONFIG_FILE_NOT_FOUND with its absolute path", async () => {
+    const error = await configErrorAsync(() => loadConfigFile("nope.json", { cwd: dir }));
+    expect(error.code).toBe("CONFIG_FILE_NOT_FOUND");
+    expect(error.file).toBe(join(dir, "nope.json"));
+    expect(error.message).toContain(join(dir, "nope.json"));
+  });
+
+  it("reports a directory or an unreadable file as CONFIG_FILE_UNREADABLE", async () => {
+    await mkdir(join(dir, "a-directory.json"));
+    const directory = await configErrorAsync(() => loadConfigFile(join(dir, "a-directory.json")));
+    expect(directory.code).toBe("CONFIG_FILE_UNREADABLE");
+    expect(directory.message).toContain("directory");
+    const denied = Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+    const unreadable = await configErrorAsync(() => loadConfigFile("/etc/x.json", { readFile: () => Promise.reject(denied) }));
+    expect(unreadable).toMatchObject({ code: "CONFIG_FILE_UNREADABLE", file: "/etc/x.json", cause: denied });
+    expect(unreadable.message).toContain("permission denied");
+  });
+
+  it("keeps the file's name in syntax errors read from disk", async () => {
+    const file = join(dir, "broken.yaml");
+    await writeFile(file, "mcpServers:\n  a: [unclosed\n");
+    await chmod(file, 0o644);
+    const error = await configErrorAsync(() => loadConfigFile(file, { env }));
+    expect(error).toMatchObject({ code: "CONFIG_FILE_SYNTAX", file });
+    expect(error.line).toBeGreaterThan(0);
+  });
+});
