@@ -1,17 +1,20 @@
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ErrorCode,
+  type CallToolRequest,
   type CallToolResult,
   type ServerNotification,
   type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+
+type RawCallHandler = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<unknown>;
 
 export type TestToolHandler = (
   args: Record<string, unknown>,
@@ -95,7 +98,10 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
       const end = start + options.pageSize;
       return { tools: all.slice(start, end), ...(end < all.length ? { nextCursor: String(end) } : {}) };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // Registered through Protocol, not Server: Server validates tools/call results against
+    // CallToolResultSchema, which would turn a legacy answer (a bare content list) into an error.
+    const setRawHandler = Protocol.prototype.setRequestHandler as unknown as (this: unknown, schema: typeof CallToolRequestSchema, handler: RawCallHandler) => void;
+    setRawHandler.call(server, CallToolRequestSchema, async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
       callCount += 1;
       const tool = tools.get(request.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);

@@ -1,0 +1,126 @@
+import { Type, type Static } from "typebox";
+import { Value } from "typebox/value";
+import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
+
+const NonEmptyString = Type.String({ minLength: 1 });
+const StringMap = Type.Record(Type.String(), Type.String());
+
+/** A server the adapter reaches by spawning a process and speaking MCP over its stdin / stdout. */
+export const StdioMCPServerConfigSchema = Type.Object({
+  name: NonEmptyString,
+  transport: Type.Literal("stdio"),
+  command: NonEmptyString,
+  args: Type.Optional(Type.Array(Type.String())),
+  env: Type.Optional(StringMap),
+  cwd: Type.Optional(NonEmptyString),
+});
+
+/** A server the adapter reaches over HTTP (legacy SSE or streamable HTTP). */
+export const HttpMCPServerConfigSchema = Type.Object({
+  name: NonEmptyString,
+  transport: Type.Union([Type.Literal("sse"), Type.Literal("streamable-http")]),
+  url: NonEmptyString,
+  headers: Type.Optional(StringMap),
+});
+
+/** Every server config the adapter accepts; unknown extra fields are allowed and kept. */
+export const MCPServerConfigSchema = Type.Union([StdioMCPServerConfigSchema, HttpMCPServerConfigSchema]);
+
+export type StdioMCPServerConfig = Static<typeof StdioMCPServerConfigSchema>;
+export type HttpMCPServerConfig = Static<typeof HttpMCPServerConfigSchema>;
+export type MCPServerConfig = Static<typeof MCPServerConfigSchema>;
+export type MCPTransportType = MCPServerConfig["transport"];
+
+export const TRANSPORT_TYPES: readonly MCPTransportType[] = Object.freeze(["stdio", "sse", "streamable-http"]);
+
+const BaseConfigSchema = Type.Object({
+  name: NonEmptyString,
+  transport: Type.Union([Type.Literal("stdio"), Type.Literal("sse"), Type.Literal("streamable-http")]),
+});
+
+/**
+ * Checks an untrusted value against MCPServerConfigSchema and returns every problem at once
+ * (an empty list means valid). Never throws, whatever the input.
+ */
+export function findConfigIssues(config: unknown): MCPConfigIssue[] {
+  if (typeof config !== "object" || config === null || Array.isArray(config)) {
+    return [{ path: "", message: `server config must be an object with "name" and "transport", got ${describeKind(config)}` }];
+  }
+  const transport = (config as { transport?: unknown }).transport;
+  // Validate against the one branch the transport selects, so the issues name that branch's
+  // fields ("command", "url") instead of a union's "must match a schema in anyOf".
+  const schema =
+    transport === "stdio" ? StdioMCPServerConfigSchema
+    : transport === "sse" || transport === "streamable-http" ? HttpMCPServerConfigSchema
+    : BaseConfigSchema;
+  const issues: MCPConfigIssue[] = [];
+  for (const error of Value.Errors(schema, config)) {
+    if (error.keyword === "required") {
+      const missing = (error.params as { requiredProperties?: unknown }).requiredProperties;
+      for (const property of Array.isArray(missing) ? (missing as string[]) : []) {
+        issues.push({ path: `${error.instancePath}/${property}`, message: requiredMessage(property, transport) });
+      }
+    } else if (error.instancePath === "/transport") {
+      issues.push({ path: "/transport", message: `transport must be one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}, got ${describeKind(transport)}` });
+    } else if (error.keyword !== "anyOf") {
+      issues.push({ path: error.instancePath, message: `${fieldName(error.instancePath)} ${error.message}` });
+    }
+  }
+  if (schema === HttpMCPServerConfigSchema) {
+    const url = (config as { url?: unknown }).url;
+    if (typeof url === "string" && url !== "" && !isHttpUrl(url)) {
+      issues.push({ path: "/url", message: `url must be an absolute http:// or https:// URL, got "${url}"` });
+    }
+  }
+  return dedupe(issues);
+}
+
+/** Returns the config typed when valid; otherwise throws MCPConfigError naming every bad field. */
+export function validateServerConfig(config: unknown): MCPServerConfig {
+  const issues = findConfigIssues(config);
+  if (issues.length > 0) {
+    const name = typeof (config as { name?: unknown } | null)?.name === "string" ? `"${(config as { name: string }).name}"` : "(unnamed)";
+    throw new MCPConfigError(
+      `Invalid MCP server config ${name}: ${issues.map((i) => i.message).join("; ")}. Fix these fields and create the adapter again.`,
+      issues,
+    );
+  }
+  return config as MCPServerConfig;
+}
+
+function requiredMessage(property: string, transport: unknown): string {
+  if (property === "command") return `command is required for the stdio transport (the executable that starts the server)`;
+  if (property === "url") return `url is required for the ${String(transport)} transport`;
+  if (property === "transport") return `transport is required: one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}`;
+  return `${property} is required`;
+}
+
+function fieldName(instancePath: string): string {
+  return instancePath === "" ? "server config" : instancePath.slice(1).replaceAll("/", ".");
+}
+
+function describeKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `"${value}"`;
+  return typeof value;
+}
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const protocol = new URL(url).protocol;
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function dedupe(issues: MCPConfigIssue[]): MCPConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.path}\u0000${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

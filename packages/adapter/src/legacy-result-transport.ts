@@ -1,0 +1,57 @@
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { textOf } from "./call-result.js";
+
+/**
+ * Sits between the SDK Client and the real transport so that a response whose `result` is not
+ * an object (an MCP 1.4.0 server answering tools/call with a bare content list) reaches the
+ * Client as `{ content: [...] }`. The SDK would otherwise drop such a message as an "unknown
+ * message type" and the call would hang until its deadline. Everything else passes through.
+ */
+export class LegacyResultTransport implements Transport {
+  readonly inner: Transport;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: Transport["onmessage"];
+
+  constructor(inner: Transport) {
+    this.inner = inner;
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => {
+      this.onmessage?.(wrapBareResult(message), extra);
+    };
+    this.inner.onclose = () => {
+      this.onclose?.();
+    };
+    this.inner.onerror = (error) => {
+      this.onerror?.(error);
+    };
+    await this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+function wrapBareResult<T extends JSONRPCMessage>(message: T): T {
+  if (!("result" in message)) return message;
+  const result: unknown = message.result;
+  if (typeof result === "object" && result !== null && !Array.isArray(result)) return message;
+  const content: unknown[] = Array.isArray(result) ? result : result === null || result === undefined ? [] : [{ type: "text", text: textOf(result) }];
+  return { ...message, result: { content } };
+}

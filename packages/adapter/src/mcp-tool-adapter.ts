@@ -1,0 +1,712 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type Implementation,
+  type ServerCapabilities,
+} from "@modelcontextprotocol/sdk/types.js";
+import { inferCapabilities, type CapabilityOverrides, type ToolCapability } from "@mcp-tool-adapter/capability-inference";
+import type { ToolRegistry } from "@mcp-tool-adapter/registry";
+import {
+  createSchemaValidator,
+  createSdkJsonSchemaValidator,
+  type SchemaValidator,
+} from "@mcp-tool-adapter/schema-validation";
+import { contentText, exceedsJsonBytes, normalizeCallResult } from "./call-result.js";
+import { validateServerConfig, type MCPServerConfig, type MCPTransportType } from "./config.js";
+import {
+  describeCause,
+  MCPConfigError,
+  MCPConnectionError,
+  MCPDiscoveryError,
+  MCPNotConnectedError,
+} from "./errors.js";
+import { LegacyResultTransport } from "./legacy-result-transport.js";
+import { buildToolDefinitions, type Registration } from "./registration.js";
+import { SerialQueue } from "./serial-queue.js";
+import { buildEntries, ToolCatalog } from "./tool-catalog.js";
+import { compileToolFilter, type CompiledToolFilter } from "./tool-filter.js";
+import type {
+  ConnectOptions,
+  InvokeOptions,
+  Logger,
+  MCPToolAdapterOptions,
+  MCPToolDescriptor,
+  MCPToolErrorKind,
+  MCPToolFilter,
+  MCPToolResult,
+  MCPToolResultData,
+  RegisterToolsOptions,
+  RegistrationReport,
+  ToolsChangedEvent,
+  ToolsChangedListener,
+  TransportFactory,
+} from "./types.js";
+
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_LIST_PAGES = 1_000;
+/** setTimeout fires at once for delays above 2^31-1 ms; clamp instead. */
+const MAX_TIMER_MS = 2_147_483_647;
+const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: "0.0.0" });
+
+/**
+ * Accepts any JSON-RPC result as is. The SDK's CallToolResultSchema rejects a bare content list
+ * (MCP 1.4.0 servers) and costs a Zod parse per call; the adapter checks result shapes itself.
+ * The SDK only calls `safeParse` on the schema it is given.
+ */
+const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<Client["request"]>[1];
+
+/** A request the adapter has in flight; `close` settles it at once when the connection goes away. */
+interface PendingRequest {
+  close(why: string): void;
+}
+
+/** One connection: a Client bound to one transport. Never reused after it closes. */
+interface Session {
+  readonly client: Client;
+  readonly transport: Transport;
+  state: "connecting" | "open" | "closed";
+  readonly pending: Set<PendingRequest>;
+  discovery: Promise<ToolCatalog> | undefined;
+  refresh: Promise<void> | undefined;
+  refreshAgain: boolean;
+}
+
+type LifecycleKind = "connect" | "disconnect" | "reconnect";
+
+/**
+ * Connects one MCP server to an agent runtime: discovers its tools, validates arguments against
+ * their input schemas, invokes them with deadlines and cancellation, and registers them in a
+ * ToolRegistry. Lifecycle changes run one at a time; every other method may be called
+ * concurrently. Only "not connected" (and bad config) throw; a failed call is a result.
+ */
+export class MCPToolAdapter {
+  readonly serverName: string;
+  readonly transportType: MCPTransportType;
+  readonly config: Readonly<MCPServerConfig>;
+
+  readonly #transportSource: Transport | TransportFactory | undefined;
+  readonly #validator: SchemaValidator;
+  readonly #sdkValidator: ReturnType<typeof createSdkJsonSchemaValidator>;
+  readonly #logger: Logger | undefined;
+  readonly #now: () => number;
+  readonly #defaultTimeoutMs: number;
+  readonly #connectTimeoutMs: number;
+  readonly #closeTimeoutMs: number;
+  readonly #maxResultBytes: number | undefined;
+  readonly #maxListPages: number;
+  readonly #clientInfo: Implementation;
+
+  readonly #lifecycle = new SerialQueue<LifecycleKind>();
+  #session: Session | undefined;
+  #catalog: { session: Session; catalog: ToolCatalog } | undefined;
+  #filter: CompiledToolFilter = compileToolFilter(undefined);
+  readonly #registrations = new Map<ToolRegistry, Map<string, RegisterToolsOptions>>();
+  readonly #listeners = new Set<ToolsChangedListener>();
+
+  constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
+    const valid = validateServerConfig(config);
+    this.config = Object.freeze({ ...valid });
+    this.serverName = valid.name;
+    this.transportType = valid.transport;
+    this.#transportSource = options.transport;
+    this.#validator = options.validator ?? createSchemaValidator(options.logger === undefined ? {} : { logger: options.logger });
+    this.#sdkValidator = createSdkJsonSchemaValidator(this.#validator);
+    this.#logger = options.logger;
+    this.#now = options.now ?? (() => performance.now());
+    this.#defaultTimeoutMs = positiveOr(options.defaultTimeoutMs, DEFAULT_CALL_TIMEOUT_MS);
+    this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
+    this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
+    this.#maxResultBytes = options.maxResultBytes === undefined ? undefined : positiveOr(options.maxResultBytes, Number.POSITIVE_INFINITY);
+    this.#maxListPages = Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES));
+    this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    if (options.onToolsChanged !== undefined) this.#listeners.add(options.onToolsChanged);
+  }
+
+  /** Capabilities from name heuristics alone (annotations and overrides are optional inputs). */
+  static inferCapabilities(toolName: string, annotations?: Parameters<typeof inferCapabilities>[1], overrides?: CapabilityOverrides): ToolCapability {
+    return inferCapabilities(toolName, annotations, overrides);
+  }
+
+  get isConnected(): boolean {
+    return this.#session !== undefined;
+  }
+
+  /** What the server declared in `initialize`; undefined while not connected. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.#session?.client.getServerCapabilities();
+  }
+
+  /** The server's name and version from `initialize`; undefined while not connected. */
+  get serverInfo(): Implementation | undefined {
+    return this.#session?.client.getServerVersion();
+  }
+
+  /** The tools of the last discovery (filtered), frozen; empty before discovery and after reconnect. */
+  get discoveredTools(): readonly MCPToolDescriptor[] {
+    return this.#catalog?.catalog.tools ?? EMPTY_TOOLS;
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  /**
+   * Starts the transport and performs the MCP handshake. Idempotent; concurrent calls share one
+   * handshake. On failure or timeout throws MCPConnectionError and leaves nothing running.
+   */
+  connect(options: ConnectOptions = {}): Promise<void> {
+    const tail = this.#lifecycle.tail;
+    if (tail?.kind === "connect") return tail.promise;
+    if (tail === undefined && this.#session !== undefined) return Promise.resolve();
+    const timeoutMs = positiveOr(options.timeoutMs, this.#connectTimeoutMs);
+    return this.#lifecycle.run("connect", () => this.#open(timeoutMs, "connect"));
+  }
+
+  /**
+   * Closes the connection. Safe when not connected; a transport that fails to close still ends
+   * disconnected. Calls in flight settle with a "connection lost: connection closed" result.
+   */
+  disconnect(): Promise<void> {
+    const tail = this.#lifecycle.tail;
+    if (tail?.kind === "disconnect") return tail.promise;
+    if (tail === undefined && this.#session === undefined) return Promise.resolve();
+    return this.#lifecycle.run("disconnect", () => this.#close("disconnect() was called"));
+  }
+
+  /** Disconnects, clears the tool cache, connects again; MCPConnectionError when that fails. */
+  reconnect(options: ConnectOptions = {}): Promise<void> {
+    const timeoutMs = positiveOr(options.timeoutMs, this.#connectTimeoutMs);
+    return this.#lifecycle.run("reconnect", async () => {
+      await this.#close("reconnect() was called");
+      this.#catalog = undefined;
+      await this.#open(timeoutMs, "reconnect");
+    });
+  }
+
+  async #open(timeoutMs: number, operation: "connect" | "reconnect"): Promise<void> {
+    if (this.#session !== undefined) return;
+    const source = this.#transportSource;
+    if (source === undefined) {
+      throw new MCPConfigError(
+        `MCP server "${this.serverName}" has no transport: pass { transport } (an SDK Transport or a factory) to the MCPToolAdapter constructor, or use the "mcp-tool-adapter" package, whose MCPToolAdapter builds ${this.transportType} transports from the config.`,
+        [{ path: "/transport", message: "no transport was given to the adapter" }],
+      );
+    }
+    const deadline = new Deadline(timeoutMs);
+    let transport: Transport | undefined;
+    let session: Session | undefined;
+    try {
+      transport = await deadline.race<Transport>(
+        Promise.resolve().then(() => (typeof source === "function" ? source(this.config) : source)),
+        (late) => void closeQuietly(late, this.#closeTimeoutMs),
+      );
+      assertTransport(transport);
+      session = this.#newSession(transport);
+      // The SDK's own initialize timeout is only a backstop: the deadline fires first and aborts it.
+      await deadline.race(session.client.connect(new LegacyResultTransport(transport), { timeout: clampTimer(deadline.remaining() + 1_000), signal: deadline.signal }));
+    } catch (error) {
+      deadline.clear();
+      if (session !== undefined) session.state = "closed";
+      if (transport !== undefined) await closeQuietly(transport, this.#closeTimeoutMs);
+      const cause = deadline.expired ? `timed out after ${timeoutMs} ms` : describeCause(error);
+      throw new MCPConnectionError(
+        `${operation === "reconnect" ? "Reconnect failed: c" : "C"}ould not establish a connection to MCP server "${this.serverName}" over ${this.transportType}: ${cause}. Check that the server can start (or is reachable) and try again.`,
+        { serverName: this.serverName, transportType: this.transportType, cause: error },
+      );
+    }
+    deadline.clear();
+    session.state = "open";
+    this.#session = session;
+    if (this.#catalog !== undefined && this.#catalog.session !== session) this.#catalog = undefined;
+    this.#logger?.debug?.(`Connected to MCP server "${this.serverName}" over ${this.transportType}`);
+  }
+
+  #newSession(transport: Transport): Session {
+    const client = new Client(this.#clientInfo, { capabilities: {}, jsonSchemaValidator: this.#sdkValidator });
+    const session: Session = { client, transport, state: "connecting", pending: new Set(), discovery: undefined, refresh: undefined, refreshAgain: false };
+    client.onclose = () => {
+      this.#onConnectionDropped(session);
+    };
+    client.onerror = (error) => {
+      this.#logger?.debug?.(`MCP server "${this.serverName}" transport error: ${describeCause(error)}`, { error });
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.#onToolListChanged(session);
+    });
+    return session;
+  }
+
+  async #close(why: string): Promise<void> {
+    const session = this.#session;
+    if (session === undefined) return;
+    this.#session = undefined;
+    session.state = "closed";
+    settlePending(session, why);
+    try {
+      await withTimeout(session.client.close(), this.#closeTimeoutMs, "transport close");
+    } catch (error) {
+      this.#logger?.warn?.(`Closing the connection to MCP server "${this.serverName}" failed; it is disconnected anyway: ${describeCause(error)}`, { error });
+    }
+  }
+
+  /** The transport closed without our disconnect (the server exited or dropped the socket). */
+  #onConnectionDropped(session: Session): void {
+    if (session.state !== "open") return;
+    session.state = "closed";
+    if (this.#session === session) this.#session = undefined;
+    settlePending(session, "the server closed the connection");
+    this.#logger?.warn?.(`MCP server "${this.serverName}" closed the connection; call reconnect() to continue`);
+    // The transport says it closed; close it again anyway so a half-dead process or socket is reaped.
+    void closeQuietly(session.transport, this.#closeTimeoutMs);
+  }
+
+  #requireSession(action: string): Session {
+    const session = this.#session;
+    if (session === undefined) {
+      throw new MCPNotConnectedError(
+        `Cannot ${action}: not connected to MCP server "${this.serverName}". Call connect() first (or reconnect() after the connection dropped).`,
+        { serverName: this.serverName },
+      );
+    }
+    return session;
+  }
+
+  // ---------------------------------------------------------------- discovery
+
+  /**
+   * Lists every tool (following pagination), keeps the ones `filter` allows, caches them and
+   * returns them. Throws MCPNotConnectedError when not connected, MCPDiscoveryError when the
+   * server's listing fails.
+   */
+  async discoverTools(filter?: MCPToolFilter): Promise<MCPToolDescriptor[]> {
+    const session = this.#requireSession("discover tools");
+    const compiled = compileToolFilter(filter);
+    this.#filter = compiled;
+    const catalog = await this.#discover(session, compiled);
+    return [...catalog.tools];
+  }
+
+  async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
+    const rawTools = await this.#listAllTools(session);
+    const previous = this.#catalog?.session === session ? this.#catalog.catalog : undefined;
+    const catalog = new ToolCatalog(buildEntries(rawTools, previous, this.#logger, this.serverName), filter);
+    if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
+    this.#catalog = { session, catalog };
+    return catalog;
+  }
+
+  /** The catalog of this session, discovering once (shared by concurrent callers) when there is none. */
+  #catalogFor(session: Session): Promise<ToolCatalog> | ToolCatalog {
+    if (this.#catalog?.session === session) return this.#catalog.catalog;
+    session.discovery ??= this.#discover(session, this.#filter).finally(() => {
+      session.discovery = undefined;
+    });
+    return session.discovery;
+  }
+
+  async #listAllTools(session: Session): Promise<unknown[]> {
+    const tools: unknown[] = [];
+    const seenCursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 1; ; page += 1) {
+      if (page > this.#maxListPages) {
+        throw new MCPDiscoveryError(
+          `Tool discovery on MCP server "${this.serverName}" stopped after ${this.#maxListPages} pages of tools/list; the server keeps paginating. Raise maxListPages if it really has that many tools.`,
+          { serverName: this.serverName },
+        );
+      }
+      let result: unknown;
+      try {
+        result = await this.#request(session, { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) }, {});
+      } catch (error) {
+        if (session.state !== "open") throw this.#closedDuring(session, "tool discovery", error);
+        throw new MCPDiscoveryError(`Tool discovery on MCP server "${this.serverName}" failed: tools/list returned an error: ${describeCause(error)}`, { serverName: this.serverName, cause: error });
+      }
+      const listed = (result as { tools?: unknown } | null)?.tools;
+      if (!Array.isArray(listed)) {
+        throw new MCPDiscoveryError(`Tool discovery on MCP server "${this.serverName}" failed: the tools/list result has no "tools" list.`, { serverName: this.serverName });
+      }
+      tools.push(...(listed as unknown[]));
+      const next = (result as { nextCursor?: unknown }).nextCursor;
+      if (typeof next !== "string") return tools;
+      if (seenCursors.has(next)) {
+        throw new MCPDiscoveryError(
+          `Tool discovery on MCP server "${this.serverName}" failed: tools/list returned cursor "${next}" a second time, so pagination would never end.`,
+          { serverName: this.serverName },
+        );
+      }
+      seenCursors.add(next);
+      cursor = next;
+    }
+  }
+
+  #closedDuring(session: Session, what: string, cause?: unknown): MCPNotConnectedError {
+    return new MCPNotConnectedError(
+      `Cannot finish ${what}: not connected to MCP server "${this.serverName}" any more (the connection closed during it). Call reconnect() and try again.`,
+      { serverName: this.serverName, cause },
+    );
+  }
+
+  // ---------------------------------------------------------------- tool-list changes
+
+  /**
+   * Calls `listener` after each refresh caused by the server's tools/list_changed notification,
+   * with what was added, removed and changed. Returns the unsubscribe function.
+   */
+  onToolsChanged(listener: ToolsChangedListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #onToolListChanged(session: Session): void {
+    if (session !== this.#session) return;
+    if (session.refresh !== undefined) {
+      // A refresh is running and may have listed before this change: run once more after it.
+      session.refreshAgain = true;
+      return;
+    }
+    session.refresh = this.#refreshLoop(session);
+  }
+
+  async #refreshLoop(session: Session): Promise<void> {
+    try {
+      do {
+        session.refreshAgain = false;
+        try {
+          await this.#refreshOnce(session);
+        } catch (error) {
+          this.#logger?.warn?.(`Refreshing the tools of MCP server "${this.serverName}" after tools/list_changed failed: ${describeCause(error)}`, { error });
+        }
+      } while (refreshRequested(session) && session === this.#session);
+    } finally {
+      session.refresh = undefined;
+    }
+  }
+
+  async #refreshOnce(session: Session): Promise<void> {
+    const previous = this.#catalog?.catalog;
+    // Nothing discovered, registered or listening: the next discovery fetches fresh anyway.
+    if (previous === undefined && this.#registrations.size === 0 && this.#listeners.size === 0) return;
+    const catalog = await this.#discover(session, this.#filter);
+    const diff = catalog.diffFrom(previous);
+    const registrations: RegistrationReport[] = [];
+    for (const [registry, namespaces] of this.#registrations) {
+      for (const [namespace, options] of namespaces) {
+        try {
+          registrations.push(this.#register({ registry, namespace, options }, catalog));
+        } catch (error) {
+          this.#logger?.warn?.(`Re-registering the tools of MCP server "${this.serverName}" in namespace "${namespace}" failed: ${describeCause(error)}`, { error });
+        }
+      }
+    }
+    this.#logger?.info?.(`MCP server "${this.serverName}" tools changed`, diff);
+    const event: ToolsChangedEvent = { serverName: this.serverName, ...diff, tools: catalog.tools, registrations };
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#logger?.warn?.(`An onToolsChanged listener of MCP server "${this.serverName}" threw: ${describeCause(error)}`, { error });
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- invocation
+
+  /**
+   * Calls a tool. Throws MCPNotConnectedError when not connected; every other failure is a
+   * result with `success: false`, an `error` message and an `errorKind`.
+   */
+  async invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
+    const start = this.#now();
+    const session = this.#requireSession(`invoke tool "${name}"`);
+    const cachedOrPending = this.#catalogFor(session);
+    let catalog: ToolCatalog;
+    if (cachedOrPending instanceof ToolCatalog) {
+      catalog = cachedOrPending;
+    } else {
+      try {
+        catalog = await cachedOrPending;
+      } catch (error) {
+        const lost = session.state !== "open";
+        return this.#failure(start, lost ? "connection_lost" : "server_error", `${lost ? "connection lost" : "server error"}: could not list the tools of MCP server "${this.serverName}" to find "${name}": ${describeCause(error)}`);
+      }
+    }
+    const entry = catalog.get(name);
+    if (entry === undefined) {
+      return this.#failure(start, "not_found", `Tool "${name}" not found on MCP server "${this.serverName}"${catalog.filter.source === undefined ? "" : " (or excluded by the tool filter)"}; call discoverTools() to see the available tools.`);
+    }
+    const given: unknown = args; // JavaScript callers may pass anything
+    if (typeof given !== "object" || given === null || Array.isArray(given)) {
+      return this.#failure(start, "validation", `validation failed: arguments for tool "${name}" must be an object`);
+    }
+    const invalid = entry.checkInput(args, this.#validator);
+    if (invalid !== undefined) return this.#failure(start, "validation", invalid);
+
+    const { signal } = options;
+    if (signal?.aborted === true) {
+      return this.#failure(start, "cancelled", `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`);
+    }
+    const timeoutMs = clampTimer(positiveOr(options.timeoutMs, this.#defaultTimeoutMs));
+    const requestOptions: RequestOptions = { timeout: timeoutMs };
+    if (options.resetTimeoutOnProgress === true) {
+      requestOptions.resetTimeoutOnProgress = true;
+      if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeout = clampTimer(positiveOr(options.maxTotalTimeoutMs, timeoutMs));
+    }
+    const { onProgress } = options;
+    if (onProgress !== undefined) {
+      requestOptions.onprogress = (progress) => {
+        try {
+          onProgress(progress);
+        } catch (error) {
+          this.#logger?.warn?.(`An onProgress callback for tool "${name}" threw: ${describeCause(error)}`, { error });
+        }
+      };
+    }
+
+    let raw: unknown;
+    try {
+      raw = await this.#request(session, { method: "tools/call", params: { name, arguments: args } }, requestOptions, signal);
+    } catch (error) {
+      return this.#callFailure(start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
+    }
+    return this.#callResult(start, name, raw, entry);
+  }
+
+  /**
+   * Sends one request on `session`, settling it when the session closes (even if the transport
+   * never reports it) and linking the caller's signal without leaving a listener behind on it.
+   * An AbortController is made only when the caller gave a signal: in Node it costs more than
+   * the rest of a call, and the SDK's own timeout already tells the server to cancel.
+   */
+  #request(session: Session, request: Parameters<Client["request"]>[0], options: RequestOptions, callerSignal?: AbortSignal): Promise<unknown> {
+    if (session.state !== "open") return Promise.reject(new ConnectionLost("the connection was already closed", undefined));
+    return new Promise<unknown>((resolve, reject) => {
+      let controller: AbortController | undefined;
+      let onCallerAbort: (() => void) | undefined;
+      if (callerSignal !== undefined) {
+        const linked = new AbortController();
+        controller = linked;
+        onCallerAbort = () => {
+          linked.abort(callerSignal.reason);
+        };
+        callerSignal.addEventListener("abort", onCallerAbort, { once: true });
+      }
+      const pending: PendingRequest = {
+        close(why) {
+          done();
+          // Aborting tells the server to cancel (the transport is still open at this point).
+          controller?.abort(new Error(`connection closed: ${why}`));
+          reject(new ConnectionLost(why, undefined));
+        },
+      };
+      const done = (): void => {
+        session.pending.delete(pending);
+        if (onCallerAbort !== undefined) callerSignal?.removeEventListener("abort", onCallerAbort);
+      };
+      session.pending.add(pending);
+      session.client.request(request, ANY_RESULT, controller === undefined ? options : { ...options, signal: controller.signal }).then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error instanceof Error ? error : new Error(describeCause(error)));
+        },
+      );
+    });
+  }
+
+  #callFailure(start: number, name: string, error: unknown, signal: AbortSignal | undefined, timeoutMs: number, maxTotalMs: number | undefined): MCPToolResult {
+    if (error instanceof ConnectionLost) {
+      return this.#failure(start, "connection_lost", `connection lost: connection closed while calling tool "${name}" on MCP server "${this.serverName}" (${error.why})`);
+    }
+    if (signal?.aborted === true) {
+      return this.#failure(start, "cancelled", `cancelled: the call to tool "${name}" was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`);
+    }
+    if (error instanceof McpError) {
+      if (error.code === (ErrorCode.RequestTimeout as number)) {
+        const total = /maximum total timeout/iu.test(error.message) && maxTotalMs !== undefined;
+        return this.#failure(start, "timeout", `timeout after ${total ? maxTotalMs : timeoutMs} ms: tool "${name}" on MCP server "${this.serverName}" did not answer${total ? " within its maximum total time" : ""}; the server was told to cancel`);
+      }
+      if (error.code === (ErrorCode.ConnectionClosed as number)) {
+        return this.#failure(start, "connection_lost", `connection lost: connection closed while calling tool "${name}" on MCP server "${this.serverName}" (${error.message})`);
+      }
+      return this.#failure(start, "server_error", `server error: tool "${name}" on MCP server "${this.serverName}" failed: ${error.message}`);
+    }
+    return this.#failure(start, "server_error", `server error: calling tool "${name}" on MCP server "${this.serverName}" failed in the transport: ${describeCause(error)}`);
+  }
+
+  #callResult(start: number, name: string, raw: unknown, entry: NonNullable<ReturnType<ToolCatalog["get"]>>): MCPToolResult {
+    if (this.#maxResultBytes !== undefined && exceedsJsonBytes(raw, this.#maxResultBytes)) {
+      return this.#failure(start, "result_too_large", `result too large: tool "${name}" on MCP server "${this.serverName}" returned more than ${this.#maxResultBytes} bytes (maxResultBytes); the result was dropped`);
+    }
+    const data = normalizeCallResult(raw);
+    if (data.isError === true) {
+      const text = contentText(data);
+      return this.#failure(start, "server_error", `server error: ${text === "" ? `tool "${name}" reported an error without a message` : text}`, data);
+    }
+    const invalidOutput = entry.checkOutput(data.structuredContent, this.#validator);
+    if (invalidOutput !== undefined) return this.#failure(start, "validation", invalidOutput, data);
+    return { success: true, data, error: null, durationMs: this.#now() - start };
+  }
+
+  #failure(start: number, errorKind: MCPToolErrorKind, error: string, data: MCPToolResultData | null = null): MCPToolResult {
+    return { success: false, data, error, durationMs: this.#now() - start, errorKind };
+  }
+
+  // ---------------------------------------------------------------- registration
+
+  /**
+   * Registers every discovered tool (discovering first when needed) as `namespace/tool`,
+   * replacing the namespace atomically. Tool names the registry rejects are skipped and
+   * reported. Later tools/list_changed notifications update the namespace again.
+   */
+  async registerTools(registry: ToolRegistry, namespace: string, options: RegisterToolsOptions = {}): Promise<RegistrationReport> {
+    compileToolFilter(options.filter); // a malformed filter fails before anything changes
+    const discovered = this.#catalog?.catalog ?? (await this.#catalogFor(this.#requireSession(`register tools in namespace "${namespace}"`)));
+    // A list_changed refresh may have landed while discovering: register the newest catalog.
+    const report = this.#register({ registry, namespace, options }, this.#catalog?.catalog ?? discovered);
+    let namespaces = this.#registrations.get(registry);
+    if (namespaces === undefined) {
+      namespaces = new Map();
+      this.#registrations.set(registry, namespaces);
+    }
+    namespaces.set(namespace, options);
+    return report;
+  }
+
+  /** Removes the namespace from the registry and stops updating it on tool-list changes. */
+  unregisterTools(registry: ToolRegistry, namespace: string): void {
+    const namespaces = this.#registrations.get(registry);
+    namespaces?.delete(namespace);
+    if (namespaces?.size === 0) this.#registrations.delete(registry);
+    registry.unregisterNamespace(namespace);
+  }
+
+  #register(registration: Registration, catalog: ToolCatalog): RegistrationReport {
+    const { definitions, skipped, registeredNames } = buildToolDefinitions(registration, catalog.tools, {
+      serverName: this.serverName,
+      invoke: (name, args, options) => this.invoke(name, args, options),
+    });
+    const change = registration.registry.replaceNamespace(registration.namespace, definitions);
+    return { namespace: registration.namespace, registered: registeredNames, skipped, change };
+  }
+}
+
+const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);
+
+/** Thrown inside #request when the session closed under it, carrying why. */
+class ConnectionLost extends Error {
+  readonly why: string;
+  constructor(why: string, cause: unknown) {
+    super(`connection closed: ${why}`, { cause });
+    this.name = "ConnectionLost";
+    this.why = why;
+  }
+}
+
+/** Read through a call: the flag changes while the refresh loop awaits. */
+function refreshRequested(session: Session): boolean {
+  return session.refreshAgain;
+}
+
+function settlePending(session: Session, why: string): void {
+  for (const pending of [...session.pending]) pending.close(why);
+}
+
+function positiveOr(value: number | undefined, fallback: number): number {
+  return typeof value === "number" && value > 0 && !Number.isNaN(value) ? value : fallback;
+}
+
+function clampTimer(ms: number): number {
+  return Math.min(ms, MAX_TIMER_MS);
+}
+
+function reasonSuffix(reason: unknown): string {
+  if (reason === undefined) return "";
+  if (reason instanceof Error && reason.name === "AbortError") return "";
+  return ` (${describeCause(reason)})`;
+}
+
+function assertTransport(value: unknown): asserts value is Transport {
+  const candidate = value as Partial<Transport> | null | undefined;
+  if (typeof candidate?.start !== "function" || typeof candidate.send !== "function" || typeof candidate.close !== "function") {
+    throw new TypeError("the transport factory did not return a Transport (an object with start, send and close)");
+  }
+}
+
+async function closeQuietly(transport: Transport, timeoutMs: number): Promise<void> {
+  try {
+    await withTimeout(transport.close(), timeoutMs, "transport close");
+  } catch {
+    // Best effort: the caller already reports the failure that led here.
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${what} did not finish within ${ms} ms`));
+    }, clampTimer(ms));
+  });
+  return Promise.race([promise, expired]).finally(() => {
+    clearTimeout(timer);
+  });
+}
+
+/** One deadline shared by the steps of a connect: each step races it, the SDK gets its signal. */
+class Deadline {
+  readonly #controller = new AbortController();
+  readonly #endsAt: number;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #expiredPromise: Promise<never>;
+  #expired = false;
+
+  constructor(ms: number) {
+    this.#endsAt = Date.now() + ms;
+    let fire: (error: Error) => void = () => undefined;
+    this.#expiredPromise = new Promise<never>((_resolve, reject) => {
+      fire = reject;
+    });
+    this.#expiredPromise.catch(() => undefined);
+    this.#timer = setTimeout(() => {
+      this.#expired = true;
+      const error = new Error(`timed out after ${ms} ms`);
+      this.#controller.abort(error);
+      fire(error);
+    }, clampTimer(ms));
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get expired(): boolean {
+    return this.#expired;
+  }
+
+  remaining(): number {
+    return clampTimer(Math.max(1, this.#endsAt - Date.now()));
+  }
+
+  /** Resolves with `step`, or rejects when the deadline passes first; `onLate` gets a late result. */
+  race<T>(step: Promise<T>, onLate?: (value: T) => void): Promise<T> {
+    step.then(
+      (value) => {
+        if (this.#expired) onLate?.(value);
+      },
+      () => undefined,
+    );
+    return Promise.race([step, this.#expiredPromise]);
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}

@@ -1,0 +1,171 @@
+import { formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import { describeCause } from "./errors.js";
+import type { CompiledToolFilter } from "./tool-filter.js";
+import type { Logger, MCPToolDescriptor } from "./types.js";
+
+type SchemaCheck = { compiled: CompiledSchema } | { problem: string };
+
+/**
+ * One discovered tool: its frozen descriptor plus its schemas compiled on first use and then
+ * kept, so an invoke never compiles.
+ */
+export class CatalogEntry {
+  readonly descriptor: MCPToolDescriptor;
+  /** A canonical JSON of the descriptor, to tell a changed tool from an unchanged one. */
+  readonly fingerprint: string;
+  readonly #inputProblem: string | undefined;
+  #input: SchemaCheck | undefined;
+  #output: SchemaCheck | undefined;
+
+  constructor(descriptor: MCPToolDescriptor, inputProblem: string | undefined) {
+    this.descriptor = descriptor;
+    this.#inputProblem = inputProblem;
+    this.fingerprint = canonicalJson(descriptor);
+  }
+
+  /** Undefined when `args` fit the input schema, otherwise the "validation failed: ..." message. */
+  checkInput(args: Record<string, unknown>, validator: SchemaValidator): string | undefined {
+    this.#input ??= this.#inputProblem === undefined ? compile(this.descriptor.inputSchema, validator) : { problem: this.#inputProblem };
+    if ("problem" in this.#input) {
+      return `validation failed: the input schema of tool "${this.descriptor.name}" is invalid, so its arguments cannot be checked (${this.#input.problem}); the server must fix the tool's inputSchema`;
+    }
+    const result = this.#input.compiled.validate(args);
+    return result.valid ? undefined : `validation failed: arguments for tool "${this.descriptor.name}": ${formatValidationErrors(result.errors)}`;
+  }
+
+  /** Undefined when there is no output schema or `structured` fits it, otherwise the message. */
+  checkOutput(structured: unknown, validator: SchemaValidator): string | undefined {
+    const schema = this.descriptor.outputSchema;
+    if (schema === undefined) return undefined;
+    if (structured === undefined) {
+      return `validation failed: tool "${this.descriptor.name}" declares an output schema but returned no structuredContent`;
+    }
+    this.#output ??= compile(schema, validator);
+    if ("problem" in this.#output) {
+      return `validation failed: the output schema of tool "${this.descriptor.name}" is invalid, so its structuredContent cannot be checked (${this.#output.problem})`;
+    }
+    const result = this.#output.compiled.validate(structured);
+    return result.valid ? undefined : `validation failed: structuredContent of tool "${this.descriptor.name}" does not match its output schema: ${formatValidationErrors(result.errors)}`;
+  }
+}
+
+function compile(schema: unknown, validator: SchemaValidator): SchemaCheck {
+  try {
+    return { compiled: validator.compile(schema) };
+  } catch (error) {
+    return { problem: describeCause(error) };
+  }
+}
+
+/** The tools of one discovery: every listed tool, and the ones the filter exposes. */
+export class ToolCatalog {
+  /** What `discoveredTools` returns: the exposed tools, frozen. */
+  readonly tools: readonly MCPToolDescriptor[];
+  readonly filter: CompiledToolFilter;
+  readonly #exposed: ReadonlyMap<string, CatalogEntry>;
+
+  constructor(entries: readonly CatalogEntry[], filter: CompiledToolFilter) {
+    this.filter = filter;
+    const exposed = new Map<string, CatalogEntry>();
+    for (const entry of entries) {
+      if (filter.matches(entry.descriptor.name)) exposed.set(entry.descriptor.name, entry);
+    }
+    this.#exposed = exposed;
+    this.tools = Object.freeze([...exposed.values()].map((e) => e.descriptor));
+  }
+
+  get(name: string): CatalogEntry | undefined {
+    return this.#exposed.get(name);
+  }
+
+  entries(): IterableIterator<CatalogEntry> {
+    return this.#exposed.values();
+  }
+
+  /** What changed from `previous` to this catalog, by exposed tool name. */
+  diffFrom(previous: ToolCatalog | undefined): { added: string[]; removed: string[]; changed: string[] } {
+    const added: string[] = [];
+    const changed: string[] = [];
+    for (const [name, entry] of this.#exposed) {
+      const before = previous?.get(name);
+      if (before === undefined) added.push(name);
+      else if (before.fingerprint !== entry.fingerprint) changed.push(name);
+    }
+    const removed = previous === undefined ? [] : [...previous.#exposed.keys()].filter((name) => !this.#exposed.has(name));
+    return { added, removed, changed };
+  }
+}
+
+/**
+ * Turns the raw `tools` of tools/list pages into catalog entries. Malformed entries (no name)
+ * are skipped with a warning; a tool with an unusable input schema is kept and fails on invoke.
+ * Entries of `previous` whose listing did not change are reused with their compiled schemas.
+ */
+export function buildEntries(rawTools: readonly unknown[], previous: ToolCatalog | undefined, logger: Logger | undefined, serverName: string): CatalogEntry[] {
+  const entries = new Map<string, CatalogEntry>();
+  for (const raw of rawTools) {
+    if (typeof raw !== "object" || raw === null || typeof (raw as { name?: unknown }).name !== "string" || (raw as { name: string }).name === "") {
+      logger?.warn?.(`MCP server "${serverName}" listed a tool without a name; skipping it`, { tool: raw });
+      continue;
+    }
+    const entry = toEntry(raw as Record<string, unknown> & { name: string });
+    if (entries.has(entry.descriptor.name)) {
+      logger?.warn?.(`MCP server "${serverName}" listed tool "${entry.descriptor.name}" twice; keeping the first`);
+      continue;
+    }
+    const before = previous?.get(entry.descriptor.name);
+    entries.set(entry.descriptor.name, before?.fingerprint === entry.fingerprint ? before : entry);
+  }
+  return [...entries.values()];
+}
+
+function toEntry(raw: Record<string, unknown> & { name: string }): CatalogEntry {
+  const { inputSchema, outputSchema, annotations, title, description } = raw;
+  let inputProblem: string | undefined;
+  let input: Record<string, unknown>;
+  if (inputSchema === undefined) {
+    input = { type: "object" };
+  } else if (isRecord(inputSchema)) {
+    input = inputSchema;
+  } else {
+    input = {};
+    inputProblem = `inputSchema must be a JSON Schema object, got ${Array.isArray(inputSchema) ? "an array" : typeof inputSchema}`;
+  }
+  const descriptor: MCPToolDescriptor = {
+    name: raw.name,
+    ...(typeof title === "string" ? { title } : {}),
+    description: typeof description === "string" ? description : "",
+    inputSchema: frozenCopy(input),
+    ...(isRecord(outputSchema) ? { outputSchema: frozenCopy(outputSchema) } : {}),
+    ...(isRecord(annotations) ? { annotations: frozenCopy(annotations) } : {}),
+  };
+  return new CatalogEntry(Object.freeze(descriptor), inputProblem);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A frozen deep copy: in-process transports hand over the server's own objects, which we must not freeze. */
+function frozenCopy<T>(value: T): T {
+  return deepFreeze(structuredClone(value));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (isRecord(v)) {
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(v).sort()) sorted[key] = v[key];
+      return sorted;
+    }
+    return v;
+  });
+}

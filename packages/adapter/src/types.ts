@@ -1,0 +1,155 @@
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
+import type { RegistryChange } from "@mcp-tool-adapter/registry";
+import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import type { MCPServerConfig } from "./config.js";
+
+/** The narrow logger shape every package of the project accepts (console fits). */
+export interface Logger {
+  debug?(message: string, data?: unknown): void;
+  info?(message: string, data?: unknown): void;
+  warn?(message: string, data?: unknown): void;
+  error?(message: string, data?: unknown): void;
+}
+
+/** Builds a fresh transport for one connection; called on every connect, so reconnect gets a new one. */
+export type TransportFactory = (config: MCPServerConfig) => Transport | Promise<Transport>;
+
+/**
+ * Which tools to expose. Entries are exact names or glob patterns (`*` any run of characters,
+ * `?` one character), e.g. `get_*`. An empty or absent `include` keeps every tool; `exclude` wins.
+ */
+export interface MCPToolFilter {
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
+
+/** MCP tool annotations as the server sent them (all hints, none guaranteed). */
+export interface MCPToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+  readonly [key: string]: unknown;
+}
+
+/** A tool as discovered from the server; frozen. */
+export interface MCPToolDescriptor {
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  readonly annotations?: MCPToolAnnotations;
+}
+
+export type MCPToolErrorKind =
+  | "not_found"
+  | "validation"
+  | "timeout"
+  | "cancelled"
+  | "server_error"
+  | "connection_lost"
+  | "result_too_large";
+
+/** What a tool call returned: always a `content` list, plus whatever else the server sent. */
+export interface MCPToolResultData {
+  content: unknown[];
+  structuredContent?: unknown;
+  [key: string]: unknown;
+}
+
+/** The outcome of `invoke`: failures are results, never throws (except "not connected"). */
+export interface MCPToolResult {
+  success: boolean;
+  /** The server's answer; kept on `isError` results, null when nothing usable came back. */
+  data: MCPToolResultData | null;
+  error: string | null;
+  /** Measured on the adapter's monotonic clock, for every call, failed ones included. */
+  durationMs: number;
+  /** Set on every failure. */
+  errorKind?: MCPToolErrorKind;
+}
+
+/** A `notifications/progress` update for a running call. */
+export interface MCPProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface ConnectOptions {
+  /** Deadline for the whole connect (transport start and MCP handshake). Default: the adapter's connectTimeoutMs. */
+  timeoutMs?: number;
+}
+
+export interface InvokeOptions {
+  /** Deadline for this call; past it the result is a timeout and the server is told to cancel. */
+  timeoutMs?: number;
+  /** Aborting it cancels the call (result errorKind "cancelled") and tells the server to cancel. */
+  signal?: AbortSignal;
+  /** Receives the server's progress notifications for this call. */
+  onProgress?: (progress: MCPProgress) => void;
+  /** Restart the deadline whenever progress arrives (bounded by maxTotalTimeoutMs). */
+  resetTimeoutOnProgress?: boolean;
+  /** With resetTimeoutOnProgress: the call never runs longer than this in total. */
+  maxTotalTimeoutMs?: number;
+}
+
+export interface RegisterToolsOptions {
+  /** Per tool (by its MCP name): capability fields that win over annotations and name heuristics. */
+  overrides?: Readonly<Record<string, CapabilityOverrides>>;
+  /** Registers only the discovered tools this filter keeps. */
+  filter?: MCPToolFilter;
+}
+
+/** What `registerTools` did: registered and skipped tool names, and the registry's change. */
+export interface RegistrationReport {
+  namespace: string;
+  /** Full registry names ("namespace/tool"). */
+  registered: string[];
+  /** MCP tool names the registry would not accept, with its reason. */
+  skipped: { name: string; reason: string }[];
+  change: RegistryChange;
+}
+
+/** Sent after the server's tool list changed and the adapter refreshed its cache. */
+export interface ToolsChangedEvent {
+  serverName: string;
+  /** MCP tool names. */
+  added: string[];
+  removed: string[];
+  /** Tools whose description, schemas, title or annotations differ. */
+  changed: string[];
+  /** The refreshed tool list (what `discoveredTools` now returns). */
+  tools: readonly MCPToolDescriptor[];
+  /** One report per registry namespace the adapter re-registered. */
+  registrations: RegistrationReport[];
+}
+
+export type ToolsChangedListener = (event: ToolsChangedEvent) => void;
+
+export interface MCPToolAdapterOptions {
+  /** The transport, or a factory called on each connect. Without one, connect throws MCPConfigError. */
+  transport?: Transport | TransportFactory;
+  /** Validates tool inputs and outputs; default: createSchemaValidator(). Also the SDK client's validator. */
+  validator?: SchemaValidator;
+  logger?: Logger;
+  /** Monotonic clock in ms for durationMs; default performance.now. */
+  now?: () => number;
+  /** Deadline of a call when invoke gets no timeoutMs. Default 60000. */
+  defaultTimeoutMs?: number;
+  /** Deadline of connect when it gets no timeoutMs. Default 30000. */
+  connectTimeoutMs?: number;
+  /** Results larger than this (JSON size in bytes) are refused with errorKind "result_too_large". */
+  maxResultBytes?: number;
+  /** How long disconnect waits for the transport to close before giving up on it. Default 5000. */
+  closeTimeoutMs?: number;
+  /** tools/list pages followed at most (guards against servers that paginate forever). Default 1000. */
+  maxListPages?: number;
+  /** Sent to the server in `initialize`. Default { name: "mcp-tool-adapter", version: "0.0.0" }. */
+  clientInfo?: { name: string; version: string };
+  /** Called after each tool-list refresh caused by notifications/tools/list_changed. */
+  onToolsChanged?: ToolsChangedListener;
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { MCPAdapterError, MCPConfigError, MCPConnectionError, MCPDiscoveryError, MCPNotConnectedError } from "../src/index.js";
+
+describe("errors", () => {
+  const cause = new Error("root cause");
+  const errors = [
+    new MCPConfigError("bad", [{ path: "/url", message: "url is required" }]),
+    new MCPConnectionError("no connection", { serverName: "s", transportType: "stdio", cause }),
+    new MCPNotConnectedError("not connected", { serverName: "s" }),
+    new MCPDiscoveryError("discovery failed", { serverName: "s", cause }),
+  ];
+
+  it("have stable codes, names and a Symbol.for marker", () => {
+    expect(errors.map((e) => e.code)).toEqual(["CONFIG_INVALID", "CONNECTION_FAILED", "NOT_CONNECTED", "DISCOVERY_FAILED"]);
+    expect(errors.map((e) => e.name)).toEqual(["MCPConfigError", "MCPConnectionError", "MCPNotConnectedError", "MCPDiscoveryError"]);
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(Error);
+      expect((error as unknown as Record<symbol, unknown>)[Symbol.for("mcp-tool-adapter.error")]).toBe(true);
+      expect(MCPAdapterError.isInstance(error)).toBe(true);
+    }
+    expect(errors[1]!.cause).toBe(cause);
+  });
+
+  it("isInstance tells the classes apart, across copies of the package (no instanceof)", () => {
+    const [config, connection, notConnected, discovery] = errors;
+    expect(MCPConfigError.isInstance(config)).toBe(true);
+    expect(MCPConfigError.isInstance(connection)).toBe(false);
+    expect(MCPConnectionError.isInstance(connection)).toBe(true);
+    expect(MCPNotConnectedError.isInstance(notConnected)).toBe(true);
+    expect(MCPNotConnectedError.isInstance(discovery)).toBe(false);
+    expect(MCPDiscoveryError.isInstance(discovery)).toBe(true);
+    const foreign = { [Symbol.for("mcp-tool-adapter.error")]: true, code: "NOT_CONNECTED", message: "x" };
+    expect(MCPNotConnectedError.isInstance(foreign)).toBe(true);
+    expect(MCPAdapterError.isInstance({ [Symbol.for("mcp-tool-adapter.error")]: true, code: "DUPLICATE_TOOL" })).toBe(false);
+    for (const value of [null, undefined, 1, "x", new Error("x"), {}]) expect(MCPAdapterError.isInstance(value)).toBe(false);
+  });
+});

@@ -1,0 +1,22 @@
+import { MCPToolAdapter as BaseMCPToolAdapter, type MCPServerConfig, type MCPToolAdapterOptions as BaseMCPToolAdapterOptions } from "@mcp-tool-adapter/adapter";
+import { createDefaultTransport, type DefaultTransportOptions } from "./default-transport.js";
+
+export interface MCPToolAdapterOptions extends BaseMCPToolAdapterOptions {
+  /** Options for the default transports; ignored when `transport` is given. */
+  transportOptions?: DefaultTransportOptions;
+}
+
+/**
+ * The adapter with batteries: without a `transport` option it builds the stdio, SSE or
+ * streamable-HTTP transport the config names, a fresh one per connect (so reconnect works).
+ */
+export class MCPToolAdapter extends BaseMCPToolAdapter {
+  constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
+    const { transportOptions, ...adapterOptions } = options;
+    const defaults: DefaultTransportOptions = { ...(options.logger === undefined ? {} : { logger: options.logger }), ...transportOptions };
+    super(config, {
+      ...adapterOptions,
+      transport: adapterOptions.transport ?? ((serverConfig) => createDefaultTransport(serverConfig, defaults)),
+    });
+  }
+}
