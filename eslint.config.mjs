@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/coverage/**", "reports/**", "**/*.mjs", "**/vitest.config.ts", "vitest.shared.ts"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", "**/coverage/**", "reports/**", "**/.doc-examples/**", "**/.bench/**", "**/*.mjs", "**/vitest.config.ts", "vitest.shared.ts"] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

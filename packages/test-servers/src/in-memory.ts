@@ -1,3 +1,6 @@
+// The low-level `Server` is deprecated for applications, but a test server needs it: it serves
+// arbitrary JSON Schemas and raw (even malformed) results that McpServer would refuse to send.
+/* eslint-disable @typescript-eslint/no-deprecated */
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
