@@ -1,0 +1,10 @@
+import type { BenchSettings } from "./settings.js";
+import type { WarningRecorder } from "./warnings.js";
+
+/** What every scenario gets: the settings, the warning recorder and a progress line printer. */
+export interface BenchContext {
+  readonly settings: BenchSettings;
+  readonly warnings: WarningRecorder;
+  /** Progress for the person watching; goes to stderr so stdout stays the results table. */
+  progress(message: string): void;
+}

@@ -1,0 +1,57 @@
+import type { Figure } from "./figures.js";
+import type { BenchReport } from "./run-bench.js";
+
+/** Enough significant digits to compare, never a wall of decimals. */
+export function formatNumber(value: number | undefined): string {
+  if (value === undefined) return "";
+  if (!Number.isFinite(value)) return String(value);
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1000) return Math.round(value).toLocaleString("en-US");
+  if (magnitude >= 100) return value.toFixed(1);
+  if (magnitude >= 1) return value.toFixed(2);
+  if (magnitude === 0) return "0";
+  return value.toFixed(3);
+}
+
+const HEADERS = ["figure", "unit", "adapter", "raw SDK", "adapter/raw", "target", "result"] as const;
+
+function row(figure: Figure): string[] {
+  const single = figure.value !== undefined;
+  return [
+    figure.label,
+    figure.unit,
+    formatNumber(single ? figure.value : figure.adapter),
+    single ? "" : formatNumber(figure.raw),
+    figure.ratio === undefined ? "" : figure.ratio.toFixed(3),
+    figure.target?.text ?? "",
+    figure.target === undefined ? "" : figure.target.pass ? "PASS" : "FAIL",
+  ];
+}
+
+/** The results as a plain-text table, grouped by scenario, then a one-line verdict. */
+export function formatReport(report: BenchReport): string {
+  const groups = new Map<string, Figure[]>();
+  for (const figure of report.figures) groups.set(figure.group, [...(groups.get(figure.group) ?? []), figure]);
+  const rows = report.figures.map(row);
+  const widths = HEADERS.map((header, column) => Math.max(header.length, ...rows.map((cells) => cells[column]!.length)));
+  const numeric = new Set([2, 3, 4]);
+  const line = (cells: readonly string[]): string =>
+    cells.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd();
+  const out: string[] = [line(HEADERS), widths.map((width) => "-".repeat(width)).join("  ")];
+  for (const [group, figures] of groups) {
+    out.push("", group);
+    for (const figure of figures) out.push(line(row(figure)));
+  }
+  const { passed, failed } = report.targets;
+  out.push(
+    "",
+    `targets: ${passed} passed, ${failed.length} failed${failed.length === 0 ? "" : ` (${failed.join(", ")})`}`,
+    `settings: ${report.settings.name}; ${report.environment.node} on ${report.environment.cpus} × ${report.environment.cpuModel}; took ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
+  const notes = report.figures.filter((figure) => figure.note !== undefined);
+  if (notes.length > 0) {
+    out.push("", "notes:");
+    for (const figure of notes) out.push(`  ${figure.id}: ${figure.note ?? ""}`);
+  }
+  return out.join("\n");
+}

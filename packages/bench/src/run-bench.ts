@@ -1,0 +1,96 @@
+import { cpus } from "node:os";
+import { listDescendantProcesses } from "@mcp-tool-adapter/test-servers";
+import type { BenchContext } from "./context.js";
+import { compared, exactly, single, type Figure } from "./figures.js";
+import { SIDES } from "./interleave.js";
+import { runEverythingScenario } from "./scenarios/everything.js";
+import { runHeapScenario } from "./scenarios/heap.js";
+import { runLeafScenario } from "./scenarios/leaf.js";
+import { runManyToolsScenario } from "./scenarios/many-tools.js";
+import type { BenchSettings, ScenarioName } from "./settings.js";
+import { WarningRecorder, type RecordedWarning } from "./warnings.js";
+
+/** What one run produced; written as JSON to reports/bench.json. */
+export interface BenchReport {
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly environment: { node: string; platform: string; cpus: number; cpuModel: string };
+  readonly settings: BenchSettings;
+  readonly scenarios: readonly ScenarioName[];
+  readonly figures: readonly Figure[];
+  readonly warnings: readonly RecordedWarning[];
+  readonly targets: { readonly passed: number; readonly failed: readonly string[] };
+}
+
+export interface RunBenchOptions {
+  settings: BenchSettings;
+  scenarios: readonly ScenarioName[];
+  progress?: (message: string) => void;
+}
+
+const GROUP = "whole run";
+
+export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const warnings = new WarningRecorder();
+  const context: BenchContext = { settings: options.settings, warnings, progress: options.progress ?? (() => undefined) };
+  const figures: Figure[] = [];
+  // Anything already running (tsx's esbuild service) is the toolchain's, not the bench's.
+  const preexisting = new Set(listDescendantProcesses().map((info) => info.pid));
+  warnings.start();
+  try {
+    const wanted = new Set(options.scenarios);
+    // Cheapest and most sensitive to a quiet machine first.
+    if (wanted.has("leaf")) figures.push(...runLeafScenario(context));
+    if (wanted.has("stdio")) figures.push(...(await runEverythingScenario("stdio", context)));
+    if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));
+    if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));
+    if (wanted.has("heap")) figures.push(...(await runHeapScenario(context)));
+  } finally {
+    warnings.stop();
+  }
+  const listenerWarning = "MaxListenersExceededWarning";
+  const adapterWarnings = warnings.countDuring(listenerWarning, "adapter") + warnings.countOutsideSides(listenerWarning, SIDES);
+  figures.push(
+    {
+      ...compared({
+        id: "run.max-listeners-warnings",
+        group: GROUP,
+        label: `${listenerWarning} events`,
+        unit: "count",
+        adapter: adapterWarnings,
+        raw: warnings.countDuring(listenerWarning, "raw"),
+        showRatio: false,
+        note: "process 'warning' events while each side ran (warnings outside both sides count against the adapter); details in the JSON report",
+      }),
+      target: exactly(0, "none")(adapterWarnings),
+    },
+    single({ id: "run.leftover-processes", group: GROUP, label: "child processes left running after the run", unit: "count", value: await leftoverProcessCount(preexisting) }, exactly(0, "none")),
+  );
+  const judged = figures.filter((figure) => figure.target !== undefined);
+  const failed = judged.filter((figure) => figure.target?.pass === false).map((figure) => figure.id);
+  const cpuList = cpus();
+  return {
+    startedAt,
+    durationMs: performance.now() - started,
+    environment: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpuList.length, cpuModel: cpuList[0]?.model ?? "unknown" },
+    settings: options.settings,
+    scenarios: options.scenarios,
+    figures,
+    warnings: warnings.warnings,
+    targets: { passed: judged.length - failed.length, failed },
+  };
+}
+
+/** Children are reaped asynchronously after close; give them a moment before calling them leaked. */
+async function leftoverProcessCount(preexisting: ReadonlySet<number>): Promise<number> {
+  const deadline = performance.now() + 5_000;
+  const started = (): number => listDescendantProcesses().filter((info) => !preexisting.has(info.pid)).length;
+  let left = started();
+  while (left > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    left = started();
+  }
+  return left;
+}

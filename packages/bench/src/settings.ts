@@ -1,0 +1,132 @@
+/** How much work one bench run does. `--quick` is only for checking that the bench runs. */
+export interface BenchSettings {
+  readonly name: "default" | "quick";
+  /** Connect + handshake rounds per side over stdio (each spawns a server) and over HTTP. */
+  readonly stdioConnectRounds: number;
+  readonly httpConnectRounds: number;
+  /** Full tools/list rounds per side against server-everything. */
+  readonly discoverRounds: number;
+  /** Untimed echo calls per side before anything is timed. */
+  readonly warmupCalls: number;
+  /** Timed sequential echo calls per side, split over `latencyRounds` alternating rounds. */
+  readonly latencyCalls: number;
+  readonly latencyRounds: number;
+  /** Calls kept in flight at once in the throughput runs. */
+  readonly inFlight: number;
+  /** Calls per throughput round, and rounds per side. */
+  readonly throughputCalls: number;
+  readonly throughputRounds: number;
+  /** The generated server: tool count, page size, and one child process per side per round. */
+  readonly manyTools: number;
+  readonly manyToolsPageSize: number;
+  readonly manyToolsRounds: number;
+  /** In-memory invokes before the first heap reading, and after it. */
+  readonly heapWarmupInvokes: number;
+  readonly heapInvokes: number;
+  /** Leaf benchmarks (issue 2). */
+  readonly validationBatches: number;
+  readonly validationBatchSize: number;
+  readonly compileSchemas: number;
+  readonly compileRounds: number;
+  readonly registrySmall: number;
+  readonly registryLarge: number;
+  readonly registryLookupBatches: number;
+  readonly registryLookupBatchSize: number;
+}
+
+export const DEFAULT_SETTINGS: BenchSettings = {
+  name: "default",
+  stdioConnectRounds: 8,
+  httpConnectRounds: 20,
+  discoverRounds: 20,
+  warmupCalls: 300,
+  latencyCalls: 2_000,
+  latencyRounds: 4,
+  inFlight: 50,
+  throughputCalls: 2_000,
+  throughputRounds: 4,
+  manyTools: 5_000,
+  manyToolsPageSize: 100,
+  manyToolsRounds: 3,
+  heapWarmupInvokes: 5_000,
+  heapInvokes: 100_000,
+  validationBatches: 300,
+  validationBatchSize: 1_000,
+  compileSchemas: 5_000,
+  compileRounds: 3,
+  registrySmall: 100,
+  registryLarge: 10_000,
+  registryLookupBatches: 300,
+  registryLookupBatchSize: 1_000,
+};
+
+export const QUICK_SETTINGS: BenchSettings = {
+  name: "quick",
+  stdioConnectRounds: 1,
+  httpConnectRounds: 2,
+  discoverRounds: 2,
+  warmupCalls: 10,
+  latencyCalls: 40,
+  latencyRounds: 2,
+  inFlight: 50,
+  throughputCalls: 100,
+  throughputRounds: 1,
+  manyTools: 300,
+  manyToolsPageSize: 100,
+  manyToolsRounds: 1,
+  heapWarmupInvokes: 200,
+  heapInvokes: 1_000,
+  validationBatches: 20,
+  validationBatchSize: 100,
+  compileSchemas: 100,
+  compileRounds: 1,
+  registrySmall: 100,
+  registryLarge: 1_000,
+  registryLookupBatches: 20,
+  registryLookupBatchSize: 100,
+};
+
+/** Which scenario groups to run; all by default. */
+export type ScenarioName = "leaf" | "stdio" | "http" | "many-tools" | "heap";
+
+export const SCENARIO_NAMES: readonly ScenarioName[] = ["leaf", "stdio", "http", "many-tools", "heap"];
+
+export interface BenchOptions {
+  readonly settings: BenchSettings;
+  readonly scenarios: readonly ScenarioName[];
+  /** Where the JSON report goes. */
+  readonly outFile: string;
+}
+
+export class BenchUsageError extends Error {
+  override readonly name = "BenchUsageError";
+}
+
+/**
+ * Parses `--quick`, `--only=stdio,http` and `--out=<file>`. Unknown flags are errors, so a typo
+ * does not silently run the long default bench.
+ */
+export function parseBenchArgs(argv: readonly string[], defaultOutFile: string): BenchOptions {
+  let settings = DEFAULT_SETTINGS;
+  let scenarios: readonly ScenarioName[] = SCENARIO_NAMES;
+  let outFile = defaultOutFile;
+  for (const arg of argv) {
+    if (arg === "--quick") {
+      settings = QUICK_SETTINGS;
+    } else if (arg.startsWith("--only=")) {
+      const names = arg.slice("--only=".length).split(",").filter((name) => name !== "");
+      const unknown = names.filter((name) => !(SCENARIO_NAMES as readonly string[]).includes(name));
+      if (names.length === 0 || unknown.length > 0) {
+        throw new BenchUsageError(`--only takes a comma-separated list of ${SCENARIO_NAMES.join(", ")}; got "${arg.slice(7)}"`);
+      }
+      scenarios = SCENARIO_NAMES.filter((name) => names.includes(name));
+    } else if (arg.startsWith("--out=") && arg.length > "--out=".length) {
+      outFile = arg.slice("--out=".length);
+    } else if (arg === "--") {
+      // pnpm passes a separator through; nothing follows it that we need to treat differently.
+    } else {
+      throw new BenchUsageError(`Unknown argument "${arg}". Usage: pnpm bench [--quick] [--only=${SCENARIO_NAMES.join(",")}] [--out=<file.json>]`);
+    }
+  }
+  return { settings, scenarios, outFile };
+}

@@ -1,0 +1,39 @@
+/** Order statistics of a sample; times in whatever unit the samples were taken. */
+export interface Summary {
+  count: number;
+  min: number;
+  median: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+/** The q-quantile (0..1) of ascending `sorted` by linear interpolation between neighbours. */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const above = Math.ceil(position);
+  const low = sorted[below]!;
+  const high = sorted[above]!;
+  return low + (high - low) * (position - below);
+}
+
+export function summarize(samples: readonly number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const total = sorted.reduce((sum, value) => sum + value, 0);
+  return {
+    count: sorted.length,
+    min: sorted[0] ?? Number.NaN,
+    median: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    p99: quantile(sorted, 0.99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    mean: sorted.length === 0 ? Number.NaN : total / sorted.length,
+  };
+}
+
+export function median(samples: readonly number[]): number {
+  return quantile([...samples].sort((a, b) => a - b), 0.5);
+}

@@ -1,0 +1,41 @@
+/**
+ * Many invokes in one process against an in-process SDK server (InMemoryTransport): heap after
+ * full GC once warmed up and again after every invoke. Run with node --expose-gc.
+ */
+import { createInMemoryTestServer } from "@mcp-tool-adapter/test-servers";
+import type { Side } from "../interleave.js";
+import { generatedInputSchema, TYPICAL_ARGUMENTS } from "../servers/generated-tools.js";
+import { heapAfterGcMb } from "./memory.js";
+import { reply, workerInput } from "./spawn-worker.js";
+
+export interface HeapJob {
+  side: Side;
+  warmupInvokes: number;
+  invokes: number;
+}
+
+export interface HeapResult {
+  side: Side;
+  heapAfterWarmupMb: number;
+  heapAfterInvokesMb: number;
+  invokes: number;
+  invokesPerSecond: number;
+}
+
+const job = workerInput() as HeapJob;
+const server = createInMemoryTestServer({ tools: [{ name: "echo", inputSchema: generatedInputSchema(0) }] });
+const { createBenchClient } = await import("../clients/create-client.js");
+const client = createBenchClient(job.side, () => server.connect());
+await client.connect();
+await client.discover();
+const args = { ...TYPICAL_ARGUMENTS };
+for (let i = 0; i < job.warmupInvokes; i += 1) await client.call("echo", args);
+const heapAfterWarmupMb = await heapAfterGcMb();
+const started = performance.now();
+for (let i = 0; i < job.invokes; i += 1) await client.call("echo", args);
+const seconds = (performance.now() - started) / 1000;
+const heapAfterInvokesMb = await heapAfterGcMb();
+await client.close();
+await server.close();
+await reply({ side: job.side, heapAfterWarmupMb, heapAfterInvokesMb, invokes: job.invokes, invokesPerSecond: job.invokes / seconds } satisfies HeapResult);
+process.exit(0);
