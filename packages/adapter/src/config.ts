@@ -13,6 +13,12 @@ export const StdioMCPServerConfigSchema = Type.Object({
   args: Type.Optional(Type.Array(Type.String())),
   env: Type.Optional(StringMap),
   cwd: Type.Optional(NonEmptyString),
+  /**
+   * Which of the host's environment variables the server also gets, on top of the safe defaults
+   * (HOME, LOGNAME, PATH, SHELL, TERM, USER) and `env`: `true` for all of them, a list for those
+   * names only. Default: none, so the host's secrets stay out of the server.
+   */
+  inheritEnv: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String())])),
 });
 
 /** A server the adapter reaches over HTTP (legacy SSE or streamable HTTP). */
@@ -32,6 +38,11 @@ export type MCPServerConfig = Static<typeof MCPServerConfigSchema>;
 export type MCPTransportType = MCPServerConfig["transport"];
 
 export const TRANSPORT_TYPES: readonly MCPTransportType[] = Object.freeze(["stdio", "sse", "streamable-http"]);
+
+/** Fields whose schema is a union, by JSON pointer: what a wrong value gets told. */
+const UNION_FIELD_MESSAGES: Readonly<Record<string, string>> = {
+  "/inheritEnv": "inheritEnv must be true, false or a list of environment variable names",
+};
 
 const BaseConfigSchema = Type.Object({
   name: NonEmptyString,
@@ -60,6 +71,9 @@ export function findConfigIssues(config: unknown): MCPConfigIssue[] {
       for (const property of Array.isArray(missing) ? (missing as string[]) : []) {
         issues.push({ path: `${error.instancePath}/${property}`, message: requiredMessage(property, transport) });
       }
+    } else if (error.instancePath in UNION_FIELD_MESSAGES) {
+      // One message for the field, not one per branch of its union.
+      issues.push({ path: error.instancePath, message: UNION_FIELD_MESSAGES[error.instancePath] ?? "" });
     } else if (error.instancePath === "/transport") {
       issues.push({ path: "/transport", message: `transport must be one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}, got ${describeKind(transport)}` });
     } else if (error.keyword !== "anyOf") {

@@ -124,3 +124,11 @@ export function describeCause(cause: unknown): string {
     return typeof cause;
   }
 }
+
+/**
+ * `text` without its closing full stop, for quoting a cause mid-sentence ("...: <cause>. Check
+ * ..."): causes are often whole sentences, and a second full stop would follow theirs.
+ */
+export function withoutFullStop(text: string): string {
+  return text.replace(/[\s.]+$/u, "");
+}

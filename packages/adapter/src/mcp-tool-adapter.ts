@@ -23,12 +23,21 @@ import {
   MCPConnectionError,
   MCPDiscoveryError,
   MCPNotConnectedError,
+  withoutFullStop,
 } from "./errors.js";
 import { LegacyResultTransport } from "./legacy-result-transport.js";
+import { Redactor } from "./redaction.js";
 import { buildToolDefinitions, type Registration } from "./registration.js";
 import { SerialQueue } from "./serial-queue.js";
 import { buildEntries, ToolCatalog } from "./tool-catalog.js";
 import { compileToolFilter, type CompiledToolFilter } from "./tool-filter.js";
+import {
+  closeReasonOf,
+  describeTransportFailure,
+  isConnectionClosed,
+  isConnectionGone,
+  isMessageTooLarge,
+} from "./transport-failure.js";
 import type {
   ConnectOptions,
   InvokeOptions,
@@ -75,6 +84,8 @@ interface Session {
   discovery: Promise<ToolCatalog> | undefined;
   refresh: Promise<void> | undefined;
   refreshAgain: boolean;
+  /** The last error the transport reported while connecting: why a handshake ended in "Connection closed". */
+  handshakeError: Error | undefined;
 }
 
 type LifecycleKind = "connect" | "disconnect" | "reconnect";
@@ -101,6 +112,8 @@ export class MCPToolAdapter {
   readonly #maxResultBytes: number | undefined;
   readonly #maxListPages: number;
   readonly #clientInfo: Implementation;
+  /** Keeps the config's credentials out of every message, result error, log line and cause. */
+  readonly #redactor: Redactor;
 
   readonly #lifecycle = new SerialQueue<LifecycleKind>();
   #session: Session | undefined;
@@ -117,7 +130,8 @@ export class MCPToolAdapter {
     this.#transportSource = options.transport;
     this.#validator = options.validator ?? createSchemaValidator(options.logger === undefined ? {} : { logger: options.logger });
     this.#sdkValidator = createSdkJsonSchemaValidator(this.#validator);
-    this.#logger = options.logger;
+    this.#redactor = Redactor.forConfig(valid);
+    this.#logger = this.#redactor.logger(options.logger);
     this.#now = options.now ?? (() => performance.now());
     this.#defaultTimeoutMs = positiveOr(options.defaultTimeoutMs, DEFAULT_CALL_TIMEOUT_MS);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
@@ -211,11 +225,15 @@ export class MCPToolAdapter {
     } catch (error) {
       deadline.clear();
       if (session !== undefined) session.state = "closed";
+      // Closing first also lets a transport finish recording why it closed (closeReason).
       if (transport !== undefined) await closeQuietly(transport, this.#closeTimeoutMs);
-      const cause = deadline.expired ? `timed out after ${timeoutMs} ms` : describeCause(error);
+      const cause = deadline.expired ? error : connectFailureCause(error, transport, session?.handshakeError);
+      const why = deadline.expired ? `timed out after ${timeoutMs} ms` : describeTransportFailure(cause);
       throw new MCPConnectionError(
-        `${operation === "reconnect" ? "Reconnect failed: c" : "C"}ould not establish a connection to MCP server "${this.serverName}" over ${this.transportType}: ${cause}. Check that the server can start (or is reachable) and try again.`,
-        { serverName: this.serverName, transportType: this.transportType, cause: error },
+        this.#redactor.text(
+          `${operation === "reconnect" ? "Reconnect failed: c" : "C"}ould not establish a connection to MCP server "${this.serverName}" over ${this.transportType}: ${withoutFullStop(why)}. Check that the server can start (or is reachable) and try again.`,
+        ),
+        { serverName: this.serverName, transportType: this.transportType, cause: this.#redactor.value(cause) },
       );
     }
     deadline.clear();
@@ -227,11 +245,21 @@ export class MCPToolAdapter {
 
   #newSession(transport: Transport): Session {
     const client = new Client(this.#clientInfo, { capabilities: {}, jsonSchemaValidator: this.#sdkValidator });
-    const session: Session = { client, transport, state: "connecting", pending: new Set(), discovery: undefined, refresh: undefined, refreshAgain: false };
+    const session: Session = {
+      client,
+      transport,
+      state: "connecting",
+      pending: new Set(),
+      discovery: undefined,
+      refresh: undefined,
+      refreshAgain: false,
+      handshakeError: undefined,
+    };
     client.onclose = () => {
       this.#onConnectionDropped(session);
     };
     client.onerror = (error) => {
+      if (session.state === "connecting") session.handshakeError = error;
       this.#logger?.debug?.(`MCP server "${this.serverName}" transport error: ${describeCause(error)}`, { error });
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -253,13 +281,16 @@ export class MCPToolAdapter {
     }
   }
 
-  /** The transport closed without our disconnect (the server exited or dropped the socket). */
-  #onConnectionDropped(session: Session): void {
+  /**
+   * The connection went away without our disconnect: the transport closed (the server exited or
+   * dropped the socket), or a send failed because it is gone (noticed before the transport closes).
+   */
+  #onConnectionDropped(session: Session, why = "the server closed the connection"): void {
     if (session.state !== "open") return;
     session.state = "closed";
     if (this.#session === session) this.#session = undefined;
-    settlePending(session, "the server closed the connection");
-    this.#logger?.warn?.(`MCP server "${this.serverName}" closed the connection; call reconnect() to continue`);
+    settlePending(session, why);
+    this.#logger?.warn?.(`MCP server "${this.serverName}" connection lost (${why}); call reconnect() to continue`);
     // The transport says it closed; close it again anyway so a half-dead process or socket is reaped.
     void closeQuietly(session.transport, this.#closeTimeoutMs);
   }
@@ -324,7 +355,10 @@ export class MCPToolAdapter {
         result = await this.#request(session, { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) }, {});
       } catch (error) {
         if (session.state !== "open") throw this.#closedDuring(session, "tool discovery", error);
-        throw new MCPDiscoveryError(`Tool discovery on MCP server "${this.serverName}" failed: tools/list returned an error: ${describeCause(error)}`, { serverName: this.serverName, cause: error });
+        throw new MCPDiscoveryError(this.#redactor.text(`Tool discovery on MCP server "${this.serverName}" failed: tools/list returned an error: ${describeCause(error)}`), {
+          serverName: this.serverName,
+          cause: this.#redactor.value(error),
+        });
       }
       const listed = (result as { tools?: unknown } | null)?.tools;
       if (!Array.isArray(listed)) {
@@ -347,7 +381,7 @@ export class MCPToolAdapter {
   #closedDuring(session: Session, what: string, cause?: unknown): MCPNotConnectedError {
     return new MCPNotConnectedError(
       `Cannot finish ${what}: not connected to MCP server "${this.serverName}" any more (the connection closed during it). Call reconnect() and try again.`,
-      { serverName: this.serverName, cause },
+      { serverName: this.serverName, cause: this.#redactor.value(cause) },
     );
   }
 
@@ -515,6 +549,8 @@ export class MCPToolAdapter {
         },
         (error: unknown) => {
           done();
+          // A send to a dead server fails before the transport reports the close: stop using it now.
+          if (isConnectionGone(error)) this.#onConnectionDropped(session, `the transport failed: ${describeTransportFailure(error)}`);
           reject(error instanceof Error ? error : new Error(describeCause(error)));
         },
       );
@@ -536,9 +572,19 @@ export class MCPToolAdapter {
       if (error.code === (ErrorCode.ConnectionClosed as number)) {
         return this.#failure(start, "connection_lost", `connection lost: connection closed while calling tool "${name}" on MCP server "${this.serverName}" (${error.message})`);
       }
+      if (isMessageTooLarge(error)) return this.#tooLargeForTransport(start, name, error);
       return this.#failure(start, "server_error", `server error: tool "${name}" on MCP server "${this.serverName}" failed: ${error.message}`);
     }
+    if (isConnectionGone(error)) {
+      return this.#failure(start, "connection_lost", `connection lost: sending the call to tool "${name}" on MCP server "${this.serverName}" failed (${describeTransportFailure(error)})`);
+    }
+    if (isMessageTooLarge(error)) return this.#tooLargeForTransport(start, name, error);
     return this.#failure(start, "server_error", `server error: calling tool "${name}" on MCP server "${this.serverName}" failed in the transport: ${describeCause(error)}`);
+  }
+
+  #tooLargeForTransport(start: number, name: string, error: unknown): MCPToolResult {
+    const limit = this.#maxResultBytes === undefined ? "more than the transport accepts" : `more than maxResultBytes (${this.#maxResultBytes} bytes) allows`;
+    return this.#failure(start, "result_too_large", `result too large: tool "${name}" on MCP server "${this.serverName}" returned ${limit}; the transport dropped it: ${describeCause(error)}`);
   }
 
   #callResult(start: number, name: string, raw: unknown, entry: NonNullable<ReturnType<ToolCatalog["get"]>>): MCPToolResult {
@@ -556,7 +602,7 @@ export class MCPToolAdapter {
   }
 
   #failure(start: number, errorKind: MCPToolErrorKind, error: string, data: MCPToolResultData | null = null): MCPToolResult {
-    return { success: false, data, error, durationMs: this.#now() - start, errorKind };
+    return { success: false, data, error: this.#redactor.text(error), durationMs: this.#now() - start, errorKind };
   }
 
   // ---------------------------------------------------------------- registration
@@ -608,6 +654,17 @@ class ConnectionLost extends Error {
     this.name = "ConnectionLost";
     this.why = why;
   }
+}
+
+/**
+ * What made a handshake fail. The SDK reports a transport that closed as "Connection closed"
+ * (and a send to a dead server as a write failure); the transport's own account says more (a
+ * server's exit code and stderr), so it wins: its `closeReason` when it has one, else the last
+ * error it reported.
+ */
+function connectFailureCause(error: unknown, transport: Transport | undefined, handshakeError: Error | undefined): unknown {
+  if (!isConnectionClosed(error) && !isConnectionGone(error)) return error;
+  return closeReasonOf(transport) ?? (isConnectionClosed(error) ? handshakeError : undefined) ?? error;
 }
 
 /** Read through a call: the flag changes while the refresh loop awaits. */

@@ -48,6 +48,14 @@ describe("server config", () => {
     for (const field of ["name", "command", "args", "env", "cwd"]) expect(error.message).toContain(field);
   });
 
+  it("accepts inheritEnv (all or a list of names) on a stdio config and names it when malformed", () => {
+    expect(validateServerConfig({ name: "a", transport: "stdio", command: "node", inheritEnv: true })).toMatchObject({ inheritEnv: true });
+    expect(validateServerConfig({ name: "b", transport: "stdio", command: "node", inheritEnv: ["LANG", "NODE_OPTIONS"] })).toMatchObject({ inheritEnv: ["LANG", "NODE_OPTIONS"] });
+    const error = configError({ name: "c", transport: "stdio", command: "node", inheritEnv: "yes" });
+    expect(error.issues.map((i) => i.path)).toEqual(["/inheritEnv"]);
+    expect(error.message).toContain("inheritEnv");
+  });
+
   it("reports an unknown transport and a missing name together", () => {
     const error = configError({ transport: "websocket" });
     expect(error.issues.map((i) => i.path).sort()).toEqual(["/name", "/transport"]);

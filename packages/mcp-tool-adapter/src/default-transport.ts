@@ -13,6 +13,27 @@ export interface DefaultTransportOptions {
   logger?: Logger;
 }
 
+/** Never below this, so tools/list pages and initialize answers fit even under a tiny maxResultBytes. */
+const MIN_DERIVED_MESSAGE_BYTES = 1024 * 1024;
+/** Room for the JSON-RPC envelope around a result. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+/**
+ * The transports' `maxMessageBytes` for an adapter's `maxResultBytes`: the result plus a quarter
+ * for JSON escaping (the adapter measures unescaped text) and the envelope, at least 1 MiB. A
+ * result far over the limit is then dropped by the transport as it streams in, never buffered
+ * whole. Limits the caller set explicitly are kept.
+ */
+export function withMessageLimits(options: DefaultTransportOptions, maxResultBytes: number | undefined): DefaultTransportOptions {
+  if (maxResultBytes === undefined || !(maxResultBytes > 0) || !Number.isFinite(maxResultBytes)) return options;
+  const maxMessageBytes = Math.max(MIN_DERIVED_MESSAGE_BYTES, Math.ceil(maxResultBytes * 1.25) + ENVELOPE_BYTES);
+  return {
+    ...options,
+    stdio: { maxMessageBytes, ...options.stdio },
+    http: { maxMessageBytes, ...options.http },
+  };
+}
+
 /**
  * Builds the transport a server config asks for: a child process for `stdio`, the legacy
  * HTTP+SSE transport for `sse`, streamable HTTP for `streamable-http`. Nothing starts until

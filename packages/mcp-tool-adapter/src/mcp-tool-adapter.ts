@@ -1,5 +1,5 @@
 import { MCPToolAdapter as BaseMCPToolAdapter, type MCPServerConfig, type MCPToolAdapterOptions as BaseMCPToolAdapterOptions } from "@mcp-tool-adapter/adapter";
-import { createDefaultTransport, type DefaultTransportOptions } from "./default-transport.js";
+import { createDefaultTransport, withMessageLimits, type DefaultTransportOptions } from "./default-transport.js";
 
 export interface MCPToolAdapterOptions extends BaseMCPToolAdapterOptions {
   /** Options for the default transports; ignored when `transport` is given. */
@@ -9,11 +9,12 @@ export interface MCPToolAdapterOptions extends BaseMCPToolAdapterOptions {
 /**
  * The adapter with batteries: without a `transport` option it builds the stdio, SSE or
  * streamable-HTTP transport the config names, a fresh one per connect (so reconnect works).
+ * With `maxResultBytes`, those transports' `maxMessageBytes` default to a limit derived from it.
  */
 export class MCPToolAdapter extends BaseMCPToolAdapter {
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const { transportOptions, ...adapterOptions } = options;
-    const defaults: DefaultTransportOptions = { ...(options.logger === undefined ? {} : { logger: options.logger }), ...transportOptions };
+    const defaults = withMessageLimits({ ...(options.logger === undefined ? {} : { logger: options.logger }), ...transportOptions }, options.maxResultBytes);
     super(config, {
       ...adapterOptions,
       transport: adapterOptions.transport ?? ((serverConfig) => createDefaultTransport(serverConfig, defaults)),

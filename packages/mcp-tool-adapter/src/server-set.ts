@@ -157,7 +157,7 @@ export class MCPServerSet {
 
     const nameProblem = validateToolName("namespace", name);
     if (nameProblem !== undefined) {
-      const error = new MCPServerSetError("SERVER_NAME_INVALID", `Server name "${name}" cannot be a tool namespace: it ${nameProblem}. Rename the server in the config.`, { serverName: name });
+      const error = new MCPServerSetError("SERVER_NAME_INVALID", `Server name "${name}" cannot be a tool namespace: ${nameProblem}. Rename the server in the config.`, { serverName: name });
       return failed("config", error, "config_invalid");
     }
     let adapter: ServerSetAdapter;

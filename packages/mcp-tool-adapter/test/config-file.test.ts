@@ -147,6 +147,16 @@ describe("environment expansion", () => {
     expect(config.servers.remote).toEqual({ transport: "streamable-http", url: "http://127.0.0.1:8080/mcp", headers: { Authorization: "Bearer s3cret" } });
   });
 
+  it("passes inheritEnv through for stdio servers and refuses it for HTTP ones", () => {
+    const config = parseJson({ mcpServers: { all: { command: "node", inheritEnv: true }, some: { command: "node", inheritEnv: ["LANG"] } } });
+    expect(config.servers.all).toEqual({ transport: "stdio", command: "node", inheritEnv: true });
+    expect(config.servers.some).toEqual({ transport: "stdio", command: "node", inheritEnv: ["LANG"] });
+    const wrongType = configError(() => parseJson({ mcpServers: { bad: { command: "node", inheritEnv: "yes" } } }));
+    expect(wrongType.issues).toEqual([expect.objectContaining({ server: "bad", field: "inheritEnv" })]);
+    const remote = configError(() => parseJson({ mcpServers: { remote: { url: "http://127.0.0.1:1/mcp", inheritEnv: true } } }));
+    expect(remote.issues).toEqual([expect.objectContaining({ server: "remote", field: "inheritEnv", message: expect.stringContaining("not used by the streamable-http transport") as string })]);
+  });
+
   it("reports an unset variable with its name, the file, the server and the field", () => {
     const error = configError(() => parseJson({ mcpServers: { github: { command: "gh-mcp", env: { GITHUB_TOKEN: "${GITHUB_PAT}" } } } }));
     expect(error.code).toBe("CONFIG_ENV_UNSET");

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { expectNoLeakedProcesses, findFreePort } from "@mcp-tool-adapter/test-servers";
+import { expectNoLeakedProcesses, findFreePort, startEverythingHttp } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPConnectionError, createDefaultTransport, HttpTransport, MCPToolAdapter, StdioTransport } from "../src/index.js";
 
@@ -49,6 +49,36 @@ describe("umbrella MCPToolAdapter", () => {
     const adapter = new MCPToolAdapter({ name: "quitter", transport: "stdio", command: process.execPath, args: ["-e", "setTimeout(() => process.exit(3), 50)"] });
     await expect(adapter.connect({ timeoutMs: 10_000 })).rejects.toThrow(/connection/);
   });
+
+  it("a server that exits during the handshake: the error names its exit code and stderr, with one full stop", async () => {
+    const adapter = new MCPToolAdapter({ name: "quitter", transport: "stdio", command: process.execPath, args: ["-e", "process.stderr.write('missing API_KEY\\n'); setTimeout(() => process.exit(3), 50)"] }, { logger: {} });
+    const error = await adapter.connect({ timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect(MCPConnectionError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(": the server exited with code 3; its stderr ended with: missing API_KEY. Check that the server can start");
+    expect(((error as Error).cause as { code?: unknown }).code).toBe("SERVER_EXITED");
+  });
+
+  it("a missing command's connect error has no double full stop", async () => {
+    const adapter = new MCPToolAdapter({ name: "ghost", transport: "stdio", command: "/nonexistent/mcp-server-binary" });
+    const error = await adapter.connect({ timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/"command"\. Check that the server can start/);
+    expect((error as Error).message).not.toMatch(/\.\./);
+  });
+
+  it("a streamable-HTTP result over the transport's message limit is result_too_large, and the session goes on", async () => {
+    const server = await startEverythingHttp({ mode: "streamableHttp" });
+    try {
+      const adapter = new MCPToolAdapter({ name: "everything", transport: "streamable-http", url: server.url }, { logger: {}, maxResultBytes: 10_000, transportOptions: { http: { maxMessageBytes: 20_000 } } });
+      await adapter.connect({ timeoutMs: 20_000 });
+      const result = await adapter.invoke("echo", { message: "x".repeat(30_000) }, { timeoutMs: 20_000 });
+      expect(result).toMatchObject({ success: false, errorKind: "result_too_large" });
+      expect(result.error).toContain("maxMessageBytes (20000 bytes)");
+      expect((await adapter.invoke("echo", { message: "small" })).success).toBe(true);
+      await adapter.disconnect();
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 
   it("a hanging stdio server times out and its process is killed", async () => {
     const adapter = new MCPToolAdapter({ name: "sleeper", transport: "stdio", command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] });

@@ -187,6 +187,7 @@ describe("MCPServerSet with in-process servers", () => {
     expect(report.connected).toEqual(["weather"]);
     const bad = report.servers.find((s) => s.name === "bad/name");
     expect(bad).toMatchObject({ status: "failed", stage: "config", error: { kind: "config_invalid", code: "SERVER_NAME_INVALID" } });
+    expect(bad?.error?.message).toMatch(/^Server name "bad\/name" cannot be a tool namespace: a namespace name must not contain "\/"/);
     const broken = report.servers.find((s) => s.name === "broken");
     expect(broken).toMatchObject({ status: "failed", stage: "config", error: { kind: "config_invalid", code: "CONFIG_INVALID" } });
   });
@@ -270,7 +271,7 @@ describe("MCPServerSet with real stdio servers", () => {
     await expectNoLeakedProcesses();
   });
 
-  it("connects server-memory with the default adapter and reports a command that cannot start as spawn_failed", async () => {
+  it("connects server-memory with the default adapter and reports a command that cannot start as spawn_failed and one that exits as server_exited", async () => {
     const dir = await createTempDirectory();
     try {
       const memory = memoryStdioServer(`${dir.path}/memory.jsonl`);
@@ -278,6 +279,7 @@ describe("MCPServerSet with real stdio servers", () => {
         new MCPServerSet({
           memory: { transport: "stdio", ...memory },
           missing: { transport: "stdio", command: `${dir.path}/no-such-server` },
+          quitter: { transport: "stdio", command: process.execPath, args: ["-e", "process.stderr.write('no config found\\n'); process.exit(4)"] },
         }),
       );
       const report = await set.connect();
@@ -285,7 +287,10 @@ describe("MCPServerSet with real stdio servers", () => {
       expect(set.registry.get("memory/read_graph")?.capabilities.readOnly).toBe(true);
       expect(set.registry.get("memory/create_entities")?.capabilities.writes).toBe(true);
       const missing = report.servers.find((s) => s.name === "missing");
-      expect(missing?.error?.kind).toBe("spawn_failed");
+      expect(missing?.error).toMatchObject({ kind: "spawn_failed", code: "SPAWN_FAILED" });
+      const quitter = report.servers.find((s) => s.name === "quitter");
+      expect(quitter?.error).toMatchObject({ kind: "server_exited", code: "SERVER_EXITED" });
+      expect(quitter?.error?.message).toContain("the server exited with code 4; its stderr ended with: no config found");
       const read = await set.registry.call("memory/read_graph", {});
       expect(read.success).toBe(true);
       const closed = await set.close();

@@ -71,3 +71,4 @@ export {
   type LeakCheckOptions,
   type ProcessInfo,
 } from "./processes.js";
+export type { ProcessIgnore } from "./processes.js";

@@ -98,13 +98,31 @@ export function listOwnedProcesses(): ProcessInfo[] {
 }
 
 /**
- * Waits (polling /proc) until no process of ours is left; resolves with the leftovers after
- * `timeoutMs`, or an empty list as soon as there are none.
+ * Processes a leak check leaves alone: a test (or a command line) pattern, or a predicate. For
+ * helpers the runner itself keeps alive, e.g. tsx's `esbuild --service` child under cucumber.
  */
-export async function waitForNoDescendants(timeoutMs = 5000, pollMs = 25): Promise<ProcessInfo[]> {
+export type ProcessIgnore = RegExp | string | ((info: ProcessInfo) => boolean) | readonly (RegExp | string | ((info: ProcessInfo) => boolean))[];
+
+function ignoredBy(ignore: ProcessIgnore | undefined): (info: ProcessInfo) => boolean {
+  if (ignore === undefined) return () => false;
+  const rules = Array.isArray(ignore) ? ignore : [ignore];
+  const tests = rules.map((rule: RegExp | string | ((info: ProcessInfo) => boolean)) =>
+    typeof rule === "function" ? rule
+    : typeof rule === "string" ? (info: ProcessInfo) => info.cmdline.includes(rule)
+    : (info: ProcessInfo) => rule.test(info.cmdline),
+  );
+  return (info) => tests.some((test) => test(info));
+}
+
+/**
+ * Waits (polling /proc) until no process of ours is left; resolves with the leftovers after
+ * `timeoutMs`, or an empty list as soon as there are none. `ignore` names processes that do not count.
+ */
+export async function waitForNoDescendants(timeoutMs = 5000, pollMs = 25, ignore?: ProcessIgnore): Promise<ProcessInfo[]> {
+  const ignored = ignoredBy(ignore);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const left = listOwnedProcesses();
+    const left = listOwnedProcesses().filter((info) => !ignored(info));
     if (left.length === 0 || Date.now() >= deadline) return left;
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
@@ -113,6 +131,11 @@ export async function waitForNoDescendants(timeoutMs = 5000, pollMs = 25): Promi
 export interface LeakCheckOptions {
   /** How long processes get to finish exiting. Default 5000 ms. */
   timeoutMs?: number;
+  /**
+   * Processes that are not leaks (neither reported nor killed): a RegExp tested against the
+   * command line, a substring of it, a predicate, or a list of these.
+   */
+  ignore?: ProcessIgnore;
 }
 
 /**
@@ -120,7 +143,7 @@ export interface LeakCheckOptions {
  * them (SIGKILL) so one leak does not spill into the next test. Forgets watched groups.
  */
 export async function expectNoLeakedProcesses(options: LeakCheckOptions = {}): Promise<void> {
-  const left = await waitForNoDescendants(options.timeoutMs ?? 5000);
+  const left = await waitForNoDescendants(options.timeoutMs ?? 5000, undefined, options.ignore);
   watchedGroups.clear();
   if (left.length === 0) return;
   for (const info of left) {

@@ -36,3 +36,26 @@ describe("process leak checks", () => {
     await expect(expectNoLeakedProcesses({ timeoutMs: 100 })).rejects.toThrow(`pid ${orphanPid}`);
   });
 });
+
+describe("process leak checks: ignore", () => {
+  it("leaves processes matched by ignore alone (pattern, substring or predicate) and still fails on the others", async () => {
+    const helper = spawn("sleep", ["31"], { stdio: "ignore" });
+    await new Promise((resolve) => helper.once("spawn", resolve));
+    try {
+      await expectNoLeakedProcesses({ timeoutMs: 100, ignore: /^sleep 31$/ });
+      await expectNoLeakedProcesses({ timeoutMs: 100, ignore: "sleep 31" });
+      await expectNoLeakedProcesses({ timeoutMs: 100, ignore: [(info) => info.pid === helper.pid] });
+      expect(readProcess(helper.pid!)?.state).not.toBe("Z");
+
+      const leak = spawn("sleep", ["32"], { stdio: "ignore" });
+      await new Promise((resolve) => leak.once("spawn", resolve));
+      const exited = new Promise((resolve) => leak.once("exit", resolve));
+      await expect(expectNoLeakedProcesses({ timeoutMs: 100, ignore: /^sleep 31$/ })).rejects.toThrow(new RegExp(`pid ${leak.pid} .*sleep 32`));
+      await exited;
+      expect(readProcess(helper.pid!)).toBeDefined();
+    } finally {
+      helper.kill("SIGKILL");
+      await new Promise((resolve) => helper.once("exit", resolve));
+    }
+  });
+});

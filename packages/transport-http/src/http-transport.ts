@@ -1,10 +1,16 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { classifyFailure, type FailureContext } from "./classify.js";
 import { HttpTransportError, type HttpTransportKind } from "./errors.js";
 import type { GuardedFetch } from "./guarded-fetch.js";
 import type { Logger } from "./logger.js";
 import { redactSecrets } from "./redact.js";
+
+/**
+ * JSON-RPC error code for a response dropped for its size: the same code transport-stdio answers
+ * with, so a client can tell "too large" from any other server error whichever transport it uses.
+ */
+export const MESSAGE_TOO_LARGE_ERROR_CODE = -32050;
 
 /** What an SDK client transport offers beyond the base Transport interface. */
 type SdkHttpTransport = Transport & { terminateSession?(): Promise<void> };
@@ -132,7 +138,7 @@ export class HttpTransport implements Transport {
       this.onmessage?.({
         jsonrpc: "2.0",
         id,
-        error: { code: ErrorCode.InternalError, message: error.message, data: { code: error.code } },
+        error: { code: MESSAGE_TOO_LARGE_ERROR_CODE, message: error.message, data: { reason: "MESSAGE_TOO_LARGE", code: error.code } },
       });
     }
   }

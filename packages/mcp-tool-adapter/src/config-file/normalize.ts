@@ -12,7 +12,7 @@ export interface NormalizeOptions {
   servers?: readonly string[];
 }
 
-const STDIO_FIELDS = ["command", "args", "env", "cwd"] as const;
+const STDIO_FIELDS = ["command", "args", "env", "cwd", "inheritEnv"] as const;
 const HTTP_FIELDS = ["url", "headers"] as const;
 
 /**
@@ -108,6 +108,8 @@ function checkEntryShape(server: string, raw: unknown): ConfigFileIssue[] {
     let message: string;
     if (field === "type" || field === "transport") {
       message = `must be one of ${CONFIG_FILE_TRANSPORTS.map((t) => `"${t}"`).join(", ")}`;
+    } else if (field === "inheritEnv") {
+      message = "must be true, false or a list of environment variable names";
     } else if (error.keyword === "additionalProperties") {
       const extra = (error.params as { additionalProperties?: unknown }).additionalProperties;
       message = `unknown field ${Array.isArray(extra) ? extra.map((e) => `"${String(e)}"`).join(", ") : ""}`.trim();

@@ -45,6 +45,8 @@ export const ConfigFileServerEntrySchema = Type.Object({
   args: Type.Optional(StringList),
   env: Type.Optional(StringMap),
   cwd: Type.Optional(Type.String()),
+  /** stdio: `true` passes the host's whole environment to the server, a list only those variables. */
+  inheritEnv: Type.Optional(Type.Union([Type.Boolean(), StringList])),
   url: Type.Optional(Type.String()),
   headers: Type.Optional(StringMap),
   tools: Type.Optional(ServerToolsConfigSchema),

@@ -19,19 +19,26 @@ const REQUEST_TIMEOUT = -32001;
 
 /**
  * Classifies a server failure by walking the cause chain: the deepest specific cause wins
- * (a SPAWN_FAILED under a CONNECTION_FAILED is a spawn failure), a timeout anywhere is a
- * timeout, and a bare CONNECTION_FAILED is a connection failure.
+ * (a SPAWN_FAILED under a CONNECTION_FAILED is a spawn failure, reported with code SPAWN_FAILED
+ * even though Node's ENOENT sits under it), a timeout anywhere is a timeout, and a bare
+ * CONNECTION_FAILED is a connection failure.
  */
 export function classifyServerFailure(error: unknown, fallback: ServerFailureKind = "unknown"): ServerFailure {
   const chain = causeChain(error);
   const message = chain.length > 0 && chain[0] instanceof Error ? chain[0].message : String(error);
   let kind: ServerFailureKind | undefined;
-  let code: string | undefined;
+  // The deepest code that classifies the failure (SPAWN_FAILED, not the ENOENT under it); else the deepest code.
+  let classifiedCode: string | undefined;
+  let deepestCode: string | undefined;
   for (const link of chain) {
     const linkCode = (link as { code?: unknown } | null)?.code;
     if (typeof linkCode === "string") {
-      code = linkCode;
-      kind = KIND_BY_CODE[linkCode] ?? kind;
+      deepestCode = linkCode;
+      const linkKind = KIND_BY_CODE[linkCode];
+      if (linkKind !== undefined) {
+        kind = linkKind;
+        classifiedCode = linkCode;
+      }
     }
     if (isTimeout(link)) {
       kind = "timeout";
@@ -39,6 +46,7 @@ export function classifyServerFailure(error: unknown, fallback: ServerFailureKin
     }
   }
   if (kind === undefined && chain.some((link) => (link as { code?: unknown } | null)?.code === "CONNECTION_FAILED")) kind = "connection_failed";
+  const code = classifiedCode ?? deepestCode;
   return { kind: kind ?? fallback, ...(code === undefined ? {} : { code }), message, error };
 }
 

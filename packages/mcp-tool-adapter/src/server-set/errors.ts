@@ -1,6 +1,6 @@
 const ERROR_MARKER = Symbol.for("mcp-tool-adapter.error");
 
-export type MCPServerSetErrorCode = "SERVER_NAME_INVALID" | "SERVER_TIMEOUT" | "UNKNOWN_SERVER";
+export type MCPServerSetErrorCode = "SERVER_NAME_INVALID" | "SERVER_TIMEOUT";
 
 /** A failure the server set itself detects (the adapters report the rest with their own errors). */
 export class MCPServerSetError extends Error {
@@ -21,7 +21,7 @@ export class MCPServerSetError extends Error {
       typeof value === "object" &&
       value !== null &&
       (value as Record<symbol, unknown>)[ERROR_MARKER] === true &&
-      ["SERVER_NAME_INVALID", "SERVER_TIMEOUT", "UNKNOWN_SERVER"].includes((value as { code?: unknown }).code as string)
+      ["SERVER_NAME_INVALID", "SERVER_TIMEOUT"].includes((value as { code?: unknown }).code as string)
     );
   }
 }

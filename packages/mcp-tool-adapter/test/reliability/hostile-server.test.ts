@@ -42,13 +42,12 @@ describe("hostile server: startup", () => {
     expect(adapter.isConnected).toBe(false);
   });
 
-  // KNOWN GAP (docs/reliability.md): the adapter reports the SDK's "Connection closed" and drops
-  // the transport's SERVER_EXITED error, which carries the exit code and the server's stderr.
-  // Remove `.fails` once the adapter keeps the transport's close reason.
-  it.fails("a server that exits at start: the connect error names the exit and the server's stderr", async () => {
+  it("a server that exits at start: the connect error names the exit and the server's stderr", async () => {
     const adapter = hostileAdapter({ exitAtStart: true });
     const error = await connectFailure(adapter.connect({ timeoutMs: 10_000 }));
-    expect(messageChain(error)).toContain("exiting at start");
+    expect((error as Error).message).toMatch(/the server exited with code \d+; its stderr ended with: .*exiting at start/);
+    expect(((error as Error).cause as { code?: unknown }).code).toBe("SERVER_EXITED");
+    expect(messageChain(error)).not.toContain("Connection closed");
   });
 
   it("a server that never answers initialize fails connect with a timeout and is killed", async () => {
@@ -149,9 +148,8 @@ describe("hostile server: misbehaving tools", () => {
     expect(resultJson(await adapter.invoke("echo", { n: 2 }))).toEqual({ n: 2 });
   });
 
-  // KNOWN GAP (docs/reliability.md): the stdio transport answers the dropped response with JSON-RPC
-  // error -32050 (data.reason MESSAGE_TOO_LARGE), which the adapter reports as server_error.
-  it.fails("a 20 MB result over the transport's limit is classified result_too_large", async () => {
+  // The stdio transport answers the dropped response with JSON-RPC error -32050 (data.reason MESSAGE_TOO_LARGE).
+  it("a 20 MB result over the transport's limit is classified result_too_large", async () => {
     const adapter = hostileAdapter();
     await connectWatched(adapter);
     expect((await adapter.invoke("huge", { mb: 20 })).errorKind).toBe("result_too_large");
@@ -162,8 +160,8 @@ describe("hostile server: misbehaving tools", () => {
     await connectWatched(adapter);
     const result = await adapter.invoke("huge", { mb: 20 });
     expect(result.success).toBe(false);
-    expect(result.errorKind).toMatch(/^(result_too_large|server_error)$/);
-    expect(result.error).toMatch(/maxMessageBytes|too large/);
+    expect(result.errorKind).toBe("result_too_large");
+    expect(result.error).toMatch(/maxMessageBytes/);
     expect(resultJson(await adapter.invoke("echo", { after: "huge" }))).toEqual({ after: "huge" });
   });
 

@@ -137,14 +137,10 @@ describe("security: header secrets over HTTP", () => {
     ["a dropped connection", () => ({ kind: "close" })],
   ];
 
-  // KNOWN GAP (docs/reliability.md): a JSON-RPC error message from the server is put into the
-  // MCPConnectionError message verbatim, so a server that echoes the bearer token leaks it.
-  const knownGaps = new Set(["streamable-http: JSON-RPC error echoing the credentials"]);
-
   for (const transport of ["streamable-http", "sse"] as const) {
     for (const [what, plan] of plans) {
       const title = `${transport}: ${what}`;
-      (knownGaps.has(title) ? it.fails : it)(`${title}: no secret in the error or any log line`, async () => {
+      it(`${title}: no secret in the error or any log line`, async () => {
         server = await startFaultHttpServer(plan());
         const { logger, text } = recordingLogger();
         const adapter = trackAdapter(
@@ -186,6 +182,24 @@ describe("security: resource limits", () => {
     expect((await adapter.invoke("huge", { mb: 0.5 })).success).toBe(true);
   });
 
+  it("maxResultBytes lowers the transport's message limit: an over-limit result is dropped as it streams in", async () => {
+    const adapter = hostileAdapter({}, { maxResultBytes: 1024 * 1024 });
+    await connectWatched(adapter);
+    const result = await adapter.invoke("huge", { mb: 2 });
+    expect(result).toMatchObject({ success: false, errorKind: "result_too_large" });
+    // The transport dropped it (its maxMessageBytes), not the adapter after buffering it whole.
+    expect(result.error).toMatch(/maxResultBytes \(1048576 bytes\).*the transport dropped it.*maxMessageBytes/);
+  });
+
+  it("a transport limit set explicitly wins over the one derived from maxResultBytes", async () => {
+    const adapter = hostileAdapter({}, { maxResultBytes: 1024 * 1024, transportOptions: { stdio: { maxMessageBytes: 8 * 1024 * 1024 } } });
+    await connectWatched(adapter);
+    const result = await adapter.invoke("huge", { mb: 2 });
+    expect(result).toMatchObject({ success: false, errorKind: "result_too_large" });
+    expect(result.error).toContain("returned more than 1048576 bytes (maxResultBytes)");
+    expect(result.error).not.toContain("maxMessageBytes");
+  });
+
   it("a 32 MB result does not grow the host's heap by anything like 32 MB", async () => {
     const adapter = hostileAdapter({}, { maxResultBytes: 1024 * 1024 });
     await connectWatched(adapter);
@@ -200,8 +214,7 @@ describe("security: resource limits", () => {
     const result = await adapter.invoke("huge", { mb: 32 }, { timeoutMs: 60_000 });
     clearInterval(sampler);
     peak = Math.max(peak, used());
-    expect(result.success).toBe(false);
-    expect(result.errorKind).toMatch(/^(result_too_large|server_error)$/);
+    expect(result).toMatchObject({ success: false, errorKind: "result_too_large" });
     expect((peak - before) / 2 ** 20).toBeLessThan(24);
     expect(resultJson(await adapter.invoke("echo", { after: "32 MB" }))).toEqual({ after: "32 MB" });
   });
