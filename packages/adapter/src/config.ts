@@ -1,5 +1,6 @@
 import { Type, type Static } from "typebox";
-import { Value } from "typebox/value";
+// typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
+import { Errors as schemaErrors } from "typebox/schema";
 import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
 
 const NonEmptyString = Type.String({ minLength: 1 });
@@ -65,7 +66,7 @@ export function findConfigIssues(config: unknown): MCPConfigIssue[] {
     : transport === "sse" || transport === "streamable-http" ? HttpMCPServerConfigSchema
     : BaseConfigSchema;
   const issues: MCPConfigIssue[] = [];
-  for (const error of Value.Errors(schema, config)) {
+  for (const error of schemaErrors(schema, config)[1]) {
     if (error.keyword === "required") {
       const missing = (error.params as { requiredProperties?: unknown }).requiredProperties;
       for (const property of Array.isArray(missing) ? (missing as string[]) : []) {

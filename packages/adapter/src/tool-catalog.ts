@@ -1,5 +1,6 @@
 import { formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { describeCause } from "./errors.js";
+import { frozenCopy } from "./frozen-copy.js";
 import type { CompiledToolFilter } from "./tool-filter.js";
 import type { Logger, MCPToolDescriptor } from "./types.js";
 
@@ -11,16 +12,23 @@ type SchemaCheck = { compiled: CompiledSchema } | { problem: string };
  */
 export class CatalogEntry {
   readonly descriptor: MCPToolDescriptor;
-  /** A canonical JSON of the descriptor, to tell a changed tool from an unchanged one. */
-  readonly fingerprint: string;
   readonly #inputProblem: string | undefined;
+  #fingerprint: string | undefined;
   #input: SchemaCheck | undefined;
   #output: SchemaCheck | undefined;
 
   constructor(descriptor: MCPToolDescriptor, inputProblem: string | undefined) {
     this.descriptor = descriptor;
     this.#inputProblem = inputProblem;
-    this.fingerprint = canonicalJson(descriptor);
+  }
+
+  /**
+   * A canonical JSON of the descriptor, to tell a changed tool from an unchanged one. Computed on
+   * first use: only a rediscovery compares it, and a first discovery of thousands of tools need not pay.
+   */
+  get fingerprint(): string {
+    this.#fingerprint ??= canonicalJson(this.descriptor);
+    return this.#fingerprint;
   }
 
   /** Undefined when `args` fit the input schema, otherwise the "validation failed: ..." message. */
@@ -114,7 +122,7 @@ export function buildEntries(rawTools: readonly unknown[], previous: ToolCatalog
       continue;
     }
     const before = previous?.get(entry.descriptor.name);
-    entries.set(entry.descriptor.name, before?.fingerprint === entry.fingerprint ? before : entry);
+    entries.set(entry.descriptor.name, before !== undefined && before.fingerprint === entry.fingerprint ? before : entry);
   }
   return [...entries.values()];
 }
@@ -146,18 +154,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A frozen deep copy: in-process transports hand over the server's own objects, which we must not freeze. */
-function frozenCopy<T>(value: T): T {
-  return deepFreeze(structuredClone(value));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {

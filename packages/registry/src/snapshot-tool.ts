@@ -1,13 +1,15 @@
 import { displayName } from "./display-name.js";
-import { deepFreeze } from "./freeze.js";
+import { frozenSnapshot } from "./frozen-snapshot.js";
 import { RegistryError } from "./registry-error.js";
 import { sameData } from "./same-data.js";
 import type { RegisteredTool, ToolDefinition } from "./types.js";
 import { validateToolName, type NameKind } from "./validate-name.js";
 
-export function assertValidName(kind: NameKind, name: string, where = ""): void {
+/** @param namespace the namespace a tool name is checked for, named in the message */
+export function assertValidName(kind: NameKind, name: string, namespace?: string): void {
   const reason = validateToolName(kind, name);
   if (reason === undefined) return;
+  const where = namespace === undefined ? "" : ` in namespace ${displayName(namespace)}`;
   throw new RegistryError(
     "INVALID_NAME",
     `Invalid ${kind} name ${displayName(name)}${where}: ${reason}. ` +
@@ -43,13 +45,18 @@ function definitionProblem(definition: ToolDefinition): string | undefined {
   return undefined;
 }
 
-function frozenCopy<T>(value: T, field: string, where: string): T {
+// Built only for an error message: escaping two names for every registered tool adds up.
+function describeTool(namespace: string, localName: string): string {
+  return `tool ${displayName(localName)} in namespace ${displayName(namespace)}`;
+}
+
+function frozenCopy<T>(value: T, field: string, namespace: string, localName: string): T {
   try {
-    return deepFreeze(structuredClone(value));
+    return frozenSnapshot(value);
   } catch (error) {
     throw new RegistryError(
       "INVALID_TOOL",
-      `Cannot register ${where}: its ${field} cannot be copied (${error instanceof Error ? error.message : String(error)}). ` +
+      `Cannot register ${describeTool(namespace, localName)}: its ${field} cannot be copied (${error instanceof Error ? error.message : String(error)}). ` +
         "Pass plain data (no functions or class instances that cannot be cloned).",
       { cause: error },
     );
@@ -68,21 +75,20 @@ export function snapshotTool(namespace: string, definition: ToolDefinition): Reg
     );
   }
   const localName = definition.name;
-  assertValidName("tool", localName, ` in namespace ${displayName(namespace)}`);
-  const where = `tool ${displayName(localName)} in namespace ${displayName(namespace)}`;
+  assertValidName("tool", localName, namespace);
   const problem = definitionProblem(definition);
   if (problem !== undefined) {
-    throw new RegistryError("INVALID_TOOL", `Cannot register ${where}: ${problem}. Fix the tool definition and register it again.`);
+    throw new RegistryError("INVALID_TOOL", `Cannot register ${describeTool(namespace, localName)}: ${problem}. Fix the tool definition and register it again.`);
   }
   return Object.freeze({
     name: `${namespace}/${localName}`,
     namespace,
     localName,
     description: definition.description,
-    inputSchema: frozenCopy(definition.inputSchema, "inputSchema", where),
-    capabilities: frozenCopy(definition.capabilities, "capabilities", where),
+    inputSchema: frozenCopy(definition.inputSchema, "inputSchema", namespace, localName),
+    capabilities: frozenCopy(definition.capabilities, "capabilities", namespace, localName),
     source: definition.source,
-    sourceMetadata: frozenCopy(definition.sourceMetadata, "sourceMetadata", where),
+    sourceMetadata: frozenCopy(definition.sourceMetadata, "sourceMetadata", namespace, localName),
     checkpointable: definition.checkpointable,
     handler: definition.handler,
   });

@@ -12,6 +12,57 @@ interface SharedEngine {
   ajv: AjvInstance;
   /** ajv's reference table right after start-up; anything added later belongs to one compile and is removed. */
   baselineRefs: ReadonlySet<string>;
+  /** How many values of each kind ajv's code scope held right after start-up (see `trimValueScope`). */
+  baselineScope: ReadonlyMap<string, number>;
+}
+
+/**
+ * The parts of ajv's value scope (`ajv.scope`) that grow with every compile: the values generated
+ * code refers to (each compiled schema and validate function among them), by kind, and the names
+ * given to them. Not public API, so it is used only when it has exactly this shape.
+ */
+interface AjvValueScope {
+  get(): Record<string, unknown[] | undefined>;
+  _values: Record<string, Map<unknown, unknown> | undefined>;
+}
+
+function valueScopeOf(ajv: AjvInstance): AjvValueScope | undefined {
+  const scope = ajv.scope as unknown as { get?: unknown; _values?: unknown };
+  if (typeof scope.get !== "function" || typeof scope._values !== "object" || scope._values === null) return undefined;
+  const store: unknown = (scope as AjvValueScope).get();
+  if (typeof store !== "object" || store === null) return undefined;
+  return scope as AjvValueScope;
+}
+
+function scopeSizes(ajv: AjvInstance): Map<string, number> {
+  const sizes = new Map<string, number>();
+  const store = valueScopeOf(ajv)?.get() ?? {};
+  for (const [kind, values] of Object.entries(store)) sizes.set(kind, values?.length ?? 0);
+  return sizes;
+}
+
+/**
+ * ajv keeps every value a compile put into its shared code scope (the schema object, the validate
+ * function, ...) for the life of the instance, so a long-lived shared instance grows by about 9 KB
+ * per compiled schema whatever our cache evicts, and the garbage collector walks all of it.
+ * Generated code copies what it needs from the scope into its own closure when it is created
+ * (`const schema31 = scope.schema[31]`), so once a compile returns, the values it added can go.
+ */
+function trimValueScope(ajv: AjvInstance, baseline: ReadonlyMap<string, number>): void {
+  const scope = valueScopeOf(ajv);
+  if (scope === undefined) return;
+  const store = scope.get();
+  for (const [kind, names] of Object.entries(scope._values)) {
+    const values = store[kind];
+    const keep = baseline.get(kind) ?? 0;
+    if (names === undefined || values === undefined || values.length <= keep || names.size !== values.length) continue;
+    let index = 0;
+    for (const key of names.keys()) {
+      if (index >= keep) names.delete(key);
+      index += 1;
+    }
+    values.length = keep;
+  }
 }
 
 // ajv instances are costly to build, so one per engine is shared by every validator. Compiling is
@@ -59,7 +110,7 @@ function sharedEngine(engine: Engine): SharedEngine {
     ajv.removeSchema(warmUp);
     // ajv files a schema without $id under "" (and needs that to resolve "#"); it is not part of the baseline.
     Reflect.deleteProperty(ajv.refs, "");
-    shared = { ajv, baselineRefs: new Set(Object.keys(ajv.refs)) };
+    shared = { ajv, baselineRefs: new Set(Object.keys(ajv.refs)), baselineScope: scopeSizes(ajv) };
     engines.set(engine, shared);
   }
   return shared;
@@ -79,7 +130,7 @@ export function isReservedSchemaId(engine: Engine, id: string): boolean {
  * another by its $id, and two tools may use the same $id). Throws what ajv throws.
  */
 export function compileWithAjv(engine: Engine, schema: AnySchema, logger: Logger | undefined): ValidateFunction {
-  const { ajv, baselineRefs } = sharedEngine(engine);
+  const { ajv, baselineRefs, baselineScope } = sharedEngine(engine);
   activeLogger = logger;
   try {
     return ajv.compile(schema);
@@ -92,5 +143,13 @@ export function compileWithAjv(engine: Engine, schema: AnySchema, logger: Logger
         if (!baselineRefs.has(key)) Reflect.deleteProperty(refs, key);
       }
     }
+    trimValueScope(ajv, baselineScope);
   }
+}
+
+/** How many values ajv's shared code scope of `engine` holds: stays flat however many schemas are compiled. */
+export function sharedScopeSize(engine: Engine): number {
+  let size = 0;
+  for (const count of scopeSizes(sharedEngine(engine).ajv).values()) size += count;
+  return size;
 }

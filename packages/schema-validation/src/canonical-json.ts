@@ -10,49 +10,57 @@ export const MAX_SCHEMA_DEPTH = 256;
  * or holding a function, symbol, BigInt, non-finite number or class instance.
  */
 export function canonicalSchemaKey(schema: unknown): string {
-  return serialize(schema, "", 0, new Set());
+  return serialize(schema, [], new Set());
 }
 
-function serialize(value: unknown, pointer: string, depth: number, ancestors: Set<object>): string {
+// The path to the value being serialized; turned into a JSON Pointer only for an error message,
+// as building one string per member cost more than the rest of the serialization.
+type Path = (string | number)[];
+
+function serialize(value: unknown, path: Path, ancestors: Set<object>): string {
   switch (typeof value) {
     case "string":
       return JSON.stringify(value);
     case "boolean":
       return value ? "true" : "false";
     case "number":
-      if (!Number.isFinite(value)) throw notJson(pointer, String(value));
+      if (!Number.isFinite(value)) throw notJson(path, String(value));
       return JSON.stringify(value);
     case "object":
       if (value === null) return "null";
-      return serializeContainer(value, pointer, depth, ancestors);
+      return serializeContainer(value, path, ancestors);
     default:
-      throw notJson(pointer, value === undefined ? "undefined" : `a ${typeof value}`);
+      throw notJson(path, value === undefined ? "undefined" : `a ${typeof value}`);
   }
 }
 
-function serializeContainer(value: object, pointer: string, depth: number, ancestors: Set<object>): string {
-  if (depth >= MAX_SCHEMA_DEPTH) {
-    throw invalidSchema(`it is nested deeper than ${MAX_SCHEMA_DEPTH} levels (at ${describePointer(pointer)})`);
+function serializeContainer(value: object, path: Path, ancestors: Set<object>): string {
+  if (path.length >= MAX_SCHEMA_DEPTH) {
+    throw invalidSchema(`it is nested deeper than ${MAX_SCHEMA_DEPTH} levels (at ${describePath(path)})`);
   }
-  if (ancestors.has(value)) throw invalidSchema(`it is circular (${describePointer(pointer)} contains itself)`);
+  if (ancestors.has(value)) throw invalidSchema(`it is circular (${describePath(path)} contains itself)`);
   ancestors.add(value);
   let text: string;
   if (Array.isArray(value)) {
     const items: string[] = [];
     for (let index = 0; index < value.length; index++) {
-      items.push(serialize(value[index], `${pointer}/${index}`, depth + 1, ancestors));
+      path.push(index);
+      items.push(serialize(value[index], path, ancestors));
+      path.pop();
     }
     text = `[${items.join(",")}]`;
   } else {
     const prototype: unknown = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) throw notJson(pointer, "an object with a prototype (a class instance?)");
+    if (prototype !== Object.prototype && prototype !== null) throw notJson(path, "an object with a prototype (a class instance?)");
     const record = value as Record<string, unknown>;
     const members: string[] = [];
     for (const key of Object.keys(record).sort()) {
       const member = record[key];
       // Absent and undefined mean the same to a schema, as in JSON.stringify.
       if (member === undefined) continue;
-      members.push(`${JSON.stringify(key)}:${serialize(member, `${pointer}/${escapePointer(key)}`, depth + 1, ancestors)}`);
+      path.push(key);
+      members.push(`${JSON.stringify(key)}:${serialize(member, path, ancestors)}`);
+      path.pop();
     }
     text = `{${members.join(",")}}`;
   }
@@ -60,12 +68,12 @@ function serializeContainer(value: object, pointer: string, depth: number, ances
   return text;
 }
 
-function notJson(pointer: string, what: string) {
-  return invalidSchema(`it is not JSON: ${describePointer(pointer)} is ${what}`);
+function notJson(path: Path, what: string) {
+  return invalidSchema(`it is not JSON: ${describePath(path)} is ${what}`);
 }
 
-function describePointer(pointer: string): string {
-  return pointer === "" ? "the schema root" : `"${pointer}"`;
+function describePath(path: Path): string {
+  return path.length === 0 ? "the schema root" : `"${path.map((key) => `/${escapePointer(String(key))}`).join("")}"`;
 }
 
 function escapePointer(key: string): string {

@@ -1,5 +1,6 @@
 import { Type, type Static } from "typebox";
-import { Value } from "typebox/value";
+// typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
+import { Check as schemaCheck, Errors as schemaErrors } from "typebox/schema";
 import { StdioTransportError } from "./errors.js";
 
 /** How to launch an MCP server over stdio. Extra properties are allowed so larger configs can embed it. */
@@ -19,8 +20,8 @@ export type StdioServerConfig = Static<typeof StdioServerConfigSchema>;
 
 /** Throws CONFIG_INVALID naming every bad field at once. */
 export function assertStdioServerConfig(config: unknown): asserts config is StdioServerConfig {
-  if (Value.Check(StdioServerConfigSchema, config)) return;
-  const problems = Value.Errors(StdioServerConfigSchema, config).map(
+  if (schemaCheck(StdioServerConfigSchema, config)) return;
+  const problems = schemaErrors(StdioServerConfigSchema, config)[1].map(
     (issue) => `${issue.instancePath === "" ? "config" : issue.instancePath.slice(1).replaceAll("/", ".")} ${issue.message}`,
   );
   throw new StdioTransportError(

@@ -40,6 +40,12 @@ export class LineReader {
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
+      // The common case, a whole line inside one chunk, is decoded in place: no slice, no copy.
+      if (newline !== -1 && this.#pendingBytes === 0 && this.#oversized === undefined && newline - start <= this.#maxLineBytes) {
+        this.#emit(chunk.toString("utf8", start, newline));
+        start = newline + 1;
+        continue;
+      }
       const end = newline === -1 ? chunk.length : newline;
       this.#take(chunk.subarray(start, end));
       if (newline === -1) return;
@@ -92,6 +98,10 @@ export class LineReader {
     const line = Buffer.concat(this.#parts, this.#pendingBytes).toString("utf8");
     this.#parts = [];
     this.#pendingBytes = 0;
+    this.#emit(line);
+  }
+
+  #emit(line: string): void {
     this.#handlers.onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
   }
 }

@@ -25,6 +25,13 @@ describe("LineReader", () => {
     expect(lines).toEqual(["first", "second ✓ line", "third"]);
   });
 
+  it("reads whole lines inside one chunk with the same limit as split ones", () => {
+    const { reader: r, lines, started } = reader(10);
+    r.push(Buffer.from("a\r\n\n0123456789\n0123456789X\nlast ✓\n"));
+    expect(lines).toEqual(["a", "", "0123456789", "last ✓"]);
+    expect(started).toEqual([11]);
+  });
+
   it("drops a line over the limit without holding it, then reads the next line", () => {
     const { reader: r, lines, started, ended } = reader(10);
     r.push(Buffer.from("ok\n0123456"));

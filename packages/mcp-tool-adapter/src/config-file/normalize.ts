@@ -1,5 +1,6 @@
 import { findConfigIssues, type MCPServerConfig } from "@mcp-tool-adapter/adapter";
-import { Value } from "typebox/value";
+// typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
+import { Errors as schemaErrors } from "typebox/schema";
 import type { ServerEntry } from "../server-set/server-entry.js";
 import { describeIssue, MCPConfigFileError, type ConfigFileIssue } from "./errors.js";
 import { expandEnvInValue, joinField, type EnvMap } from "./expand-env.js";
@@ -103,7 +104,7 @@ function checkEntryShape(server: string, raw: unknown): ConfigFileIssue[] {
   if (!isPlainObject(raw)) return [{ server, message: `must be an object with "command" or "url"` }];
   const issues: ConfigFileIssue[] = [];
   const seen = new Set<string>();
-  for (const error of Value.Errors(ConfigFileServerEntrySchema, raw)) {
+  for (const error of schemaErrors(ConfigFileServerEntrySchema, raw)[1]) {
     const field = pointerToField(error.instancePath) || undefined;
     let message: string;
     if (field === "type" || field === "transport") {

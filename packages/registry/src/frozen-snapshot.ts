@@ -1,0 +1,103 @@
+import { deepFreeze } from "./freeze.js";
+
+// Past these, the fast path gives up and structuredClone (which handles cycles and shared
+// references) takes over; real schemas and metadata are far smaller.
+const MAX_FAST_DEPTH = 64;
+const MAX_FAST_NODES = 10_000;
+
+const UNSUPPORTED: unique symbol = Symbol("unsupported");
+type Budget = { nodes: number };
+
+/**
+ * A deep-frozen copy of plain data, as `deepFreeze(structuredClone(value))` gives, but parts that
+ * are already deep-frozen plain data are shared instead of copied: the adapter hands over schemas
+ * it froze itself, and copying them again was most of the cost of registering a tool.
+ * Anything else (Dates, Maps, class instances, cycles, functions) goes through structuredClone,
+ * so it is copied, or refused, exactly as before.
+ * @throws what structuredClone throws for a value it cannot copy
+ */
+export function frozenSnapshot<T>(value: T): T {
+  const snapshot = snapshotPlain(value, 0, { nodes: MAX_FAST_NODES });
+  return snapshot === UNSUPPORTED ? deepFreeze(structuredClone(value)) : (snapshot as T);
+}
+
+function snapshotPlain(value: unknown, depth: number, budget: Budget): unknown {
+  switch (typeof value) {
+    case "object":
+      if (value === null) return value;
+      if (depth >= MAX_FAST_DEPTH || --budget.nodes < 0) return UNSUPPORTED;
+      return Array.isArray(value) ? snapshotArray(value, depth, budget) : snapshotRecord(value, depth, budget);
+    case "function":
+    case "symbol":
+      return UNSUPPORTED;
+    default:
+      return value;
+  }
+}
+
+function snapshotArray(array: readonly unknown[], depth: number, budget: Budget): unknown {
+  // Holes and extra (non-index) properties are left to structuredClone, which keeps them.
+  if (Object.getOwnPropertyNames(array).length !== array.length + 1 || Object.getOwnPropertySymbols(array).length !== 0) return UNSUPPORTED;
+  let copy: unknown[] | undefined = Object.isFrozen(array) && hasOnlyDataProperties(array, Object.keys(array)) ? undefined : [];
+  for (let index = 0; index < array.length; index++) {
+    const item = array[index];
+    const snapshot = snapshotPlain(item, depth + 1, budget);
+    if (snapshot === UNSUPPORTED) return UNSUPPORTED;
+    if (copy === undefined) {
+      if (snapshot === item) continue;
+      copy = array.slice(0, index);
+    }
+    copy.push(snapshot);
+  }
+  return copy === undefined ? array : Object.freeze(copy);
+}
+
+function snapshotRecord(record: object, depth: number, budget: Budget): unknown {
+  const prototype: unknown = Object.getPrototypeOf(record);
+  if (prototype !== Object.prototype && prototype !== null) return UNSUPPORTED;
+  const keys = Object.keys(record);
+  // A null-prototype object becomes an ordinary one, as structuredClone makes it.
+  let copy: Record<string, unknown> | undefined = prototype !== null && isSealedRecord(record, keys) ? undefined : {};
+  const source = record as Record<string, unknown>;
+  let index = 0;
+  for (const key of keys) {
+    const member = source[key];
+    const snapshot = snapshotPlain(member, depth + 1, budget);
+    if (snapshot === UNSUPPORTED) return UNSUPPORTED;
+    index += 1;
+    if (copy === undefined) {
+      if (snapshot === member) continue;
+      copy = {};
+      for (const earlier of keys.slice(0, index - 1)) setMember(copy, earlier, source[earlier]);
+    }
+    setMember(copy, key, snapshot);
+  }
+  return copy === undefined ? record : Object.freeze(copy);
+}
+
+function setMember(record: Record<string, unknown>, key: string, value: unknown): void {
+  // Assigning "__proto__" would set the prototype; it must stay an ordinary own property.
+  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
+}
+
+/**
+ * Whether a record can be shared as it is: frozen, and holding nothing a copy would drop or
+ * that could still change (symbol keys, non-enumerable properties, getters).
+ */
+function isSealedRecord(record: object, keys: readonly string[]): boolean {
+  return (
+    Object.isFrozen(record) &&
+    Object.getOwnPropertySymbols(record).length === 0 &&
+    Object.getOwnPropertyNames(record).length === keys.length &&
+    hasOnlyDataProperties(record, keys)
+  );
+}
+
+function hasOnlyDataProperties(value: object, keys: readonly string[]): boolean {
+  for (const key of keys) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined || !("value" in descriptor)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { ToolRegistry } from "../src/index.js";
+import { frozenSnapshot } from "../src/frozen-snapshot.js";
+import { deepFreeze } from "../src/freeze.js";
+import { toolDefinition } from "./tool-definition.js";
+
+describe("frozen snapshots of plain data", () => {
+  it("shares a schema that is already deep-frozen plain data instead of copying it", () => {
+    const inputSchema = deepFreeze({ type: "object", properties: { q: { type: "string", enum: ["a", "b"] } }, required: ["q"] });
+    const entry = new ToolRegistry().register("ns", toolDefinition("t", { inputSchema }));
+    expect(entry.inputSchema).toBe(inputSchema);
+  });
+
+  it("copies the unfrozen parts and shares the deep-frozen ones", () => {
+    const annotations = deepFreeze({ readOnlyHint: true, tags: ["x"] });
+    const metadata = { server: "s", annotations, extra: { n: 1 } };
+    const snapshot = frozenSnapshot(metadata);
+    expect(snapshot).not.toBe(metadata);
+    expect(snapshot.annotations).toBe(annotations);
+    expect(snapshot.extra).not.toBe(metadata.extra);
+    expect(Object.isFrozen(snapshot) && Object.isFrozen(snapshot.extra)).toBe(true);
+    metadata.extra.n = 2;
+    expect(snapshot).toEqual({ server: "s", annotations: { readOnlyHint: true, tags: ["x"] }, extra: { n: 1 } });
+  });
+
+  it("copies a frozen object whose nested parts can still change", () => {
+    const nested = { type: "string" };
+    const schema = Object.freeze({ type: "object", properties: Object.freeze({ q: nested }) });
+    const snapshot = frozenSnapshot(schema);
+    expect(snapshot).not.toBe(schema);
+    nested.type = "number";
+    expect(snapshot.properties.q.type).toBe("string");
+    expect(Object.isFrozen(snapshot.properties.q)).toBe(true);
+  });
+
+  it("copies a frozen object with a getter, so the value cannot change later", () => {
+    let current = 1;
+    const withGetter = Object.freeze(
+      Object.defineProperty({}, "n", { get: () => current, enumerable: true }),
+    ) as { readonly n: number };
+    const snapshot = frozenSnapshot(withGetter);
+    current = 2;
+    expect(snapshot.n).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(snapshot, "n")).toHaveProperty("value", 1);
+  });
+
+  it("copies what is not plain data as structuredClone does", () => {
+    const at = new Date(5);
+    const list = [1, 2, 3];
+    Reflect.deleteProperty(list, 1);
+    const frozenWithDate = deepFreeze({ at, list });
+    const snapshot = frozenSnapshot(frozenWithDate);
+    expect(snapshot.at).not.toBe(at);
+    expect(snapshot.at).toEqual(new Date(5));
+    expect(1 in snapshot.list).toBe(false);
+
+    const shared = { n: 1 };
+    const withAlias = frozenSnapshot({ left: shared, right: shared, deep: nestedDeeperThan(100) });
+    expect(withAlias.left).toBe(withAlias.right);
+  });
+
+  it("keeps a __proto__ key an own property of the copy", () => {
+    const metadata = JSON.parse('{"__proto__": {"polluted": true}, "frozen": {}}') as Record<string, unknown>;
+    metadata.frozen = Object.freeze({});
+    const snapshot = frozenSnapshot(metadata);
+    expect(Object.getOwnPropertyNames(snapshot)).toEqual(["__proto__", "frozen"]);
+    expect(Object.getPrototypeOf(snapshot)).toBe(Object.prototype);
+  });
+
+  it("refuses functions and symbols through structuredClone's error", () => {
+    expect(() => frozenSnapshot(deepFreeze({ callback: () => 1 }))).toThrow();
+    expect(() => frozenSnapshot({ tag: Symbol("s") })).toThrow();
+  });
+});
+
+function nestedDeeperThan(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let level = 0; level < levels; level++) value = { value };
+  return value;
+}
