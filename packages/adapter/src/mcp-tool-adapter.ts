@@ -1,13 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type Implementation,
-  type ServerCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema, type Implementation, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { inferCapabilities, type CapabilityOverrides, type ToolCapability } from "@mcp-tool-adapter/capability-inference";
 import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import {
@@ -15,8 +9,9 @@ import {
   createSdkJsonSchemaValidator,
   type SchemaValidator,
 } from "@mcp-tool-adapter/schema-validation";
-import { contentText, exceedsJsonBytes, normalizeCallResult } from "./call-result.js";
+import { callFailure, callResult, failure, reasonSuffix, type CallOutcomeContext } from "./call-outcome.js";
 import { validateServerConfig, type MCPServerConfig, type MCPTransportType } from "./config.js";
+import { Deadline } from "./deadline.js";
 import {
   describeCause,
   MCPConfigError,
@@ -29,25 +24,20 @@ import { LegacyResultTransport } from "./legacy-result-transport.js";
 import { Redactor } from "./redaction.js";
 import { buildToolDefinitions, type Registration } from "./registration.js";
 import { SerialQueue } from "./serial-queue.js";
+import { ConnectionLost, refreshRequested, settlePending, type PendingRequest, type Session } from "./session.js";
+import { clampTimer, positiveOr, withTimeout } from "./timeouts.js";
 import { buildEntries, ToolCatalog } from "./tool-catalog.js";
 import { compileToolFilter, type CompiledToolFilter } from "./tool-filter.js";
-import {
-  closeReasonOf,
-  describeTransportFailure,
-  isConnectionClosed,
-  isConnectionGone,
-  isMessageTooLarge,
-} from "./transport-failure.js";
+import { describeTransportFailure, isConnectionGone } from "./transport-failure.js";
+import { assertTransport, closeQuietly, connectFailureCause } from "./transport-lifecycle.js";
 import type {
   ConnectOptions,
   InvokeOptions,
   Logger,
   MCPToolAdapterOptions,
   MCPToolDescriptor,
-  MCPToolErrorKind,
   MCPToolFilter,
   MCPToolResult,
-  MCPToolResultData,
   RegisterToolsOptions,
   RegistrationReport,
   ToolsChangedEvent,
@@ -59,8 +49,6 @@ const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_LIST_PAGES = 1_000;
-/** setTimeout fires at once for delays above 2^31-1 ms; clamp instead. */
-const MAX_TIMER_MS = 2_147_483_647;
 const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: "0.0.0" });
 
 /**
@@ -69,24 +57,6 @@ const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: "
  * The SDK only calls `safeParse` on the schema it is given.
  */
 const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<Client["request"]>[1];
-
-/** A request the adapter has in flight; `close` settles it at once when the connection goes away. */
-interface PendingRequest {
-  close(why: string): void;
-}
-
-/** One connection: a Client bound to one transport. Never reused after it closes. */
-interface Session {
-  readonly client: Client;
-  readonly transport: Transport;
-  state: "connecting" | "open" | "closed";
-  readonly pending: Set<PendingRequest>;
-  discovery: Promise<ToolCatalog> | undefined;
-  refresh: Promise<void> | undefined;
-  refreshAgain: boolean;
-  /** The last error the transport reported while connecting: why a handshake ended in "Connection closed". */
-  handshakeError: Error | undefined;
-}
 
 type LifecycleKind = "connect" | "disconnect" | "reconnect";
 
@@ -109,11 +79,12 @@ export class MCPToolAdapter {
   readonly #defaultTimeoutMs: number;
   readonly #connectTimeoutMs: number;
   readonly #closeTimeoutMs: number;
-  readonly #maxResultBytes: number | undefined;
   readonly #maxListPages: number;
   readonly #clientInfo: Implementation;
   /** Keeps the config's credentials out of every message, result error, log line and cause. */
   readonly #redactor: Redactor;
+  /** What the call-result builders read; fixed at construction. */
+  readonly #outcome: CallOutcomeContext;
 
   readonly #lifecycle = new SerialQueue<LifecycleKind>();
   #session: Session | undefined;
@@ -136,9 +107,15 @@ export class MCPToolAdapter {
     this.#defaultTimeoutMs = positiveOr(options.defaultTimeoutMs, DEFAULT_CALL_TIMEOUT_MS);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
-    this.#maxResultBytes = options.maxResultBytes === undefined ? undefined : positiveOr(options.maxResultBytes, Number.POSITIVE_INFINITY);
     this.#maxListPages = Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES));
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.#outcome = {
+      serverName: this.serverName,
+      maxResultBytes: options.maxResultBytes === undefined ? undefined : positiveOr(options.maxResultBytes, Number.POSITIVE_INFINITY),
+      validator: this.#validator,
+      redactor: this.#redactor,
+      now: this.#now,
+    };
     if (options.onToolsChanged !== undefined) this.#listeners.add(options.onToolsChanged);
   }
 
@@ -466,23 +443,23 @@ export class MCPToolAdapter {
         catalog = await cachedOrPending;
       } catch (error) {
         const lost = session.state !== "open";
-        return this.#failure(start, lost ? "connection_lost" : "server_error", `${lost ? "connection lost" : "server error"}: could not list the tools of MCP server "${this.serverName}" to find "${name}": ${describeCause(error)}`);
+        return failure(this.#outcome, start, lost ? "connection_lost" : "server_error", `${lost ? "connection lost" : "server error"}: could not list the tools of MCP server "${this.serverName}" to find "${name}": ${describeCause(error)}`);
       }
     }
     const entry = catalog.get(name);
     if (entry === undefined) {
-      return this.#failure(start, "not_found", `Tool "${name}" not found on MCP server "${this.serverName}"${catalog.filter.source === undefined ? "" : " (or excluded by the tool filter)"}; call discoverTools() to see the available tools.`);
+      return failure(this.#outcome, start, "not_found", `Tool "${name}" not found on MCP server "${this.serverName}"${catalog.filter.source === undefined ? "" : " (or excluded by the tool filter)"}; call discoverTools() to see the available tools.`);
     }
     const given: unknown = args; // JavaScript callers may pass anything
     if (typeof given !== "object" || given === null || Array.isArray(given)) {
-      return this.#failure(start, "validation", `validation failed: arguments for tool "${name}" must be an object`);
+      return failure(this.#outcome, start, "validation", `validation failed: arguments for tool "${name}" must be an object`);
     }
     const invalid = entry.checkInput(args, this.#validator);
-    if (invalid !== undefined) return this.#failure(start, "validation", invalid);
+    if (invalid !== undefined) return failure(this.#outcome, start, "validation", invalid);
 
     const { signal } = options;
     if (signal?.aborted === true) {
-      return this.#failure(start, "cancelled", `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`);
+      return failure(this.#outcome, start, "cancelled", `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`);
     }
     const timeoutMs = clampTimer(positiveOr(options.timeoutMs, this.#defaultTimeoutMs));
     const requestOptions: RequestOptions = { timeout: timeoutMs };
@@ -505,9 +482,9 @@ export class MCPToolAdapter {
     try {
       raw = await this.#request(session, { method: "tools/call", params: { name, arguments: args } }, requestOptions, signal);
     } catch (error) {
-      return this.#callFailure(start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
+      return callFailure(this.#outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
     }
-    return this.#callResult(start, name, raw, entry);
+    return callResult(this.#outcome, start, name, raw, entry);
   }
 
   /**
@@ -557,54 +534,6 @@ export class MCPToolAdapter {
     });
   }
 
-  #callFailure(start: number, name: string, error: unknown, signal: AbortSignal | undefined, timeoutMs: number, maxTotalMs: number | undefined): MCPToolResult {
-    if (error instanceof ConnectionLost) {
-      return this.#failure(start, "connection_lost", `connection lost: connection closed while calling tool "${name}" on MCP server "${this.serverName}" (${error.why})`);
-    }
-    if (signal?.aborted === true) {
-      return this.#failure(start, "cancelled", `cancelled: the call to tool "${name}" was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`);
-    }
-    if (error instanceof McpError) {
-      if (error.code === (ErrorCode.RequestTimeout as number)) {
-        const total = /maximum total timeout/iu.test(error.message) && maxTotalMs !== undefined;
-        return this.#failure(start, "timeout", `timeout after ${total ? maxTotalMs : timeoutMs} ms: tool "${name}" on MCP server "${this.serverName}" did not answer${total ? " within its maximum total time" : ""}; the server was told to cancel`);
-      }
-      if (error.code === (ErrorCode.ConnectionClosed as number)) {
-        return this.#failure(start, "connection_lost", `connection lost: connection closed while calling tool "${name}" on MCP server "${this.serverName}" (${error.message})`);
-      }
-      if (isMessageTooLarge(error)) return this.#tooLargeForTransport(start, name, error);
-      return this.#failure(start, "server_error", `server error: tool "${name}" on MCP server "${this.serverName}" failed: ${error.message}`);
-    }
-    if (isConnectionGone(error)) {
-      return this.#failure(start, "connection_lost", `connection lost: sending the call to tool "${name}" on MCP server "${this.serverName}" failed (${describeTransportFailure(error)})`);
-    }
-    if (isMessageTooLarge(error)) return this.#tooLargeForTransport(start, name, error);
-    return this.#failure(start, "server_error", `server error: calling tool "${name}" on MCP server "${this.serverName}" failed in the transport: ${describeCause(error)}`);
-  }
-
-  #tooLargeForTransport(start: number, name: string, error: unknown): MCPToolResult {
-    const limit = this.#maxResultBytes === undefined ? "more than the transport accepts" : `more than maxResultBytes (${this.#maxResultBytes} bytes) allows`;
-    return this.#failure(start, "result_too_large", `result too large: tool "${name}" on MCP server "${this.serverName}" returned ${limit}; the transport dropped it: ${describeCause(error)}`);
-  }
-
-  #callResult(start: number, name: string, raw: unknown, entry: NonNullable<ReturnType<ToolCatalog["get"]>>): MCPToolResult {
-    if (this.#maxResultBytes !== undefined && exceedsJsonBytes(raw, this.#maxResultBytes)) {
-      return this.#failure(start, "result_too_large", `result too large: tool "${name}" on MCP server "${this.serverName}" returned more than ${this.#maxResultBytes} bytes (maxResultBytes); the result was dropped`);
-    }
-    const data = normalizeCallResult(raw);
-    if (data.isError === true) {
-      const text = contentText(data);
-      return this.#failure(start, "server_error", `server error: ${text === "" ? `tool "${name}" reported an error without a message` : text}`, data);
-    }
-    const invalidOutput = entry.checkOutput(data.structuredContent, this.#validator);
-    if (invalidOutput !== undefined) return this.#failure(start, "validation", invalidOutput, data);
-    return { success: true, data, error: null, durationMs: this.#now() - start };
-  }
-
-  #failure(start: number, errorKind: MCPToolErrorKind, error: string, data: MCPToolResultData | null = null): MCPToolResult {
-    return { success: false, data, error: this.#redactor.text(error), durationMs: this.#now() - start, errorKind };
-  }
-
   // ---------------------------------------------------------------- registration
 
   /**
@@ -645,125 +574,3 @@ export class MCPToolAdapter {
 }
 
 const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);
-
-/** Thrown inside #request when the session closed under it, carrying why. */
-class ConnectionLost extends Error {
-  readonly why: string;
-  constructor(why: string, cause: unknown) {
-    super(`connection closed: ${why}`, { cause });
-    this.name = "ConnectionLost";
-    this.why = why;
-  }
-}
-
-/**
- * What made a handshake fail. The SDK reports a transport that closed as "Connection closed"
- * (and a send to a dead server as a write failure); the transport's own account says more (a
- * server's exit code and stderr), so it wins: its `closeReason` when it has one, else the last
- * error it reported.
- */
-function connectFailureCause(error: unknown, transport: Transport | undefined, handshakeError: Error | undefined): unknown {
-  if (!isConnectionClosed(error) && !isConnectionGone(error)) return error;
-  return closeReasonOf(transport) ?? (isConnectionClosed(error) ? handshakeError : undefined) ?? error;
-}
-
-/** Read through a call: the flag changes while the refresh loop awaits. */
-function refreshRequested(session: Session): boolean {
-  return session.refreshAgain;
-}
-
-function settlePending(session: Session, why: string): void {
-  for (const pending of [...session.pending]) pending.close(why);
-}
-
-function positiveOr(value: number | undefined, fallback: number): number {
-  return typeof value === "number" && value > 0 && !Number.isNaN(value) ? value : fallback;
-}
-
-function clampTimer(ms: number): number {
-  return Math.min(ms, MAX_TIMER_MS);
-}
-
-function reasonSuffix(reason: unknown): string {
-  if (reason === undefined) return "";
-  if (reason instanceof Error && reason.name === "AbortError") return "";
-  return ` (${describeCause(reason)})`;
-}
-
-function assertTransport(value: unknown): asserts value is Transport {
-  const candidate = value as Partial<Transport> | null | undefined;
-  if (typeof candidate?.start !== "function" || typeof candidate.send !== "function" || typeof candidate.close !== "function") {
-    throw new TypeError("the transport factory did not return a Transport (an object with start, send and close)");
-  }
-}
-
-async function closeQuietly(transport: Transport, timeoutMs: number): Promise<void> {
-  try {
-    await withTimeout(transport.close(), timeoutMs, "transport close");
-  } catch {
-    // Best effort: the caller already reports the failure that led here.
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`${what} did not finish within ${ms} ms`));
-    }, clampTimer(ms));
-  });
-  return Promise.race([promise, expired]).finally(() => {
-    clearTimeout(timer);
-  });
-}
-
-/** One deadline shared by the steps of a connect: each step races it, the SDK gets its signal. */
-class Deadline {
-  readonly #controller = new AbortController();
-  readonly #endsAt: number;
-  readonly #timer: ReturnType<typeof setTimeout>;
-  readonly #expiredPromise: Promise<never>;
-  #expired = false;
-
-  constructor(ms: number) {
-    this.#endsAt = Date.now() + ms;
-    let fire: (error: Error) => void = () => undefined;
-    this.#expiredPromise = new Promise<never>((_resolve, reject) => {
-      fire = reject;
-    });
-    this.#expiredPromise.catch(() => undefined);
-    this.#timer = setTimeout(() => {
-      this.#expired = true;
-      const error = new Error(`timed out after ${ms} ms`);
-      this.#controller.abort(error);
-      fire(error);
-    }, clampTimer(ms));
-  }
-
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  get expired(): boolean {
-    return this.#expired;
-  }
-
-  remaining(): number {
-    return clampTimer(Math.max(1, this.#endsAt - Date.now()));
-  }
-
-  /** Resolves with `step`, or rejects when the deadline passes first; `onLate` gets a late result. */
-  race<T>(step: Promise<T>, onLate?: (value: T) => void): Promise<T> {
-    step.then(
-      (value) => {
-        if (this.#expired) onLate?.(value);
-      },
-      () => undefined,
-    );
-    return Promise.race([step, this.#expiredPromise]);
-  }
-
-  clear(): void {
-    clearTimeout(this.#timer);
-  }
-}

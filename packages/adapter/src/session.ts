@@ -1,0 +1,41 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ToolCatalog } from "./tool-catalog.js";
+
+/** A request the adapter has in flight; `close` settles it at once when the connection goes away. */
+export interface PendingRequest {
+  close(why: string): void;
+}
+
+/** One connection: a Client bound to one transport. Never reused after it closes. */
+export interface Session {
+  readonly client: Client;
+  readonly transport: Transport;
+  state: "connecting" | "open" | "closed";
+  readonly pending: Set<PendingRequest>;
+  discovery: Promise<ToolCatalog> | undefined;
+  refresh: Promise<void> | undefined;
+  refreshAgain: boolean;
+  /** The last error the transport reported while connecting: why a handshake ended in "Connection closed". */
+  handshakeError: Error | undefined;
+}
+
+/** Thrown by a pending request when its session closed under it, carrying why. */
+export class ConnectionLost extends Error {
+  readonly why: string;
+  constructor(why: string, cause: unknown) {
+    super(`connection closed: ${why}`, { cause });
+    this.name = "ConnectionLost";
+    this.why = why;
+  }
+}
+
+/** Settles every request in flight on `session` with a ConnectionLost carrying `why`. */
+export function settlePending(session: Session, why: string): void {
+  for (const pending of [...session.pending]) pending.close(why);
+}
+
+/** Read through a call: the flag changes while the refresh loop awaits. */
+export function refreshRequested(session: Session): boolean {
+  return session.refreshAgain;
+}
