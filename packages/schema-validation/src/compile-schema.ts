@@ -3,14 +3,24 @@ import { compileWithAjv, isReservedSchemaId } from "./ajv-engines.js";
 import { describeError } from "./describe-error.js";
 import { resolveDialect } from "./dialects.js";
 import { invalidSchema, SchemaValidationError } from "./errors.js";
+import { planSimpleSchema } from "./interpret-simple-schema.js";
 import { toValidationIssues } from "./issues.js";
+import { isSimpleSchema, type SimpleSchema } from "./simple-schema.js";
 import type { CompiledSchema, Logger, ValidationIssue, ValidationResult } from "./types.js";
+
+export interface CompileSchemaOptions {
+  /**
+   * Interpret schemas of the simple subset (see simple-schema.ts) instead of generating code
+   * with ajv. Default true; tests turn it off to compare both paths.
+   */
+  interpretSimpleSchemas?: boolean;
+}
 
 /**
  * Compiles one JSON Schema (object or boolean) with the engine its `$schema` asks for.
  * @throws SchemaValidationError (SCHEMA_INVALID | SCHEMA_REF_UNRESOLVED)
  */
-export function compileSchema(schema: unknown, logger?: Logger): CompiledSchema {
+export function compileSchema(schema: unknown, logger?: Logger, options: CompileSchemaOptions = {}): CompiledSchema {
   if (typeof schema === "boolean") return wrap(compileChecked("2020-12", schema, logger));
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw invalidSchema(`a schema must be an object or a boolean, got ${describeType(schema)}`);
@@ -23,6 +33,10 @@ export function compileSchema(schema: unknown, logger?: Logger): CompiledSchema 
   if (record.$async === true) {
     throw invalidSchema(`"$async" schemas are not supported; remove "$async" so validation is synchronous`);
   }
+  // Most tool schemas are this simple; generating and parsing code for them costs far more than
+  // interpreting them. The recogniser admits only meta-schema-valid values, so nothing ajv would
+  // reject takes this path.
+  if (options.interpretSimpleSchemas !== false && isSimpleSchema(record)) return interpreted(record);
   // ajv looks the meta-schema up by the exact `$schema` string, so spelling variants are normalized.
   const normalized = record.$schema === undefined || record.$schema === dialect.metaSchemaId ? record : { ...record, $schema: dialect.metaSchemaId };
   return wrap(compileChecked(dialect.engine, normalized, logger));
@@ -65,6 +79,21 @@ function wrap(ajvValidate: ValidateFunction): CompiledSchema {
         return { valid: false, errors: [uncheckable(error)] };
       }
       return valid ? { valid: true, errors: [] } : { valid: false, errors: toValidationIssues(ajvValidate.errors) };
+    },
+  };
+}
+
+function interpreted(schema: SimpleSchema): CompiledSchema {
+  const issuesOf = planSimpleSchema(schema);
+  return {
+    validate(value: unknown): ValidationResult {
+      let errors: ValidationIssue[];
+      try {
+        errors = issuesOf(value);
+      } catch (error) {
+        return { valid: false, errors: [uncheckable(error)] };
+      }
+      return { valid: errors.length === 0, errors };
     },
   };
 }
