@@ -1,11 +1,7 @@
+import { collectConfigSecrets, redactSecrets } from "@mcp-tool-adapter/transport-http";
 import type { MCPServerConfig } from "./config.js";
 import type { Logger } from "./types.js";
 
-const REDACTED = "[REDACTED]";
-/** Header names whose values are secret however short they are. */
-const SENSITIVE_HEADER = /auth|token|key|secret|cookie|session|password|credential/i;
-/** Below this length a value of an ordinary header is too common a string to redact safely. */
-const MIN_PLAIN_SECRET_LENGTH = 4;
 /** How deep log data and error causes are copied when they carry a secret. */
 const MAX_DEPTH = 6;
 
@@ -19,24 +15,13 @@ export class Redactor {
   readonly #secrets: readonly string[];
 
   constructor(secrets: Iterable<string>) {
-    const variants = new Set<string>();
-    for (const secret of secrets) {
-      if (secret.length === 0) continue;
-      variants.add(secret);
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret) variants.add(encoded);
-    }
-    // Longest first, so a secret inside another leaves no tail behind.
-    this.#secrets = [...variants].sort((a, b) => b.length - a.length);
+    this.#secrets = [...secrets].filter((secret) => secret.length > 0);
   }
 
   /** The secrets of a server config: nothing for stdio (its env goes to the process, not to messages). */
   static forConfig(config: MCPServerConfig): Redactor {
     if (config.transport === "stdio") return new Redactor([]);
-    const secrets = new Set<string>();
-    for (const [name, value] of Object.entries(config.headers ?? {})) addHeaderSecrets(secrets, name, value);
-    addUrlSecrets(secrets, config.url);
-    return new Redactor(secrets);
+    return new Redactor(collectConfigSecrets(config));
   }
 
   get active(): boolean {
@@ -44,11 +29,7 @@ export class Redactor {
   }
 
   text(text: string): string {
-    let result = text;
-    for (const secret of this.#secrets) {
-      if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-    }
-    return result;
+    return this.active ? redactSecrets(text, this.#secrets) : text;
   }
 
   /**
@@ -115,53 +96,10 @@ export class Redactor {
   }
 }
 
-function addHeaderSecrets(secrets: Set<string>, name: string, value: string): void {
-  const trimmed = value.trim();
-  const sensitive = SENSITIVE_HEADER.test(name);
-  if (trimmed.length === 0 || (!sensitive && trimmed.length < MIN_PLAIN_SECRET_LENGTH)) return;
-  secrets.add(trimmed);
-  if (!sensitive) return;
-  // "Bearer abc" -> also "abc": a server may echo the bare token back.
-  const credential = /^\S+\s+(\S+)$/.exec(trimmed)?.[1];
-  if (credential !== undefined) secrets.add(credential);
-  if (/cookie/i.test(name)) {
-    for (const pair of trimmed.split(";")) {
-      const cookieValue = pair.slice(pair.indexOf("=") + 1).trim();
-      if (pair.includes("=") && cookieValue.length > 0) secrets.add(cookieValue);
-    }
-  }
-}
-
-function addUrlSecrets(secrets: Set<string>, raw: string): void {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return;
-  }
-  for (const part of [url.username, url.password]) {
-    if (part.length === 0) continue;
-    secrets.add(part);
-    secrets.add(safeDecode(part));
-  }
-  for (const [, value] of url.searchParams) {
-    if (value.length > 0) secrets.add(value);
-  }
-  if (url.search.length > 1) secrets.add(url.search.slice(1));
-}
-
 function readQuietly(target: object, key: string | symbol): unknown {
   try {
     return Reflect.get(target, key) as unknown;
   } catch {
     return undefined;
-  }
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
   }
 }

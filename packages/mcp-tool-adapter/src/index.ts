@@ -105,6 +105,7 @@ export {
   HttpServerConfigSchema,
   HttpTransport,
   HttpTransportError,
+  collectConfigSecrets,
   redactSecrets,
   type HttpServerConfig,
   type HttpTransportErrorCode,

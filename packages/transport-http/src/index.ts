@@ -10,4 +10,4 @@ export { HttpTransportError, type HttpTransportErrorCode, type HttpTransportErro
 export { FallbackHttpTransport } from "./fallback-transport.js";
 export { HttpTransport } from "./http-transport.js";
 export type { Logger } from "./logger.js";
-export { redactSecrets } from "./redact.js";
+export { collectConfigSecrets, redactSecrets } from "./redact.js";

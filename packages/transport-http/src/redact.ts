@@ -72,3 +72,21 @@ function safeDecode(text: string): string {
     return text;
   }
 }
+
+/**
+ * Every secret of an HTTP server config that must never appear in a message: credential header
+ * values (and the bare token after their scheme, cookie values), other header values long enough
+ * to be safe to redact, and the URL's userinfo and query values. An unparsable URL adds nothing.
+ */
+export function collectConfigSecrets(config: { url: string; headers?: Record<string, string> | undefined }): Set<string> {
+  const secrets = new Set<string>();
+  for (const [name, value] of Object.entries(config.headers ?? {})) addHeaderSecrets(secrets, name, value);
+  let url: URL;
+  try {
+    url = new URL(config.url);
+  } catch {
+    return secrets;
+  }
+  addUrlSecrets(secrets, url);
+  return secrets;
+}

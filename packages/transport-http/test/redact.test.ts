@@ -1,6 +1,6 @@
 import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
-import { HttpServerConfigSchema, HttpTransportError, redactSecrets } from "../src/index.js";
+import { collectConfigSecrets, HttpServerConfigSchema, HttpTransportError, redactSecrets } from "../src/index.js";
 
 describe("redactSecrets", () => {
   it("replaces every occurrence of every secret", () => {
@@ -40,5 +40,19 @@ describe("HttpServerConfigSchema", () => {
     expect(Value.Check(HttpServerConfigSchema, { headers: {} })).toBe(false);
     expect(Value.Check(HttpServerConfigSchema, { url: "http://h", headers: { "X-A": 1 } })).toBe(false);
     expect(Value.Check(HttpServerConfigSchema, { url: "http://h", extra: true })).toBe(false);
+  });
+});
+
+describe("collectConfigSecrets", () => {
+  it("collects credential headers, bare tokens, long plain header values and URL userinfo and query values", () => {
+    const secrets = collectConfigSecrets({
+      url: "https://user:p%40ss@example.invalid/mcp?api_key=k3y",
+      headers: { Authorization: "Bearer tok-123", "X-Trace": "abc", "X-Tenant": "tenant-42" },
+    });
+    expect(secrets).toEqual(new Set(["Bearer tok-123", "tok-123", "tenant-42", "user", "p%40ss", "p@ss", "k3y", "api_key=k3y"]));
+  });
+
+  it("adds nothing for an unparsable URL and no headers", () => {
+    expect(collectConfigSecrets({ url: "not a url" }).size).toBe(0);
   });
 });
