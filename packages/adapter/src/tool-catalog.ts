@@ -1,6 +1,6 @@
 import { formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import { frozenSnapshot } from "@mcp-tool-adapter/registry";
 import { describeCause } from "./errors.js";
-import { frozenCopy } from "./frozen-copy.js";
 import type { CompiledToolFilter } from "./tool-filter.js";
 import type { Logger, MCPToolDescriptor } from "./types.js";
 
@@ -143,9 +143,9 @@ function toEntry(raw: Record<string, unknown> & { name: string }): CatalogEntry 
     name: raw.name,
     ...(typeof title === "string" ? { title } : {}),
     description: typeof description === "string" ? description : "",
-    inputSchema: frozenCopy(input),
-    ...(isRecord(outputSchema) ? { outputSchema: frozenCopy(outputSchema) } : {}),
-    ...(isRecord(annotations) ? { annotations: frozenCopy(annotations) } : {}),
+    inputSchema: frozenSnapshot(input),
+    ...(isRecord(outputSchema) ? { outputSchema: frozenSnapshot(outputSchema) } : {}),
+    ...(isRecord(annotations) ? { annotations: frozenSnapshot(annotations) } : {}),
   };
   return new CatalogEntry(Object.freeze(descriptor), inputProblem);
 }

@@ -46,6 +46,7 @@ export {
   type ToolCapability,
 } from "@mcp-tool-adapter/capability-inference";
 export {
+  frozenSnapshot,
   MAX_NAME_CHARACTERS,
   RegistryError,
   ToolRegistry,

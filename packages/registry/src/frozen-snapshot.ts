@@ -14,6 +14,8 @@ type Budget = { nodes: number };
  * it froze itself, and copying them again was most of the cost of registering a tool.
  * Anything else (Dates, Maps, class instances, cycles, functions) goes through structuredClone,
  * so it is copied, or refused, exactly as before.
+ * Exported so a tool source can freeze its data with the same rule the registry applies, and
+ * have the registry share it instead of copying it again.
  * @throws what structuredClone throws for a value it cannot copy
  */
 export function frozenSnapshot<T>(value: T): T {

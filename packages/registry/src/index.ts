@@ -1,3 +1,4 @@
+export { frozenSnapshot } from "./frozen-snapshot.js";
 export { RegistryError, type RegistryErrorCode } from "./registry-error.js";
 export { ToolRegistry } from "./tool-registry.js";
 export { MAX_NAME_CHARACTERS, validateToolName, type NameKind } from "./validate-name.js";
