@@ -1,0 +1,131 @@
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { MCPConfigFileError } from "../config-file/errors.js";
+import { runCallCommand } from "./commands/call.js";
+import { runCheckCommand } from "./commands/check.js";
+import { runToolsCommand } from "./commands/tools.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
+import type { CliContext } from "./io.js";
+import { CliUsageError } from "./usage-error.js";
+
+/** Read when the CLI runs, not when the library is imported (src/cli and dist/cli sit at the same depth). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}
+
+interface CommonFlags {
+  config?: string;
+  json?: boolean;
+  connectTimeout?: number;
+}
+
+export function buildProgram(context: CliContext, setExitCode: (code: number) => void): Command {
+  const program = new Command("mcp-tool-adapter")
+    .description("Connect MCP servers, list their tools with inferred capabilities, and call them.")
+    .version(packageVersion(), "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .showHelpAfterError("(run with --help for usage)")
+    // Sub-commands created below inherit exitOverride, configureOutput and the help option.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => context.stdout.write(text),
+      writeErr: (text) => context.stderr.write(text),
+      getOutHelpWidth: () => (context.isTTY ? context.columns : 80),
+      getErrHelpWidth: () => (context.isTTY ? context.columns : 80),
+      outputError: (text, write) => write(context.colors.red(text)),
+    })
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Without --config the default config shipped with the package is used: server-everything",
+        "and server-memory over stdio. Config files are the mcpServers JSON of Claude Desktop /",
+        "Cursor, VS Code's servers JSON, or the same in YAML; ${VAR} and ${VAR:-default} expand.",
+        "",
+        "Exit codes: 0 ok, 1 a server or tool call failed, 2 bad usage or config.",
+      ].join("\n"),
+    );
+
+  const configOption = () => new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config");
+  const jsonOption = () => new Option("--json", "print JSON for machines instead of tables");
+  const connectTimeoutOption = () => new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(parsePositiveInt);
+
+  program
+    .command("tools")
+    .description("connect, discover, and list every tool: registered name, read-only / writes, what decided it, description")
+    .addOption(configOption())
+    .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .action(async (flags: CommonFlags & { server?: string[] }) => {
+      setExitCode(await runToolsCommand(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }));
+    });
+
+  program
+    .command("call")
+    .description("call one tool with validated arguments and print its result and duration")
+    .argument("<server/tool>", "the tool, as listed by `tools` (e.g. memory/read_graph)")
+    .addOption(new Option("-a, --args <json>", "arguments as a JSON object").conflicts("argsFile"))
+    .addOption(new Option("-f, --args-file <file>", "read the arguments (a JSON object) from a file"))
+    .addOption(new Option("-t, --timeout <ms>", "deadline for the call").argParser(parsePositiveInt))
+    .addOption(configOption())
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .action(async (target: string, flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number }) => {
+      setExitCode(
+        await runCallCommand(context, {
+          ...common(flags),
+          target,
+          ...(flags.args === undefined ? {} : { args: flags.args }),
+          ...(flags.argsFile === undefined ? {} : { argsFile: flags.argsFile }),
+          ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+        }),
+      );
+    });
+
+  program
+    .command("check")
+    .description("connect every server and report status, handshake time and tool count (exit 1 when any fails)")
+    .addOption(configOption())
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .action(async (flags: CommonFlags) => {
+      setExitCode(await runCheckCommand(context, common(flags)));
+    });
+
+  return program;
+}
+
+function common(flags: CommonFlags): { config?: string; json: boolean; connectTimeoutMs?: number } {
+  return {
+    json: flags.json === true,
+    ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout }),
+  };
+}
+
+function parsePositiveInt(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`expected a positive whole number of milliseconds, got "${value}".`);
+  return parsed;
+}
+
+export function reportError(context: CliContext, error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help and version are "errors" only to commander; it has already printed them. Plain
+    // `mcp-tool-adapter` without a command prints help as a usage error ("commander.help").
+    if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return EXIT_OK;
+    if (error.code === "commander.executeSubCommandAsync") return error.exitCode;
+    return EXIT_USAGE;
+  }
+  if (CliUsageError.isInstance(error)) {
+    context.err(context.colors.red(`error: ${error.message}`));
+    return EXIT_USAGE;
+  }
+  if (MCPConfigFileError.isInstance(error)) {
+    context.err(context.colors.red(`error: ${error.message}`));
+    return EXIT_USAGE;
+  }
+  context.err(context.colors.red(`error: ${error instanceof Error ? error.message : String(error)}`));
+  return EXIT_FAILURE;
+}

@@ -1,0 +1,43 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const recorder = fileURLToPath(new URL("fixtures/record-imports.mjs", import.meta.url));
+
+/** The module URLs a fresh Node process resolves while running `script` (an ES module body). */
+async function modulesResolvedBy(script: string): Promise<string[]> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--conditions=@mcp-tool-adapter/source", "--import", recorder, "--input-type=module", "-e", script],
+    { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  if (code !== 0) throw new Error(`the import script exited with ${code}: ${stderr}`);
+  return JSON.parse(stdout) as string[];
+}
+
+const printResolved = "console.log(JSON.stringify(await globalThis.resolvedModuleUrls()));";
+
+describe("importing the library", () => {
+  it("does not load the CLI's argument parser or spinner", async () => {
+    const urls = await modulesResolvedBy(`await import("mcp-tool-adapter"); ${printResolved}`);
+    // The recorder works: the library and its own dependencies were seen.
+    expect(urls.some((url) => url.includes("/packages/mcp-tool-adapter/src/index.ts"))).toBe(true);
+    expect(urls.some((url) => url.includes("/@modelcontextprotocol/sdk/"))).toBe(true);
+    expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(commander|ora)[@/]/.test(url))).toEqual([]);
+  });
+
+  it("loads the argument parser once the CLI runs", async () => {
+    const script = `const { runCli } = await import("mcp-tool-adapter");
+      const io = { stdout: { write() { return true; } }, stderr: { write() { return true; } } };
+      await runCli(["--version"], io);
+      ${printResolved}`;
+    const urls = await modulesResolvedBy(script);
+    expect(urls.some((url) => /\/node_modules\/(\.pnpm\/)?commander[@/]/.test(url))).toBe(true);
+  });
+});
