@@ -38,12 +38,17 @@ export interface ComparedFigure {
   note?: string;
   /** False for differences that can be near zero or negative (heap growth), where a ratio misleads. */
   showRatio?: boolean;
+  /**
+   * The ratio to report and judge, when it is not simply adapter / raw: e.g. the median of
+   * per-round paired ratios, which a single disturbed round cannot move.
+   */
+  ratio?: number;
 }
 
 /** A side-by-side figure with its ratio, optionally judged by `target(adapter, raw, ratio)`. */
 export function compared(figure: ComparedFigure, target?: (adapter: number, raw: number, ratio: number) => TargetVerdict): Figure {
-  const { showRatio = true, ...rest } = figure;
-  const ratio = figure.adapter / figure.raw;
+  const { showRatio = true, ratio: givenRatio, ...rest } = figure;
+  const ratio = givenRatio ?? figure.adapter / figure.raw;
   return { ...rest, ...(showRatio ? { ratio } : {}), ...(target === undefined ? {} : { target: target(figure.adapter, figure.raw, ratio) }) };
 }
 

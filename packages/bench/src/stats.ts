@@ -37,3 +37,15 @@ export function summarize(samples: readonly number[]): Summary {
 export function median(samples: readonly number[]): number {
   return quantile([...samples].sort((a, b) => a - b), 0.5);
 }
+
+/**
+ * The median of the per-round ratios `numerators[i] / denominators[i]`. Each round's two
+ * samples were taken back to back, so their ratio cancels what the machine was doing at the
+ * time; the median then drops the rounds another process disturbed more on one side than the other.
+ */
+export function medianPairedRatio(numerators: readonly number[], denominators: readonly number[]): number {
+  if (numerators.length !== denominators.length) {
+    throw new RangeError(`paired samples differ in length: ${numerators.length} and ${denominators.length}`);
+  }
+  return median(numerators.map((value, index) => value / denominators[index]!));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, quantile, summarize } from "../src/stats.js";
+import { median, medianPairedRatio, quantile, summarize } from "../src/stats.js";
 
 describe("summarize", () => {
   it("gives order statistics of an unsorted sample", () => {
@@ -20,5 +20,27 @@ describe("summarize", () => {
   it("reports NaN, not zero, for an empty sample", () => {
     expect(summarize([]).median).toBeNaN();
     expect(summarize([]).count).toBe(0);
+  });
+});
+
+describe("medianPairedRatio", () => {
+  it("divides round by round, so drift that hits both sides of a round cancels", () => {
+    // The machine slows down 3x over the run; the adapter is 10% faster in every round.
+    const raw = [100, 150, 200, 250, 300];
+    const adapter = raw.map((value) => value * 1.1);
+    expect(medianPairedRatio(adapter, raw)).toBeCloseTo(1.1, 12);
+  });
+
+  it("is not moved by one round that something else disturbed on one side", () => {
+    // Drift plus one round where the adapter's half was hit twice as hard.
+    const raw = [100, 200, 300, 400, 500];
+    const adapter = [102, 204, 600, 408, 510];
+    expect(medianPairedRatio(adapter, raw)).toBeCloseTo(1.02, 12);
+    // Pooling both sides' samples first would have reported a 36% difference.
+    expect(median(adapter) / median(raw)).toBeCloseTo(1.36, 12);
+  });
+
+  it("refuses samples that are not paired", () => {
+    expect(() => medianPairedRatio([1, 2], [1])).toThrow(/differ in length: 2 and 1/);
   });
 });

@@ -5,7 +5,7 @@ import type { BenchContext } from "../context.js";
 import { compared, plusAtMost, ratioAtLeast, ratioAtMost, type Figure } from "../figures.js";
 import { alternate, perSide, SIDES, type Side } from "../interleave.js";
 import { CpuMeter } from "../cpu-meter.js";
-import { median, summarize } from "../stats.js";
+import { median, medianPairedRatio, summarize } from "../stats.js";
 
 const ECHO_TOOL = "echo";
 const ECHO_ARGS = { message: "hello from the bench" };
@@ -135,7 +135,8 @@ async function measureEverything(target: ServerTarget, key: "stdio" | "http", co
           unit: "calls/s",
           adapter: median(callsPerSecond.adapter),
           raw: median(callsPerSecond.raw),
-          note: `${settings.throughputRounds} rounds of ${settings.throughputCalls} calls per side`,
+          ratio: medianPairedRatio(callsPerSecond.adapter, callsPerSecond.raw),
+          note: `${settings.throughputRounds} rounds of ${settings.throughputCalls} calls per side; adapter/raw is the median of the per-round ratios`,
         },
         ratioAtLeast(0.95),
       ),
