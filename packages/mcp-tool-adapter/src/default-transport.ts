@@ -5,7 +5,7 @@ import { createStdioTransport, type StdioTransportOptions } from "@mcp-tool-adap
 
 /** Options for the transports `createDefaultTransport` builds, per kind. */
 export interface DefaultTransportOptions {
-  /** For `stdio` servers (kill grace, stderr buffer, message size, stderr callback). */
+  /** For `stdio` servers (kill grace, stderr buffer, message size, stderr callback, process family). */
   stdio?: StdioTransportOptions;
   /** For `sse` and `streamable-http` servers (fetch, auth provider, message size, SSE fallback). */
   http?: StreamableHttpTransportOptions;

@@ -15,6 +15,13 @@
  *                              open after this server dies (a client waiting for EOF waits forever)
  *   --grandchild-lifetime-ms=N the grandchild ends itself after N ms (default 120000) so a failed test
  *                              cannot leak it forever; orphan checks run long before that
+ *   --grandchild-style=STYLE   how the grandchild is started (also for the spawn-grandchild-and-exit tool):
+ *                              `plain` (default) a child of this server with its environment;
+ *                              `daemon` daemonized: started through an intermediate process that runs it
+ *                              in a new session (setsid) and exits, so it is re-parented at once and
+ *                              shares neither parent, group nor session with this server (it keeps the
+ *                              environment; --grandchild-holds-stdio does not apply);
+ *                              `scrubbed-env` a child of this server started with an empty environment
  *   --garbage-at-start         write non-JSON lines and invalid JSON-RPC messages to stdout before serving
  *   --stderr-flood=BYTES       write BYTES bytes to stderr at start (tests a bounded stderr buffer)
  *   --tools=N                  list N generated echo tools `tool_0` .. `tool_{N-1}` instead of the standard ones
@@ -50,13 +57,14 @@
  *   error                      answers a tool-level error (isError: true)
  *   throw                      answers a JSON-RPC error (code -32603)
  *   spawn-grandchild-and-exit  starts a grandchild, answers `{"grandchildPid":N}`, then exits 0
- *   pid                        answers `{"pid":N,"pgid":N}` (pgid read from /proc; null where unavailable)
+ *   pid                        answers `{"pid":N,"pgid":N,"sid":N}` (pgid and sid read from /proc; null where
+ *                              unavailable)
  *   env {name}                 answers `{"name":..,"present":bool,"value":..}` for ONE variable (never the
  *                              whole environment)
  *   argv                       answers the JSON array of this process's arguments after the script path
  *   stderr {text}              writes `text` to stderr, then answers "ok"
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -72,7 +80,17 @@ const numberFlag = (name, fallback) => {
   return Number.isFinite(value) ? value : fallback;
 };
 
+const stringFlag = (name, fallback) => {
+  const arg = argv.find((a) => a.startsWith(`--${name}=`));
+  return arg === undefined ? fallback : arg.slice(name.length + 3);
+};
+
 const GRANDCHILD_LIFETIME_MS = numberFlag("grandchild-lifetime-ms", 120_000);
+const GRANDCHILD_STYLE = stringFlag("grandchild-style", "plain");
+if (!["plain", "daemon", "scrubbed-env"].includes(GRANDCHILD_STYLE)) {
+  process.stderr.write(`hostile-server: unknown --grandchild-style=${GRANDCHILD_STYLE}\n`);
+  process.exit(2);
+}
 
 const lifetime = setTimeout(() => process.exit(0), numberFlag("max-lifetime-ms", 300_000));
 // Only the never-initialize mode is kept alive by this timer; elsewhere stdin decides.
@@ -80,17 +98,36 @@ if (!hasFlag("never-initialize")) lifetime.unref();
 
 if (hasFlag("ignore-sigterm")) process.on("SIGTERM", () => undefined);
 
-function spawnGrandchild() {
+const GRANDCHILD_SCRIPT = `setInterval(() => {}, 1000); setTimeout(() => process.exit(0), ${GRANDCHILD_LIFETIME_MS});`;
+
+// The classic double fork: the intermediate starts the grandchild detached (setsid), prints its
+// pid and exits, so the grandchild is an orphan in a session of its own from the start.
+const DAEMONIZE_SCRIPT = `
+  const { spawn } = require("node:child_process");
+  const child = spawn(process.execPath, ["-e", ${JSON.stringify(GRANDCHILD_SCRIPT)}], { detached: true, stdio: "ignore" });
+  child.unref();
+  process.stdout.write(String(child.pid));
+`;
+
+function startGrandchild() {
+  if (GRANDCHILD_STYLE === "daemon") {
+    const intermediate = spawnSync(process.execPath, ["-e", DAEMONIZE_SCRIPT], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+    return Number(intermediate.stdout);
+  }
   const holdStdio = hasFlag("grandchild-holds-stdio");
-  const child = spawn(
-    process.execPath,
-    ["-e", `setInterval(() => {}, 1000); setTimeout(() => process.exit(0), ${GRANDCHILD_LIFETIME_MS});`],
-    { stdio: ["ignore", holdStdio ? "inherit" : "ignore", holdStdio ? "inherit" : "ignore"] },
-  );
+  const child = spawn(process.execPath, ["-e", GRANDCHILD_SCRIPT], {
+    stdio: ["ignore", holdStdio ? "inherit" : "ignore", holdStdio ? "inherit" : "ignore"],
+    ...(GRANDCHILD_STYLE === "scrubbed-env" ? { env: {} } : {}),
+  });
   // The grandchild must outlive us, so nothing here waits for it.
   child.unref();
-  process.stderr.write(`grandchild-pid=${child.pid}\n`);
   return child.pid;
+}
+
+function spawnGrandchild() {
+  const pid = startGrandchild();
+  process.stderr.write(`grandchild-pid=${pid}\n`);
+  return pid;
 }
 
 function writeGarbage() {
@@ -110,14 +147,14 @@ function writeGarbage() {
   process.stdout.write(lines.join("\n") + "\n");
 }
 
-function readPgid() {
+function readGroupAndSession() {
   try {
-    // /proc/self/stat: "pid (comm) state ppid pgrp ..." and comm may contain spaces or parentheses.
+    // /proc/self/stat: "pid (comm) state ppid pgrp session ..." and comm may contain spaces or parentheses.
     const stat = readFileSync("/proc/self/stat", "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[2]);
+    return { pgid: Number(fields[2]), sid: Number(fields[3]) };
   } catch {
-    return null;
+    return { pgid: null, sid: null };
   }
 }
 
@@ -147,7 +184,7 @@ const STANDARD_TOOLS = [
   { name: "error", description: "Answers a tool error (isError).", inputSchema: objectSchema() },
   { name: "throw", description: "Answers a JSON-RPC error.", inputSchema: objectSchema() },
   { name: "spawn-grandchild-and-exit", description: "Starts a grandchild, answers its pid, then exits.", inputSchema: objectSchema() },
-  { name: "pid", description: "Answers this server's pid and process group id.", inputSchema: objectSchema() },
+  { name: "pid", description: "Answers this server's pid, process group id and session id.", inputSchema: objectSchema() },
   { name: "env", description: "Answers one environment variable.", inputSchema: objectSchema({ name: { type: "string" } }, ["name"]) },
   { name: "argv", description: "Answers this server's arguments.", inputSchema: objectSchema() },
   { name: "stderr", description: "Writes text to stderr.", inputSchema: objectSchema({ text: { type: "string" } }) },
@@ -289,7 +326,7 @@ async function callTool(name, args, extra) {
       return text({ grandchildPid });
     }
     case "pid":
-      return text({ pid: process.pid, pgid: readPgid() });
+      return text({ pid: process.pid, ...readGroupAndSession() });
     case "env": {
       const varName = String(args.name);
       const value = process.env[varName];

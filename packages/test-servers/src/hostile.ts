@@ -40,6 +40,12 @@ export interface HostileServerOptions {
   grandchildHoldsStdio?: boolean;
   /** The grandchild ends itself after this long (script default 120 000 ms). */
   grandchildLifetimeMs?: number;
+  /**
+   * How the grandchild is started: `"plain"` (default) a child with the server's environment;
+   * `"daemon"` double-forked into a session of its own, an orphan from the start (keeps the
+   * environment); `"scrubbed-env"` a child with an empty environment.
+   */
+  grandchildStyle?: "plain" | "daemon" | "scrubbed-env";
   /** Write non-JSON lines and invalid JSON-RPC to stdout before serving. */
   garbageAtStart?: boolean;
   /** Write this many bytes to stderr at start. */
@@ -82,6 +88,7 @@ function hostileServerArgs(options: HostileServerOptions): string[] {
   flag(options.spawnGrandchild === "exit", "spawn-grandchild-and-exit");
   flag(options.grandchildHoldsStdio, "grandchild-holds-stdio");
   valueFlag(options.grandchildLifetimeMs, "grandchild-lifetime-ms");
+  if (options.grandchildStyle !== undefined) flags.push(`--grandchild-style=${options.grandchildStyle}`);
   flag(options.garbageAtStart, "garbage-at-start");
   valueFlag(options.stderrFloodBytes, "stderr-flood");
   valueFlag(options.tools, "tools");

@@ -62,6 +62,9 @@ export {
 } from "./real-servers.js";
 export {
   expectNoLeakedProcesses,
+  hasLeakMarker,
+  LEAK_MARKER_ENV_NAME,
+  leakMarkerEnv,
   listDescendantProcesses,
   listOwnedProcesses,
   listProcesses,

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** One process as /proc describes it. */
@@ -5,10 +6,12 @@ export interface ProcessInfo {
   pid: number;
   ppid: number;
   pgid: number;
-  /** Session id: a server spawned detached leads its own session, and its children stay in it. */
+  /** Session id: a process spawned detached leads its own session, and its children stay in it. */
   sid: number;
   /** Kernel state letter: R, S, D, Z (zombie: dead, waiting to be reaped), ... */
   state: string;
+  /** Clock ticks after boot; with the pid it names one process (pids get reused). */
+  startTime: number;
   cmdline: string;
 }
 
@@ -34,6 +37,7 @@ export function readProcess(pid: number): ProcessInfo | undefined {
     ppid: Number(fields[1]),
     pgid: Number(fields[2]),
     sid: Number(fields[3]),
+    startTime: Number(fields[19]),
     cmdline: cmdline === "" ? stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) : cmdline,
   };
 }
@@ -80,19 +84,57 @@ function descendantsOf(rootPid: number, processes: readonly ProcessInfo[]): Proc
  */
 const watchedGroups = new Set<number>();
 
-/** Counts every live process of this group or session as ours in later leak checks. */
+/**
+ * Counts every live process of this group or session as ours in later leak checks. Only for
+ * processes spawned detached (leading their own group): the test process's own group and
+ * session are ignored, since they hold the test runner itself.
+ */
 export function watchProcessGroup(pgid: number): void {
+  const self = readProcess(process.pid);
+  if (self !== undefined && (pgid === self.pgid || pgid === self.sid)) return;
   watchedGroups.add(pgid);
 }
 
-/** Live processes this test process is responsible for: descendants plus members of watched groups. */
+/**
+ * The environment variable that marks a process as started by this test process. The leak check
+ * finds every live process whose environment carries `LEAK_MARKER_ENV_NAME=<this process's
+ * marker>`, wherever it was re-parented and whatever session it moved to, because children
+ * inherit the environment. Deliberately separate from any mechanism of the code under test
+ * (our stdio transport tags its servers on its own): tests put it in the server config's `env`.
+ */
+export const LEAK_MARKER_ENV_NAME = "MCP_TOOL_ADAPTER_TEST_LEAK_MARKER";
+const leakMarker = `${process.pid}-${randomBytes(8).toString("hex")}`;
+
+/** `{ [LEAK_MARKER_ENV_NAME]: marker }`: spread into a server config's `env` so leak checks can find its processes. */
+export function leakMarkerEnv(): Record<string, string> {
+  return { [LEAK_MARKER_ENV_NAME]: leakMarker };
+}
+
+/** Whether the process's environment holds our leak marker (an unreadable or vanished one does not). */
+export function hasLeakMarker(pid: number): boolean {
+  let environ: string;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`, "latin1");
+  } catch {
+    return false;
+  }
+  return environ.split("\0").includes(`${LEAK_MARKER_ENV_NAME}=${leakMarker}`);
+}
+
+/**
+ * Live processes this test process is responsible for: descendants, members of watched groups,
+ * and processes carrying the leak marker.
+ */
 export function listOwnedProcesses(): ProcessInfo[] {
   const processes = listProcesses();
+  const self = processes.find((info) => info.pid === process.pid);
   const owned = new Map<number, ProcessInfo>();
   for (const info of descendantsOf(process.pid, processes)) owned.set(info.pid, info);
   for (const info of processes) {
-    if (info.state === "Z" || info.pid === process.pid) continue;
-    if (watchedGroups.has(info.pgid) || watchedGroups.has(info.sid)) owned.set(info.pid, info);
+    if (info.state === "Z" || info.pid === process.pid || owned.has(info.pid)) continue;
+    // The marker was made by this process, so only processes started since can carry it.
+    const markable = self === undefined || info.startTime >= self.startTime;
+    if (watchedGroups.has(info.pgid) || watchedGroups.has(info.sid) || (markable && hasLeakMarker(info.pid))) owned.set(info.pid, info);
   }
   return [...owned.values()];
 }
@@ -153,6 +195,6 @@ export async function expectNoLeakedProcesses(options: LeakCheckOptions = {}): P
       // Already gone.
     }
   }
-  const list = left.map((info) => `  pid ${info.pid} (ppid ${info.ppid}, pgid ${info.pgid}, state ${info.state}): ${info.cmdline}`).join("\n");
+  const list = left.map((info) => `  pid ${info.pid} (ppid ${info.ppid}, pgid ${info.pgid}, sid ${info.sid}, state ${info.state}): ${info.cmdline}`).join("\n");
   throw new Error(`${left.length} process(es) leaked by this test (now killed):\n${list}`);
 }

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -71,6 +72,11 @@ async function connect(options: HostileServerOptions = {}): Promise<Session> {
   return session;
 }
 
+/** The NUL-separated strings of a process's environment. */
+function environOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((entry) => entry !== "");
+}
+
 function firstText(result: unknown): string {
   const [item] = (result as CallToolResult).content;
   if (item?.type !== "text") throw new Error(`expected a text item, got ${JSON.stringify(item)}`);
@@ -97,11 +103,11 @@ describe("hostile server: normal tools", () => {
     expect(JSON.parse(firstText(result))).toEqual({ a: 1, b: "two" });
   });
 
-  it("answers its own pid and process group", async () => {
+  it("answers its own pid, process group and session", async () => {
     const session = await connect();
-    const info = JSON.parse(firstText(await session.client.callTool({ name: "pid", arguments: {} }))) as { pid: number; pgid: number };
-    expect(info.pid).toBe(session.transport.pid);
-    expect(info.pgid).toBeGreaterThan(0);
+    const info = JSON.parse(firstText(await session.client.callTool({ name: "pid", arguments: {} }))) as { pid: number; pgid: number; sid: number };
+    const seen = readProcess(session.transport.pid!)!;
+    expect(info).toEqual({ pid: session.transport.pid, pgid: seen.pgid, sid: seen.sid });
   });
 
   it("answers a tool error and a JSON-RPC error", async () => {
@@ -257,6 +263,33 @@ describe("hostile server: startup modes", () => {
     const [grandchildPid] = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+/));
     trackedPids.add(grandchildPid!);
     expect(isAlive(grandchildPid!)).toBe(true);
+    process.kill(grandchildPid!, "SIGKILL");
+  });
+
+  it("--grandchild-style=daemon starts a grandchild that is an orphan in a session of its own, keeping the environment", async () => {
+    const session = await connect({ spawnGrandchild: "serve", grandchildStyle: "daemon", env: { HOSTILE_FIXTURE_MARK: "kept" } });
+    const serverPid = session.transport.pid!;
+    const [grandchildPid] = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+/));
+    trackedPids.add(grandchildPid!);
+    const grandchild = readProcess(grandchildPid!)!;
+    const server = readProcess(serverPid)!;
+    expect(grandchild.state).not.toBe("Z");
+    expect(grandchild.ppid).not.toBe(serverPid);
+    expect(grandchild.sid).toBe(grandchildPid);
+    expect(grandchild.pgid).toBe(grandchildPid);
+    expect(grandchild.sid).not.toBe(server.sid);
+    expect(environOf(grandchildPid!)).toContain("HOSTILE_FIXTURE_MARK=kept");
+    process.kill(grandchildPid!, "SIGKILL");
+  });
+
+  it("--grandchild-style=scrubbed-env starts a child of the server with an empty environment", async () => {
+    const session = await connect({ spawnGrandchild: "serve", grandchildStyle: "scrubbed-env", env: { HOSTILE_FIXTURE_MARK: "dropped" } });
+    const serverPid = session.transport.pid!;
+    const [grandchildPid] = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+/));
+    trackedPids.add(grandchildPid!);
+    expect(readProcess(grandchildPid!)?.ppid).toBe(serverPid);
+    expect(environOf(serverPid)).toContain("HOSTILE_FIXTURE_MARK=dropped");
+    expect(environOf(grandchildPid!)).toEqual([]);
     process.kill(grandchildPid!, "SIGKILL");
   });
 

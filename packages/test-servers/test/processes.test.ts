@@ -1,6 +1,33 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { expectNoLeakedProcesses, listDescendantProcesses, listOwnedProcesses, readProcess, waitForNoDescendants, watchProcessGroup } from "../src/index.js";
+import {
+  expectNoLeakedProcesses,
+  hasLeakMarker,
+  LEAK_MARKER_ENV_NAME,
+  leakMarkerEnv,
+  listDescendantProcesses,
+  listOwnedProcesses,
+  readProcess,
+  waitForNoDescendants,
+  watchProcessGroup,
+} from "../src/index.js";
+
+/**
+ * The pid a `sh -c "setsid CMD & echo $!"` printed, once the shell has exited and that process
+ * runs CMD as a session leader (a non-interactive shell's background job is no group leader, so
+ * setsid execs in place rather than forking).
+ */
+async function daemonPid(shell: ChildProcessByStdio<null, Readable, null>, cmdline: string): Promise<number> {
+  const pid = await new Promise<number>((resolve) => shell.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+  await new Promise((resolve) => shell.once("exit", resolve));
+  const deadline = Date.now() + 5000;
+  for (let info = readProcess(pid); info?.cmdline !== cmdline || info.sid !== pid; info = readProcess(pid)) {
+    if (Date.now() > deadline) throw new Error(`pid ${pid} never became a session leader running "${cmdline}": ${JSON.stringify(info)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return pid;
+}
 
 afterEach(async () => {
   await expectNoLeakedProcesses();
@@ -34,6 +61,44 @@ describe("process leak checks", () => {
     watchProcessGroup(shell.pid!);
     expect(listOwnedProcesses().map((info) => info.pid)).toContain(orphanPid);
     await expect(expectNoLeakedProcesses({ timeoutMs: 100 })).rejects.toThrow(`pid ${orphanPid}`);
+  });
+
+  it("keeps finding an orphan that moved to a session of its own through the leak marker in its environment", async () => {
+    // Not detached and never watched: the shell starts a daemon (setsid) and exits, so the sleep is
+    // neither our descendant nor in any group we know; only the inherited marker gives it away.
+    const shell = spawn("sh", ["-c", "setsid sleep 33 </dev/null >/dev/null 2>&1 & echo $!"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...leakMarkerEnv() },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const orphanPid = await daemonPid(shell, "sleep 33");
+    expect(readProcess(orphanPid)!.sid).not.toBe(readProcess(process.pid)!.sid);
+    expect(listDescendantProcesses().some((info) => info.pid === orphanPid)).toBe(false);
+    expect(hasLeakMarker(orphanPid)).toBe(true);
+    expect(listOwnedProcesses().map((info) => info.pid)).toContain(orphanPid);
+    await expect(expectNoLeakedProcesses({ timeoutMs: 100 })).rejects.toThrow(`pid ${orphanPid}`);
+  });
+
+  it("does not take a process carrying another test process's marker for ours", async () => {
+    const shell = spawn("sh", ["-c", "setsid sleep 34 </dev/null >/dev/null 2>&1 & echo $!"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", [LEAK_MARKER_ENV_NAME]: "someone-else" },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const strangerPid = await daemonPid(shell, "sleep 34");
+    try {
+      expect(hasLeakMarker(strangerPid)).toBe(false);
+      expect(listOwnedProcesses().map((info) => info.pid)).not.toContain(strangerPid);
+    } finally {
+      process.kill(strangerPid, "SIGKILL");
+    }
+  });
+
+  it("never watches the test process's own group or session (they hold the test runner)", () => {
+    const self = readProcess(process.pid)!;
+    watchProcessGroup(self.pgid);
+    watchProcessGroup(self.sid);
+    const owned = listOwnedProcesses().map((info) => info.pid);
+    expect(owned).not.toContain(process.ppid);
+    expect(owned).toEqual(listDescendantProcesses().map((info) => info.pid));
   });
 });
 

@@ -18,7 +18,9 @@ export type StdioTransportErrorCode =
   /** `start()` was called twice. */
   | "ALREADY_STARTED"
   /** `send()` was called after the transport closed. */
-  | "TRANSPORT_CLOSED";
+  | "TRANSPORT_CLOSED"
+  /** The `processFamily` option asks for something this system cannot do (e.g. "tagged" without /proc). */
+  | "PROCESS_FAMILY_UNSUPPORTED";
 
 export interface StdioTransportErrorDetails {
   cause?: unknown;

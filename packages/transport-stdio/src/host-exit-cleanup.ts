@@ -1,8 +1,8 @@
 /** What the host-exit hook needs from a live server. */
 export interface HostExitTarget {
-  /** Ends the server's process group: SIGTERM, then SIGKILL after the grace. */
+  /** Ends the server's process family: SIGTERM, then SIGKILL after the grace. */
   terminate(): Promise<void>;
-  /** Synchronous last resort while the host is exiting: SIGKILL the group now. */
+  /** Synchronous last resort while the host is exiting: SIGKILL the family now. */
   killNow(): void;
 }
 

@@ -4,6 +4,7 @@ export { StdioTransportError, type StdioTransportErrorCode, type StdioTransportE
 export { liveServerCount } from "./host-exit-cleanup.js";
 export type { Logger } from "./logger.js";
 export { MESSAGE_TOO_LARGE_ERROR_CODE } from "./oversized-response.js";
+export { SERVER_TOKEN_ENV_VAR, type ProcessFamilyStrategy } from "./process-family.js";
 export {
   createStdioTransport,
   DEFAULT_KILL_GRACE_MS,

@@ -1,10 +1,10 @@
 const isWindows = process.platform === "win32";
 
 /**
- * Sends `signal` to the process group led by `pid` (the server is spawned detached, so it
- * leads its own group and everything it starts, like the real server behind `npx`, is in it).
- * Windows has no process groups: there only the process itself is signalled.
- * Returns false when nothing was there to signal.
+ * Sends `signal` to the process group led by `pid` (a server spawned detached leads its own
+ * group, and everything it starts, like the real server behind `npx`, is in it). Windows has no
+ * process groups: there only the process itself is signalled. Returns false when nothing was
+ * there to signal.
  */
 export function signalProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
   try {
@@ -29,18 +29,4 @@ export function isProcessGroupAlive(pid: number): boolean {
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
-}
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls until the group is gone; true when it went within `timeoutMs`. */
-export async function waitForProcessGroupExit(pid: number, timeoutMs: number, pollMs = 25): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (isProcessGroupAlive(pid)) {
-    if (Date.now() >= deadline) return false;
-    await delay(Math.min(pollMs, Math.max(1, deadline - Date.now())));
-  }
-  return true;
 }

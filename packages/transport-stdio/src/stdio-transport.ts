@@ -10,8 +10,10 @@ import { killOnHostExit } from "./host-exit-cleanup.js";
 import { LineReader, type OversizedLine } from "./line-reader.js";
 import type { Logger } from "./logger.js";
 import { oversizedResponseError } from "./oversized-response.js";
-import { delay, isProcessGroupAlive, signalProcessGroup, waitForProcessGroupExit } from "./process-group.js";
+import { delay } from "./delay.js";
+import { createProcessFamily, type FamilyMembers, type ProcessFamily, type ProcessFamilyStrategy } from "./process-family.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
+import { killFamilyNow, terminateFamily } from "./terminate-family.js";
 
 export interface StdioTransportOptions {
   /** How long to wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL. Default 2000. */
@@ -24,6 +26,16 @@ export interface StdioTransportOptions {
   logger?: Logger;
   /** Receives the server's stderr as it arrives (decoded UTF-8 text). */
   onStderr?: (chunk: string) => void;
+  /**
+   * How the server and everything it starts are found and stopped at close, crash and host exit.
+   * `"tagged"` (default on Linux): the server stays in the host's session, carries a random token
+   * in `MCP_TOOL_ADAPTER_SERVER_TOKEN`, and every process with that token (or descending from the
+   * server) is signalled. `"group"` (default elsewhere): the server is spawned detached and its
+   * process group is signalled; choose it for servers whose children scrub their environment and
+   * outlive their parent, at the price of a new session (on Linux, a new scheduling autogroup).
+   * `"tagged"` where /proc cannot be read throws PROCESS_FAMILY_UNSUPPORTED.
+   */
+  processFamily?: ProcessFamilyStrategy;
 }
 
 export interface ServerExit {
@@ -38,8 +50,6 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** After the server exits, how long to wait for its last stdout/stderr bytes (a grandchild may hold the pipes open). */
 const STDIO_DRAIN_MS = 250;
-/** After SIGKILL, how long to wait for the kernel to report the leader's death. */
-const SIGKILL_REAP_MS = 1000;
 const STDERR_IN_MESSAGE_CHARS = 1000;
 const PREVIEW_CHARS = 120;
 
@@ -47,8 +57,8 @@ type State = "new" | "starting" | "open" | "closing" | "closed";
 
 /**
  * An MCP client Transport that runs the server as a child process: no shell, a minimal
- * environment, bounded buffers, and cleanup of the server's whole process group on close,
- * on crash, and when the host process exits.
+ * environment, bounded buffers, and cleanup of the server's whole process family (it and
+ * everything it started) on close, on crash, and when the host process exits.
  */
 export class StdioTransport implements Transport {
   onclose?: (() => void) | undefined;
@@ -63,6 +73,7 @@ export class StdioTransport implements Transport {
   readonly #stderrTail: StderrTail;
   readonly #stderrLines = new StderrLines();
   readonly #reader: LineReader;
+  readonly #family: ProcessFamily;
 
   #state: State = "new";
   #child: ChildProcessWithoutNullStreams | undefined;
@@ -82,6 +93,7 @@ export class StdioTransport implements Transport {
   constructor(config: StdioServerConfig, options: StdioTransportOptions = {}) {
     assertStdioServerConfig(config);
     this.#config = { ...config, args: [...(config.args ?? [])] };
+    this.#family = createProcessFamily(options.processFamily, config.command);
     this.#killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#logger = options.logger;
@@ -96,9 +108,14 @@ export class StdioTransport implements Transport {
     this.#stdioClosed = new Promise((resolve) => (this.#resolveStdioClosed = resolve));
   }
 
-  /** The server's process id (and process group id on POSIX), once started. */
+  /** The server's process id, once started (also its process group id with processFamily "group" on POSIX). */
   get pid(): number | undefined {
     return this.#child?.pid;
+  }
+
+  /** How the server's processes are found and stopped: the option given, or the platform's default. */
+  get processFamily(): ProcessFamilyStrategy {
+    return this.#family.strategy;
   }
 
   /** The last `stderrBufferBytes` the server wrote to stderr. */
@@ -169,15 +186,15 @@ export class StdioTransport implements Transport {
     try {
       child = spawn(command, args ?? [], {
         cwd,
-        env: buildServerEnvironment(this.#config),
+        env: { ...buildServerEnvironment(this.#config), ...this.#family.environment },
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
-        // Leading its own process group lets close() reach everything the server starts. The price:
-        // detached means a new session, and with Linux's scheduler autogroups (on by default on
-        // desktops) a session is its own scheduling group, which measured +5-8% on the median of a
-        // ~0.25 ms echo round trip on a busy 2-core machine (no effect on CPU). Node offers no
-        // setpgid without setsid, and orphans are worse, so the group stays.
-        detached: process.platform !== "win32",
+        // Only the "group" family detaches. Node cannot setpgid without setsid, so detached means a
+        // new session too, and with Linux's scheduler autogroups (on by default on desktops) a
+        // session is its own scheduling group: that measured +5-8% on the median of a ~0.2 ms echo
+        // round trip on a busy 2-core machine. The "tagged" family finds the server's processes
+        // through /proc instead, so on Linux the server stays in the host's session.
+        detached: this.#family.detached,
         windowsHide: true,
       });
     } catch (error) {
@@ -186,9 +203,11 @@ export class StdioTransport implements Transport {
     this.#child = child;
     const pid = child.pid;
     if (pid !== undefined) {
+      this.#family.adopt(pid);
+      const family = this.#family;
       this.#untrack = killOnHostExit({
-        terminate: () => this.#terminateGroup(),
-        killNow: () => signalProcessGroup(pid, "SIGKILL"),
+        terminate: () => this.#terminateFamily(),
+        killNow: () => killFamilyNow(family),
       });
     }
     child.stdout.on("data", (chunk: Buffer) => {
@@ -232,10 +251,13 @@ export class StdioTransport implements Transport {
       return;
     }
     this.#state = "closing";
+    // Found while the server still runs: a child it started with a scrubbed environment is only
+    // recognisable as its child, which it stops being when the server exits on stdin EOF.
+    const known = this.#exit === undefined ? this.#family.find() : undefined;
     // The polite way first (the MCP spec's shutdown order): end stdin and let the server exit.
     child.stdin.end();
     await Promise.race([this.#leaderExited, delay(this.#killGraceMs)]);
-    await this.#terminateGroup();
+    await this.#terminateFamily(known);
     await Promise.race([this.#stdioClosed, delay(STDIO_DRAIN_MS)]);
     this.#finishClose();
   }
@@ -260,27 +282,25 @@ export class StdioTransport implements Transport {
     this.#closeReason = error;
     this.#logger?.warn?.(error.message, { command: this.#config.command, pid: this.pid, exitCode: exit.code, signal: exit.signal });
     this.#reportError(error);
-    // Whatever the server left behind in its group goes too; pending requests need not wait for that.
-    const leftovers = this.#terminateGroup();
+    // Whatever the server left behind goes too; pending requests need not wait for that.
+    const leftovers = this.#terminateFamily();
     this.#finishClose();
     await leftovers;
   }
 
-  /** SIGTERM to the whole group, SIGKILL after the grace; resolves when the group is gone. */
-  #terminateGroup(): Promise<void> {
+  /** SIGTERM to the whole family, SIGKILL after the grace; resolves when the family is gone. */
+  #terminateFamily(known?: FamilyMembers): Promise<void> {
     this.#terminatePromise ??= (async () => {
-      const pid = this.#child?.pid;
-      if (pid === undefined) return;
-      if (isProcessGroupAlive(pid)) {
-        signalProcessGroup(pid, "SIGTERM");
-        if (!(await waitForProcessGroupExit(pid, this.#killGraceMs))) {
-          this.#logger?.warn?.(`MCP server "${this.#config.command}" did not stop within ${this.#killGraceMs} ms of SIGTERM; sending SIGKILL`, {
-            pid,
-          });
-          signalProcessGroup(pid, "SIGKILL");
-          await Promise.race([this.#leaderExited, delay(SIGKILL_REAP_MS)]);
-        }
-      }
+      if (this.#child?.pid === undefined) return;
+      await terminateFamily(this.#family, {
+        graceMs: this.#killGraceMs,
+        ...(known === undefined ? {} : { known }),
+        onEscalate: (left) =>
+          this.#logger?.warn?.(
+            `MCP server "${this.#config.command}" (pid ${this.pid}) left ${left.pids.length} process(es) running ${this.#killGraceMs} ms after SIGTERM; sending SIGKILL`,
+            { pid: this.pid, pids: left.pids },
+          ),
+      });
       this.#untrack?.();
     })();
     return this.#terminatePromise;

@@ -42,6 +42,7 @@ async function connectClient(observed: Observed, timeout = 20_000): Promise<Conn
   openClients.push(client);
   await client.connect(observed.transport, { timeout });
   const pid = observed.transport.pid;
+  // Finds what a "group" server leaves in its group; observe()'s leak marker covers both families.
   if (pid !== undefined) watchProcessGroup(pid);
   return { ...observed, client, clientErrors };
 }
@@ -113,9 +114,9 @@ describe("a server that dies", () => {
   });
 });
 
-describe("a server that never answers initialize", () => {
+describe.each(["tagged", "group"] as const)("a server that never answers initialize (processFamily %s)", (processFamily) => {
   it("times the client out, and the close that follows leaves nothing", async () => {
-    const observed = hostile({ neverInitialize: true }, { killGraceMs: 300 });
+    const observed = hostile({ neverInitialize: true }, { killGraceMs: 300, processFamily });
     const client = new Client({ name: "t", version: "1" });
     openClients.push(client);
 
@@ -131,7 +132,7 @@ describe("a server that never answers initialize", () => {
 
   it("close() escalates to SIGKILL when the server ignores stdin EOF and SIGTERM", async () => {
     // The one-byte stderr flood is written after the SIGTERM handler is installed: a readiness signal.
-    const observed = hostile({ neverInitialize: true, ignoreSigterm: true, stderrFloodBytes: 1 }, { killGraceMs: 300 });
+    const observed = hostile({ neverInitialize: true, ignoreSigterm: true, stderrFloodBytes: 1 }, { killGraceMs: 300, processFamily });
     await observed.transport.start();
     await waitFor(() => observed.transport.stderrTail !== "", "the server installing its SIGTERM handler");
 
@@ -142,9 +143,9 @@ describe("a server that never answers initialize", () => {
   });
 });
 
-describe("servers that start processes of their own", () => {
-  it("close() takes the whole process group down", async () => {
-    const connected = await connectClient(hostile({ spawnGrandchild: "serve" }));
+describe.each(["tagged", "group"] as const)("servers that start processes of their own (processFamily %s)", (processFamily) => {
+  it("close() takes the whole process family down", async () => {
+    const connected = await connectClient(hostile({ spawnGrandchild: "serve" }, { processFamily }));
     await waitFor(() => parseGrandchildPids(connected.transport.stderrTail).length > 0, "grandchild pid on stderr");
     const [grandchild] = parseGrandchildPids(connected.transport.stderrTail);
     expect(isAlive(grandchild!)).toBe(true);
@@ -154,7 +155,7 @@ describe("servers that start processes of their own", () => {
   });
 
   it("a server that exits leaving a grandchild holding its pipes still closes, and the grandchild goes", async () => {
-    const observed = hostile({ spawnGrandchild: "exit", grandchildHoldsStdio: true });
+    const observed = hostile({ spawnGrandchild: "exit", grandchildHoldsStdio: true }, { processFamily });
     await observed.transport.start();
     watchProcessGroup(observed.transport.pid!);
 

@@ -1,4 +1,5 @@
-import { readProcess } from "@mcp-tool-adapter/test-servers";
+import { readFileSync } from "node:fs";
+import { leakMarkerEnv, readProcess } from "@mcp-tool-adapter/test-servers";
 import { createStdioTransport, type StdioServerConfig, type StdioTransport, type StdioTransportOptions } from "../src/index.js";
 
 export interface Observed {
@@ -7,9 +8,13 @@ export interface Observed {
   closed: Promise<void>;
 }
 
-/** A transport with its onerror/onclose recorded; `closed` resolves on onclose. */
+/**
+ * A transport with its onerror/onclose recorded; `closed` resolves on onclose. The server's
+ * environment carries the leak checker's marker, so leak checks find whatever it leaves behind
+ * however it got away (independently of how the transport itself finds the server's processes).
+ */
 export function observe(config: StdioServerConfig, options: StdioTransportOptions = {}): Observed {
-  const transport = createStdioTransport(config, { killGraceMs: 500, ...options });
+  const transport = createStdioTransport({ ...config, env: { ...leakMarkerEnv(), ...config.env } }, { killGraceMs: 500, ...options });
   const errors: Error[] = [];
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -44,4 +49,20 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
 export function isAlive(pid: number): boolean {
   const info = readProcess(pid);
   return info !== undefined && info.state !== "Z";
+}
+
+/** The NUL-separated strings of a process's environment. */
+export function environOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((entry) => entry !== "");
+}
+
+/** Polls until `condition` holds, failing after `ms` (a bound for a hang, not a speed assertion). */
+export async function waitFor(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  await within(
+    (async () => {
+      while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+    })(),
+    ms,
+    what,
+  );
 }

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { expectNoLeakedProcesses, hostileServerConfig, watchProcessGroup } from "@mcp-tool-adapter/test-servers";
+import { expectNoLeakedProcesses, hostileServerConfig, leakMarkerEnv, parseGrandchildPids, watchProcessGroup } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ProcessFamilyStrategy } from "../src/index.js";
 import { isAlive, within } from "./helpers.js";
 
 const HOST_SCRIPT = fileURLToPath(new URL("fixtures/host.ts", import.meta.url));
@@ -16,18 +17,32 @@ afterEach(async () => {
 
 interface Host {
   serverPid: Promise<number>;
+  /** The pid of the server's grandchild (known once `serverPid` is). */
+  grandchildPid: () => number;
   output: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal: NodeJS.Signals): void;
 }
 
-/** A real host process running our transport; its server survives stdin EOF and SIGTERM. */
-function startHost(mode: "exit" | "wait" | "own-sigint-handler"): Host {
+/**
+ * A real host process running our transport; its server survives stdin EOF and SIGTERM, and has
+ * started a grandchild (a daemon in its own session with "tagged", a plain child with "group").
+ */
+function startHost(mode: "exit" | "wait" | "own-sigint-handler", family: ProcessFamilyStrategy): Host {
   // --never-initialize keeps the server alive after its stdin closes; --ignore-sigterm makes only SIGKILL work;
   // the one-byte stderr flood tells the host the server's handlers are installed.
-  const server = hostileServerConfig({ neverInitialize: true, ignoreSigterm: true, stderrFloodBytes: 1, maxLifetimeMs: 60_000 });
-  const child = spawn(process.execPath, ["--import", "tsx", HOST_SCRIPT, mode, server.command, ...server.args], {
+  const server = hostileServerConfig({
+    neverInitialize: true,
+    ignoreSigterm: true,
+    stderrFloodBytes: 1,
+    maxLifetimeMs: 60_000,
+    spawnGrandchild: "serve",
+    grandchildStyle: family === "tagged" ? "daemon" : "plain",
+    grandchildLifetimeMs: 60_000,
+  });
+  const child = spawn(process.execPath, ["--import", "tsx", HOST_SCRIPT, mode, family, server.command, ...server.args], {
     cwd: PACKAGE_DIR,
+    env: { ...process.env, ...leakMarkerEnv() },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -42,7 +57,8 @@ function startHost(mode: "exit" | "wait" | "own-sigint-handler"): Host {
         const match = /server-pid=(\d+)/.exec(output);
         if (match) {
           const pid = Number(match[1]);
-          watchProcessGroup(pid);
+          // Redundant with the leak marker, and independent of it: a "group" server leads its group.
+          if (family === "group") watchProcessGroup(pid);
           return pid;
         }
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -51,7 +67,12 @@ function startHost(mode: "exit" | "wait" | "own-sigint-handler"): Host {
     BOUND_MS,
     "the host starting its server",
   );
-  return { serverPid, output: () => output, exited, kill: (signal) => child.kill(signal) };
+  const grandchildPid = (): number => {
+    const [pid] = parseGrandchildPids(output);
+    if (pid === undefined) throw new Error(`the host's server reported no grandchild: ${output}`);
+    return pid;
+  };
+  return { serverPid, grandchildPid, output: () => output, exited, kill: (signal) => child.kill(signal) };
 }
 
 async function waitUntilGone(pid: number): Promise<void> {
@@ -64,29 +85,35 @@ async function waitUntilGone(pid: number): Promise<void> {
   );
 }
 
-describe("when the host process ends, its servers go too", { timeout: 120_000 }, () => {
+describe.each(["tagged", "group"] as const)("when the host process ends, its servers go too (processFamily %s)", { timeout: 120_000 }, (family) => {
   it("on process.exit()", async () => {
-    const host = startHost("exit");
+    const host = startHost("exit", family);
     const serverPid = await host.serverPid;
+    // Started before its pid was printed; the host exits at once, so it may already be gone here.
+    const grandchildPid = host.grandchildPid();
     expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: 0, signal: null });
     await waitUntilGone(serverPid);
+    await waitUntilGone(grandchildPid);
   });
 
   it.each(["SIGTERM", "SIGINT"] as const)("on %s, after which the host still dies of that signal", async (signal) => {
-    const host = startHost("wait");
+    const host = startHost("wait", family);
     const serverPid = await host.serverPid;
+    const grandchildPid = host.grandchildPid();
     expect(isAlive(serverPid)).toBe(true);
     host.kill(signal);
     expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: null, signal });
     await waitUntilGone(serverPid);
+    await waitUntilGone(grandchildPid);
   });
 
   it("leaves SIGINT to a host that handles it itself, and still cleans up when that host exits", async () => {
-    const host = startHost("own-sigint-handler");
+    const host = startHost("own-sigint-handler", family);
     const serverPid = await host.serverPid;
     host.kill("SIGINT");
     expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: 7, signal: null });
     expect(host.output()).toContain("host-handled-sigint");
     await waitUntilGone(serverPid);
+    await waitUntilGone(host.grandchildPid());
   });
 });

@@ -62,9 +62,9 @@ describe("sending and receiving", () => {
   });
 });
 
-describe("close()", () => {
+describe.each(["tagged", "group"] as const)("close() (processFamily %s)", (processFamily) => {
   it("is idempotent, calls onclose once and resolves with the process gone", async () => {
-    const observed = observe(CAT);
+    const observed = observe(CAT, { processFamily });
     let closes = 0;
     observed.transport.onclose = () => closes++;
     await observed.transport.start();
@@ -79,7 +79,7 @@ describe("close()", () => {
   });
 
   it("before start() just marks the transport closed", async () => {
-    const transport = createStdioTransport(CAT);
+    const transport = createStdioTransport(CAT, { processFamily });
     let closed = false;
     transport.onclose = () => (closed = true);
     await transport.close();

@@ -75,13 +75,41 @@ describe("hostile server: startup", () => {
   it("a grandchild the server started is gone after disconnect", async () => {
     const adapter = hostileAdapter({ spawnGrandchild: "serve" });
     await connectWatched(adapter);
-    const { pgid } = resultJson(await adapter.invoke("pid")) as { pid: number; pgid: number };
-    const group = (): number[] => listOwnedProcesses().filter((p) => p.pgid === pgid).map((p) => p.pid);
-    expect(group().length).toBeGreaterThanOrEqual(2);
+    const { pid } = resultJson(await adapter.invoke("pid")) as { pid: number };
+    const family = listOwnedProcesses()
+      .filter((p) => p.pid === pid || p.ppid === pid)
+      .map((p) => p.pid);
+    expect(family.length).toBeGreaterThanOrEqual(2);
     await adapter.disconnect();
     const deadline = Date.now() + 10_000;
-    while (group().length > 0 && Date.now() < deadline) await sleep(25);
-    expect(group()).toEqual([]);
+    while (family.some((member) => !isGone(member)) && Date.now() < deadline) await sleep(25);
+    expect(family.filter((member) => !isGone(member))).toEqual([]);
+  });
+
+  it.each([
+    ["the default", "the host's", {}],
+    ['processFamily "group"', "its own", { transportOptions: { stdio: { processFamily: "group" as const } } }],
+  ])("with %s the server runs in %s session, and its grandchild is gone after disconnect", async (_, session, options) => {
+    const logged: string[] = [];
+    const adapter = hostileAdapter({ spawnGrandchild: "serve" }, { ...options, logger: { debug: (message) => logged.push(message) } });
+    await connectWatched(adapter);
+    const { pid, sid } = resultJson(await adapter.invoke("pid")) as { pid: number; sid: number };
+    expect(sid).toBe(session === "its own" ? pid : readProcess(process.pid)?.sid);
+    const [grandchildPid] = parseGrandchildPids(logged.join("\n"));
+    expect(isGone(grandchildPid!)).toBe(false);
+    await adapter.disconnect();
+    expect(await waitUntilGone(grandchildPid!)).toBe(true);
+  });
+
+  it("a daemonized grandchild (its own session, re-parented at once) is gone after disconnect", async () => {
+    const logged: string[] = [];
+    const adapter = hostileAdapter({ spawnGrandchild: "serve", grandchildStyle: "daemon" }, { logger: { debug: (message) => logged.push(message) } });
+    await connectWatched(adapter);
+    const [grandchildPid] = parseGrandchildPids(logged.join("\n"));
+    expect(isGone(grandchildPid!)).toBe(false);
+    expect(readProcess(grandchildPid!)?.sid).toBe(grandchildPid);
+    await adapter.disconnect();
+    expect(await waitUntilGone(grandchildPid!)).toBe(true);
   });
 
   it("a server that starts a grandchild and exits fails connect and leaves nothing behind", async () => {

@@ -4,6 +4,7 @@ import { runInNewContext } from "node:vm";
 import {
   expectNoLeakedProcesses,
   hostileServerConfig,
+  leakMarkerEnv,
   listDescendantProcesses,
   watchProcessGroup,
   type HostileServerOptions,
@@ -11,10 +12,14 @@ import {
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { MCPToolAdapter, type MCPServerConfig, type MCPToolAdapterOptions, type MCPToolResult } from "../../src/index.js";
 
-/** A stdio server config for the hostile fixture server. */
+/**
+ * A stdio server config for the hostile fixture server. Its environment carries the leak
+ * checker's marker, so whatever the server leaves behind is found however it got away (the check
+ * does not rely on the transport's own way of finding the server's processes).
+ */
 export function hostileConfig(options: HostileServerOptions = {}, name = "hostile"): MCPServerConfig {
   const { command, args, env } = hostileServerConfig(options);
-  return { name, transport: "stdio", command, args, env };
+  return { name, transport: "stdio", command, args, env: { ...leakMarkerEnv(), ...env } };
 }
 
 const adapters = new Set<MCPToolAdapter>();
@@ -30,14 +35,16 @@ export function trackAdapter(adapter: MCPToolAdapter): MCPToolAdapter {
 }
 
 /**
- * Counts every process group our servers lead as ours in the leak check, so a grandchild that
- * was re-parented to init after its server died is still found.
+ * Counts every process group a server of ours leads (one started with processFamily "group") as
+ * ours in the leak check, so a grandchild re-parented after its server died is found even without
+ * the leak marker. Servers in the test process's own group (the "tagged" default) are found
+ * through the marker instead; that group holds the test runner and is never watched.
  */
 export function watchServerGroups(): void {
-  for (const info of listDescendantProcesses()) watchProcessGroup(info.pgid);
+  for (const info of listDescendantProcesses()) if (info.pgid === info.pid) watchProcessGroup(info.pgid);
 }
 
-/** Connects and watches the new server's process group. */
+/** Connects and watches the new server's process group, when it leads one. */
 export async function connectWatched(adapter: MCPToolAdapter, timeoutMs?: number): Promise<void> {
   await adapter.connect(timeoutMs === undefined ? {} : { timeoutMs });
   watchServerGroups();

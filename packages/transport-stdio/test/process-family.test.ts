@@ -1,0 +1,213 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  expectNoLeakedProcesses,
+  hostileServerConfig,
+  parseGrandchildPids,
+  readProcess,
+  watchProcessGroup,
+  type HostileServerOptions,
+} from "@mcp-tool-adapter/test-servers";
+import { afterEach, describe, expect, it } from "vitest";
+import { createStdioTransport, SERVER_TOKEN_ENV_VAR, StdioTransportError, type ProcessFamilyStrategy, type StdioTransport } from "../src/index.js";
+import { createProcessFamily, defaultProcessFamily } from "../src/process-family.js";
+import { environOf, isAlive, observe, waitFor, within, type Observed } from "./helpers.js";
+
+const BOUND_MS = 10_000;
+const FAMILIES = ["tagged", "group"] as const satisfies readonly ProcessFamilyStrategy[];
+
+const openClients: Client[] = [];
+const openTransports: StdioTransport[] = [];
+
+afterEach(async () => {
+  await Promise.all(openClients.splice(0).map((client) => client.close()));
+  await Promise.all(openTransports.splice(0).map((transport) => transport.close()));
+  await expectNoLeakedProcesses();
+});
+
+function started(observed: Observed): Observed {
+  openTransports.push(observed.transport);
+  return observed;
+}
+
+async function startCat(processFamily?: ProcessFamilyStrategy): Promise<StdioTransport> {
+  const { transport } = started(observe({ command: "cat" }, processFamily === undefined ? {} : { processFamily }));
+  await transport.start();
+  return transport;
+}
+
+/** A hostile server with a client connected; its grandchild's pid once it reported one. */
+async function connectHostile(options: HostileServerOptions, processFamily: ProcessFamilyStrategy): Promise<{ observed: Observed; client: Client }> {
+  const observed = started(observe(hostileServerConfig(options), { processFamily }));
+  const client = new Client({ name: "process-family-test", version: "1.0.0" });
+  openClients.push(client);
+  await client.connect(observed.transport, { timeout: 20_000 });
+  if (processFamily === "group") watchProcessGroup(observed.transport.pid!);
+  return { observed, client };
+}
+
+async function grandchildOf(observed: Observed): Promise<number> {
+  await waitFor(() => parseGrandchildPids(observed.transport.stderrTail).length > 0, "the grandchild's pid on stderr");
+  return parseGrandchildPids(observed.transport.stderrTail)[0]!;
+}
+
+function tokenOf(pid: number): string | undefined {
+  const prefix = `${SERVER_TOKEN_ENV_VAR}=`;
+  return environOf(pid)
+    .find((entry) => entry.startsWith(prefix))
+    ?.slice(prefix.length);
+}
+
+describe("choosing a process family", () => {
+  it('defaults to "tagged" on Linux, where /proc can be read', () => {
+    expect(defaultProcessFamily()).toBe("tagged");
+    expect(createStdioTransport({ command: "cat" }).processFamily).toBe("tagged");
+    expect(createStdioTransport({ command: "cat" }, { processFamily: "group" }).processFamily).toBe("group");
+  });
+
+  it('defaults to "group" where process environments cannot be read', () => {
+    expect(defaultProcessFamily({ platform: "darwin" })).toBe("group");
+    expect(defaultProcessFamily({ procRoot: "/nonexistent/proc" })).toBe("group");
+  });
+
+  it('refuses "tagged" where it cannot work, with a classified error instead of a silent fallback', () => {
+    for (const system of [{ platform: "darwin" as const }, { procRoot: "/nonexistent/proc" }]) {
+      let error: unknown;
+      try {
+        createProcessFamily("tagged", "my-server", system);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(StdioTransportError.isInstance(error) && error.code).toBe("PROCESS_FAMILY_UNSUPPORTED");
+      expect((error as Error).message).toMatch(/"my-server".*processFamily "group"/);
+    }
+  });
+
+  it("rejects an unknown processFamily when the transport is created", () => {
+    let error: unknown;
+    try {
+      createStdioTransport({ command: "cat" }, { processFamily: "session" as ProcessFamilyStrategy });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(StdioTransportError.isInstance(error) && error.code).toBe("PROCESS_FAMILY_UNSUPPORTED");
+    expect((error as Error).message).toContain('"tagged" or "group"');
+  });
+});
+
+describe("the server's session", () => {
+  it('with "tagged" the server stays in the host\'s session and process group', async () => {
+    const transport = await startCat();
+    const server = readProcess(transport.pid!)!;
+    const host = readProcess(process.pid)!;
+    expect(server.sid).toBe(host.sid);
+    expect(server.pgid).toBe(host.pgid);
+    expect(server.sid).not.toBe(server.pid);
+  });
+
+  it('with "group" the server leads a session and process group of its own', async () => {
+    const transport = await startCat("group");
+    const server = readProcess(transport.pid!)!;
+    expect(server.sid).toBe(server.pid);
+    expect(server.pgid).toBe(server.pid);
+    expect(server.sid).not.toBe(readProcess(process.pid)!.sid);
+  });
+});
+
+describe("the server's token", () => {
+  it("is a fresh 128-bit value per transport in the server's environment, and the config cannot override it", async () => {
+    const first = await startCat();
+    const second = started(observe({ command: "cat", env: { [SERVER_TOKEN_ENV_VAR]: "chosen-by-config" } })).transport;
+    await second.start();
+    const firstToken = tokenOf(first.pid!);
+    const secondToken = tokenOf(second.pid!);
+    expect(SERVER_TOKEN_ENV_VAR).toBe("MCP_TOOL_ADAPTER_SERVER_TOKEN");
+    expect(firstToken).toMatch(/^[0-9a-f]{32}$/);
+    expect(secondToken).toMatch(/^[0-9a-f]{32}$/);
+    expect(secondToken).not.toBe(firstToken);
+  });
+
+  it('is not set with "group"', async () => {
+    const transport = await startCat("group");
+    expect(tokenOf(transport.pid!)).toBeUndefined();
+  });
+});
+
+describe('processes only "tagged" can find', () => {
+  it("a daemonized grandchild (double fork into its own session) is gone after close", async () => {
+    const { observed, client } = await connectHostile({ spawnGrandchild: "serve", grandchildStyle: "daemon" }, "tagged");
+    const grandchild = await grandchildOf(observed);
+    const info = readProcess(grandchild)!;
+    expect(info.sid).toBe(grandchild);
+    expect(info.ppid).not.toBe(observed.transport.pid);
+    expect(isAlive(grandchild)).toBe(true);
+
+    await within(client.close(), BOUND_MS, "close");
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it("a daemonized grandchild of a server that then exits is gone once the transport closes itself", async () => {
+    const observed = started(observe(hostileServerConfig({ spawnGrandchild: "exit", grandchildStyle: "daemon" })));
+    await observed.transport.start();
+    await within(observed.closed, BOUND_MS, "onclose");
+    const grandchild = parseGrandchildPids(observed.transport.stderrTail)[0]!;
+    expect(grandchild).toBeGreaterThan(0);
+    await within(observed.transport.close(), BOUND_MS, "close");
+    expect(isAlive(grandchild)).toBe(false);
+  });
+});
+
+describe.each(FAMILIES)("servers that start processes of their own (processFamily %s)", (processFamily) => {
+  it("a grandchild with a scrubbed environment, still a child of the live server, is gone after close", async () => {
+    const { observed, client } = await connectHostile({ spawnGrandchild: "serve", grandchildStyle: "scrubbed-env" }, processFamily);
+    const grandchild = await grandchildOf(observed);
+    expect(readProcess(grandchild)?.ppid).toBe(observed.transport.pid);
+    expect(environOf(grandchild)).toEqual([]);
+
+    await within(client.close(), BOUND_MS, "close");
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it("a grandchild re-parented when the server exited mid-session is gone", async () => {
+    const { observed, client } = await connectHostile({}, processFamily);
+    const result = await client.callTool({ name: "spawn-grandchild-and-exit", arguments: {} });
+    const { grandchildPid } = JSON.parse((result.content as { text: string }[])[0]!.text) as { grandchildPid: number };
+    await within(observed.closed, BOUND_MS, "the transport closing after the server exited");
+    expect(observed.transport.closeReason?.code).toBe("SERVER_EXITED");
+    await within(observed.transport.close(), BOUND_MS, "close");
+    expect(isAlive(grandchildPid)).toBe(false);
+  });
+
+  it("a grandchild re-parented and then stopped by SIGTERM needs no SIGKILL, even while its zombie waits for PID 1", async () => {
+    const warnings: string[] = [];
+    const logger = { warn: (message: string) => warnings.push(message) };
+    const observed = started(observe(hostileServerConfig({}), { processFamily, logger }));
+    const client = new Client({ name: "process-family-test", version: "1.0.0" });
+    openClients.push(client);
+    await client.connect(observed.transport, { timeout: 20_000 });
+    if (processFamily === "group") watchProcessGroup(observed.transport.pid!);
+    const result = await client.callTool({ name: "spawn-grandchild-and-exit", arguments: {} });
+    const { grandchildPid } = JSON.parse((result.content as { text: string }[])[0]!.text) as { grandchildPid: number };
+    await within(observed.closed, BOUND_MS, "the transport closing after the server exited");
+    await within(observed.transport.close(), BOUND_MS, "close");
+    expect(isAlive(grandchildPid)).toBe(false);
+    expect(warnings.filter((message) => message.includes("SIGKILL"))).toEqual([]);
+  });
+
+  it("closing one transport leaves another transport's server and grandchild alone", async () => {
+    const first = await connectHostile({ spawnGrandchild: "serve" }, processFamily);
+    const second = await connectHostile({ spawnGrandchild: "serve" }, processFamily);
+    const firstGrandchild = await grandchildOf(first.observed);
+    const secondGrandchild = await grandchildOf(second.observed);
+
+    await within(first.client.close(), BOUND_MS, "closing the first");
+    expect(isAlive(first.observed.transport.pid!)).toBe(false);
+    expect(isAlive(firstGrandchild)).toBe(false);
+    expect(isAlive(second.observed.transport.pid!)).toBe(true);
+    expect(isAlive(secondGrandchild)).toBe(true);
+    const echoed = await second.client.callTool({ name: "echo", arguments: { still: "here" } });
+    expect(JSON.stringify(echoed.content)).toContain("here");
+
+    await within(second.client.close(), BOUND_MS, "closing the second");
+    expect(isAlive(secondGrandchild)).toBe(false);
+  });
+});
