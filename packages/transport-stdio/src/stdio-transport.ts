@@ -191,8 +191,8 @@ export class StdioTransport implements Transport {
         shell: false,
         // Only the "group" family detaches. Node cannot setpgid without setsid, so detached means a
         // new session too, and with Linux's scheduler autogroups (on by default on desktops) a
-        // session is its own scheduling group: that measured +5-8% on the median of a ~0.2 ms echo
-        // round trip on a busy 2-core machine. The "tagged" family finds the server's processes
+        // session is its own scheduling group: that measured up to +5-8% on the median of a ~0.2 ms
+        // echo round trip on a busy 2-core machine (within noise on a quiet one). The "tagged" family finds the server's processes
         // through /proc instead, so on Linux the server stays in the host's session.
         detached: this.#family.detached,
         windowsHide: true,
