@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const runCliModule = new URL("../src/cli/run-cli.ts", import.meta.url).href;
 const recorder = fileURLToPath(new URL("fixtures/record-imports.mjs", import.meta.url));
 
 /** The module URLs a fresh Node process resolves while running `script` (an ES module body). */
@@ -30,6 +31,16 @@ describe("importing the library", () => {
     expect(urls.some((url) => url.includes("/packages/mcp-tool-adapter/src/index.ts"))).toBe(true);
     expect(urls.some((url) => url.includes("/@modelcontextprotocol/sdk/"))).toBe(true);
     expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(commander|ora)[@/]/.test(url))).toEqual([]);
+  });
+
+  it("answers --version and --help without loading the adapter, the transports or the SDK", async () => {
+    const script = `const { runCli } = await import(${JSON.stringify(runCliModule)});
+      const io = { stdout: { write() { return true; } }, stderr: { write() { return true; } } };
+      if (await runCli(["--version"], io) !== 0 || await runCli(["--help"], io) !== 0) throw new Error("the CLI failed");
+      ${printResolved}`;
+    const urls = await modulesResolvedBy(script);
+    expect(urls.some((url) => /\/node_modules\/(\.pnpm\/)?commander[@/]/.test(url))).toBe(true);
+    expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(typebox|ajv|@modelcontextprotocol\+sdk|zod)[@/]/.test(url) || url.includes("/packages/adapter/"))).toEqual([]);
   });
 
   it("loads the argument parser once the CLI runs", async () => {

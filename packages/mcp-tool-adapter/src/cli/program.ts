@@ -1,9 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { MCPConfigFileError } from "../config-file/errors.js";
-import { runCallCommand } from "./commands/call.js";
-import { runCheckCommand } from "./commands/check.js";
-import { runToolsCommand } from "./commands/tools.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
 import { CliUsageError } from "./usage-error.js";
@@ -19,6 +16,11 @@ interface CommonFlags {
   connectTimeout?: number;
 }
 
+/**
+ * The commander program behind `runCli`. Each command loads its implementation (and with it the
+ * adapter, the transports and their dependencies) only when it runs, so `--help` and `--version`
+ * answer without loading the library.
+ */
 export function buildProgram(context: CliContext, setExitCode: (code: number) => void): Command {
   const program = new Command("mcp-tool-adapter")
     .description("Connect MCP servers, list their tools with inferred capabilities, and call them.")
@@ -58,6 +60,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
     .action(async (flags: CommonFlags & { server?: string[] }) => {
+      const { runToolsCommand } = await import("./commands/tools.js");
       setExitCode(await runToolsCommand(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }));
     });
 
@@ -72,6 +75,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
     .action(async (target: string, flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number }) => {
+      const { runCallCommand } = await import("./commands/call.js");
       setExitCode(
         await runCallCommand(context, {
           ...common(flags),
@@ -90,6 +94,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
     .action(async (flags: CommonFlags) => {
+      const { runCheckCommand } = await import("./commands/check.js");
       setExitCode(await runCheckCommand(context, common(flags)));
     });
 
@@ -110,6 +115,7 @@ function parsePositiveInt(value: string): number {
   return parsed;
 }
 
+/** Prints what went wrong the way the CLI reports it and returns the exit code for it. */
 export function reportError(context: CliContext, error: unknown): number {
   if (error instanceof CommanderError) {
     // Help and version are "errors" only to commander; it has already printed them. Plain
