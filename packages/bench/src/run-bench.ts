@@ -1,5 +1,5 @@
 import { cpus } from "node:os";
-import { listDescendantProcesses } from "@mcp-tool-adapter/test-servers";
+import { listOwnedProcesses } from "@mcp-tool-adapter/test-servers";
 import type { BenchContext } from "./context.js";
 import { compared, exactly, single, type Figure } from "./figures.js";
 import { SIDES } from "./interleave.js";
@@ -37,7 +37,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   const context: BenchContext = { settings: options.settings, warnings, progress: options.progress ?? (() => undefined) };
   const figures: Figure[] = [];
   // Anything already running (tsx's esbuild service) is the toolchain's, not the bench's.
-  const preexisting = new Set(listDescendantProcesses().map((info) => info.pid));
+  const preexisting = new Set(listOwnedProcesses().map((info) => info.pid));
   warnings.start();
   try {
     const wanted = new Set(options.scenarios);
@@ -83,10 +83,14 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   };
 }
 
-/** Children are reaped asynchronously after close; give them a moment before calling them leaked. */
+/**
+ * Processes the run started that are still alive: descendants (workers, servers, their children)
+ * and anything carrying the run's leak marker (workers and stdio servers do), even re-parented.
+ * Children are reaped asynchronously after close; give them a moment before calling them leaked.
+ */
 async function leftoverProcessCount(preexisting: ReadonlySet<number>): Promise<number> {
   const deadline = performance.now() + 5_000;
-  const started = (): number => listDescendantProcesses().filter((info) => !preexisting.has(info.pid)).length;
+  const started = (): number => listOwnedProcesses().filter((info) => !preexisting.has(info.pid)).length;
   let left = started();
   while (left > 0 && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));

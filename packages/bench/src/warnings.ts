@@ -15,10 +15,7 @@ export class WarningRecorder {
   phase = "setup";
   readonly #byPhaseAndName = new Map<string, RecordedWarning>();
   readonly #listener = (warning: Error): void => {
-    const key = `${this.phase}\u0000${warning.name}`;
-    const known = this.#byPhaseAndName.get(key);
-    if (known === undefined) this.#byPhaseAndName.set(key, { name: warning.name, phase: this.phase, count: 1, firstMessage: warning.message });
-    else known.count += 1;
+    this.#add({ name: warning.name, phase: this.phase, count: 1, firstMessage: warning.message });
   };
 
   start(): void {
@@ -33,6 +30,18 @@ export class WarningRecorder {
     return [...this.#byPhaseAndName.values()];
   }
 
+  /** The warnings recorded so far, forgotten here: a worker hands them to its parent with each answer. */
+  drain(): RecordedWarning[] {
+    const drained = this.warnings;
+    this.#byPhaseAndName.clear();
+    return drained;
+  }
+
+  /** Adds warnings another process recorded (a side worker's), under the phases it recorded them in. */
+  absorb(warnings: readonly RecordedWarning[]): void {
+    for (const warning of warnings) this.#add({ ...warning });
+  }
+
   /** Warnings called `name` that fired while `side` was running (phases end in ".adapter" / ".raw"). */
   countDuring(name: string, side: string): number {
     return this.#sum((warning) => warning.name === name && warning.phase.endsWith(`.${side}`));
@@ -41,6 +50,13 @@ export class WarningRecorder {
   /** Warnings called `name` that fired outside any side's phase (setup, closing). */
   countOutsideSides(name: string, sides: readonly string[]): number {
     return this.#sum((warning) => warning.name === name && !sides.some((side) => warning.phase.endsWith(`.${side}`)));
+  }
+
+  #add(warning: RecordedWarning): void {
+    const key = `${warning.phase}\u0000${warning.name}`;
+    const known = this.#byPhaseAndName.get(key);
+    if (known === undefined) this.#byPhaseAndName.set(key, warning);
+    else known.count += warning.count;
   }
 
   #sum(matches: (warning: RecordedWarning) => boolean): number {

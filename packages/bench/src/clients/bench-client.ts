@@ -2,7 +2,13 @@ import type { Side } from "../interleave.js";
 
 /** Where a client connects: a stdio server it launches, or a streamable-http endpoint. */
 export type ServerTarget =
-  | { readonly kind: "stdio"; readonly command: string; readonly args: readonly string[] }
+  | {
+      readonly kind: "stdio";
+      readonly command: string;
+      readonly args: readonly string[];
+      /** Set on top of the client's default server environment (e.g. the leak-check marker). */
+      readonly env?: Readonly<Record<string, string>>;
+    }
   | { readonly kind: "streamable-http"; readonly url: string };
 
 /**

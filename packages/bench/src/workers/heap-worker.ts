@@ -3,10 +3,11 @@
  * full GC once warmed up and again after every invoke. Run with node --expose-gc.
  */
 import { createInMemoryTestServer } from "@mcp-tool-adapter/test-servers";
+import { loadBenchClientFactory } from "../clients/create-client.js";
 import type { Side } from "../interleave.js";
 import { generatedInputSchema, TYPICAL_ARGUMENTS } from "../servers/generated-tools.js";
 import { heapAfterGcMb } from "./memory.js";
-import { reply, workerInput } from "./spawn-worker.js";
+import { reply, workerInput } from "./worker-io.js";
 
 export interface HeapJob {
   side: Side;
@@ -24,8 +25,8 @@ export interface HeapResult {
 
 const job = workerInput() as HeapJob;
 const server = createInMemoryTestServer({ tools: [{ name: "echo", inputSchema: generatedInputSchema(0) }] });
-const { createBenchClient } = await import("../clients/create-client.js");
-const client = createBenchClient(job.side, () => server.connect());
+const createClient = await loadBenchClientFactory(job.side);
+const client = createClient(() => server.connect());
 await client.connect();
 await client.discover();
 const args = { ...TYPICAL_ARGUMENTS };

@@ -5,7 +5,7 @@
  */
 import type { Side } from "../interleave.js";
 import { currentRssMb, peakRssMb } from "./memory.js";
-import { reply, workerInput } from "./spawn-worker.js";
+import { reply, workerInput } from "./worker-io.js";
 
 export interface ManyToolsJob {
   side: Side;

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { leakMarkerEnv } from "@mcp-tool-adapter/test-servers";
 
 /** Node flags that run our TypeScript from source: the tsx loader and the workspace source condition. */
 export function typeScriptNodeArgs(): string[] {
@@ -11,6 +12,20 @@ function inheritedProfilingArgs(): string[] {
   return process.execArgv.filter((arg) => arg.startsWith("--cpu-prof") || arg.startsWith("--heap-prof"));
 }
 
+/** Every node flag a worker needs: TypeScript from source, inherited profiling flags, then `extra`. */
+export function workerNodeArgs(extra: readonly string[] = []): string[] {
+  return [...typeScriptNodeArgs(), ...inheritedProfilingArgs(), ...extra];
+}
+
+/**
+ * The worker's environment: ours plus the leak marker, so the end-of-run leftover check finds a
+ * worker (and whatever inherits its environment) even after it was re-parented.
+ */
+export function workerEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, ...leakMarkerEnv() };
+}
+
+/** A worker file name relative to src/workers/, or an absolute path. */
 export function workerPath(fileName: string): string {
   return fileURLToPath(new URL(fileName, import.meta.url));
 }
@@ -29,11 +44,10 @@ const STDERR_TAIL_CHARS = 8_000;
  * measurement alone. The worker gets `input` as JSON in argv and answers once over IPC.
  */
 export function runWorker<Result>(fileName: string, input: unknown, options: WorkerOptions = {}): Promise<Result> {
-  const child = spawn(
-    process.execPath,
-    [...typeScriptNodeArgs(), ...inheritedProfilingArgs(), ...(options.nodeArgs ?? []), workerPath(fileName), JSON.stringify(input)],
-    { stdio: ["ignore", "inherit", "pipe", "ipc"] },
-  );
+  const child = spawn(process.execPath, [...workerNodeArgs(options.nodeArgs), workerPath(fileName), JSON.stringify(input)], {
+    stdio: ["ignore", "inherit", "pipe", "ipc"],
+    env: workerEnvironment(),
+  });
   let stderr = "";
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (chunk: string) => {
@@ -57,21 +71,5 @@ export function runWorker<Result>(fileName: string, input: unknown, options: Wor
       if (code === 0 && answer !== undefined) resolve(answer.result);
       else reject(new Error(`bench worker ${fileName} failed (exit code ${String(code)}, signal ${String(signal)})${answer === undefined ? " without an answer" : ""}:\n${stderr}`));
     });
-  });
-}
-
-/** Worker side: the JSON input the parent passed. */
-export function workerInput(): unknown {
-  const raw = process.argv[2];
-  if (raw === undefined) throw new Error("bench worker: missing JSON input argument; run it through runWorker()");
-  return JSON.parse(raw);
-}
-
-/** Worker side: sends the one answer and waits until it is flushed. */
-export function reply(result: unknown): Promise<void> {
-  const send = process.send?.bind(process);
-  if (send === undefined) throw new Error("bench worker: no IPC channel; run it through runWorker()");
-  return new Promise((resolve, reject) => {
-    send(result, undefined, {}, (error: Error | null) => (error === null ? resolve() : reject(error)));
   });
 }
