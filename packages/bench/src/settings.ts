@@ -6,7 +6,12 @@ export interface BenchSettings {
   readonly httpConnectRounds: number;
   /** Full tools/list rounds per side against server-everything. */
   readonly discoverRounds: number;
-  /** Untimed echo calls per side before anything is timed. */
+  /**
+   * Fresh worker processes per side (and fresh servers over stdio) for the server-everything
+   * scenario; its rounds are spread over them.
+   */
+  readonly workerGenerations: number;
+  /** Untimed echo calls per side before anything is timed (in each generation). */
   readonly warmupCalls: number;
   /** Timed sequential echo calls per side, split over `latencyRounds` alternating rounds. */
   readonly latencyCalls: number;
@@ -39,6 +44,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   stdioConnectRounds: 8,
   httpConnectRounds: 20,
   discoverRounds: 20,
+  workerGenerations: 4,
   warmupCalls: 300,
   latencyCalls: 4_000,
   latencyRounds: 20,
@@ -65,6 +71,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   stdioConnectRounds: 1,
   httpConnectRounds: 2,
   discoverRounds: 2,
+  workerGenerations: 1,
   warmupCalls: 10,
   latencyCalls: 40,
   latencyRounds: 2,

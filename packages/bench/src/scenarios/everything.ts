@@ -33,76 +33,129 @@ export async function runEverythingScenario(transport: EverythingTransport, cont
   }
 }
 
-async function measureEverything(target: ServerTarget, key: "stdio" | "http", context: BenchContext): Promise<Figure[]> {
-  const group = `server-everything over ${target.kind}`;
-  context.progress(`${group}: starting a worker process per side`);
-  const workers = await startSideWorkers({ target, phasePrefix: key, warnings: context.warnings });
-  try {
-    return await measureWithWorkers(workers, key, group, context);
-  } finally {
-    context.warnings.phase = `${key}.close`;
-    await stopSideWorkers(Object.values(workers));
-  }
+/** Everything measured for one transport, per side, over all generations of worker processes. */
+interface EverythingSamples {
+  connectMs: Record<Side, number[]>;
+  discoverMs: Record<Side, number[]>;
+  toolCounts: Record<Side, number>;
+  latencyMs: Record<Side, number[]>;
+  /** One median per latency round: the pairs the verdict is taken from. */
+  roundMedianMs: Record<Side, number[]>;
+  latencyCpu: Record<Side, CpuMeter>;
+  callsPerSecond: Record<Side, number[]>;
+  throughputCpu: Record<Side, CpuMeter>;
 }
 
-async function measureWithWorkers(workers: Record<Side, SideWorker>, key: "stdio" | "http", group: string, context: BenchContext): Promise<Figure[]> {
+/**
+ * Runs the measurements in `settings.workerGenerations` generations, each with a fresh worker
+ * process per side (and, over stdio, fresh servers). A process pair keeps whatever placement and
+ * state it started with for its whole life; measured with raw against raw, one generation alone
+ * read anywhere from 0.83 to 1.02. Spreading the rounds over generations averages that out.
+ */
+async function measureEverything(target: ServerTarget, key: "stdio" | "http", context: BenchContext): Promise<Figure[]> {
+  const group = `server-everything over ${target.kind}`;
+  const { workerGenerations } = context.settings;
+  const samples: EverythingSamples = {
+    connectMs: perSide(() => []),
+    discoverMs: perSide(() => []),
+    toolCounts: perSide(() => 0),
+    latencyMs: perSide(() => []),
+    roundMedianMs: perSide(() => []),
+    latencyCpu: perSide(() => new CpuMeter()),
+    callsPerSecond: perSide(() => []),
+    throughputCpu: perSide(() => new CpuMeter()),
+  };
+  for (let generation = 0; generation < workerGenerations; generation += 1) {
+    context.progress(`${group}: worker processes, generation ${generation + 1} of ${workerGenerations}`);
+    const workers = await startSideWorkers({ target, phasePrefix: key, warnings: context.warnings });
+    try {
+      await measureWithWorkers(workers, key, group, context, samples);
+    } finally {
+      context.warnings.phase = `${key}.close`;
+      await stopSideWorkers(Object.values(workers));
+    }
+  }
+  return everythingFigures(samples, key, group, context);
+}
+
+/**
+ * This generation's share of `rounds`: all generations together run at least `rounds`, and each
+ * runs an even number (unless just one), so either side goes first equally often in it.
+ */
+function roundsPerGeneration(rounds: number, context: BenchContext): number {
+  const share = Math.max(1, Math.ceil(rounds / context.settings.workerGenerations));
+  return share > 1 && share % 2 === 1 ? share + 1 : share;
+}
+
+async function measureWithWorkers(workers: Record<Side, SideWorker>, key: "stdio" | "http", group: string, context: BenchContext, samples: EverythingSamples): Promise<void> {
   const { settings } = context;
-  const figures: Figure[] = [];
 
   context.progress(`${group}: connect`);
   const connectRounds = key === "stdio" ? settings.stdioConnectRounds : settings.httpConnectRounds;
-  const connectMs = perSide<number[]>(() => []);
-  await alternate(connectRounds, async (side) => {
-    connectMs[side].push((await workers[side].run("connect-round", { phase: `${key}.connect.${side}` })).ms);
+  await alternate(roundsPerGeneration(connectRounds, context), async (side) => {
+    samples.connectMs[side].push((await workers[side].run("connect-round", { phase: `${key}.connect.${side}` })).ms);
   });
-  figures.push(
+
+  // One long-lived client per side from here on; for stdio each has its own server process.
+  for (const side of SIDES) await workers[side].run("open", { phase: `${key}.open.${side}` });
+
+  context.progress(`${group}: discover`);
+  await alternate(roundsPerGeneration(settings.discoverRounds, context), async (side) => {
+    const { ms, toolCount } = await workers[side].run("discover", { phase: `${key}.discover.${side}` });
+    samples.toolCounts[side] = toolCount;
+    samples.discoverMs[side].push(ms);
+  });
+  if (samples.toolCounts.adapter !== samples.toolCounts.raw) {
+    throw new Error(`${group}: the adapter discovered ${samples.toolCounts.adapter} tools but the raw SDK ${samples.toolCounts.raw}; the comparison would be meaningless`);
+  }
+
+  context.progress(`${group}: sequential echo`);
+  for (const side of SIDES) await workers[side].run("warmup", { phase: `${key}.warmup.${side}`, calls: settings.warmupCalls });
+  const callsPerRound = Math.ceil(settings.latencyCalls / settings.latencyRounds);
+  await alternate(roundsPerGeneration(settings.latencyRounds, context), async (side) => {
+    const { samplesMs, cpuMicros } = await workers[side].run("latency", { phase: `${key}.latency.${side}`, calls: callsPerRound });
+    samples.latencyMs[side].push(...samplesMs);
+    samples.roundMedianMs[side].push(median(samplesMs));
+    samples.latencyCpu[side].add(cpuMicros, callsPerRound);
+  });
+
+  context.progress(`${group}: throughput, ${settings.inFlight} in flight`);
+  await alternate(roundsPerGeneration(settings.throughputRounds, context), async (side) => {
+    const round = await workers[side].run("throughput", { phase: `${key}.throughput.${side}`, calls: settings.throughputCalls, inFlight: settings.inFlight });
+    samples.callsPerSecond[side].push(round.callsPerSecond);
+    samples.throughputCpu[side].add(round.cpuMicros, settings.throughputCalls);
+  });
+
+  await Promise.all(SIDES.map((side) => workers[side].run("close", { phase: `${key}.close.${side}` })));
+}
+
+function everythingFigures(samples: EverythingSamples, key: "stdio" | "http", group: string, context: BenchContext): Figure[] {
+  const { settings } = context;
+  const generations = `${settings.workerGenerations} generation${settings.workerGenerations === 1 ? "" : "s"} of worker processes`;
+  const latency = { adapter: summarize(samples.latencyMs.adapter), raw: summarize(samples.latencyMs.raw) };
+  const latencyRounds = samples.roundMedianMs.raw.length;
+  const throughputRounds = samples.callsPerSecond.raw.length;
+  return [
     compared(
       {
         id: `${key}.connect.median`,
         group,
         label: "connect + handshake, median",
         unit: "ms",
-        adapter: median(connectMs.adapter),
-        raw: median(connectMs.raw),
-        note: `${connectRounds} rounds per side; ${PROCESS_NOTE}`,
+        adapter: median(samples.connectMs.adapter),
+        raw: median(samples.connectMs.raw),
+        note: `${samples.connectMs.raw.length} rounds per side over ${generations}; ${PROCESS_NOTE}`,
       },
       plusAtMost(5, "ms"),
     ),
-  );
-
-  // One long-lived client per side from here on; for stdio each has its own server process.
-  for (const side of SIDES) await workers[side].run("open", { phase: `${key}.open.${side}` });
-
-  context.progress(`${group}: discover`);
-  const discoverMs = perSide<number[]>(() => []);
-  const toolCounts = perSide<number>(() => 0);
-  await alternate(settings.discoverRounds, async (side) => {
-    const { ms, toolCount } = await workers[side].run("discover", { phase: `${key}.discover.${side}` });
-    toolCounts[side] = toolCount;
-    discoverMs[side].push(ms);
-  });
-  if (toolCounts.adapter !== toolCounts.raw) {
-    throw new Error(`${group}: the adapter discovered ${toolCounts.adapter} tools but the raw SDK ${toolCounts.raw}; the comparison would be meaningless`);
-  }
-  figures.push(
-    compared({ id: `${key}.discover.median`, group, label: `discover (${toolCounts.raw} tools), median`, unit: "ms", adapter: median(discoverMs.adapter), raw: median(discoverMs.raw) }),
-  );
-
-  context.progress(`${group}: sequential echo`);
-  for (const side of SIDES) await workers[side].run("warmup", { phase: `${key}.warmup.${side}`, calls: settings.warmupCalls });
-  const latencyMs = perSide<number[]>(() => []);
-  const roundMedianMs = perSide<number[]>(() => []);
-  const latencyCpu = perSide(() => new CpuMeter());
-  const callsPerRound = Math.ceil(settings.latencyCalls / settings.latencyRounds);
-  await alternate(settings.latencyRounds, async (side) => {
-    const { samplesMs, cpuMicros } = await workers[side].run("latency", { phase: `${key}.latency.${side}`, calls: callsPerRound });
-    latencyMs[side].push(...samplesMs);
-    roundMedianMs[side].push(median(samplesMs));
-    latencyCpu[side].add(cpuMicros, callsPerRound);
-  });
-  const latency = { adapter: summarize(latencyMs.adapter), raw: summarize(latencyMs.raw) };
-  const note = `${latency.raw.count} calls per side after ${settings.warmupCalls} warm-up calls, in ${settings.latencyRounds} rounds; adapter/raw is the median of the per-round ratios of the round medians`;
-  figures.push(
+    compared({
+      id: `${key}.discover.median`,
+      group,
+      label: `discover (${samples.toolCounts.raw} tools), median`,
+      unit: "ms",
+      adapter: median(samples.discoverMs.adapter),
+      raw: median(samples.discoverMs.raw),
+    }),
     compared(
       {
         id: `${key}.echo.median`,
@@ -111,8 +164,8 @@ async function measureWithWorkers(workers: Record<Side, SideWorker>, key: "stdio
         unit: "ms",
         adapter: latency.adapter.median,
         raw: latency.raw.median,
-        ratio: medianPairedRatio(roundMedianMs.adapter, roundMedianMs.raw),
-        note,
+        ratio: medianPairedRatio(samples.roundMedianMs.adapter, samples.roundMedianMs.raw),
+        note: `${latency.raw.count} calls per side after ${settings.warmupCalls} warm-up calls per generation, in ${latencyRounds} rounds over ${generations}; adapter/raw is the median of the per-round ratios of the round medians`,
       },
       ratioAtMost(1.05),
     ),
@@ -123,31 +176,20 @@ async function measureWithWorkers(workers: Record<Side, SideWorker>, key: "stdio
       group,
       label: "sequential echo, client CPU per call",
       unit: "µs",
-      adapter: latencyCpu.adapter.microsPerOperation,
-      raw: latencyCpu.raw.microsPerOperation,
+      adapter: samples.latencyCpu.adapter.microsPerOperation,
+      raw: samples.latencyCpu.raw.microsPerOperation,
       note: CPU_NOTE,
     }),
-  );
-
-  context.progress(`${group}: throughput, ${settings.inFlight} in flight`);
-  const callsPerSecond = perSide<number[]>(() => []);
-  const throughputCpu = perSide(() => new CpuMeter());
-  await alternate(settings.throughputRounds, async (side) => {
-    const round = await workers[side].run("throughput", { phase: `${key}.throughput.${side}`, calls: settings.throughputCalls, inFlight: settings.inFlight });
-    callsPerSecond[side].push(round.callsPerSecond);
-    throughputCpu[side].add(round.cpuMicros, settings.throughputCalls);
-  });
-  figures.push(
     compared(
       {
         id: `${key}.throughput`,
         group,
         label: `throughput, ${settings.inFlight} in flight, median`,
         unit: "calls/s",
-        adapter: median(callsPerSecond.adapter),
-        raw: median(callsPerSecond.raw),
-        ratio: medianPairedRatio(callsPerSecond.adapter, callsPerSecond.raw),
-        note: `${settings.throughputRounds} rounds of ${settings.throughputCalls} calls per side; adapter/raw is the median of the per-round ratios`,
+        adapter: median(samples.callsPerSecond.adapter),
+        raw: median(samples.callsPerSecond.raw),
+        ratio: medianPairedRatio(samples.callsPerSecond.adapter, samples.callsPerSecond.raw),
+        note: `${throughputRounds} rounds of ${settings.throughputCalls} calls per side over ${generations}; adapter/raw is the median of the per-round ratios`,
       },
       ratioAtLeast(0.95),
     ),
@@ -156,12 +198,9 @@ async function measureWithWorkers(workers: Record<Side, SideWorker>, key: "stdio
       group,
       label: `throughput, client CPU per call`,
       unit: "µs",
-      adapter: throughputCpu.adapter.microsPerOperation,
-      raw: throughputCpu.raw.microsPerOperation,
+      adapter: samples.throughputCpu.adapter.microsPerOperation,
+      raw: samples.throughputCpu.raw.microsPerOperation,
       note: CPU_NOTE,
     }),
-  );
-
-  await Promise.all(SIDES.map((side) => workers[side].run("close", { phase: `${key}.close.${side}` })));
-  return figures;
+  ];
 }
