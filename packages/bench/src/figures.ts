@@ -75,9 +75,13 @@ export const ratioAtLeast =
   (limit: number) =>
   (_adapter: number, _raw: number, ratio: number): TargetVerdict => ({ text: `≥ ${limit} × raw`, pass: ratio >= limit });
 
+/**
+ * `adapter ≤ raw + extra`. Given `pairedDifference` (the median of per-round adapter - raw
+ * differences), that is what gets judged: a drifting machine moves both halves of a round alike.
+ */
 export const plusAtMost =
-  (extra: number, unit: Unit) =>
-  (adapter: number, raw: number): TargetVerdict => ({ text: `≤ raw + ${extra} ${unit}`, pass: adapter <= raw + extra });
+  (extra: number, unit: Unit, pairedDifference?: number) =>
+  (adapter: number, raw: number): TargetVerdict => ({ text: `≤ raw + ${extra} ${unit}`, pass: (pairedDifference ?? adapter - raw) <= extra });
 
 export const atMost =
   (limit: number, unit: Unit) =>

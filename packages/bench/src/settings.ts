@@ -41,8 +41,8 @@ export interface BenchSettings {
 
 export const DEFAULT_SETTINGS: BenchSettings = {
   name: "default",
-  stdioConnectRounds: 8,
-  httpConnectRounds: 20,
+  stdioConnectRounds: 16,
+  httpConnectRounds: 24,
   discoverRounds: 20,
   workerGenerations: 4,
   warmupCalls: 300,

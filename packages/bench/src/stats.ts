@@ -49,3 +49,11 @@ export function medianPairedRatio(numerators: readonly number[], denominators: r
   }
   return median(numerators.map((value, index) => value / denominators[index]!));
 }
+
+/** The median of the per-round differences `minuends[i] - subtrahends[i]`, paired like `medianPairedRatio`. */
+export function medianPairedDifference(minuends: readonly number[], subtrahends: readonly number[]): number {
+  if (minuends.length !== subtrahends.length) {
+    throw new RangeError(`paired samples differ in length: ${minuends.length} and ${subtrahends.length}`);
+  }
+  return median(minuends.map((value, index) => value - subtrahends[index]!));
+}

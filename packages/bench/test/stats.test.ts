@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, medianPairedRatio, quantile, summarize } from "../src/stats.js";
+import { median, medianPairedDifference, medianPairedRatio, quantile, summarize } from "../src/stats.js";
 
 describe("summarize", () => {
   it("gives order statistics of an unsorted sample", () => {
@@ -42,5 +42,14 @@ describe("medianPairedRatio", () => {
 
   it("refuses samples that are not paired", () => {
     expect(() => medianPairedRatio([1, 2], [1])).toThrow(/differ in length: 2 and 1/);
+  });
+});
+
+describe("medianPairedDifference", () => {
+  it("subtracts round by round and takes the median, so drift and one disturbed round drop out", () => {
+    const raw = [400, 420, 380, 450, 410];
+    const adapter = [402, 423, 500, 451, 413];
+    expect(medianPairedDifference(adapter, raw)).toBe(3);
+    expect(() => medianPairedDifference([1], [1, 2])).toThrow(/differ in length: 1 and 2/);
   });
 });
