@@ -5,6 +5,8 @@ import type { WarningRecorder } from "./warnings.js";
 export interface BenchContext {
   readonly settings: BenchSettings;
   readonly warnings: WarningRecorder;
+  /** A/A calibration: the "adapter" side runs the raw SDK too. */
+  readonly calibrate: boolean;
   /** Progress for the person watching; goes to stderr so stdout stays the results table. */
   progress(message: string): void;
 }

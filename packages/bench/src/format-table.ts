@@ -46,6 +46,7 @@ export function formatReport(report: BenchReport): string {
   out.push(
     "",
     `targets: ${passed} passed, ${failed.length} failed${failed.length === 0 ? "" : ` (${failed.join(", ")})`}`,
+    ...(report.calibrate ? ["calibration (A/A): both sides ran the raw SDK, so each ratio is this machine's noise between two identical sides"] : []),
     `settings: ${report.settings.name}; ${report.environment.node} on ${report.environment.cpus} × ${report.environment.cpuModel}; took ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   const notes = report.figures.filter((figure) => figure.note !== undefined);

@@ -17,6 +17,7 @@ try {
   const report = await runBench({
     settings: options.settings,
     scenarios: options.scenarios,
+    calibrate: options.calibrate,
     progress: (message) => process.stderr.write(`[bench] ${message}\n`),
   });
   await mkdir(dirname(options.outFile), { recursive: true });

@@ -17,6 +17,8 @@ export interface BenchReport {
   readonly environment: { node: string; platform: string; cpus: number; cpuModel: string };
   readonly settings: BenchSettings;
   readonly scenarios: readonly ScenarioName[];
+  /** True for an A/A calibration run: both sides ran the raw SDK. */
+  readonly calibrate: boolean;
   readonly figures: readonly Figure[];
   readonly warnings: readonly RecordedWarning[];
   readonly targets: { readonly passed: number; readonly failed: readonly string[] };
@@ -25,6 +27,8 @@ export interface BenchReport {
 export interface RunBenchOptions {
   settings: BenchSettings;
   scenarios: readonly ScenarioName[];
+  /** A/A calibration (see BenchOptions.calibrate). Default false. */
+  calibrate?: boolean;
   progress?: (message: string) => void;
 }
 
@@ -34,7 +38,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const warnings = new WarningRecorder();
-  const context: BenchContext = { settings: options.settings, warnings, progress: options.progress ?? (() => undefined) };
+  const calibrate = options.calibrate ?? false;
+  const context: BenchContext = { settings: options.settings, warnings, calibrate, progress: options.progress ?? (() => undefined) };
   const figures: Figure[] = [];
   // Anything already running (tsx's esbuild service) is the toolchain's, not the bench's.
   const preexisting = new Set(listOwnedProcesses().map((info) => info.pid));
@@ -77,6 +82,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     environment: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpuList.length, cpuModel: cpuList[0]?.model ?? "unknown" },
     settings: options.settings,
     scenarios: options.scenarios,
+    calibrate,
     figures,
     warnings: warnings.warnings,
     targets: { passed: judged.length - failed.length, failed },

@@ -98,9 +98,17 @@ export type ScenarioName = "leaf" | "stdio" | "http" | "many-tools" | "heap";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = ["leaf", "stdio", "http", "many-tools", "heap"];
 
+/** The scenarios `--calibrate` runs: the side-by-side wall-time comparisons. */
+export const CALIBRATED_SCENARIOS: readonly ScenarioName[] = ["stdio", "http"];
+
 export interface BenchOptions {
   readonly settings: BenchSettings;
   readonly scenarios: readonly ScenarioName[];
+  /**
+   * A/A calibration: both sides of the server-everything comparison run the raw SDK, so every
+   * ratio shows only how far this machine moves identical code between the two sides.
+   */
+  readonly calibrate: boolean;
   /** Where the JSON report goes. */
   readonly outFile: string;
 }
@@ -117,6 +125,8 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
   let settings = DEFAULT_SETTINGS;
   let scenarios: readonly ScenarioName[] = SCENARIO_NAMES;
   let outFile = defaultOutFile;
+  let calibrate = false;
+  let only = false;
   for (const arg of argv) {
     if (arg === "--quick") {
       settings = QUICK_SETTINGS;
@@ -127,13 +137,23 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
         throw new BenchUsageError(`--only takes a comma-separated list of ${SCENARIO_NAMES.join(", ")}; got "${arg.slice(7)}"`);
       }
       scenarios = SCENARIO_NAMES.filter((name) => names.includes(name));
+      only = true;
     } else if (arg.startsWith("--out=") && arg.length > "--out=".length) {
       outFile = arg.slice("--out=".length);
+    } else if (arg === "--calibrate") {
+      calibrate = true;
     } else if (arg === "--") {
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
-      throw new BenchUsageError(`Unknown argument "${arg}". Usage: pnpm bench [--quick] [--only=${SCENARIO_NAMES.join(",")}] [--out=<file.json>]`);
+      throw new BenchUsageError(`Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")}] [--out=<file.json>]`);
     }
   }
-  return { settings, scenarios, outFile };
+  if (calibrate) {
+    const uncalibrated = scenarios.filter((name) => !CALIBRATED_SCENARIOS.includes(name));
+    if (only && uncalibrated.length > 0) {
+      throw new BenchUsageError(`--calibrate compares the raw SDK with itself in the ${CALIBRATED_SCENARIOS.join(" and ")} scenarios only; drop ${uncalibrated.join(", ")} from --only`);
+    }
+    scenarios = scenarios.filter((name) => CALIBRATED_SCENARIOS.includes(name));
+  }
+  return { settings, scenarios, calibrate, outFile };
 }

@@ -9,6 +9,7 @@ const report: BenchReport = {
   environment: { node: "v20.0.0", platform: "linux x64", cpus: 2, cpuModel: "test cpu" },
   settings: QUICK_SETTINGS,
   scenarios: ["stdio"],
+  calibrate: false,
   figures: [
     { id: "a", group: "group one", label: "echo median", unit: "ms", adapter: 1.1, raw: 1, ratio: 1.1, target: { text: "≤ 1.05 × raw", pass: false } },
     { id: "b", group: "group two", label: "validate", unit: "µs", value: 0.5, target: { text: "≤ 2 µs", pass: true }, note: "batch means" },
@@ -30,6 +31,11 @@ describe("formatReport", () => {
 });
 
 describe("formatNumber", () => {
+  it("says so when both sides ran the raw SDK (A/A calibration)", () => {
+    expect(formatReport(report)).not.toContain("calibration");
+    expect(formatReport({ ...report, calibrate: true })).toContain("calibration (A/A): both sides ran the raw SDK");
+  });
+
   it("keeps a few significant digits at every magnitude", () => {
     expect([formatNumber(12_345.6), formatNumber(123.45), formatNumber(1.2345), formatNumber(0.01234), formatNumber(0)]).toEqual([
       "12,346",

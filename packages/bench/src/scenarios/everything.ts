@@ -67,7 +67,7 @@ async function measureEverything(target: ServerTarget, key: "stdio" | "http", co
   };
   for (let generation = 0; generation < workerGenerations; generation += 1) {
     context.progress(`${group}: worker processes, generation ${generation + 1} of ${workerGenerations}`);
-    const workers = await startSideWorkers({ target, phasePrefix: key, warnings: context.warnings });
+    const workers = await startSideWorkers({ target, phasePrefix: key, warnings: context.warnings, calibrate: context.calibrate });
     try {
       await measureWithWorkers(workers, key, group, context, samples);
     } finally {
@@ -97,7 +97,11 @@ async function measureWithWorkers(workers: Record<Side, SideWorker>, key: "stdio
   });
 
   // One long-lived client per side from here on; for stdio each has its own server process.
-  for (const side of SIDES) await workers[side].run("open", { phase: `${key}.open.${side}` });
+  for (const side of SIDES) {
+    const { library } = await workers[side].run("open", { phase: `${key}.open.${side}` });
+    const expected = context.calibrate ? "raw" : side;
+    if (library !== expected) throw new Error(`${group}: the ${side} side worker runs the ${library} client, not the ${expected} one; the comparison would be meaningless`);
+  }
 
   context.progress(`${group}: discover`);
   await alternate(roundsPerGeneration(settings.discoverRounds, context), async (side) => {

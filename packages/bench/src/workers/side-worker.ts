@@ -15,6 +15,8 @@ import { workerInput } from "./worker-io.js";
 
 export interface SideWorkerInput {
   side: Side;
+  /** The library this side runs: its own, or "raw" on both sides for an A/A calibration. */
+  library: Side;
   target: ServerTarget;
   /** The phase warnings count under while the worker loads, before its first command. */
   startPhase: string;
@@ -33,8 +35,8 @@ export interface WarningsAnswer {
 export interface SideCommands {
   /** A fresh client: connect (handshake included) timed, then closed. */
   "connect-round": { params: PhasedParams; result: WarningsAnswer & { ms: number } };
-  /** Opens the long-lived client every later command uses (for stdio, with its own server process). */
-  open: { params: PhasedParams; result: WarningsAnswer };
+  /** Opens the long-lived client every later command uses (for stdio, with its own server process); answers which library it runs. */
+  open: { params: PhasedParams; result: WarningsAnswer & { library: Side } };
   discover: { params: PhasedParams; result: WarningsAnswer & { ms: number; toolCount: number } };
   warmup: { params: PhasedParams & { calls: number }; result: WarningsAnswer };
   /** `calls` sequential echo calls: each call's time, and this process's CPU over all of them. */
@@ -51,7 +53,7 @@ const input = workerInput() as SideWorkerInput;
 const warnings = new WarningRecorder();
 warnings.phase = input.startPhase;
 warnings.start();
-const createClient = await loadBenchClientFactory(input.side);
+const createClient = await loadBenchClientFactory(input.library);
 let client: BenchClient | undefined;
 
 function opened(): BenchClient {
@@ -99,7 +101,7 @@ serveIpcCommands<SideCommands>(
       const next = createClient(input.target);
       await next.connect();
       client = next;
-      return {};
+      return { library: next.side };
     }),
     discover: phased(async () => {
       const started = performance.now();

@@ -36,6 +36,8 @@ export interface StartSideWorkersOptions {
   /** Prefix of the warning phases, e.g. "stdio". */
   phasePrefix: string;
   warnings: WarningRecorder;
+  /** A/A calibration: both workers run the raw SDK. */
+  calibrate?: boolean;
   /** Deadline of each command; the default is generous, since a hung worker is the only thing it catches. */
   commandTimeoutMs?: number;
 }
@@ -47,7 +49,7 @@ export interface StartSideWorkersOptions {
 export async function startSideWorkers(options: StartSideWorkersOptions): Promise<Record<Side, SideWorker>> {
   const started = await Promise.allSettled(
     SIDES.map(async (side) => {
-      const input: SideWorkerInput = { side, target: options.target, startPhase: `${options.phasePrefix}.start.${side}` };
+      const input: SideWorkerInput = { side, library: options.calibrate === true ? "raw" : side, target: options.target, startPhase: `${options.phasePrefix}.start.${side}` };
       const worker = await startIpcWorker<SideCommands>("side-worker.ts", input, {
         name: `${side} side worker`,
         // As in the bench process itself: warnings are recorded, not printed (printing costs the side CPU).
