@@ -41,7 +41,7 @@ export interface BenchSettings {
 
 export const DEFAULT_SETTINGS: BenchSettings = {
   name: "default",
-  stdioConnectRounds: 16,
+  stdioConnectRounds: 32,
   httpConnectRounds: 24,
   discoverRounds: 20,
   workerGenerations: 4,
