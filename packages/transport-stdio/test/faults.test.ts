@@ -1,28 +1,20 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
-  expectNoLeakedProcesses,
   hostileServerConfig,
   parseGrandchildPids,
   watchProcessGroup,
   type HostileServerOptions,
 } from "@mcp-tool-adapter/test-servers";
-import { afterEach, describe, expect, it } from "vitest";
-import { MESSAGE_TOO_LARGE_ERROR_CODE, StdioTransportError, type StdioTransport, type StdioTransportOptions } from "../src/index.js";
-import { isAlive, observe, within, type Observed } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { MESSAGE_TOO_LARGE_ERROR_CODE, StdioTransportError, type StdioTransportOptions } from "../src/index.js";
+import { closeAfterEach, isAlive, observe, within, type Observed } from "./helpers.js";
 
 /** Far longer than any wait below: a request that ends must end because of the transport, not a timeout. */
 const REQUEST_TIMEOUT_MS = 60_000;
 const BOUND_MS = 10_000;
 
-const openClients: Client[] = [];
-const openTransports: StdioTransport[] = [];
-
-afterEach(async () => {
-  await Promise.all(openClients.splice(0).map((client) => client.close()));
-  await Promise.all(openTransports.splice(0).map((transport) => transport.close()));
-  await expectNoLeakedProcesses();
-});
+const { clients: openClients, transports: openTransports } = closeAfterEach();
 
 interface Connected extends Observed {
   client: Client;

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
-import { leakMarkerEnv, readProcess } from "@mcp-tool-adapter/test-servers";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { expectNoLeakedProcesses, leakMarkerEnv, readProcess } from "@mcp-tool-adapter/test-servers";
+import { afterEach } from "vitest";
 import { createStdioTransport, type StdioServerConfig, type StdioTransport, type StdioTransportOptions } from "../src/index.js";
 
 export interface Observed {
@@ -65,4 +67,19 @@ export async function waitFor(condition: () => boolean, what: string, ms = 10_00
     ms,
     what,
   );
+}
+
+/**
+ * Lists a test file fills with the clients and transports it opens; after each test they are
+ * closed (clients first) and the leak check runs, so one test's server cannot outlive it.
+ */
+export function closeAfterEach(): { clients: Client[]; transports: StdioTransport[] } {
+  const clients: Client[] = [];
+  const transports: StdioTransport[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await Promise.all(transports.splice(0).map((transport) => transport.close()));
+    await expectNoLeakedProcesses();
+  });
+  return { clients, transports };
 }

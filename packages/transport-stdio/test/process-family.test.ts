@@ -1,28 +1,20 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
-  expectNoLeakedProcesses,
   hostileServerConfig,
   parseGrandchildPids,
   readProcess,
   watchProcessGroup,
   type HostileServerOptions,
 } from "@mcp-tool-adapter/test-servers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createStdioTransport, SERVER_TOKEN_ENV_VAR, StdioTransportError, type ProcessFamilyStrategy, type StdioTransport } from "../src/index.js";
 import { createProcessFamily, defaultProcessFamily } from "../src/process-family.js";
-import { environOf, isAlive, observe, waitFor, within, type Observed } from "./helpers.js";
+import { closeAfterEach, environOf, isAlive, observe, waitFor, within, type Observed } from "./helpers.js";
 
 const BOUND_MS = 10_000;
 const FAMILIES = ["tagged", "group"] as const satisfies readonly ProcessFamilyStrategy[];
 
-const openClients: Client[] = [];
-const openTransports: StdioTransport[] = [];
-
-afterEach(async () => {
-  await Promise.all(openClients.splice(0).map((client) => client.close()));
-  await Promise.all(openTransports.splice(0).map((transport) => transport.close()));
-  await expectNoLeakedProcesses();
-});
+const { clients: openClients, transports: openTransports } = closeAfterEach();
 
 function started(observed: Observed): Observed {
   openTransports.push(observed.transport);
