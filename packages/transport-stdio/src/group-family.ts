@@ -1,4 +1,4 @@
-import { canReadProcEnvironments, DEFAULT_PROC_ROOT, listRunningProcesses } from "./proc-table.js";
+import { canReadProcEnvironments, listRunningProcesses } from "./proc-table.js";
 import type { FamilyMembers, ProcessFamily } from "./process-family.js";
 import { isProcessGroupAlive, signalProcessGroup } from "./process-group.js";
 
@@ -39,13 +39,6 @@ function groupMembers(pgid: number | undefined): FamilyMembers {
  */
 function isGroupRunning(pgid: number): boolean {
   if (!isProcessGroupAlive(pgid)) return false;
-  if (!procReadable()) return true;
-  return listRunningProcesses(DEFAULT_PROC_ROOT).some((stat) => stat.pgid === pgid);
-}
-
-let procReadableCache: boolean | undefined;
-
-function procReadable(): boolean {
-  procReadableCache ??= process.platform === "linux" && canReadProcEnvironments(DEFAULT_PROC_ROOT);
-  return procReadableCache;
+  if (!canReadProcEnvironments()) return true;
+  return listRunningProcesses().some((stat) => stat.pgid === pgid);
 }

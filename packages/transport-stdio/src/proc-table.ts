@@ -141,7 +141,18 @@ export function currentProcTable(procRoot: string = DEFAULT_PROC_ROOT): ProcTabl
   return table;
 }
 
-/** Whether this system lets us read process environments from `procRoot` (Linux with /proc mounted). */
-export function canReadProcEnvironments(procRoot: string = DEFAULT_PROC_ROOT): boolean {
-  return readProcStat(process.pid, procRoot) !== undefined && readProcFile(`${procRoot}/${process.pid}/environ`) !== undefined;
+const readableRoots = new Map<string, boolean>();
+
+/**
+ * Whether this system lets us read process environments from `procRoot` (Linux with /proc
+ * mounted). Asked of the system once per root; every later call is a lookup.
+ */
+export function canReadProcEnvironments(procRoot: string = DEFAULT_PROC_ROOT, platform: NodeJS.Platform = process.platform): boolean {
+  if (platform !== "linux") return false;
+  let readable = readableRoots.get(procRoot);
+  if (readable === undefined) {
+    readable = readProcStat(process.pid, procRoot) !== undefined && readProcFile(`${procRoot}/${process.pid}/environ`) !== undefined;
+    readableRoots.set(procRoot, readable);
+  }
+  return readable;
 }

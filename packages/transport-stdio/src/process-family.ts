@@ -81,15 +81,6 @@ export function createProcessFamily(
 
 export { SERVER_TOKEN_ENV_VAR };
 
-const support = new Map<string, boolean>();
-
 function taggedSupported(system: ProcessFamilyEnvironment): boolean {
-  if ((system.platform ?? process.platform) !== "linux") return false;
-  const procRoot = system.procRoot ?? DEFAULT_PROC_ROOT;
-  let supported = support.get(procRoot);
-  if (supported === undefined) {
-    supported = canReadProcEnvironments(procRoot);
-    support.set(procRoot, supported);
-  }
-  return supported;
+  return canReadProcEnvironments(system.procRoot ?? DEFAULT_PROC_ROOT, system.platform ?? process.platform);
 }

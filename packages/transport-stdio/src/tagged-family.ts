@@ -42,11 +42,11 @@ export class TaggedFamily implements ProcessFamily {
 
   find(also?: FamilyMembers): FamilyMembers {
     const leader = this.#leader;
-    if (leader === undefined) return members([], this.#procRoot);
+    if (leader === undefined) return new TaggedMembers([], this.#procRoot);
     const found = new Map<number, Member>();
     // Members found earlier stay members even if a rescan would miss them now (say, a child
     // without the token whose parent has since died).
-    for (const member of also === undefined ? [] : (memberLists.get(also.stillRunning()) ?? [])) found.set(member.pid, member);
+    if (also instanceof TaggedMembers) for (const member of also.stillRunning().members) found.set(member.pid, member);
     // Everything of the family started after the server did: older processes are not read at all.
     const table = currentProcTable(this.#procRoot);
     const candidates = table.running.filter((stat) => stat.startTime >= leader.startTime && stat.pid !== process.pid);
@@ -54,7 +54,7 @@ export class TaggedFamily implements ProcessFamily {
       if (isSameProcess(stat, leader) || table.environHasEntry(stat.pid, this.#entry)) found.set(stat.pid, stat);
     }
     addDescendants(found, candidates);
-    return members([...found.values()], this.#procRoot);
+    return new TaggedMembers([...found.values()], this.#procRoot);
   }
 }
 
@@ -79,25 +79,39 @@ function isSameProcess(stat: ProcStat | undefined, member: Member): boolean {
   return stat !== undefined && stat.pid === member.pid && stat.startTime === member.startTime;
 }
 
-const memberLists = new WeakMap<FamilyMembers, readonly Member[]>();
+/** Processes of one family as found at one moment, each known by pid and start time. */
+class TaggedMembers implements FamilyMembers {
+  readonly members: readonly Member[];
+  readonly #procRoot: string;
 
-function members(found: readonly Member[], procRoot: string): FamilyMembers {
-  const running = (): Member[] =>
-    found.filter((member) => {
-      const stat = readProcStat(member.pid, procRoot);
+  constructor(members: readonly Member[], procRoot: string) {
+    this.members = members;
+    this.#procRoot = procRoot;
+  }
+
+  get empty(): boolean {
+    return this.members.length === 0;
+  }
+
+  get pids(): readonly number[] {
+    return this.members.map((member) => member.pid);
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    // Checked again right before each kill: a member that ended since the scan may have had its pid reused.
+    for (const member of this.#running()) sendSignal(member.pid, signal);
+  }
+
+  stillRunning(): TaggedMembers {
+    return new TaggedMembers(this.#running(), this.#procRoot);
+  }
+
+  #running(): Member[] {
+    return this.members.filter((member) => {
+      const stat = readProcStat(member.pid, this.#procRoot);
       return isRunning(stat) && isSameProcess(stat, member);
     });
-  const list: FamilyMembers = {
-    empty: found.length === 0,
-    pids: found.map((member) => member.pid),
-    signal(signal) {
-      // Checked again right before each kill: a member that ended since the scan may have had its pid reused.
-      for (const member of running()) sendSignal(member.pid, signal);
-    },
-    stillRunning: () => members(running(), procRoot),
-  };
-  memberLists.set(list, found);
-  return list;
+  }
 }
 
 function sendSignal(pid: number, signal: NodeJS.Signals): void {
