@@ -2,7 +2,7 @@ import type { BenchContext } from "../context.js";
 import { compared, single, type Figure, type TargetVerdict } from "../figures.js";
 import { SIDES } from "../interleave.js";
 import type { HeapJob, HeapResult } from "../workers/heap-worker.js";
-import { runWorker } from "../workers/spawn-worker.js";
+import { runWorker } from "../workers/run-worker.js";
 
 const ALLOWED_GROWTH = 0.1;
 

@@ -3,7 +3,8 @@ import { atMost, compared, ratioAtMost, type Figure } from "../figures.js";
 import { alternate, perSide } from "../interleave.js";
 import { median } from "../stats.js";
 import type { ManyToolsJob, ManyToolsResult } from "../workers/many-tools-worker.js";
-import { runWorker, typeScriptNodeArgs, workerPath } from "../workers/spawn-worker.js";
+import { runWorker } from "../workers/run-worker.js";
+import { typeScriptNodeArgs, workerPath } from "../workers/spawn-worker.js";
 
 const PEAK_RSS_LIMIT_MB = 200;
 

@@ -7,7 +7,9 @@ import { loadBenchClientFactory } from "../clients/create-client.js";
 import type { Side } from "../interleave.js";
 import { generatedInputSchema, TYPICAL_ARGUMENTS } from "../servers/generated-tools.js";
 import { heapAfterGcMb } from "./memory.js";
-import { reply, workerInput } from "./worker-io.js";
+import type { RunCommand } from "./run-worker.js";
+import { serveIpcCommands } from "./serve-ipc-commands.js";
+import { workerInput } from "./worker-io.js";
 
 export interface HeapJob {
   side: Side;
@@ -23,20 +25,23 @@ export interface HeapResult {
   invokesPerSecond: number;
 }
 
+async function measureHeap(job: HeapJob): Promise<HeapResult> {
+  const server = createInMemoryTestServer({ tools: [{ name: "echo", inputSchema: generatedInputSchema(0) }] });
+  const createClient = await loadBenchClientFactory(job.side);
+  const client = createClient(() => server.connect());
+  await client.connect();
+  await client.discover();
+  const args = { ...TYPICAL_ARGUMENTS };
+  for (let i = 0; i < job.warmupInvokes; i += 1) await client.call("echo", args);
+  const heapAfterWarmupMb = await heapAfterGcMb();
+  const started = performance.now();
+  for (let i = 0; i < job.invokes; i += 1) await client.call("echo", args);
+  const seconds = (performance.now() - started) / 1000;
+  const heapAfterInvokesMb = await heapAfterGcMb();
+  await client.close();
+  await server.close();
+  return { side: job.side, heapAfterWarmupMb, heapAfterInvokesMb, invokes: job.invokes, invokesPerSecond: job.invokes / seconds };
+}
+
 const job = workerInput() as HeapJob;
-const server = createInMemoryTestServer({ tools: [{ name: "echo", inputSchema: generatedInputSchema(0) }] });
-const createClient = await loadBenchClientFactory(job.side);
-const client = createClient(() => server.connect());
-await client.connect();
-await client.discover();
-const args = { ...TYPICAL_ARGUMENTS };
-for (let i = 0; i < job.warmupInvokes; i += 1) await client.call("echo", args);
-const heapAfterWarmupMb = await heapAfterGcMb();
-const started = performance.now();
-for (let i = 0; i < job.invokes; i += 1) await client.call("echo", args);
-const seconds = (performance.now() - started) / 1000;
-const heapAfterInvokesMb = await heapAfterGcMb();
-await client.close();
-await server.close();
-await reply({ side: job.side, heapAfterWarmupMb, heapAfterInvokesMb, invokes: job.invokes, invokesPerSecond: job.invokes / seconds } satisfies HeapResult);
-process.exit(0);
+serveIpcCommands<RunCommand<HeapResult>>({ run: () => measureHeap(job) });

@@ -5,7 +5,9 @@
  */
 import type { Side } from "../interleave.js";
 import { currentRssMb, peakRssMb } from "./memory.js";
-import { reply, workerInput } from "./worker-io.js";
+import type { RunCommand } from "./run-worker.js";
+import { serveIpcCommands } from "./serve-ipc-commands.js";
+import { workerInput } from "./worker-io.js";
 
 export interface ManyToolsJob {
   side: Side;
@@ -71,6 +73,6 @@ async function measureRaw(job: ManyToolsJob): Promise<Omit<ManyToolsResult, "sid
 }
 
 const job = workerInput() as ManyToolsJob;
-const measured = job.side === "adapter" ? await measureAdapter(job) : await measureRaw(job);
-await reply({ side: job.side, ...measured } satisfies ManyToolsResult);
-process.exit(0);
+serveIpcCommands<RunCommand<ManyToolsResult>>({
+  run: async () => ({ side: job.side, ...(job.side === "adapter" ? await measureAdapter(job) : await measureRaw(job)) }),
+});

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { leakMarkerEnv } from "@mcp-tool-adapter/test-servers";
 
@@ -28,48 +27,4 @@ export function workerEnvironment(): NodeJS.ProcessEnv {
 /** A worker file name relative to src/workers/, or an absolute path. */
 export function workerPath(fileName: string): string {
   return fileURLToPath(new URL(fileName, import.meta.url));
-}
-
-export interface WorkerOptions {
-  /** Extra node flags, e.g. --expose-gc. */
-  nodeArgs?: readonly string[];
-  /** Kill the worker (and fail) after this long. Default 5 minutes. */
-  timeoutMs?: number;
-}
-
-const STDERR_TAIL_CHARS = 8_000;
-
-/**
- * Runs one measurement in a fresh node process, so its memory figures belong to that
- * measurement alone. The worker gets `input` as JSON in argv and answers once over IPC.
- */
-export function runWorker<Result>(fileName: string, input: unknown, options: WorkerOptions = {}): Promise<Result> {
-  const child = spawn(process.execPath, [...workerNodeArgs(options.nodeArgs), workerPath(fileName), JSON.stringify(input)], {
-    stdio: ["ignore", "inherit", "pipe", "ipc"],
-    env: workerEnvironment(),
-  });
-  let stderr = "";
-  child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (chunk: string) => {
-    stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
-  });
-  return new Promise<Result>((resolve, reject) => {
-    let answer: { result: Result } | undefined;
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`bench worker ${fileName} did not finish within ${options.timeoutMs ?? 300_000} ms\n${stderr}`));
-    }, options.timeoutMs ?? 300_000);
-    child.on("message", (message) => {
-      answer = { result: message as Result };
-    });
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0 && answer !== undefined) resolve(answer.result);
-      else reject(new Error(`bench worker ${fileName} failed (exit code ${String(code)}, signal ${String(signal)})${answer === undefined ? " without an answer" : ""}:\n${stderr}`));
-    });
-  });
 }
