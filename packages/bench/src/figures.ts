@@ -76,7 +76,7 @@ export const ratioAtLeast =
   (_adapter: number, _raw: number, ratio: number): TargetVerdict => ({ text: `≥ ${limit} × raw`, pass: ratio >= limit });
 
 /**
- * `adapter ≤ raw + extra`. Given `pairedDifference` (the median of per-round adapter - raw
+ * `adapter ≤ raw + extra`. Given `pairedDifference` (an estimate from per-round adapter - raw
  * differences), that is what gets judged: a drifting machine moves both halves of a round alike.
  */
 export const plusAtMost =

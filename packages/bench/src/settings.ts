@@ -11,8 +11,16 @@ export interface BenchSettings {
    * scenario; its rounds are spread over them.
    */
   readonly workerGenerations: number;
-  /** Untimed echo calls per side before anything is timed (in each generation). */
-  readonly warmupCalls: number;
+  /**
+   * Untimed echo calls per side (in each generation) before the echo latency is timed, over
+   * stdio and over HTTP. Enough for V8 to finish optimising either client's call path: over
+   * stdio a client's CPU per call falls from about 400 µs to about 70 µs in the first few
+   * thousand calls, and with only a few hundred the rounds compared two half-optimised
+   * processes, whose ratio swung from 0.82 to 1.14 between runs. An HTTP call costs about 40
+   * times the CPU of a stdio call, so far fewer calls reach the same state.
+   */
+  readonly stdioWarmupCalls: number;
+  readonly httpWarmupCalls: number;
   /** Timed sequential echo calls per side, split over `latencyRounds` alternating rounds. */
   readonly latencyCalls: number;
   readonly latencyRounds: number;
@@ -41,11 +49,12 @@ export interface BenchSettings {
 
 export const DEFAULT_SETTINGS: BenchSettings = {
   name: "default",
-  stdioConnectRounds: 32,
+  stdioConnectRounds: 64,
   httpConnectRounds: 24,
   discoverRounds: 20,
   workerGenerations: 4,
-  warmupCalls: 300,
+  stdioWarmupCalls: 10_000,
+  httpWarmupCalls: 1_000,
   latencyCalls: 4_000,
   latencyRounds: 20,
   inFlight: 50,
@@ -72,7 +81,8 @@ export const QUICK_SETTINGS: BenchSettings = {
   httpConnectRounds: 2,
   discoverRounds: 2,
   workerGenerations: 1,
-  warmupCalls: 10,
+  stdioWarmupCalls: 10,
+  httpWarmupCalls: 10,
   latencyCalls: 40,
   latencyRounds: 2,
   inFlight: 50,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, medianPairedDifference, medianPairedRatio, quantile, summarize } from "../src/stats.js";
+import { hodgesLehmannPairedShift, median, medianPairedRatio, quantile, summarize } from "../src/stats.js";
 
 describe("summarize", () => {
   it("gives order statistics of an unsorted sample", () => {
@@ -45,11 +45,35 @@ describe("medianPairedRatio", () => {
   });
 });
 
-describe("medianPairedDifference", () => {
-  it("subtracts round by round and takes the median, so drift and one disturbed round drop out", () => {
-    const raw = [400, 420, 380, 450, 410];
-    const adapter = [402, 423, 500, 451, 413];
-    expect(medianPairedDifference(adapter, raw)).toBe(3);
-    expect(() => medianPairedDifference([1], [1, 2])).toThrow(/differ in length: 1 and 2/);
+describe("hodgesLehmannPairedShift", () => {
+  const raw = [400, 380, 420, 390, 410, 405, 395, 385, 415, 400];
+  // Per-round differences -5 -3 -1 0 2 4 6 8 10 30: one round far off, as when a server start stalls.
+  const differences = [-5, -3, -1, 0, 2, 4, 6, 8, 10, 30];
+  const adapter = raw.map((value, index) => value + differences[index]!);
+
+  it("is the median of the Walsh averages, with the signed-rank 95% interval", () => {
+    // 55 Walsh averages; c = floor(55 / 2 - 1.96 * sqrt(10 * 11 * 21 / 24)) = 8, so the interval
+    // runs from the 8th smallest (-1.5) to the 8th largest (14.5).
+    expect(hodgesLehmannPairedShift(adapter, raw)).toEqual({ estimate: 3.5, low: -1.5, high: 14.5 });
+  });
+
+  it("moves little for one disturbed round, where the mean follows it", () => {
+    const calm = hodgesLehmannPairedShift(adapter, raw).estimate;
+    const disturbed = [...adapter];
+    disturbed[9] = raw[9]! + 1_000;
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    expect(hodgesLehmannPairedShift(disturbed, raw).estimate - calm).toBeLessThanOrEqual(0.5);
+    expect(mean(disturbed) - mean(adapter)).toBeGreaterThan(90);
+  });
+
+  it("shifts with the samples and ignores what both sides share", () => {
+    const shifted = hodgesLehmannPairedShift(adapter.map((value) => value + 7), raw.map((value) => value - 200));
+    expect(shifted).toEqual({ estimate: 210.5, low: 205.5, high: 221.5 });
+  });
+
+  it("spans every Walsh average when there are too few rounds for 95%", () => {
+    expect(hodgesLehmannPairedShift([11, 22, 33], [10, 20, 30])).toEqual({ estimate: 2, low: 1, high: 3 });
+    expect(hodgesLehmannPairedShift([], [])).toEqual({ estimate: Number.NaN, low: Number.NaN, high: Number.NaN });
+    expect(() => hodgesLehmannPairedShift([1], [1, 2])).toThrow(/differ in length: 1 and 2/);
   });
 });

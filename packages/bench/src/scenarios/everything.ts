@@ -4,7 +4,8 @@ import type { BenchContext } from "../context.js";
 import { CpuMeter } from "../cpu-meter.js";
 import { compared, plusAtMost, ratioAtLeast, ratioAtMost, type Figure } from "../figures.js";
 import { alternate, perSide, SIDES, type Side } from "../interleave.js";
-import { median, medianPairedDifference, medianPairedRatio, summarize } from "../stats.js";
+import { hodgesLehmannPairedShift, median, medianPairedRatio, summarize } from "../stats.js";
+import type { BenchSettings } from "../settings.js";
 import { startSideWorkers, stopSideWorkers, type SideWorker } from "../workers/side-workers.js";
 
 const CPU_NOTE = "user + system CPU of the side's worker process (the client; the server is another process): steadier than wall time on a busy machine";
@@ -78,6 +79,15 @@ async function measureEverything(target: ServerTarget, key: "stdio" | "http", co
   return everythingFigures(samples, key, group, context);
 }
 
+function warmupCalls(settings: BenchSettings, key: "stdio" | "http"): number {
+  return key === "stdio" ? settings.stdioWarmupCalls : settings.httpWarmupCalls;
+}
+
+/** A difference with its sign, to one decimal: "+1.6", "-3.1". */
+function signed(value: number): string {
+  return `${value >= 0 ? "+" : ""}${value.toFixed(1)}`;
+}
+
 /**
  * This generation's share of `rounds`: all generations together run at least `rounds`, and each
  * runs an even number (unless just one), so either side goes first equally often in it.
@@ -114,7 +124,7 @@ async function measureWithWorkers(workers: Record<Side, SideWorker>, key: "stdio
   }
 
   context.progress(`${group}: sequential echo`);
-  for (const side of SIDES) await workers[side].run("warmup", { phase: `${key}.warmup.${side}`, calls: settings.warmupCalls });
+  for (const side of SIDES) await workers[side].run("warmup", { phase: `${key}.warmup.${side}`, calls: warmupCalls(settings, key) });
   const callsPerRound = Math.ceil(settings.latencyCalls / settings.latencyRounds);
   await alternate(roundsPerGeneration(settings.latencyRounds, context), async (side) => {
     const { samplesMs, cpuMicros } = await workers[side].run("latency", { phase: `${key}.latency.${side}`, calls: callsPerRound });
@@ -139,7 +149,7 @@ function everythingFigures(samples: EverythingSamples, key: "stdio" | "http", gr
   const latency = { adapter: summarize(samples.latencyMs.adapter), raw: summarize(samples.latencyMs.raw) };
   const latencyRounds = samples.roundMedianMs.raw.length;
   const throughputRounds = samples.callsPerSecond.raw.length;
-  const connectDifferenceMs = medianPairedDifference(samples.connectMs.adapter, samples.connectMs.raw);
+  const connectShift = hodgesLehmannPairedShift(samples.connectMs.adapter, samples.connectMs.raw);
   return [
     compared(
       {
@@ -149,9 +159,9 @@ function everythingFigures(samples: EverythingSamples, key: "stdio" | "http", gr
         unit: "ms",
         adapter: median(samples.connectMs.adapter),
         raw: median(samples.connectMs.raw),
-        note: `${samples.connectMs.raw.length} rounds per side over ${generations}; judged by the median of the per-round differences, ${connectDifferenceMs.toFixed(2)} ms; ${PROCESS_NOTE}`,
+        note: `${samples.connectMs.raw.length} rounds per side over ${generations}; judged by the Hodges-Lehmann estimate of the per-round differences, ${signed(connectShift.estimate)} ms (95% interval ${signed(connectShift.low)} to ${signed(connectShift.high)} ms); ${PROCESS_NOTE}`,
       },
-      plusAtMost(5, "ms", connectDifferenceMs),
+      plusAtMost(5, "ms", connectShift.estimate),
     ),
     compared({
       id: `${key}.discover.median`,
@@ -170,7 +180,7 @@ function everythingFigures(samples: EverythingSamples, key: "stdio" | "http", gr
         adapter: latency.adapter.median,
         raw: latency.raw.median,
         ratio: medianPairedRatio(samples.roundMedianMs.adapter, samples.roundMedianMs.raw),
-        note: `${latency.raw.count} calls per side after ${settings.warmupCalls} warm-up calls per generation, in ${latencyRounds} rounds over ${generations}; adapter/raw is the median of the per-round ratios of the round medians`,
+        note: `${latency.raw.count} calls per side after ${warmupCalls(settings, key)} warm-up calls per generation, in ${latencyRounds} rounds over ${generations}; adapter/raw is the median of the per-round ratios of the round medians`,
       },
       ratioAtMost(1.05),
     ),
