@@ -44,18 +44,13 @@ export function median(samples: readonly number[]): number {
  * time; the median then drops the rounds another process disturbed more on one side than the other.
  */
 export function medianPairedRatio(numerators: readonly number[], denominators: readonly number[]): number {
-  if (numerators.length !== denominators.length) {
-    throw new RangeError(`paired samples differ in length: ${numerators.length} and ${denominators.length}`);
-  }
-  return median(numerators.map((value, index) => value / denominators[index]!));
+  return median(pairwise(numerators, denominators, (numerator, denominator) => numerator / denominator));
 }
 
-/** The per-round differences `minuends[i] - subtrahends[i]`; both arrays come from the same rounds. */
-function pairedDifferences(minuends: readonly number[], subtrahends: readonly number[]): number[] {
-  if (minuends.length !== subtrahends.length) {
-    throw new RangeError(`paired samples differ in length: ${minuends.length} and ${subtrahends.length}`);
-  }
-  return minuends.map((value, index) => value - subtrahends[index]!);
+/** `combine(a[i], b[i])` for each round; both arrays must come from the same rounds. */
+function pairwise(a: readonly number[], b: readonly number[], combine: (a: number, b: number) => number): number[] {
+  if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
+  return a.map((value, index) => combine(value, b[index]!));
 }
 
 /** How far one side is shifted from the other, with the range it lies in at 95% confidence. */
@@ -78,7 +73,7 @@ const Z_95 = 1.959964;
  * half again as many rounds for the same precision, and says nothing about how precise it is.
  */
 export function hodgesLehmannPairedShift(minuends: readonly number[], subtrahends: readonly number[]): PairedShift {
-  const differences = pairedDifferences(minuends, subtrahends);
+  const differences = pairwise(minuends, subtrahends, (minuend, subtrahend) => minuend - subtrahend);
   const n = differences.length;
   if (n === 0) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN };
   const walshAverages: number[] = [];

@@ -92,6 +92,14 @@ async function waitForStderr(session: Session, pattern: RegExp): Promise<string>
   return session.stderr();
 }
 
+/** The grandchild pid the server reports on stderr, tracked so afterEach kills it if a test does not. */
+async function trackedGrandchildPid(session: Session): Promise<number> {
+  const [pid] = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+/));
+  if (pid === undefined) throw new Error(`no grandchild pid on stderr: ${session.stderr()}`);
+  trackedPids.add(pid);
+  return pid;
+}
+
 describe("hostile server: normal tools", () => {
   it("serves the standard tools and echoes arguments", async () => {
     const { client } = await connect();
@@ -246,51 +254,47 @@ describe("hostile server: startup modes", () => {
   it("--spawn-grandchild reports the grandchild, then serves", async () => {
     const session = await connect({ spawnGrandchild: "serve" });
     const serverPid = session.transport.pid!;
-    const [grandchildPid] = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+/));
-    trackedPids.add(grandchildPid!);
-    expect(isAlive(grandchildPid!)).toBe(true);
+    const grandchildPid = await trackedGrandchildPid(session);
+    expect(isAlive(grandchildPid)).toBe(true);
     expect(JSON.parse(firstText(await session.client.callTool({ name: "echo", arguments: {} })))).toEqual({});
     await session.client.close();
     // The server is gone after close, its grandchild is not: the SDK transport leaves it behind.
     expect(await waitUntilGone(serverPid)).toBe(true);
-    expect(isAlive(grandchildPid!)).toBe(true);
-    process.kill(grandchildPid!, "SIGKILL");
+    expect(isAlive(grandchildPid)).toBe(true);
+    process.kill(grandchildPid, "SIGKILL");
   });
 
   it("--spawn-grandchild-and-exit reports the grandchild and exits", async () => {
     const session = startSession({ spawnGrandchild: "exit" });
     await session.client.connect(session.transport, { timeout: 5_000 }).catch(() => undefined);
-    const [grandchildPid] = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+/));
-    trackedPids.add(grandchildPid!);
-    expect(isAlive(grandchildPid!)).toBe(true);
-    process.kill(grandchildPid!, "SIGKILL");
+    const grandchildPid = await trackedGrandchildPid(session);
+    expect(isAlive(grandchildPid)).toBe(true);
+    process.kill(grandchildPid, "SIGKILL");
   });
 
   it("--grandchild-style=daemon starts a grandchild that is an orphan in a session of its own, keeping the environment", async () => {
     const session = await connect({ spawnGrandchild: "serve", grandchildStyle: "daemon", env: { HOSTILE_FIXTURE_MARK: "kept" } });
     const serverPid = session.transport.pid!;
-    const [grandchildPid] = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+/));
-    trackedPids.add(grandchildPid!);
-    const grandchild = readProcess(grandchildPid!)!;
+    const grandchildPid = await trackedGrandchildPid(session);
+    const grandchild = readProcess(grandchildPid)!;
     const server = readProcess(serverPid)!;
     expect(grandchild.state).not.toBe("Z");
     expect(grandchild.ppid).not.toBe(serverPid);
     expect(grandchild.sid).toBe(grandchildPid);
     expect(grandchild.pgid).toBe(grandchildPid);
     expect(grandchild.sid).not.toBe(server.sid);
-    expect(environOf(grandchildPid!)).toContain("HOSTILE_FIXTURE_MARK=kept");
-    process.kill(grandchildPid!, "SIGKILL");
+    expect(environOf(grandchildPid)).toContain("HOSTILE_FIXTURE_MARK=kept");
+    process.kill(grandchildPid, "SIGKILL");
   });
 
   it("--grandchild-style=scrubbed-env starts a child of the server with an empty environment", async () => {
     const session = await connect({ spawnGrandchild: "serve", grandchildStyle: "scrubbed-env", env: { HOSTILE_FIXTURE_MARK: "dropped" } });
     const serverPid = session.transport.pid!;
-    const [grandchildPid] = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+/));
-    trackedPids.add(grandchildPid!);
-    expect(readProcess(grandchildPid!)?.ppid).toBe(serverPid);
+    const grandchildPid = await trackedGrandchildPid(session);
+    expect(readProcess(grandchildPid)?.ppid).toBe(serverPid);
     expect(environOf(serverPid)).toContain("HOSTILE_FIXTURE_MARK=dropped");
-    expect(environOf(grandchildPid!)).toEqual([]);
-    process.kill(grandchildPid!, "SIGKILL");
+    expect(environOf(grandchildPid)).toEqual([]);
+    process.kill(grandchildPid, "SIGKILL");
   });
 
   it("--tools with --page-size lists generated tools page by page", async () => {
