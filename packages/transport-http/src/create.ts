@@ -14,7 +14,11 @@ import { addHeaderSecrets, addUrlSecrets, displayUrl, redactSecrets } from "./re
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export interface HttpTransportOptions {
-  /** Used for every request (POSTs and the SSE GET). Default: the global fetch. */
+  /**
+   * Used for every request (POSTs and the SSE GET). Default: in Node, node:http(s) for the
+   * transport's own requests (faster than the global fetch, with the same errors) and the global
+   * fetch for the rest (OAuth discovery, redirects to follow); elsewhere the global fetch.
+   */
   fetch?: typeof fetch;
   /** The SDK's OAuth client provider, passed through to the SDK transport. */
   authProvider?: OAuthClientProvider;
@@ -65,7 +69,7 @@ function buildTransport(kind: HttpTransportKind, config: HttpServerConfig, optio
   // The guard reports oversized events to the transport it serves, which is built after it.
   const served: { transport?: HttpTransport } = {};
   const guard = createGuardedFetch({
-    fetch: options.fetch ?? globalThis.fetch,
+    fetch: options.fetch,
     transport: kind,
     url: shownUrl,
     maxMessageBytes,

@@ -1,14 +1,16 @@
-import { HttpTransportError, type HttpTransportKind } from "./errors.js";
+import { meterFor, tooLargeError, type BodyLimitContext, type BodyMeter } from "./body-limit.js";
+import { HttpTransportError } from "./errors.js";
+import { nodeHttpModules, sendDirect, type DirectRequest, type NodeHttpModules } from "./node-http-fetch.js";
 import { addHeaderSecrets, isSensitiveHeader } from "./redact.js";
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
-export interface GuardedFetchOptions {
-  fetch: FetchLike;
-  transport: HttpTransportKind;
-  /** Display form of the endpoint, for error messages. */
-  url: string;
-  maxMessageBytes: number;
+export interface GuardedFetchOptions extends BodyLimitContext {
+  /**
+   * The fetch to send with. Without one, the transports' own requests go out over node:http(s)
+   * directly where it exists (Node), and everything else through the global fetch.
+   */
+  fetch?: FetchLike | undefined;
   /** Grows with every Authorization / Cookie / token header value sent, e.g. an authProvider's tokens. */
   secrets: Set<string>;
   /**
@@ -25,9 +27,9 @@ export interface GuardedFetch {
 }
 
 /**
- * Wraps fetch for the SDK transports:
+ * The fetch the SDK transports are given:
  *
- * - Each request gets its own AbortSignal. The SDK passes one long-lived signal to every fetch,
+ * - Each request can be aborted on its own. The SDK passes one long-lived signal to every fetch,
  *   and undici's Request adds an abort listener to it that lives until the Request is garbage
  *   collected, so listeners pile up (MaxListenersExceededWarning past undici's limit of 1500).
  *   Here the shared signal gets one listener per transport, which aborts the in-flight requests.
@@ -35,49 +37,81 @@ export interface GuardedFetch {
  *   unencoded body with one is then returned as it is), and otherwise by counting while
  *   streaming (per event for `text/event-stream`, per body for the rest).
  * - Credential header values are remembered as secrets to redact.
+ * - Without an injected fetch, the transports' own requests (redirects left to the SDK, a text or
+ *   byte body) are sent with node:http(s): see sendDirect.
  */
 export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
-  const inFlight = new WeakMap<AbortSignal, Set<AbortController>>();
+  const inFlight = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
   let lastNetworkError: unknown;
 
-  function linkToShared(shared: AbortSignal, own: AbortController): () => void {
-    let controllers = inFlight.get(shared);
-    if (controllers === undefined) {
-      const set = new Set<AbortController>();
-      controllers = set;
+  /** Runs `abort` when `shared` aborts; returns the function that unlinks it again. */
+  function linkToShared(shared: AbortSignal | undefined, abort: (reason: unknown) => void): () => void {
+    if (shared === undefined) return () => undefined;
+    let aborts = inFlight.get(shared);
+    if (aborts === undefined) {
+      const set = new Set<(reason: unknown) => void>();
+      aborts = set;
       inFlight.set(shared, set);
       shared.addEventListener(
         "abort",
         () => {
-          for (const controller of set) controller.abort(shared.reason);
+          for (const each of [...set]) each(shared.reason);
           set.clear();
         },
         { once: true },
       );
     }
-    controllers.add(own);
-    const set = controllers;
-    return () => set.delete(own);
+    aborts.add(abort);
+    const set = aborts;
+    return () => set.delete(abort);
   }
 
-  const guarded: FetchLike = async (input, init) => {
+  async function viaFetch(fetch: FetchLike, input: string | URL, init: RequestInit | undefined): Promise<Response> {
     rememberHeaderSecrets(init?.headers, options.secrets);
     const own = new AbortController();
     const shared = init?.signal ?? undefined;
     let release = (): void => undefined;
     if (shared?.aborted === true) own.abort(shared.reason);
-    else if (shared !== undefined) release = linkToShared(shared, own);
+    else release = linkToShared(shared, (reason) => own.abort(reason));
 
     let response: Response;
     try {
-      response = await options.fetch(input, { ...init, signal: own.signal });
+      response = await fetch(input, { ...init, signal: own.signal });
     } catch (error) {
       release();
       if (!own.signal.aborted) lastNetworkError = error;
       throw error;
     }
     const requestBody = typeof init?.body === "string" ? init.body : undefined;
-    return limitResponse(response, { ...options, requestBody }, release);
+    return limitResponse(response, options, requestBody, release);
+  }
+
+  async function direct(node: NodeHttpModules, request: DirectRequestParts, init: RequestInit | undefined): Promise<Response> {
+    rememberHeaderSecrets(request.headers, options.secrets);
+    const shared = init?.signal ?? undefined;
+    // fetch rejects with the signal's reason, whatever it is.
+    if (isAborted(shared)) throw shared?.reason;
+    const requestBody = typeof request.body === "string" ? request.body : undefined;
+    try {
+      return await sendDirect(node, {
+        ...request,
+        meterFor: (status, headers) => meterFor(status, headers, options),
+        overLimit: (meter, status) => overLimit(options, meter, status, requestBody),
+        linkAbort: (abort) => linkToShared(shared, abort),
+      });
+    } catch (error) {
+      if (!isAborted(shared) && !HttpTransportError.isInstance(error)) lastNetworkError = error;
+      throw error;
+    }
+  }
+
+  const guarded: FetchLike = async (input, init) => {
+    if (options.fetch !== undefined) return viaFetch(options.fetch, input, init);
+    const modules = nodeHttpModules();
+    const node = modules instanceof Promise ? await modules : modules;
+    const request = node === null ? undefined : directRequestParts(input, init);
+    if (node === null || request === undefined) return viaFetch(globalThis.fetch, input, init);
+    return direct(node, request, init);
   };
 
   return {
@@ -88,51 +122,78 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
   };
 }
 
-function rememberHeaderSecrets(headers: ConstructorParameters<typeof Headers>[0], secrets: Set<string>): void {
-  if (headers === undefined) return;
-  for (const [name, value] of new Headers(headers)) {
-    if (isSensitiveHeader(name)) addHeaderSecrets(secrets, name, value);
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+type HeadersInitLike = ConstructorParameters<typeof Headers>[0];
+
+type DirectRequestParts = Pick<DirectRequest, "url" | "method" | "headers" | "body">;
+
+/**
+ * The parts of a request sendDirect can make, or undefined for one it leaves to fetch: one that
+ * wants redirects followed (the SDK asks for "manual" and follows them itself), a body other than
+ * text or bytes, or a scheme other than http(s).
+ */
+function directRequestParts(input: string | URL, init: RequestInit | undefined): DirectRequestParts | undefined {
+  if (init?.redirect !== "manual") return undefined;
+  const body = init.body ?? undefined;
+  if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return undefined;
   }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  return { url, method: (init.method ?? "GET").toUpperCase(), headers: headerRecord(init.headers), body };
 }
 
-interface LimitContext extends GuardedFetchOptions {
-  requestBody: string | undefined;
+/** Request headers as a plain record, the form node:http takes. */
+function headerRecord(headers: HeadersInitLike | undefined): Record<string, string> {
+  const record: Record<string, string> = {};
+  if (headers === undefined) return record;
+  (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
 }
 
-function limitResponse(response: Response, context: LimitContext, release: () => void): Response {
+function rememberHeaderSecrets(headers: HeadersInitLike | undefined, secrets: Set<string>): void {
+  if (headers === undefined) return;
+  const remember = (value: string, name: string): void => {
+    // The same values come with every request; a known one needs no second look.
+    if (isSensitiveHeader(name) && !secrets.has(value.trim())) addHeaderSecrets(secrets, name, value);
+  };
+  if (headers instanceof Headers) headers.forEach(remember);
+  else if (Array.isArray(headers)) for (const [name, value] of headers) remember(String(value), String(name));
+  else for (const [name, value] of Object.entries(headers)) remember(String(value), name);
+}
+
+/** The error a body over the limit fails with; an oversized event is reported to the transport too. */
+function overLimit(options: GuardedFetchOptions, meter: BodyMeter, status: number, requestBody: string | undefined): HttpTransportError {
+  const error = tooLargeError(options, status, meter.unit === "event" ? "a server-sent event" : "the body");
+  if (meter.unit === "event") options.onOversizedEvent(error, requestBody);
+  return error;
+}
+
+/** A response from an injected fetch (or the global one), its body counted by a stream around it. */
+function limitResponse(response: Response, options: GuardedFetchOptions, requestBody: string | undefined, release: () => void): Response {
   const body = response.body;
-  // Redirects are left to the SDK untouched (it inspects and cancels them).
-  if (body === null || (response.status >= 300 && response.status < 400)) {
+  let meter: BodyMeter | undefined;
+  try {
+    meter = body === null ? undefined : meterFor(response.status, response.headers, options);
+  } catch (error) {
+    release();
+    void body?.cancel().catch(() => undefined);
+    throw error;
+  }
+  if (body === null || meter === undefined) {
+    // Nothing left to read can exceed the limit: the request no longer needs aborting with the rest.
     release();
     return response;
   }
-  const isEventStream = (response.headers.get("content-type") ?? "").toLowerCase().includes("text/event-stream");
-  const limit = context.maxMessageBytes;
-  const tooLarge = (size: string): HttpTransportError =>
-    new HttpTransportError(
-      "MESSAGE_TOO_LARGE",
-      `${context.transport === "sse" ? "SSE" : "Streamable HTTP"} response from ${context.url} was refused: ${size} exceeds maxMessageBytes (${limit} bytes). Raise maxMessageBytes if such messages are expected.`,
-      { transport: context.transport, url: context.url, status: response.status },
-    );
-
-  const declared = declaredLength(response.headers);
-  if (!isEventStream && declared !== undefined) {
-    if (declared > limit) {
-      release();
-      void body.cancel().catch(() => undefined);
-      throw tooLarge(`its Content-Length of ${declared} bytes`);
-    }
-    // HTTP framing makes an unencoded body exactly Content-Length bytes long, so it is within the
-    // limit without counting; wrapping every response in a counting stream cost ~90 µs per call.
-    // The request is unlinked from the shared signal now: what is left to read is bounded.
-    if (isIdentityEncoded(response.headers)) {
-      release();
-      return response;
-    }
-  }
-
-  const counter = isEventStream ? new EventSizeCounter() : undefined;
-  let total = 0;
+  const counted = meter;
   const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
   const limited = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -149,17 +210,14 @@ function limitResponse(response: Response, context: LimitContext, release: () =>
         controller.close();
         return;
       }
-      const bytes = chunk.value;
-      const exceeded = counter === undefined ? (total += bytes.byteLength) > limit : counter.add(bytes) > limit;
-      if (exceeded) {
-        const error = tooLarge(counter === undefined ? "the body" : "a server-sent event");
+      if (counted.add(chunk.value)) {
+        const error = overLimit(options, counted, response.status, requestBody);
         release();
-        if (counter !== undefined) context.onOversizedEvent(error, context.requestBody);
         controller.error(error);
         void reader.cancel(error).catch(() => undefined);
         return;
       }
-      controller.enqueue(bytes);
+      controller.enqueue(chunk.value);
     },
     cancel(reason) {
       release();
@@ -167,52 +225,4 @@ function limitResponse(response: Response, context: LimitContext, release: () =>
     },
   });
   return new Response(limited, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** The Content-Length as a number, or undefined when it is absent or not a plain byte count. */
-function declaredLength(headers: Headers): number | undefined {
-  const value = headers.get("content-length");
-  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
-}
-
-/** With a Content-Encoding, Content-Length counts compressed bytes and fetch hands out more. */
-function isIdentityEncoded(headers: Headers): boolean {
-  const encoding = headers.get("content-encoding");
-  return encoding === null || encoding.trim() === "" || encoding.trim().toLowerCase() === "identity";
-}
-
-const LF = 0x0a;
-const CR = 0x0d;
-
-/** Counts the bytes of the current server-sent event; an empty line ends an event. */
-class EventSizeCounter {
-  private eventBytes = 0;
-  private lineBytes = 0;
-  private lastWasCr = false;
-  private largest = 0;
-
-  /** Feeds a chunk; returns the size of the largest event seen in it. */
-  add(bytes: Uint8Array): number {
-    this.largest = 0;
-    for (const byte of bytes) {
-      if (byte === LF && this.lastWasCr) {
-        this.lastWasCr = false;
-        continue;
-      }
-      this.lastWasCr = byte === CR;
-      if (byte === LF || byte === CR) {
-        if (this.lineBytes === 0) {
-          this.eventBytes = 0;
-        } else {
-          this.lineBytes = 0;
-          this.eventBytes += 1;
-        }
-        continue;
-      }
-      this.lineBytes += 1;
-      this.eventBytes += 1;
-      if (this.eventBytes > this.largest) this.largest = this.eventBytes;
-    }
-    return this.largest;
-  }
 }

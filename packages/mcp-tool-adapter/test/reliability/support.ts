@@ -73,8 +73,10 @@ const onNetwork = (channel: string) => (message: unknown): void => {
 const networkListeners = new Map(NETWORK_CHANNELS.map((channel) => [channel, onNetwork(channel)]));
 
 function describeNetworkMessage(message: unknown): string {
-  const record = message as { request?: { origin?: unknown; path?: unknown }; socket?: { remoteAddress?: unknown } } | undefined;
-  if (record?.request !== undefined) return `${String(record.request.origin)}${String(record.request.path)}`;
+  const record = message as { request?: { origin?: unknown; protocol?: unknown; host?: unknown; path?: unknown }; socket?: { remoteAddress?: unknown } } | undefined;
+  const request = record?.request;
+  // undici's requests carry an origin; node:http's ClientRequest a protocol and a host.
+  if (request !== undefined) return `${typeof request.origin === "string" ? request.origin : `${String(request.protocol)}//${String(request.host)}`}${String(request.path)}`;
   const address = record?.socket?.remoteAddress;
   return typeof address === "string" ? address : "socket";
 }

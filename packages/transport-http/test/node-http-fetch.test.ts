@@ -1,0 +1,251 @@
+import { getEventListeners } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { gzipSync } from "node:zlib";
+import { afterEach, describe, expect, it } from "vitest";
+import { HttpTransportError } from "../src/index.js";
+import { createGuardedFetch, type GuardedFetch } from "../src/guarded-fetch.js";
+
+// Without an injected fetch, the guard sends the transports' own requests (redirect: "manual",
+// text body) over node:http. These tests drive it the way the SDK transports do, against real
+// servers on 127.0.0.1.
+
+interface TestServer {
+  url: string;
+  /** Every request seen: method, path, headers, body. */
+  requests: { method: string; path: string; headers: IncomingMessage["headers"]; body: string }[];
+  /** TCP connections accepted so far. */
+  connections: Socket[];
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function serve(handle: (request: IncomingMessage, response: ServerResponse, body: string) => void): Promise<TestServer> {
+  const state: TestServer = { url: "", requests: [], connections: [] };
+  const server = createServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => {
+      state.requests.push({ method: request.method ?? "", path: request.url ?? "", headers: request.headers, body });
+      handle(request, response, body);
+    });
+  });
+  server.on("connection", (socket) => state.connections.push(socket));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  return state;
+}
+
+interface Guard extends GuardedFetch {
+  oversized: { error: HttpTransportError; requestBody: string | undefined }[];
+}
+
+function guard(maxMessageBytes = 1_000_000): Guard {
+  const oversized: Guard["oversized"] = [];
+  const guarded = createGuardedFetch({
+    transport: "streamable-http",
+    url: "http://127.0.0.1/mcp",
+    maxMessageBytes,
+    secrets: new Set(),
+    onOversizedEvent: (error, requestBody) => oversized.push({ error, requestBody }),
+  });
+  return Object.assign(guarded, { oversized });
+}
+
+/** A POST as the SDK's streamable HTTP transport sends it. */
+function post(body: string, signal?: AbortSignal): RequestInit {
+  const headers = new Headers({ "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": "s-1" });
+  return { method: "POST", headers, body, redirect: "manual", ...(signal === undefined ? {} : { signal }) };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+const event = (data: string): string => `event: message\ndata: ${data}\n\n`;
+
+describe("the guard's own HTTP client (no fetch injected)", () => {
+  it("sends the request as given and streams the response body as it arrives", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream", "mcp-session-id": "s-1" });
+      response.write(event('{"n":1}'));
+      setTimeout(() => response.end(event('{"n":2}')), 20);
+    });
+    const response = await guard().fetch(server.url, post('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("mcp-session-id")).toBe("s-1");
+    expect(await response.text()).toBe(event('{"n":1}') + event('{"n":2}'));
+    const [seen] = server.requests;
+    expect(seen?.method).toBe("POST");
+    expect(seen?.body).toBe('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    expect(seen?.headers["mcp-session-id"]).toBe("s-1");
+    expect(seen?.headers["content-length"]).toBe(String(seen?.body.length));
+    // Only what the transport set: none of fetch's own defaults (it did not go through undici).
+    expect(seen?.headers["sec-fetch-mode"]).toBeUndefined();
+  });
+
+  it("keeps one connection for sequential requests, empty and body-less answers included", async () => {
+    const server = await serve((request, response, body) => {
+      if (body.includes("notification")) response.writeHead(202, { "content-length": "0" }).end();
+      else if (request.method === "DELETE") response.writeHead(204).end();
+      else response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+    });
+    const { fetch } = guard();
+
+    const accepted = await fetch(server.url, post('{"notification":true}'));
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toBeNull();
+    expect(await (await fetch(server.url, post("{}"))).json()).toEqual({ ok: true });
+    const deleted = await fetch(server.url, { method: "DELETE", redirect: "manual" });
+    expect(deleted.status).toBe(204);
+    expect(deleted.body).toBeNull();
+    expect(server.requests.map((request) => request.method)).toEqual(["POST", "POST", "DELETE"]);
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it("fails an oversized server-sent event mid-stream, tells the transport which request it answered, and drops the connection", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(event('{"small":true}'));
+      response.write(`data: ${"x".repeat(600)}`);
+      response.write("x".repeat(600));
+    });
+    const guarded = guard(1_000);
+    const requestBody = '{"jsonrpc":"2.0","id":7,"method":"tools/call"}';
+    const response = await guarded.fetch(server.url, post(requestBody));
+    const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe(event('{"small":true}'));
+    const readToEnd = async (): Promise<void> => {
+      while (!(await reader.read()).done);
+    };
+    const error = await failureOf(readToEnd());
+    expect(HttpTransportError.isInstance(error) && error.code).toBe("MESSAGE_TOO_LARGE");
+    expect((error as Error).message).toContain("a server-sent event exceeds maxMessageBytes (1000 bytes)");
+    expect(guarded.oversized).toEqual([{ error, requestBody }]);
+    await expect.poll(() => server.connections[0]?.destroyed).toBe(true);
+  });
+
+  it("refuses a body whose Content-Length is over the limit before reading it", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": "5000" }).end("z".repeat(5000));
+    });
+    const error = await failureOf(guard(1_000).fetch(server.url, post("{}")));
+    expect(HttpTransportError.isInstance(error) && error.code).toBe("MESSAGE_TOO_LARGE");
+    expect((error as Error).message).toContain("its Content-Length of 5000 bytes");
+  });
+
+  it("decompresses a gzip body the server sent anyway, and counts the decompressed bytes", async () => {
+    const json = JSON.stringify({ padding: "z".repeat(20_000) });
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(json));
+    });
+    expect(await (await guard(100_000).fetch(server.url, post("{}"))).text()).toBe(json);
+    const refused = await guard(10_000).fetch(server.url, post("{}"));
+    const error = await failureOf(refused.text());
+    expect(HttpTransportError.isInstance(error) && error.code).toBe("MESSAGE_TOO_LARGE");
+  });
+
+  it("rejects with the signal's reason when aborted before the response, and errors the body when aborted after", async () => {
+    const server = await serve((request, response, body) => {
+      if (body === "wait") return; // never answers
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(event("{}")); // and never ends
+    });
+    const { fetch } = guard();
+
+    const before = new AbortController();
+    const waiting = failureOf(fetch(server.url, post("wait", before.signal)));
+    await expect.poll(() => server.requests.length).toBe(1);
+    const reason = new Error("transport closed");
+    before.abort(reason);
+    expect(await waiting).toBe(reason);
+
+    const after = new AbortController();
+    const response = await fetch(server.url, post("stream", after.signal));
+    const reader = response.body?.getReader();
+    await reader?.read();
+    after.abort(reason);
+    expect(await failureOf(reader?.read() ?? Promise.resolve())).toBe(reason);
+
+    const already = new AbortController();
+    already.abort(reason);
+    expect(await failureOf(fetch(server.url, post("{}", already.signal)))).toBe(reason);
+  });
+
+  it("puts one listener on the transport's signal however many requests are in flight", async () => {
+    const server = await serve((_request, response) => {
+      setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end("{}"), 10);
+    });
+    const { fetch } = guard();
+    const shared = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const inFlight = Array.from({ length: 50 }, () => fetch(server.url, post("{}", shared.signal)));
+      await expect.poll(() => server.requests.length).toBe(50);
+      expect(getEventListeners(shared.signal, "abort")).toHaveLength(1);
+      for (const response of await Promise.all(inFlight)) expect(await response.json()).toEqual({});
+      expect(getEventListeners(shared.signal, "abort")).toHaveLength(1);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+  });
+
+  it("fails like fetch when nothing listens: TypeError('fetch failed') caused by ECONNREFUSED, kept as the last network error", async () => {
+    const server = await serve(() => undefined);
+    const url = server.url;
+    await new Promise((resolve) => servers.pop()?.close(resolve));
+    const guarded = guard();
+
+    const error = await failureOf(guarded.fetch(url, post("{}")));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe("fetch failed");
+    expect(((error as Error).cause as { code?: string }).code).toBe("ECONNREFUSED");
+    expect(guarded.lastNetworkError).toBe(error);
+  });
+
+  it("errors the body with TypeError('terminated') when the connection drops before the body ends", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(event("{}"), () => setTimeout(() => response.socket?.destroy(), 10));
+    });
+    const response = await guard().fetch(server.url, post("{}"));
+    const error = await failureOf(response.text());
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe("terminated");
+  });
+
+  it("returns a redirect as it is when asked to, and leaves a request that wants it followed to fetch", async () => {
+    const server = await serve((request, response) => {
+      if (request.url === "/mcp") response.writeHead(307, { location: "/moved" }).end();
+      else response.writeHead(200, { "content-type": "application/json" }).end('{"moved":true}');
+    });
+    const { fetch } = guard();
+
+    const manual = await fetch(server.url, post("{}"));
+    expect(manual.status).toBe(307);
+    expect(manual.headers.get("location")).toBe("/moved");
+
+    const followed = await fetch(server.url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect(followed.status).toBe(200);
+    expect(await followed.json()).toEqual({ moved: true });
+    expect(server.requests.map((request) => request.path)).toEqual(["/mcp", "/mcp", "/moved"]);
+  });
+});
