@@ -51,7 +51,7 @@ export interface DirectRequest {
 }
 
 /** Statuses whose response has no body, which the Response constructor insists on. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 /**
  * Sends one request over node:http(s) and resolves with a fetch Response whose body is counted
@@ -77,7 +77,8 @@ export function sendDirect(node: NodeHttpModules, request: DirectRequest): Promi
       outgoing.destroy();
       fail(reason);
     });
-    outgoing.once("error", (error) => {
+    // `on`, not `once`: a second error event with no listener would crash the host process.
+    outgoing.on("error", (error) => {
       unlink();
       fail(new TypeError("fetch failed", { cause: error }));
     });
@@ -160,8 +161,8 @@ function respond(
   });
   source.once("end", () => finish());
   const terminated = (cause: unknown): void => finish(new TypeError("terminated", { cause }));
-  source.once("error", terminated);
-  if (source !== incoming) incoming.once("error", terminated);
+  source.on("error", terminated);
+  if (source !== incoming) incoming.on("error", terminated);
   incoming.once("close", () => {
     if (!incoming.complete) terminated(new Error("the connection closed before the response body ended"));
   });
