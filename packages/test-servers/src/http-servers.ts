@@ -165,17 +165,26 @@ export interface RecordedRequest {
 
 /** How the fault server answers one request. */
 export type FaultBehavior =
-  /** A status with an optional body (text, or JSON when an object) and headers. */
-  | { kind: "status"; status: number; body?: string | Record<string, unknown>; headers?: Record<string, string> }
+  /** A status with an optional body (text, bytes as given, or JSON when an object) and headers. */
+  | { kind: "status"; status: number; body?: string | Uint8Array | Record<string, unknown>; headers?: Record<string, string> }
   /** Read the request, then never answer (the socket stays open until the server closes). */
   | { kind: "hang" }
   /** Destroy the socket without any response. */
   | { kind: "close" }
   /**
    * Answer `status` (default 200) with chunked writes of these raw strings (no Content-Length),
-   * then end the response, or keep it open when `keepOpen` (e.g. a `text/event-stream`).
+   * then end the response, keep it open when `keepOpen` (e.g. a `text/event-stream`), or destroy
+   * the connection once they are written when `dropAfter` (a body cut short).
    */
-  | { kind: "chunks"; contentType: string; chunks: string[]; status?: number; keepOpen?: boolean; headers?: Record<string, string> };
+  | {
+      kind: "chunks";
+      contentType: string;
+      chunks: string[];
+      status?: number;
+      keepOpen?: boolean;
+      dropAfter?: boolean;
+      headers?: Record<string, string>;
+    };
 
 export type FaultPlan = FaultBehavior | ((request: RecordedRequest, index: number) => FaultBehavior);
 
@@ -227,10 +236,11 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
   function answer(behavior: FaultBehavior, res: ServerResponse): void {
     switch (behavior.kind) {
       case "status": {
-        const isJson = typeof behavior.body === "object";
-        const body = typeof behavior.body === "object" ? JSON.stringify(behavior.body) : (behavior.body ?? "");
+        const given = behavior.body;
+        const isJson = typeof given === "object" && !(given instanceof Uint8Array);
+        const body = isJson ? JSON.stringify(given) : (given ?? "");
         res.writeHead(behavior.status, {
-          "content-type": isJson ? "application/json" : "text/plain",
+          "content-type": isJson ? "application/json" : given instanceof Uint8Array ? "application/octet-stream" : "text/plain",
           "content-length": String(Buffer.byteLength(body)),
           ...behavior.headers,
         });
@@ -246,7 +256,9 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
       case "chunks":
         res.writeHead(behavior.status ?? 200, { "content-type": behavior.contentType, "cache-control": "no-cache", ...behavior.headers });
         for (const chunk of behavior.chunks) res.write(chunk);
-        if (behavior.keepOpen === true) open.add(res);
+        // Destroyed once the chunks reached the socket, so the client gets them before the drop.
+        if (behavior.dropAfter === true) res.write("", () => res.socket?.destroy());
+        else if (behavior.keepOpen === true) open.add(res);
         else res.end();
         return;
     }

@@ -141,7 +141,7 @@ function directRequestParts(input: string | URL, init: RequestInit | undefined):
   if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) return undefined;
   let url: URL;
   try {
-    url = new URL(input);
+    url = input instanceof URL ? input : new URL(input);
   } catch {
     return undefined;
   }

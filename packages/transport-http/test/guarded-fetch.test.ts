@@ -1,25 +1,13 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
+import { startFaultHttpServer, type FaultHttpServer } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpTransportError } from "../src/index.js";
 import { createGuardedFetch, type FetchLike } from "../src/guarded-fetch.js";
 
-const servers: Server[] = [];
+const servers: FaultHttpServer[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-
-/** A server on 127.0.0.1 answering every request with `body` and `headers`. */
-async function serve(body: Buffer, headers: Record<string, string>): Promise<string> {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "application/json", "content-length": String(body.byteLength), ...headers });
-    response.end(body);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-}
 
 function guarded(maxMessageBytes: number, fetch: FetchLike = globalThis.fetch): FetchLike {
   return createGuardedFetch({ fetch, transport: "streamable-http", url: "http://127.0.0.1/mcp", maxMessageBytes, secrets: new Set(), onOversizedEvent: () => undefined }).fetch;
@@ -45,7 +33,9 @@ describe("guarded fetch and Content-Length", () => {
     const json = JSON.stringify({ padding: "z".repeat(100_000) });
     const compressed = gzipSync(json);
     expect(compressed.byteLength).toBeLessThan(10_000);
-    const url = await serve(compressed, { "content-encoding": "gzip" });
+    const server = await startFaultHttpServer({ kind: "status", status: 200, body: compressed, headers: { "content-type": "application/json", "content-encoding": "gzip" } });
+    servers.push(server);
+    const { url } = server;
 
     const refused = await guarded(10_000)(url);
     const error = await refused.text().then(() => undefined, (caught: unknown) => caught);

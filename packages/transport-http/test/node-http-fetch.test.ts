@@ -1,7 +1,6 @@
 import { getEventListeners } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { gzipSync } from "node:zlib";
+import { startFaultHttpServer, type FaultHttpServer, type FaultPlan } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpTransportError } from "../src/index.js";
 import { createGuardedFetch, type GuardedFetch } from "../src/guarded-fetch.js";
@@ -10,38 +9,15 @@ import { createGuardedFetch, type GuardedFetch } from "../src/guarded-fetch.js";
 // text body) over node:http. These tests drive it the way the SDK transports do, against real
 // servers on 127.0.0.1.
 
-interface TestServer {
-  url: string;
-  /** Every request seen: method, path, headers, body. */
-  requests: { method: string; path: string; headers: IncomingMessage["headers"]; body: string }[];
-  /** TCP connections accepted so far. */
-  connections: Socket[];
-}
-
-const servers: Server[] = [];
+const servers: FaultHttpServer[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function serve(handle: (request: IncomingMessage, response: ServerResponse, body: string) => void): Promise<TestServer> {
-  const state: TestServer = { url: "", requests: [], connections: [] };
-  const server = createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => {
-      state.requests.push({ method: request.method ?? "", path: request.url ?? "", headers: request.headers, body });
-      handle(request, response, body);
-    });
-  });
-  server.on("connection", (socket) => state.connections.push(socket));
+async function serve(plan: FaultPlan): Promise<FaultHttpServer> {
+  const server = await startFaultHttpServer(plan);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-  return state;
+  return server;
 }
 
 interface Guard extends GuardedFetch {
@@ -76,12 +52,8 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 const event = (data: string): string => `event: message\ndata: ${data}\n\n`;
 
 describe("the guard's own HTTP client (no fetch injected)", () => {
-  it("sends the request as given and streams the response body as it arrives", async () => {
-    const server = await serve((_request, response) => {
-      response.writeHead(200, { "content-type": "text/event-stream", "mcp-session-id": "s-1" });
-      response.write(event('{"n":1}'));
-      setTimeout(() => response.end(event('{"n":2}')), 20);
-    });
+  it("sends the request as given and hands out the body the server streamed", async () => {
+    const server = await serve({ kind: "chunks", contentType: "text/event-stream", headers: { "mcp-session-id": "s-1" }, chunks: [event('{"n":1}'), event('{"n":2}')] });
     const response = await guard().fetch(server.url, post('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
 
     expect(response.status).toBe(200);
@@ -97,10 +69,10 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("keeps one connection for sequential requests, empty and body-less answers included", async () => {
-    const server = await serve((request, response, body) => {
-      if (body.includes("notification")) response.writeHead(202, { "content-length": "0" }).end();
-      else if (request.method === "DELETE") response.writeHead(204).end();
-      else response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+    const server = await serve((request) => {
+      if (request.body.includes("notification")) return { kind: "status", status: 202 };
+      if (request.method === "DELETE") return { kind: "status", status: 204 };
+      return { kind: "status", status: 200, body: { ok: true } };
     });
     const { fetch } = guard();
 
@@ -112,16 +84,12 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
     expect(deleted.status).toBe(204);
     expect(deleted.body).toBeNull();
     expect(server.requests.map((request) => request.method)).toEqual(["POST", "POST", "DELETE"]);
-    expect(server.connections).toHaveLength(1);
+    // Keep-alive: one connection served all three (each new one would stay open beside it).
+    expect(server.openConnections).toBe(1);
   });
 
   it("fails an oversized server-sent event mid-stream, tells the transport which request it answered, and drops the connection", async () => {
-    const server = await serve((_request, response) => {
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write(event('{"small":true}'));
-      response.write(`data: ${"x".repeat(600)}`);
-      response.write("x".repeat(600));
-    });
+    const server = await serve({ kind: "chunks", contentType: "text/event-stream", chunks: [event('{"small":true}'), `data: ${"x".repeat(600)}`, "x".repeat(600)], keepOpen: true });
     const guarded = guard(1_000);
     const requestBody = '{"jsonrpc":"2.0","id":7,"method":"tools/call"}';
     const response = await guarded.fetch(server.url, post(requestBody));
@@ -136,13 +104,11 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
     expect(HttpTransportError.isInstance(error) && error.code).toBe("MESSAGE_TOO_LARGE");
     expect((error as Error).message).toContain("a server-sent event exceeds maxMessageBytes (1000 bytes)");
     expect(guarded.oversized).toEqual([{ error, requestBody }]);
-    await expect.poll(() => server.connections[0]?.destroyed).toBe(true);
+    await expect.poll(() => server.openConnections).toBe(0);
   });
 
   it("refuses a body whose Content-Length is over the limit before reading it", async () => {
-    const server = await serve((_request, response) => {
-      response.writeHead(200, { "content-type": "application/json", "content-length": "5000" }).end("z".repeat(5000));
-    });
+    const server = await serve({ kind: "status", status: 200, body: "z".repeat(5000) });
     const error = await failureOf(guard(1_000).fetch(server.url, post("{}")));
     expect(HttpTransportError.isInstance(error) && error.code).toBe("MESSAGE_TOO_LARGE");
     expect((error as Error).message).toContain("its Content-Length of 5000 bytes");
@@ -150,9 +116,7 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
 
   it("decompresses a gzip body the server sent anyway, and counts the decompressed bytes", async () => {
     const json = JSON.stringify({ padding: "z".repeat(20_000) });
-    const server = await serve((_request, response) => {
-      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync(json));
-    });
+    const server = await serve({ kind: "status", status: 200, body: gzipSync(json), headers: { "content-type": "application/json", "content-encoding": "gzip" } });
     expect(await (await guard(100_000).fetch(server.url, post("{}"))).text()).toBe(json);
     const refused = await guard(10_000).fetch(server.url, post("{}"));
     const error = await failureOf(refused.text());
@@ -160,11 +124,9 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("rejects with the signal's reason when aborted before the response, and errors the body when aborted after", async () => {
-    const server = await serve((request, response, body) => {
-      if (body === "wait") return; // never answers
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write(event("{}")); // and never ends
-    });
+    const server = await serve((request) =>
+      request.body === "wait" ? { kind: "hang" } : { kind: "chunks", contentType: "text/event-stream", chunks: [event("{}")], keepOpen: true },
+    );
     const { fetch } = guard();
 
     const before = new AbortController();
@@ -187,19 +149,17 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("puts one listener on the transport's signal however many requests are in flight", async () => {
-    const server = await serve((_request, response) => {
-      setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end("{}"), 10);
-    });
+    const server = await serve({ kind: "status", status: 200, body: {} });
     const { fetch } = guard();
     const shared = new AbortController();
     const warnings: Error[] = [];
     const onWarning = (warning: Error): void => void warnings.push(warning);
     process.on("warning", onWarning);
     try {
+      // All 50 are sent before any answer can arrive, so all are in flight together.
       const inFlight = Array.from({ length: 50 }, () => fetch(server.url, post("{}", shared.signal)));
-      await expect.poll(() => server.requests.length).toBe(50);
-      expect(getEventListeners(shared.signal, "abort")).toHaveLength(1);
       for (const response of await Promise.all(inFlight)) expect(await response.json()).toEqual({});
+      expect(server.requests).toHaveLength(50);
       expect(getEventListeners(shared.signal, "abort")).toHaveLength(1);
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
@@ -209,9 +169,9 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("fails like fetch when nothing listens: TypeError('fetch failed') caused by ECONNREFUSED, kept as the last network error", async () => {
-    const server = await serve(() => undefined);
+    const server = await serve({ kind: "status", status: 200 });
     const url = server.url;
-    await new Promise((resolve) => servers.pop()?.close(resolve));
+    await server.close();
     const guarded = guard();
 
     const error = await failureOf(guarded.fetch(url, post("{}")));
@@ -222,10 +182,7 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("errors the body with TypeError('terminated') when the connection drops before the body ends", async () => {
-    const server = await serve((_request, response) => {
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write(event("{}"), () => setTimeout(() => response.socket?.destroy(), 10));
-    });
+    const server = await serve({ kind: "chunks", contentType: "text/event-stream", chunks: [event("{}")], dropAfter: true });
     const response = await guard().fetch(server.url, post("{}"));
     const error = await failureOf(response.text());
     expect(error).toBeInstanceOf(TypeError);
@@ -233,10 +190,9 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("returns a redirect as it is when asked to, and leaves a request that wants it followed to fetch", async () => {
-    const server = await serve((request, response) => {
-      if (request.url === "/mcp") response.writeHead(307, { location: "/moved" }).end();
-      else response.writeHead(200, { "content-type": "application/json" }).end('{"moved":true}');
-    });
+    const server = await serve((request) =>
+      request.url === "/mcp" ? { kind: "status", status: 307, headers: { location: "/moved" } } : { kind: "status", status: 200, body: { moved: true } },
+    );
     const { fetch } = guard();
 
     const manual = await fetch(server.url, post("{}"));
@@ -246,6 +202,6 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
     const followed = await fetch(server.url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
     expect(followed.status).toBe(200);
     expect(await followed.json()).toEqual({ moved: true });
-    expect(server.requests.map((request) => request.path)).toEqual(["/mcp", "/mcp", "/moved"]);
+    expect(server.requests.map((request) => request.url)).toEqual(["/mcp", "/mcp", "/moved"]);
   });
 });
