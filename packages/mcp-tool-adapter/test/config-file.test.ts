@@ -1,8 +1,21 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expandEnvReferences, loadConfigFile, MCPConfigFileError, parseConfig } from "../src/index.js";
+import type { Static } from "typebox";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import {
+  ConfigFileServerEntrySchema,
+  expandEnvReferences,
+  loadConfigFile,
+  MCPConfigFileError,
+  parseConfig,
+  type ServerToolsConfigSchema,
+  type CapabilityOverrides,
+  type ConfigFileServerEntry,
+  type HttpServerConfig,
+  type ServerToolsConfig,
+  type StdioServerConfig,
+} from "../src/index.js";
 
 const env = { HOME: "/home/ada", TOKEN: "s3cret", EMPTY: "" };
 
@@ -122,6 +135,20 @@ describe("config file shapes", () => {
     expect(error.code).toBe("CONFIG_FILE_INVALID");
     expect(error.message).toContain('no server "c"');
     expect(error.message).toContain('"a", "b"');
+  });
+});
+
+describe("config file schema", () => {
+  // Type-level: `tsc` fails when the file's schema and the types it stands for drift apart.
+  it("is the transports' fields plus the file-only ones, and matches the public entry types", () => {
+    expectTypeOf<Pick<ConfigFileServerEntry, keyof StdioServerConfig>>().toEqualTypeOf<Partial<StdioServerConfig>>();
+    expectTypeOf<Pick<ConfigFileServerEntry, keyof HttpServerConfig>>().toEqualTypeOf<Partial<HttpServerConfig>>();
+    expectTypeOf<Static<typeof ServerToolsConfigSchema>>().toEqualTypeOf<ServerToolsConfig>();
+    expectTypeOf<NonNullable<ServerToolsConfig["overrides"]>[string]>().toEqualTypeOf<CapabilityOverrides>();
+    // Run time: the transports' own property schemas, not copies.
+    expect(Object.keys(ConfigFileServerEntrySchema.properties)).toEqual(
+      expect.arrayContaining(["type", "transport", "tools", "connectTimeoutMs", "disabled", "command", "args", "env", "cwd", "inheritEnv", "url", "headers"]),
+    );
   });
 });
 
