@@ -12,7 +12,7 @@ export default tseslint.config(
     },
     rules: {
       "no-restricted-exports": ["error", { restrictDefaultExports: { direct: true, named: true, defaultFrom: true, namedFrom: true, namespaceFrom: true } }],
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@mcp-tool-adapter/*/*", "mcp-tool-adapter/*"], message: "Import a package by its public entry only." }, { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@mcp-tool-adapter/*/*", "!@mcp-tool-adapter/transport-*/config", "mcp-tool-adapter/*"], message: "Import a package by its public entry (or a transport's schema-only /config entry) only." }, { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." }] }],
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",

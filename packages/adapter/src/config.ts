@@ -1,33 +1,32 @@
+import { HttpServerConfigSchema } from "@mcp-tool-adapter/transport-http/config";
+import { StdioServerConfigSchema } from "@mcp-tool-adapter/transport-stdio/config";
 import { Type, type Static } from "typebox";
 // typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
 import { Errors as schemaErrors } from "typebox/schema";
 import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
 
-const NonEmptyString = Type.String({ minLength: 1 });
-const StringMap = Type.Record(Type.String(), Type.String());
+// The transports own their fields (command, args, env, cwd, inheritEnv; url, headers): each
+// schema below is the adapter's own fields plus one transport's properties, taken from the
+// transport package's schema-only entry. Nothing of a transport's config is restated here.
+
+/** The fields the adapter itself reads, whatever the transport. */
+const AdapterFields = {
+  /** Identifies the server in messages, logs and `sourceMetadata.server`. */
+  name: Type.String({ minLength: 1 }),
+};
 
 /** A server the adapter reaches by spawning a process and speaking MCP over its stdin / stdout. */
 export const StdioMCPServerConfigSchema = Type.Object({
-  name: NonEmptyString,
+  ...AdapterFields,
   transport: Type.Literal("stdio"),
-  command: NonEmptyString,
-  args: Type.Optional(Type.Array(Type.String())),
-  env: Type.Optional(StringMap),
-  cwd: Type.Optional(NonEmptyString),
-  /**
-   * Which of the host's environment variables the server also gets, on top of the safe defaults
-   * (HOME, LOGNAME, PATH, SHELL, TERM, USER) and `env`: `true` for all of them, a list for those
-   * names only. Default: none, so the host's secrets stay out of the server.
-   */
-  inheritEnv: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String())])),
+  ...StdioServerConfigSchema.properties,
 });
 
 /** A server the adapter reaches over HTTP (legacy SSE or streamable HTTP). */
 export const HttpMCPServerConfigSchema = Type.Object({
-  name: NonEmptyString,
+  ...AdapterFields,
   transport: Type.Union([Type.Literal("sse"), Type.Literal("streamable-http")]),
-  url: NonEmptyString,
-  headers: Type.Optional(StringMap),
+  ...HttpServerConfigSchema.properties,
 });
 
 /** Every server config the adapter accepts; unknown extra fields are allowed and kept. */
@@ -46,7 +45,7 @@ const UNION_FIELD_MESSAGES: Readonly<Record<string, string>> = {
 };
 
 const BaseConfigSchema = Type.Object({
-  name: NonEmptyString,
+  ...AdapterFields,
   transport: Type.Union([Type.Literal("stdio"), Type.Literal("sse"), Type.Literal("streamable-http")]),
 });
 

@@ -16,18 +16,16 @@ import {
   describeCause,
   MCPConfigError,
   MCPConnectionError,
-  MCPDiscoveryError,
   MCPNotConnectedError,
   withoutFullStop,
 } from "./errors.js";
 import { LegacyResultTransport } from "./legacy-result-transport.js";
 import { Redactor } from "./redaction.js";
-import { buildToolDefinitions, type Registration } from "./registration.js";
 import { SerialQueue } from "./serial-queue.js";
-import { ConnectionLost, refreshRequested, settlePending, type PendingRequest, type Session } from "./session.js";
+import { ConnectionLost, settlePending, type PendingRequest, type Session } from "./session.js";
 import { clampTimer, positiveOr, withTimeout } from "./timeouts.js";
-import { buildEntries, ToolCatalog } from "./tool-catalog.js";
-import { compileToolFilter, type CompiledToolFilter } from "./tool-filter.js";
+import { ToolCatalog } from "./tool-catalog.js";
+import { ToolSync } from "./tool-sync.js";
 import { describeTransportFailure, isConnectionGone } from "./transport-failure.js";
 import { assertTransport, closeQuietly, connectFailureCause } from "./transport-lifecycle.js";
 import type {
@@ -40,7 +38,6 @@ import type {
   MCPToolResult,
   RegisterToolsOptions,
   RegistrationReport,
-  ToolsChangedEvent,
   ToolsChangedListener,
   TransportFactory,
 } from "./types.js";
@@ -79,7 +76,6 @@ export class MCPToolAdapter {
   readonly #defaultTimeoutMs: number;
   readonly #connectTimeoutMs: number;
   readonly #closeTimeoutMs: number;
-  readonly #maxListPages: number;
   readonly #clientInfo: Implementation;
   /** Keeps the config's credentials out of every message, result error, log line and cause. */
   readonly #redactor: Redactor;
@@ -88,10 +84,8 @@ export class MCPToolAdapter {
 
   readonly #lifecycle = new SerialQueue<LifecycleKind>();
   #session: Session | undefined;
-  #catalog: { session: Session; catalog: ToolCatalog } | undefined;
-  #filter: CompiledToolFilter = compileToolFilter(undefined);
-  readonly #registrations = new Map<ToolRegistry, Map<string, RegisterToolsOptions>>();
-  readonly #listeners = new Set<ToolsChangedListener>();
+  /** Discovery, the tool cache, list-changed refreshes and registry namespaces. */
+  readonly #tools: ToolSync;
 
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const valid = validateServerConfig(config);
@@ -107,7 +101,6 @@ export class MCPToolAdapter {
     this.#defaultTimeoutMs = positiveOr(options.defaultTimeoutMs, DEFAULT_CALL_TIMEOUT_MS);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
-    this.#maxListPages = Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES));
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#outcome = {
       serverName: this.serverName,
@@ -116,7 +109,16 @@ export class MCPToolAdapter {
       redactor: this.#redactor,
       now: this.#now,
     };
-    if (options.onToolsChanged !== undefined) this.#listeners.add(options.onToolsChanged);
+    this.#tools = new ToolSync({
+      serverName: this.serverName,
+      logger: this.#logger,
+      redactor: this.#redactor,
+      maxListPages: Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES)),
+      request: (session, request) => this.#request(session, request, {}),
+      isCurrent: (session) => session === this.#session,
+      invoke: (name, args, invokeOptions) => this.invoke(name, args, invokeOptions),
+    });
+    if (options.onToolsChanged !== undefined) this.#tools.addListener(options.onToolsChanged);
   }
 
   /** Capabilities from name heuristics alone (annotations and overrides are optional inputs). */
@@ -140,7 +142,7 @@ export class MCPToolAdapter {
 
   /** The tools of the last discovery (filtered), frozen; empty before discovery and after reconnect. */
   get discoveredTools(): readonly MCPToolDescriptor[] {
-    return this.#catalog?.catalog.tools ?? EMPTY_TOOLS;
+    return this.#tools.tools;
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -173,7 +175,7 @@ export class MCPToolAdapter {
     const timeoutMs = positiveOr(options.timeoutMs, this.#connectTimeoutMs);
     return this.#lifecycle.run("reconnect", async () => {
       await this.#close("reconnect() was called");
-      this.#catalog = undefined;
+      this.#tools.clear();
       await this.#open(timeoutMs, "reconnect");
     });
   }
@@ -216,7 +218,7 @@ export class MCPToolAdapter {
     deadline.clear();
     session.state = "open";
     this.#session = session;
-    if (this.#catalog !== undefined && this.#catalog.session !== session) this.#catalog = undefined;
+    this.#tools.sessionOpened(session);
     this.#logger?.debug?.(`Connected to MCP server "${this.serverName}" over ${this.transportType}`);
   }
 
@@ -240,7 +242,7 @@ export class MCPToolAdapter {
       this.#logger?.debug?.(`MCP server "${this.serverName}" transport error: ${describeCause(error)}`, { error });
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      this.#onToolListChanged(session);
+      this.#tools.listChanged(session);
     });
     return session;
   }
@@ -283,7 +285,7 @@ export class MCPToolAdapter {
     return session;
   }
 
-  // ---------------------------------------------------------------- discovery
+  // ---------------------------------------------------------------- tools
 
   /**
    * Lists every tool (following pagination), keeps the ones `filter` allows, caches them and
@@ -292,137 +294,30 @@ export class MCPToolAdapter {
    */
   async discoverTools(filter?: MCPToolFilter): Promise<MCPToolDescriptor[]> {
     const session = this.#requireSession("discover tools");
-    const compiled = compileToolFilter(filter);
-    this.#filter = compiled;
-    const catalog = await this.#discover(session, compiled);
+    const catalog = await this.#tools.discover(session, filter);
     return [...catalog.tools];
   }
 
-  async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
-    const rawTools = await this.#listAllTools(session);
-    const previous = this.#catalog?.session === session ? this.#catalog.catalog : undefined;
-    const catalog = new ToolCatalog(buildEntries(rawTools, previous, this.#logger, this.serverName), filter);
-    if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
-    this.#catalog = { session, catalog };
-    return catalog;
+  /**
+   * Registers every discovered tool (discovering first when needed) as `namespace/tool`,
+   * replacing the namespace atomically. Tool names the registry rejects are skipped and
+   * reported. Later tools/list_changed notifications update the namespace again.
+   */
+  registerTools(registry: ToolRegistry, namespace: string, options: RegisterToolsOptions = {}): Promise<RegistrationReport> {
+    return this.#tools.register(registry, namespace, options, () => this.#requireSession(`register tools in namespace "${namespace}"`));
   }
 
-  /** The catalog of this session, discovering once (shared by concurrent callers) when there is none. */
-  #catalogFor(session: Session): Promise<ToolCatalog> | ToolCatalog {
-    if (this.#catalog?.session === session) return this.#catalog.catalog;
-    session.discovery ??= this.#discover(session, this.#filter).finally(() => {
-      session.discovery = undefined;
-    });
-    return session.discovery;
+  /** Removes the namespace from the registry and stops updating it on tool-list changes. */
+  unregisterTools(registry: ToolRegistry, namespace: string): void {
+    this.#tools.unregister(registry, namespace);
   }
-
-  async #listAllTools(session: Session): Promise<unknown[]> {
-    const tools: unknown[] = [];
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 1; ; page += 1) {
-      if (page > this.#maxListPages) {
-        throw new MCPDiscoveryError(
-          `Tool discovery on MCP server "${this.serverName}" stopped after ${this.#maxListPages} pages of tools/list; the server keeps paginating. Raise maxListPages if it really has that many tools.`,
-          { serverName: this.serverName },
-        );
-      }
-      let result: unknown;
-      try {
-        result = await this.#request(session, { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) }, {});
-      } catch (error) {
-        if (session.state !== "open") throw this.#closedDuring(session, "tool discovery", error);
-        throw new MCPDiscoveryError(this.#redactor.text(`Tool discovery on MCP server "${this.serverName}" failed: tools/list returned an error: ${describeCause(error)}`), {
-          serverName: this.serverName,
-          cause: this.#redactor.value(error),
-        });
-      }
-      const listed = (result as { tools?: unknown } | null)?.tools;
-      if (!Array.isArray(listed)) {
-        throw new MCPDiscoveryError(`Tool discovery on MCP server "${this.serverName}" failed: the tools/list result has no "tools" list.`, { serverName: this.serverName });
-      }
-      tools.push(...(listed as unknown[]));
-      const next = (result as { nextCursor?: unknown }).nextCursor;
-      if (typeof next !== "string") return tools;
-      if (seenCursors.has(next)) {
-        throw new MCPDiscoveryError(
-          `Tool discovery on MCP server "${this.serverName}" failed: tools/list returned cursor "${next}" a second time, so pagination would never end.`,
-          { serverName: this.serverName },
-        );
-      }
-      seenCursors.add(next);
-      cursor = next;
-    }
-  }
-
-  #closedDuring(session: Session, what: string, cause?: unknown): MCPNotConnectedError {
-    return new MCPNotConnectedError(
-      `Cannot finish ${what}: not connected to MCP server "${this.serverName}" any more (the connection closed during it). Call reconnect() and try again.`,
-      { serverName: this.serverName, cause: this.#redactor.value(cause) },
-    );
-  }
-
-  // ---------------------------------------------------------------- tool-list changes
 
   /**
    * Calls `listener` after each refresh caused by the server's tools/list_changed notification,
    * with what was added, removed and changed. Returns the unsubscribe function.
    */
   onToolsChanged(listener: ToolsChangedListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  #onToolListChanged(session: Session): void {
-    if (session !== this.#session) return;
-    if (session.refresh !== undefined) {
-      // A refresh is running and may have listed before this change: run once more after it.
-      session.refreshAgain = true;
-      return;
-    }
-    session.refresh = this.#refreshLoop(session);
-  }
-
-  async #refreshLoop(session: Session): Promise<void> {
-    try {
-      do {
-        session.refreshAgain = false;
-        try {
-          await this.#refreshOnce(session);
-        } catch (error) {
-          this.#logger?.warn?.(`Refreshing the tools of MCP server "${this.serverName}" after tools/list_changed failed: ${describeCause(error)}`, { error });
-        }
-      } while (refreshRequested(session) && session === this.#session);
-    } finally {
-      session.refresh = undefined;
-    }
-  }
-
-  async #refreshOnce(session: Session): Promise<void> {
-    const previous = this.#catalog?.catalog;
-    // Nothing discovered, registered or listening: the next discovery fetches fresh anyway.
-    if (previous === undefined && this.#registrations.size === 0 && this.#listeners.size === 0) return;
-    const catalog = await this.#discover(session, this.#filter);
-    const diff = catalog.diffFrom(previous);
-    const registrations: RegistrationReport[] = [];
-    for (const [registry, namespaces] of this.#registrations) {
-      for (const [namespace, options] of namespaces) {
-        try {
-          registrations.push(this.#register({ registry, namespace, options }, catalog));
-        } catch (error) {
-          this.#logger?.warn?.(`Re-registering the tools of MCP server "${this.serverName}" in namespace "${namespace}" failed: ${describeCause(error)}`, { error });
-        }
-      }
-    }
-    this.#logger?.info?.(`MCP server "${this.serverName}" tools changed`, diff);
-    const event: ToolsChangedEvent = { serverName: this.serverName, ...diff, tools: catalog.tools, registrations };
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#logger?.warn?.(`An onToolsChanged listener of MCP server "${this.serverName}" threw: ${describeCause(error)}`, { error });
-      }
-    }
+    return this.#tools.addListener(listener);
   }
 
   // ---------------------------------------------------------------- invocation
@@ -434,7 +329,7 @@ export class MCPToolAdapter {
   async invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
     const start = this.#now();
     const session = this.#requireSession(`invoke tool "${name}"`);
-    const cachedOrPending = this.#catalogFor(session);
+    const cachedOrPending = this.#tools.catalogFor(session);
     let catalog: ToolCatalog;
     if (cachedOrPending instanceof ToolCatalog) {
       catalog = cachedOrPending;
@@ -534,43 +429,4 @@ export class MCPToolAdapter {
     });
   }
 
-  // ---------------------------------------------------------------- registration
-
-  /**
-   * Registers every discovered tool (discovering first when needed) as `namespace/tool`,
-   * replacing the namespace atomically. Tool names the registry rejects are skipped and
-   * reported. Later tools/list_changed notifications update the namespace again.
-   */
-  async registerTools(registry: ToolRegistry, namespace: string, options: RegisterToolsOptions = {}): Promise<RegistrationReport> {
-    compileToolFilter(options.filter); // a malformed filter fails before anything changes
-    const discovered = this.#catalog?.catalog ?? (await this.#catalogFor(this.#requireSession(`register tools in namespace "${namespace}"`)));
-    // A list_changed refresh may have landed while discovering: register the newest catalog.
-    const report = this.#register({ registry, namespace, options }, this.#catalog?.catalog ?? discovered);
-    let namespaces = this.#registrations.get(registry);
-    if (namespaces === undefined) {
-      namespaces = new Map();
-      this.#registrations.set(registry, namespaces);
-    }
-    namespaces.set(namespace, options);
-    return report;
-  }
-
-  /** Removes the namespace from the registry and stops updating it on tool-list changes. */
-  unregisterTools(registry: ToolRegistry, namespace: string): void {
-    const namespaces = this.#registrations.get(registry);
-    namespaces?.delete(namespace);
-    if (namespaces?.size === 0) this.#registrations.delete(registry);
-    registry.unregisterNamespace(namespace);
-  }
-
-  #register(registration: Registration, catalog: ToolCatalog): RegistrationReport {
-    const { definitions, skipped, registeredNames } = buildToolDefinitions(registration, catalog.tools, {
-      serverName: this.serverName,
-      invoke: (name, args, options) => this.invoke(name, args, options),
-    });
-    const change = registration.registry.replaceNamespace(registration.namespace, definitions);
-    return { namespace: registration.namespace, registered: registeredNames, skipped, change };
-  }
 }
-
-const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);

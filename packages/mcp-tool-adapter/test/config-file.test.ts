@@ -1,8 +1,21 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expandEnvReferences, loadConfigFile, MCPConfigFileError, parseConfig } from "../src/index.js";
+import type { Static } from "typebox";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import {
+  ConfigFileServerEntrySchema,
+  expandEnvReferences,
+  loadConfigFile,
+  MCPConfigFileError,
+  parseConfig,
+  type ServerToolsConfigSchema,
+  type CapabilityOverrides,
+  type ConfigFileServerEntry,
+  type HttpServerConfig,
+  type ServerToolsConfig,
+  type StdioServerConfig,
+} from "../src/index.js";
 
 const env = { HOME: "/home/ada", TOKEN: "s3cret", EMPTY: "" };
 
@@ -125,6 +138,20 @@ describe("config file shapes", () => {
   });
 });
 
+describe("config file schema", () => {
+  // Type-level: `tsc` fails when the file's schema and the types it stands for drift apart.
+  it("is the transports' fields plus the file-only ones, and matches the public entry types", () => {
+    expectTypeOf<Pick<ConfigFileServerEntry, keyof StdioServerConfig>>().toEqualTypeOf<Partial<StdioServerConfig>>();
+    expectTypeOf<Pick<ConfigFileServerEntry, keyof HttpServerConfig>>().toEqualTypeOf<Partial<HttpServerConfig>>();
+    expectTypeOf<Static<typeof ServerToolsConfigSchema>>().toEqualTypeOf<ServerToolsConfig>();
+    expectTypeOf<NonNullable<ServerToolsConfig["overrides"]>[string]>().toEqualTypeOf<CapabilityOverrides>();
+    // Run time: the transports' own property schemas, not copies.
+    expect(Object.keys(ConfigFileServerEntrySchema.properties)).toEqual(
+      expect.arrayContaining(["type", "transport", "tools", "connectTimeoutMs", "disabled", "command", "args", "env", "cwd", "inheritEnv", "url", "headers"]),
+    );
+  });
+});
+
 describe("environment expansion", () => {
   it("expands ${VAR}, ${VAR:-default}, ${env:VAR} and keeps $${ literal", () => {
     expect(expandEnvReferences("${HOME}/x", env).value).toBe("/home/ada/x");
@@ -196,6 +223,34 @@ describe("bad config files", () => {
     expect(error.code).toBe("CONFIG_FILE_SYNTAX");
     expect([error.line, error.column]).toEqual([4, 5]);
     expect(error.message).toMatch(/\/cfg\/mcp\.json at line 4, column 5/);
+  });
+
+  it("says what a JSON syntax error found and expected", () => {
+    const cases: [string, [number, number], string][] = [
+      ['{ "mcpServers": { "a": { "command": "node" } "b": {} } }', [1, 46], 'unexpected character "\\"", expected "," or "}"'],
+      ['{ "mcpServers": { "a": { "args": ["x" "y"] } } }', [1, 39], 'expected "," or "]"'],
+      ['{ "mcpServers": {\n  "a": { "command": \'node\' } } }', [2, 21], "a JSON value"],
+      ['{ "mcpServers": { "a": { "command": "node" } } /* open', [1, 48], "unterminated /* comment"],
+      ['{ "mcpServers": {} } {}', [1, 22], "expected end of input"],
+      ["// only a comment\n", [2, 1], "the file is empty"],
+    ];
+    for (const [text, at, message] of cases) {
+      const error = configError(() => parseConfig(text, { file: "/cfg/mcp.json", env }));
+      expect(error.code).toBe("CONFIG_FILE_SYNTAX");
+      expect([error.line, error.column]).toEqual(at);
+      expect(error.message).toContain(message);
+    }
+  });
+
+  it("refuses a duplicate JSON key at its line and column, and keeps a __proto__ key as data", () => {
+    const duplicate = configError(() => parseConfig('{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "a": { "command": "y" }\n  }\n}', { file: "/cfg/mcp.json", env }));
+    expect(duplicate.code).toBe("CONFIG_FILE_SYNTAX");
+    expect([duplicate.line, duplicate.column]).toEqual([4, 5]);
+    expect(duplicate.message).toContain('duplicate property name "a"');
+    const config = parseConfig('\uFEFF{ "mcpServers": { "a": { "command": "x", "env": { "__proto__": "data" } } } }', { file: "/cfg/mcp.json", env });
+    const serverEnv = (config.servers.a as { env?: Record<string, string> }).env ?? {};
+    expect(Object.getOwnPropertyNames(serverEnv)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(serverEnv)).toBe(Object.prototype);
   });
 
   it("points at the line and column of a YAML syntax error", () => {

@@ -43,6 +43,12 @@ describe("importing the library", () => {
     expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(typebox|ajv|@modelcontextprotocol\+sdk|zod)[@/]/.test(url) || url.includes("/packages/adapter/"))).toEqual([]);
   });
 
+  it("loads the stdio transport's schema for the adapter, never its process code", async () => {
+    const urls = await modulesResolvedBy(`await import("@mcp-tool-adapter/adapter"); ${printResolved}`);
+    expect(urls.some((url) => url.includes("/packages/transport-stdio/src/config.ts"))).toBe(true);
+    expect(urls.filter((url) => url === "node:child_process" || url.includes("/packages/transport-stdio/src/stdio-transport.ts"))).toEqual([]);
+  });
+
   it("loads the argument parser once the CLI runs", async () => {
     const script = `const { runCli } = await import("mcp-tool-adapter");
       const io = { stdout: { write() { return true; } }, stderr: { write() { return true; } } };

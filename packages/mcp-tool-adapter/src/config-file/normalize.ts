@@ -4,7 +4,7 @@ import { Errors as schemaErrors } from "typebox/schema";
 import type { ServerEntry } from "../server-set/server-entry.js";
 import { describeIssue, MCPConfigFileError, type ConfigFileIssue } from "./errors.js";
 import { expandEnvInValue, joinField, type EnvMap } from "./expand-env.js";
-import { CONFIG_FILE_TRANSPORTS, ConfigFileServerEntrySchema, type ConfigFileServerEntry, type ConfigFileTransport } from "./schema.js";
+import { CONFIG_FILE_TRANSPORTS, ConfigFileEntryOptionsSchema, TRANSPORT_FIELDS, type ConfigFileEntryOptions, type ConfigFileTransport } from "./schema.js";
 
 export interface NormalizeOptions {
   file: string;
@@ -13,27 +13,25 @@ export interface NormalizeOptions {
   servers?: readonly string[];
 }
 
-const STDIO_FIELDS = ["command", "args", "env", "cwd", "inheritEnv"] as const;
-const HTTP_FIELDS = ["url", "headers"] as const;
-
 /**
  * Turns a parsed config document (`{ mcpServers: {...} }` or VS Code's `{ servers: {...} }`) into
- * server entries: shape checked, disabled entries dropped, `${VAR}` expanded, transport inferred,
- * and each result checked against the adapter's server config rules. Every problem of one kind
- * is reported at once.
+ * server entries: disabled entries dropped, `${VAR}` expanded, then each entry validated once:
+ * the file-only fields against the file's schema, the transport's fields against the adapter's
+ * server config schema (which is the transports' own). Every problem of one kind is reported at once.
  */
 export function normalizeConfigDocument(document: unknown, options: NormalizeOptions): Record<string, ServerEntry> {
   const { file } = options;
   const rawEntries = selectServers(findServerMap(document, file), options);
 
-  const shapeIssues = rawEntries.flatMap(([server, raw]) => checkEntryShape(server, raw));
-  if (shapeIssues.length > 0) throw invalid(file, shapeIssues);
+  const notObjects = rawEntries.filter(([, raw]) => !isPlainObject(raw));
+  if (notObjects.length > 0) throw invalid(file, notObjects.map(([server]) => ({ server, message: `must be an object with "command" or "url"` })));
 
-  const enabled = (rawEntries as [string, ConfigFileServerEntry][]).filter(([, raw]) => raw.disabled !== true);
+  // Before expansion, so a disabled entry's variables need not be set.
+  const enabled = (rawEntries as [string, Record<string, unknown>][]).filter(([, raw]) => raw.disabled !== true);
 
   const envIssues: ConfigFileIssue[] = [];
   const unset = new Set<string>();
-  const expanded = enabled.map(([server, raw]): [string, ConfigFileServerEntry] => {
+  const expanded = enabled.map(([server, raw]): [string, Record<string, unknown>] => {
     const result = expandEnvInValue(raw, options.env);
     for (const problem of result.problems) {
       if (problem.kind === "unset") unset.add(problem.variable);
@@ -46,7 +44,7 @@ export function normalizeConfigDocument(document: unknown, options: NormalizeOpt
             : `${problem.variable} is not a valid variable reference (use \${NAME}, \${NAME:-default} or \${env:NAME})`,
       });
     }
-    return [server, result.value as ConfigFileServerEntry];
+    return [server, result.value as Record<string, unknown>];
   });
   if (envIssues.length > 0) {
     const hint = unset.size > 0 ? ` Set ${[...unset].map((name) => `"${name}"`).join(", ")} or give a default with \${NAME:-default}.` : "";
@@ -100,17 +98,15 @@ function selectServers(map: Record<string, unknown>, options: NormalizeOptions):
   return all.filter(([name]) => options.servers?.includes(name));
 }
 
-function checkEntryShape(server: string, raw: unknown): ConfigFileIssue[] {
-  if (!isPlainObject(raw)) return [{ server, message: `must be an object with "command" or "url"` }];
+/** The file-only fields (type, transport, tools, connectTimeoutMs, disabled); the transport's fields are the adapter's to check. */
+function findOptionIssues(server: string, raw: Record<string, unknown>): ConfigFileIssue[] {
   const issues: ConfigFileIssue[] = [];
   const seen = new Set<string>();
-  for (const error of schemaErrors(ConfigFileServerEntrySchema, raw)[1]) {
+  for (const error of schemaErrors(ConfigFileEntryOptionsSchema, raw)[1]) {
     const field = pointerToField(error.instancePath) || undefined;
     let message: string;
     if (field === "type" || field === "transport") {
       message = `must be one of ${CONFIG_FILE_TRANSPORTS.map((t) => `"${t}"`).join(", ")}`;
-    } else if (field === "inheritEnv") {
-      message = "must be true, false or a list of environment variable names";
     } else if (error.keyword === "additionalProperties") {
       const extra = (error.params as { additionalProperties?: unknown }).additionalProperties;
       message = `unknown field ${Array.isArray(extra) ? extra.map((e) => `"${String(e)}"`).join(", ") : ""}`.trim();
@@ -127,13 +123,16 @@ function checkEntryShape(server: string, raw: unknown): ConfigFileIssue[] {
   return issues;
 }
 
-function toServerEntry(server: string, raw: ConfigFileServerEntry): { entry?: ServerEntry; issues: ConfigFileIssue[] } {
-  const issues: ConfigFileIssue[] = [];
-  const transport = resolveTransport(server, raw, issues);
+function toServerEntry(server: string, raw: Record<string, unknown>): { entry?: ServerEntry; issues: ConfigFileIssue[] } {
+  const issues = findOptionIssues(server, raw);
+  if (issues.length > 0) return { issues };
+  // The file-only fields are valid now; the transport's fields are still unknown values.
+  const entryOptions = raw as ConfigFileEntryOptions;
+  const transport = resolveTransport(server, { ...entryOptions, command: raw.command, url: raw.url }, issues);
   if (transport === undefined) return { issues };
 
-  const own = transport === "stdio" ? STDIO_FIELDS : HTTP_FIELDS;
-  const foreign = transport === "stdio" ? HTTP_FIELDS : STDIO_FIELDS;
+  const own: readonly string[] = transport === "stdio" ? TRANSPORT_FIELDS.stdio : TRANSPORT_FIELDS.http;
+  const foreign: readonly string[] = transport === "stdio" ? TRANSPORT_FIELDS.http : TRANSPORT_FIELDS.stdio;
   for (const field of foreign) {
     if (raw[field] !== undefined) {
       issues.push({ server, field, message: `is not used by the ${transport} transport (it takes ${own.join(", ")})` });
@@ -141,22 +140,30 @@ function toServerEntry(server: string, raw: ConfigFileServerEntry): { entry?: Se
   }
 
   const config: Record<string, unknown> = { transport };
-  for (const field of own) if (raw[field] !== undefined) config[field] = raw[field];
+  for (const field of own) {
+    const value = raw[field];
+    if (value !== undefined) config[field] = value;
+  }
 
-  // The adapter's own rules (non-empty command, absolute http(s) url, ...) so a file that loads
-  // is one the adapter accepts; its issues are JSON pointers into the config.
+  // The one check of the transport's fields: the adapter's rules (types, non-empty command,
+  // absolute http(s) url, ...), so a file that loads is one the adapter accepts. Its issues are
+  // JSON pointers into the config.
   for (const issue of findConfigIssues({ name: server, ...config })) {
     issues.push({ server, field: pointerToField(issue.path) || undefined, message: issue.message });
   }
   if (issues.length > 0) return { issues };
 
   const entry = config as Omit<MCPServerConfig, "name"> as ServerEntry;
-  if (raw.tools !== undefined) entry.tools = raw.tools;
-  if (raw.connectTimeoutMs !== undefined) entry.connectTimeoutMs = raw.connectTimeoutMs;
+  if (entryOptions.tools !== undefined) entry.tools = entryOptions.tools;
+  if (entryOptions.connectTimeoutMs !== undefined) entry.connectTimeoutMs = entryOptions.connectTimeoutMs;
   return { entry, issues };
 }
 
-function resolveTransport(server: string, raw: ConfigFileServerEntry, issues: ConfigFileIssue[]): MCPServerConfig["transport"] | undefined {
+function resolveTransport(
+  server: string,
+  raw: ConfigFileEntryOptions & { command: unknown; url: unknown },
+  issues: ConfigFileIssue[],
+): MCPServerConfig["transport"] | undefined {
   const fromType = raw.type === undefined ? undefined : canonicalTransport(raw.type);
   const fromTransport = raw.transport === undefined ? undefined : canonicalTransport(raw.transport);
   if (fromType !== undefined && fromTransport !== undefined && fromType !== fromTransport) {
@@ -181,7 +188,8 @@ function canonicalTransport(name: ConfigFileTransport): MCPServerConfig["transpo
 }
 
 /** Legacy SSE servers conventionally serve their event stream at `/sse`. */
-function isSseUrl(url: string): boolean {
+function isSseUrl(url: unknown): boolean {
+  if (typeof url !== "string") return false;
   try {
     return /\/sse\/?$/.test(new URL(url).pathname);
   } catch {

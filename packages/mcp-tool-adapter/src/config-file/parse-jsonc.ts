@@ -1,7 +1,10 @@
+import { printParseErrorCode, visit, type ParseErrorCode } from "jsonc-parser";
+
 /**
- * A strict JSON parser that also accepts what VS Code's mcp.json (JSONC) allows: `//` and
- * `/* *\/` comments and trailing commas. It exists because `JSON.parse` on Node 20 does not
- * always say where a syntax error is, and a config error must point at a line and column.
+ * JSON as VS Code's mcp.json allows it (JSONC: `//` and `/* *\/` comments, trailing commas),
+ * read with VS Code's own `jsonc-parser`. Values are built here from its visitor rather than
+ * with its `parse`, for two rules a config file needs: a duplicate key is an error (not a silent
+ * overwrite), and a `__proto__` key is plain data (not a prototype change).
  */
 
 /** A syntax error at `offset` (0-based index into the text). */
@@ -15,150 +18,96 @@ export class JsoncSyntaxError extends Error {
   }
 }
 
+type ErrorName = ReturnType<typeof printParseErrorCode>;
+
+/** What was expected, for the errors that are about a missing token. */
+const EXPECTED: Partial<Record<ErrorName, string>> = {
+  PropertyNameExpected: 'a double-quoted property name or "}"',
+  ValueExpected: "a JSON value",
+  InvalidSymbol: "a JSON value",
+  ColonExpected: '":"',
+  CloseBraceExpected: '"," or "}"',
+  CloseBracketExpected: '"," or "]"',
+  EndOfFileExpected: "end of input",
+};
+
+/** Errors about a malformed token, said as such. */
+const PROBLEMS: Partial<Record<ErrorName, string>> = {
+  InvalidNumberFormat: "invalid number",
+  InvalidCommentToken: "invalid comment",
+  UnexpectedEndOfComment: "unterminated /* comment",
+  UnexpectedEndOfString: "unterminated string",
+  UnexpectedEndOfNumber: "unterminated number",
+  InvalidUnicode: "invalid \\u escape",
+  InvalidEscapeCharacter: "invalid escape in string",
+  InvalidCharacter: "control character in string (escape it)",
+};
+
+type Container = { kind: "object"; value: Record<string, unknown>; key?: string } | { kind: "array"; value: unknown[] };
+
 export function parseJsonc(text: string): unknown {
-  const parser = new JsoncParser(text);
-  parser.skipTrivia();
-  if (parser.atEnd()) throw new JsoncSyntaxError("the file is empty; expected a JSON object", 0);
-  const value = parser.parseValue();
-  parser.skipTrivia();
-  if (!parser.atEnd()) throw parser.unexpected("end of input");
-  return value;
+  // The parser does not skip a byte order mark; offsets below are shifted back onto `text`.
+  const shift = text.startsWith("\uFEFF") ? 1 : 0;
+  const source = text.slice(shift);
+  const stack: Container[] = [];
+  let root: unknown;
+  let sawValue = false;
+  let firstError: JsoncSyntaxError | undefined;
+  const fail = (message: string, offset: number): void => {
+    firstError ??= new JsoncSyntaxError(message, offset + shift);
+  };
+
+  const add = (value: unknown): void => {
+    sawValue = true;
+    const parent = stack.at(-1);
+    if (parent === undefined) root = value;
+    else if (parent.kind === "array") parent.value.push(value);
+    else if (parent.key !== undefined) {
+      // defineProperty, so a "__proto__" key is data and not a prototype change.
+      Object.defineProperty(parent.value, parent.key, { value, enumerable: true, writable: true, configurable: true });
+      parent.key = undefined;
+    }
+  };
+
+  visit(
+    source,
+    {
+      onObjectBegin: () => {
+        const value: Record<string, unknown> = {};
+        add(value);
+        stack.push({ kind: "object", value });
+      },
+      onObjectProperty: (property, offset) => {
+        const parent = stack.at(-1);
+        if (parent?.kind !== "object") return;
+        if (Object.hasOwn(parent.value, property)) fail(`duplicate property name ${JSON.stringify(property)}`, offset);
+        parent.key = property;
+      },
+      onObjectEnd: () => void stack.pop(),
+      onArrayBegin: () => {
+        const value: unknown[] = [];
+        add(value);
+        stack.push({ kind: "array", value });
+      },
+      onArrayEnd: () => void stack.pop(),
+      onLiteralValue: (value: unknown) => add(value),
+      onError: (code: ParseErrorCode, offset: number) => fail(describeError(printParseErrorCode(code), source, offset, stack.at(-1), sawValue), offset),
+    },
+    { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false },
+  );
+  if (firstError !== undefined) throw firstError;
+  return root;
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-
-class JsoncParser {
-  private index = 0;
-
-  constructor(private readonly text: string) {}
-
-  atEnd(): boolean {
-    return this.index >= this.text.length;
-  }
-
-  skipTrivia(): void {
-    for (;;) {
-      const char = this.text[this.index];
-      if (char === " " || char === "\t" || char === "\n" || char === "\r" || char === "\uFEFF") {
-        this.index += 1;
-      } else if (char === "/" && this.text[this.index + 1] === "/") {
-        const end = this.text.indexOf("\n", this.index);
-        this.index = end === -1 ? this.text.length : end + 1;
-      } else if (char === "/" && this.text[this.index + 1] === "*") {
-        const end = this.text.indexOf("*/", this.index + 2);
-        if (end === -1) throw new JsoncSyntaxError("unterminated /* comment", this.index);
-        this.index = end + 2;
-      } else {
-        return;
-      }
-    }
-  }
-
-  unexpected(expected: string): JsoncSyntaxError {
-    if (this.atEnd()) return new JsoncSyntaxError(`unexpected end of input, expected ${expected}`, this.index);
-    const found = JSON.stringify(this.text[this.index]);
-    return new JsoncSyntaxError(`unexpected character ${found}, expected ${expected}`, this.index);
-  }
-
-  parseValue(): unknown {
-    const char = this.text[this.index];
-    if (char === "{") return this.parseObject();
-    if (char === "[") return this.parseArray();
-    if (char === '"') return this.parseString();
-    if (char === "-" || (char !== undefined && char >= "0" && char <= "9")) return this.parseNumber();
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
-      if (this.text.startsWith(word, this.index)) {
-        this.index += word.length;
-        return value;
-      }
-    }
-    throw this.unexpected("a JSON value");
-  }
-
-  private parseObject(): Record<string, unknown> {
-    const result: Record<string, unknown> = {};
-    this.index += 1;
-    this.skipTrivia();
-    while (this.text[this.index] !== "}") {
-      if (this.text[this.index] !== '"') throw this.unexpected('a double-quoted property name or "}"');
-      const keyOffset = this.index;
-      const key = this.parseString();
-      if (Object.hasOwn(result, key)) throw new JsoncSyntaxError(`duplicate property name ${JSON.stringify(key)}`, keyOffset);
-      this.skipTrivia();
-      if (this.text[this.index] !== ":") throw this.unexpected('":"');
-      this.index += 1;
-      this.skipTrivia();
-      // defineProperty, so a "__proto__" key is data and not a prototype change.
-      Object.defineProperty(result, key, { value: this.parseValue(), enumerable: true, writable: true, configurable: true });
-      this.skipTrivia();
-      if (this.text[this.index] === ",") {
-        this.index += 1;
-        this.skipTrivia();
-      } else if (this.text[this.index] !== "}") {
-        throw this.unexpected('"," or "}"');
-      }
-    }
-    this.index += 1;
-    return result;
-  }
-
-  private parseArray(): unknown[] {
-    const result: unknown[] = [];
-    this.index += 1;
-    this.skipTrivia();
-    while (this.text[this.index] !== "]") {
-      result.push(this.parseValue());
-      this.skipTrivia();
-      if (this.text[this.index] === ",") {
-        this.index += 1;
-        this.skipTrivia();
-      } else if (this.text[this.index] !== "]") {
-        throw this.unexpected('"," or "]"');
-      }
-    }
-    this.index += 1;
-    return result;
-  }
-
-  private parseString(): string {
-    const start = this.index;
-    this.index += 1;
-    let result = "";
-    for (;;) {
-      const char = this.text[this.index];
-      if (char === undefined) throw new JsoncSyntaxError("unterminated string", start);
-      if (char === '"') break;
-      if (char < " ") throw new JsoncSyntaxError("control character in string (escape it)", this.index);
-      if (char === "\\") {
-        const escape = this.text[this.index + 1] ?? "";
-        if (escape === "u") {
-          const hex = this.text.slice(this.index + 2, this.index + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new JsoncSyntaxError("invalid \\u escape", this.index);
-          result += String.fromCharCode(Number.parseInt(hex, 16));
-          this.index += 6;
-          continue;
-        }
-        const decoded = ESCAPES[escape];
-        if (decoded === undefined) throw new JsoncSyntaxError(`invalid escape "\\${escape}"`, this.index);
-        result += decoded;
-        this.index += 2;
-        continue;
-      }
-      result += char;
-      this.index += 1;
-    }
-    this.index += 1;
-    return result;
-  }
-
-  private parseNumber(): number {
-    NUMBER.lastIndex = this.index;
-    const match = NUMBER.exec(this.text);
-    if (!match) throw this.unexpected("a number");
-    this.index += match[0].length;
-    return Number(match[0]);
-  }
+function describeError(name: ErrorName, text: string, offset: number, container: Container | undefined, sawValue: boolean): string {
+  if (name === "ValueExpected" && !sawValue && text.slice(offset).trim() === "") return "the file is empty; expected a JSON object";
+  const problem = PROBLEMS[name];
+  if (problem !== undefined) return problem;
+  const expected =
+    name === "CommaExpected" ? (container?.kind === "array" ? '"," or "]"' : '"," or "}"')
+    : (EXPECTED[name] ?? "valid JSON");
+  const found = offset >= text.length ? "end of input" : `character ${JSON.stringify(text[offset])}`;
+  return `unexpected ${found}, expected ${expected}`;
 }
 
 /** 1-based line and column of a 0-based offset. */

@@ -1,17 +1,12 @@
+import { HttpServerConfigSchema } from "@mcp-tool-adapter/transport-http";
+import { StdioServerConfigSchema } from "@mcp-tool-adapter/transport-stdio";
 import { Type, type Static } from "typebox";
 
 const StringList = Type.Array(Type.String());
-const StringMap = Type.Record(Type.String(), Type.String());
 
 /** The transport names config files use: ours, VS Code's ("http") and the camelCase some tools write. */
 export const CONFIG_FILE_TRANSPORTS = ["stdio", "sse", "streamable-http", "http", "streamableHttp"] as const;
-const TransportName = Type.Union([
-  Type.Literal("stdio"),
-  Type.Literal("sse"),
-  Type.Literal("streamable-http"),
-  Type.Literal("http"),
-  Type.Literal("streamableHttp"),
-]);
+const TransportName = Type.Enum(CONFIG_FILE_TRANSPORTS);
 
 export const CapabilityOverridesSchema = Type.Object(
   {
@@ -33,25 +28,33 @@ export const ServerToolsConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/**
- * One entry under `mcpServers` (Claude Desktop, Cursor) or `servers` (VS Code), before the
- * transport is inferred. Unknown fields other tools write ("autoApprove", "envFile", ...) are
- * allowed and ignored; the fields we read must have the right types.
- */
-export const ConfigFileServerEntrySchema = Type.Object({
+/** The fields only a config file has: the transport's name in the editors' spellings, tool selection, per-server deadline, disabling. */
+export const ConfigFileEntryOptionsSchema = Type.Object({
   type: Type.Optional(TransportName),
   transport: Type.Optional(TransportName),
-  command: Type.Optional(Type.String()),
-  args: Type.Optional(StringList),
-  env: Type.Optional(StringMap),
-  cwd: Type.Optional(Type.String()),
-  /** stdio: `true` passes the host's whole environment to the server, a list only those variables. */
-  inheritEnv: Type.Optional(Type.Union([Type.Boolean(), StringList])),
-  url: Type.Optional(Type.String()),
-  headers: Type.Optional(StringMap),
   tools: Type.Optional(ServerToolsConfigSchema),
   connectTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
   disabled: Type.Optional(Type.Boolean()),
+});
+
+export type ConfigFileEntryOptions = Static<typeof ConfigFileEntryOptionsSchema>;
+
+/** The fields each transport reads, from that transport's own schema. */
+export const TRANSPORT_FIELDS = {
+  stdio: Object.keys(StdioServerConfigSchema.properties) as (keyof typeof StdioServerConfigSchema.properties)[],
+  http: Object.keys(HttpServerConfigSchema.properties) as (keyof typeof HttpServerConfigSchema.properties)[],
+} as const;
+
+/**
+ * One entry under `mcpServers` (Claude Desktop, Cursor) or `servers` (VS Code), before the
+ * transport is inferred: the file-only fields plus every transport's fields, each optional until
+ * the transport is known. Unknown fields other tools write ("autoApprove", "envFile", ...) are
+ * allowed and ignored.
+ */
+export const ConfigFileServerEntrySchema = Type.Object({
+  ...ConfigFileEntryOptionsSchema.properties,
+  ...Type.Partial(StdioServerConfigSchema).properties,
+  ...Type.Partial(HttpServerConfigSchema).properties,
 });
 
 export type ConfigFileServerEntry = Static<typeof ConfigFileServerEntrySchema>;
