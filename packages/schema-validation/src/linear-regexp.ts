@@ -22,10 +22,16 @@ export interface LinearRegExp {
  */
 export function compileLinearRegExp(pattern: string): LinearRegExp {
   new RegExp(pattern, "u");
-  let matcher: RE2JS;
+  let test: (text: string) => boolean;
   try {
-    const { source, hasLookbehind } = ecmaPatternToRe2(pattern);
-    matcher = RE2JS.compile(source, hasLookbehind ? RE2JS.LOOKBEHINDS : 0);
+    const { source, hasLookbehind, wholeStringSource } = ecmaPatternToRe2(pattern);
+    if (wholeStringSource === undefined) {
+      const matcher = RE2JS.compile(source, hasLookbehind ? RE2JS.LOOKBEHINDS : 0);
+      test = (text) => matcher.test(text);
+    } else {
+      const matcher = RE2JS.compile(wholeStringSource);
+      test = (text) => matcher.testExact(text);
+    }
   } catch (error) {
     const reason = error instanceof UnsupportedPatternError ? `it uses ${error.message}` : describeError(error).replace(/^error parsing regexp: /, "");
     throw new Error(
@@ -36,7 +42,7 @@ export function compileLinearRegExp(pattern: string): LinearRegExp {
   }
   // ajv shares one compiled pattern between the places a schema uses it, keyed by this string.
   const key = `/${pattern}/u`;
-  return { test: (text) => matcher.test(text), toString: () => key };
+  return { test, toString: () => key };
 }
 
 type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;

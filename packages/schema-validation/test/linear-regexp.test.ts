@@ -16,6 +16,8 @@ const PATTERNS = [
   "\\p{General_Category=Decimal_Number}", "\\p{ASCII}", "^\\P{ASCII}", "[\\P{ASCII}a]", "\\p{Any}", "(?<word>a+)b", "^(?:ab|ba)+$", "(a)(b)?",
   "a+?b", "(?<=a)b", "(?<!a)b", "(?<=(a))b", "^(?:a|b){2}$", "a{0}", "\\/", "\\.", "[\\-.]", "\\x41", "^[\\x41-\\x5A]+$", "^a|b$", "\\^",
   "\\$", "[\\^a]", "[\\]\\\\]", "\\t\\n\\v\\f\\r", "😀+", "^[😀é]$", "[^😀]",
+  // Anchored at both ends, or only seemingly: whole-string matching must apply only to the first kind.
+  "^a+$", "^(?:a|b)$", "^a|b$", "^a$|^b$", "^(a)|(b)$", "^\\$$", "^a\\$", "^[$]", "^a$$", "^\\bab\\b$", "^(?:a$)", "^(?<=^)a$",
 ];
 
 describe("a schema pattern on the linear-time engine", () => {
@@ -40,6 +42,15 @@ describe("a schema pattern on the linear-time engine", () => {
       }
     }
     expect(mismatches).toEqual([]);
+  });
+
+  it("matches the whole string only when ^ and $ anchor all of the pattern", () => {
+    const inputs = ["a", "axx", "xxb", "xax", "ab", "$", "a$"];
+    for (const pattern of ["^a|b$", "^a$|^b$", "^(a)|(b)$", "^a\\$", "^\\$$", "^a+$"]) {
+      const native = new RegExp(pattern, "u");
+      const linear = compileLinearRegExp(pattern);
+      expect(inputs.map((input) => linear.test(input)), pattern).toEqual(inputs.map((input) => native.test(input)));
+    }
   });
 
   it("keys ajv's sharing of compiled patterns by the pattern itself", () => {
