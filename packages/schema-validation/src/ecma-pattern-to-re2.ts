@@ -20,6 +20,11 @@ export interface Re2Pattern {
    * "|"): RE2JS matches a whole string several times faster than it searches for an anchored one.
    */
   wholeStringSource?: string;
+  /**
+   * An upper estimate of RE2's program size, known before compiling: compiling takes time in
+   * proportion to it, and a short pattern can ask for a huge one (twenty "[ab]{1000}" make 20,000).
+   */
+  estimatedSize: number;
 }
 
 const ALL_CODE_POINTS = "\\x00-\\x{10FFFF}";
@@ -59,6 +64,9 @@ class Translation {
   #groupDepth = 0;
   #topLevelAlternation = false;
   #endsWithEndAnchor = false;
+  // For `estimatedSize`: the running size of each open group, and of the atom a quantifier would repeat.
+  readonly #groupSizes: number[] = [0];
+  #lastAtomSize = 0;
 
   constructor(pattern: string) {
     this.#pattern = pattern;
@@ -71,20 +79,58 @@ class Translation {
       this.#endsWithEndAnchor = char === "$" && !this.#inClass;
       if (char === "\\") this.#escape();
       else if (this.#inClass) this.#classMember(char);
-      else if (char === ".") this.#emit(DOT, 1);
+      else if (char === ".") {
+        this.#atom();
+        this.#emit(DOT, 1);
+      }
       else if (char === "[") this.#openClass();
       else if (char === "(") this.#openGroup();
       else this.#plain(char);
     }
     const source = this.#out;
     const wholeString = source.startsWith("^") && this.#endsWithEndAnchor && !this.#topLevelAlternation && !this.#hasLookbehind;
-    return { source, hasLookbehind: this.#hasLookbehind, ...(wholeString ? { wholeStringSource: source.slice(1, -1) } : {}) };
+    const estimatedSize = this.#groupSizes[0] as number;
+    return { source, hasLookbehind: this.#hasLookbehind, estimatedSize, ...(wholeString ? { wholeStringSource: source.slice(1, -1) } : {}) };
   }
 
   #plain(char: string): void {
-    if (char === ")") this.#groupDepth -= 1;
-    else if (char === "|" && this.#groupDepth === 0) this.#topLevelAlternation = true;
+    if (char === "{") return this.#counted();
+    if (char === ")") {
+      this.#groupDepth -= 1;
+      const inner = this.#groupSizes.pop() as number;
+      this.#grow(inner);
+      this.#lastAtomSize = inner;
+    } else if (char === "|") {
+      if (this.#groupDepth === 0) this.#topLevelAlternation = true;
+      this.#grow(1);
+      this.#lastAtomSize = 0;
+    } else if (char === "*" || char === "+" || char === "?") {
+      this.#grow(1);
+    } else {
+      this.#atom();
+    }
     this.#emit(char, 1);
+  }
+
+  /** A "{n}", "{n,}" or "{n,m}" quantifier (with the "u" flag a "{" outside a class is nothing else). */
+  #counted(): void {
+    const quantifier = /\{(\d+)(,(\d*))?\}/y;
+    quantifier.lastIndex = this.#at;
+    const [text = "", min = "0", comma, max] = quantifier.exec(this.#pattern) ?? [];
+    const count = comma === undefined ? Number(min) : max === "" || max === undefined ? Number(min) + 1 : Number(max);
+    this.#grow(this.#lastAtomSize * Math.max(count - 1, 0) + 1);
+    this.#lastAtomSize *= Math.max(count, 1);
+    this.#emit(text, text.length);
+  }
+
+  #grow(size: number): void {
+    const last = this.#groupSizes.length - 1;
+    this.#groupSizes[last] = (this.#groupSizes[last] as number) + size;
+  }
+
+  #atom(): void {
+    this.#grow(1);
+    this.#lastAtomSize = 1;
   }
 
   #emit(text: string, consumed: number): void {
@@ -97,6 +143,7 @@ class Translation {
   }
 
   #openClass(): void {
+    this.#atom();
     // ECMA-262's empty classes; RE2 would read the "]" as a member.
     if (this.#startsWith("[]")) return this.#emit(`[^${ALL_CODE_POINTS}]`, 2);
     if (this.#startsWith("[^]")) return this.#emit(`[${ALL_CODE_POINTS}]`, 3);
@@ -113,6 +160,7 @@ class Translation {
 
   #openGroup(): void {
     this.#groupDepth += 1;
+    this.#groupSizes.push(0);
     // Every group becomes non-capturing: only whether the pattern matches counts, and RE2JS
     // refuses capturing groups inside lookbehinds.
     if (!this.#startsWith("(?")) return this.#emit("(?:", 1);
@@ -130,6 +178,7 @@ class Translation {
   }
 
   #escape(): void {
+    if (!this.#inClass) this.#atom();
     const pattern = this.#pattern;
     const next = pattern[this.#at + 1] ?? "";
     switch (next) {

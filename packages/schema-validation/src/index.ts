@@ -4,6 +4,7 @@ export { formatValidationErrors, DEFAULT_MAX_FORMATTED_ERRORS, type FormatValida
 export { SchemaValidationError, type SchemaValidationErrorCode, type SchemaValidationErrorOptions } from "./errors.js";
 export { SUPPORTED_SCHEMA_URIS } from "./dialects.js";
 export { MAX_SCHEMA_DEPTH } from "./canonical-json.js";
+export { MAX_PATTERN_PROGRAM_SIZE } from "./linear-regexp.js";
 export type {
   CompiledSchema,
   Logger,

@@ -10,39 +10,58 @@ export interface LinearRegExp {
 }
 
 /**
+ * The largest RE2 program (in instructions) a pattern may compile to. RE2's time is linear in the
+ * input but also in the program: when its DFA gives up, each character costs up to one step per
+ * instruction. At this size the worst patterns found (`[ab]{995}$`, `(?:a|b){0,495}c`) take about
+ * 0.4 s on a 50,000-character near-miss (2 cores, heavily loaded), at half of it 35 ms; ordinary
+ * patterns are far smaller (`^[a-z0-9-]{1,255}$` is 511, an e-mail pattern about 30).
+ */
+export const MAX_PATTERN_PROGRAM_SIZE = 1000;
+
+/**
  * Compiles a schema's `pattern` (or a `patternProperties` key) for a matcher whose time is linear
  * in the input: a schema comes from the server, and a backtracking engine lets a pattern such as
  * `^(a+)+$` stall the host's event loop for minutes on one short argument.
  *
  * The pattern is first compiled natively with the "u" flag, which ajv uses too, so a malformed one
  * fails with the same SyntaxError as before (compiling runs nothing). Valid patterns that RE2
- * cannot run (lookahead, backreferences, repetition counts above 1000) are refused rather than run
- * natively: no test can prove such a pattern safe for every input.
+ * cannot run (lookahead, backreferences) or that compile to more than MAX_PATTERN_PROGRAM_SIZE
+ * instructions are refused rather than run natively: no test can prove such a pattern safe for
+ * every input.
  * @throws SyntaxError for a malformed pattern, Error naming the pattern for an unsupported one
  */
 export function compileLinearRegExp(pattern: string): LinearRegExp {
   new RegExp(pattern, "u");
   let test: (text: string) => boolean;
   try {
-    const { source, hasLookbehind, wholeStringSource } = ecmaPatternToRe2(pattern);
-    if (wholeStringSource === undefined) {
-      const matcher = RE2JS.compile(source, hasLookbehind ? RE2JS.LOOKBEHINDS : 0);
-      test = (text) => matcher.test(text);
-    } else {
-      const matcher = RE2JS.compile(wholeStringSource);
-      test = (text) => matcher.testExact(text);
-    }
+    test = compileRe2(pattern);
   } catch (error) {
     const reason = error instanceof UnsupportedPatternError ? `it uses ${error.message}` : describeError(error).replace(/^error parsing regexp: /, "");
     throw new Error(
       `pattern ${JSON.stringify(pattern)} cannot be used: ${reason}. Patterns run on a linear-time engine (RE2), so that no ` +
-        "schema can stall validation; it has no lookahead, no backreferences and no repetition count above 1000",
+        `schema can stall validation; it has no lookahead and no backreferences, and a pattern may compile to at most ${MAX_PATTERN_PROGRAM_SIZE} steps`,
       { cause: error },
     );
   }
   // ajv shares one compiled pattern between the places a schema uses it, keyed by this string.
   const key = `/${pattern}/u`;
   return { test, toString: () => key };
+}
+
+function compileRe2(pattern: string): (text: string) => boolean {
+  const { source, hasLookbehind, wholeStringSource, estimatedSize } = ecmaPatternToRe2(pattern);
+  // The estimate is within a factor of two of the real size; checking it first keeps a pattern
+  // asking for millions of instructions from taking seconds to compile.
+  if (estimatedSize > 2 * MAX_PATTERN_PROGRAM_SIZE) throw new UnsupportedPatternError(tooLarge(`about ${estimatedSize}`));
+  const matcher = RE2JS.compile(wholeStringSource ?? source, hasLookbehind ? RE2JS.LOOKBEHINDS : 0);
+  const size = matcher.programSize();
+  if (size > MAX_PATTERN_PROGRAM_SIZE) throw new UnsupportedPatternError(tooLarge(String(size)));
+  // Matching the whole string is several times faster than searching for an anchored match.
+  return wholeStringSource === undefined ? (text) => matcher.test(text) : (text) => matcher.testExact(text);
+}
+
+function tooLarge(size: string): string {
+  return `so many repetitions that it compiles to ${size} steps, over ${MAX_PATTERN_PROGRAM_SIZE} (for long strings use maxLength rather than a counted repetition)`;
 }
 
 type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;

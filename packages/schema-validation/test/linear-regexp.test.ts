@@ -75,7 +75,10 @@ describe("patterns the linear-time engine cannot run", () => {
     ["^(?!admin)", "lookahead"],
     ["(a)\\1", "backreferences"],
     ["(?<q>a)\\k<q>", "backreferences"],
-    ["^.{1,5000}$", "invalid repeat count"],
+    ["^.{1,5000}$", "compiles to about 5003 steps, over 1000"],
+    ["^.{0,1000}$", "compiles to 2002 steps, over 1000"],
+    ["[ab]{1000}".repeat(20), "compiles to about 20020 steps, over 1000"],
+    ["(?:(?:a{1,40}){1,40})", "invalid repeat count"],
     ["\\p{scx=Greek}", "Unicode property"],
   ])("refuses %j as SCHEMA_INVALID naming the pattern and the reason", (pattern, reason) => {
     const error = refusal(pattern);
