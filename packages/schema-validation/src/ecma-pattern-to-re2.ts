@@ -50,6 +50,12 @@ const GENERAL_CATEGORIES: Readonly<Record<string, string>> = {
   Unassigned: "Cn", Uppercase_Letter: "Lu",
 };
 
+// Binary properties ECMA-262 has and RE2 lacks, each one range of code points.
+const RANGE_PROPERTIES: Readonly<Record<string, readonly [number, number]>> = {
+  ASCII: [0x00, 0x7f],
+  Regional_Indicator: [0x1f1e6, 0x1f1ff],
+};
+
 /** @throws UnsupportedPatternError for lookahead, backreferences and inline modifiers */
 export function ecmaPatternToRe2(pattern: string): Re2Pattern {
   return new Translation(pattern).run();
@@ -231,9 +237,12 @@ class Translation {
     const name = property.slice(separator + 1);
     // Script_Extensions differs from Script; RE2 knows only the latter. (General_Category= and Script= drop their key.)
     if (key === "Script_Extensions" || key === "scx") throw new UnsupportedPatternError(`the Unicode property ${property}`);
-    if (key === undefined && name === "ASCII") {
-      const range = letter === "p" ? "\\x00-\\x7F" : "\\x{80}-\\x{10FFFF}";
-      return this.#emit(this.#inClass ? range : `[${range}]`, consumed);
+    const range = key === undefined ? RANGE_PROPERTIES[name] : undefined;
+    if (range !== undefined) {
+      const [first, last] = range;
+      const below = first > 0 ? `\\x00-${codePointEscape(first - 1)}` : "";
+      const members = letter === "p" ? `${codePointEscape(first)}-${codePointEscape(last)}` : `${below}${codePointEscape(last + 1)}-\\x{10FFFF}`;
+      return this.#emit(this.#inClass ? members : `[${members}]`, consumed);
     }
     this.#emit(`\\${letter}{${GENERAL_CATEGORIES[name] ?? name}}`, consumed);
   }
