@@ -4,6 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import * as ajvFormats from "ajv-formats";
 import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
 import type { Engine } from "./dialects.js";
+import { linearRegExpEngine } from "./linear-regexp.js";
 import type { Logger } from "./types.js";
 
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
@@ -77,7 +78,8 @@ const AJV_OPTIONS: Options = {
   strict: false,
   validateFormats: true,
   // ajv's code optimizer makes compiling about a third slower and validating no faster for tool-sized schemas.
-  code: { optimize: false },
+  // Patterns come from the server: a backtracking engine would let one stall the host (see linear-regexp.ts).
+  code: { optimize: false, regExp: linearRegExpEngine },
   logger: {
     log: () => undefined,
     warn: (...args: unknown[]) => activeLogger?.warn?.(`ajv: ${args.map(String).join(" ")}`),

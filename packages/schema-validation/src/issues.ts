@@ -29,8 +29,8 @@ export interface FormatValidationErrorsOptions {
 }
 
 /**
- * One line naming each problem's path and rule:
- * `/title must be string; must have required property 'body'`.
+ * One line naming each problem's path and rule, in the order they were found:
+ * `must have required property 'body'; /title must be string`.
  */
 export function formatValidationErrors(
   errors: readonly ValidationIssue[],

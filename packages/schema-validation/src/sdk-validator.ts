@@ -1,8 +1,19 @@
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { describeError } from "./describe-error.js";
 import { formatValidationErrors } from "./issues.js";
 import { createSchemaValidator } from "./schema-validator.js";
 import type { CompiledSchema, SchemaValidator } from "./types.js";
+
+/** What one check of the SDK's validator returns; the same shape as the SDK's `JsonSchemaValidatorResult`. */
+export type SdkJsonSchemaValidatorResult<T> = { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
+
+/**
+ * The MCP SDK's `jsonSchemaValidator` interface (`@modelcontextprotocol/sdk/validation/types.js`),
+ * described here so that this package's types need no SDK installed; TypeScript compares
+ * interfaces by shape, so a value of this type is accepted wherever the SDK asks for its own.
+ */
+export interface SdkJsonSchemaValidator {
+  getValidator<T>(schema: object | boolean): (input: unknown) => SdkJsonSchemaValidatorResult<T>;
+}
 
 /**
  * The MCP SDK's `jsonSchemaValidator` running on this package's engine, for
@@ -11,9 +22,9 @@ import type { CompiledSchema, SchemaValidator } from "./types.js";
  * A tool whose output schema cannot be compiled does not break `listTools()`; instead each of its
  * results is rejected with the reason the schema is unusable.
  */
-export function createSdkJsonSchemaValidator(validator: SchemaValidator = createSchemaValidator()): jsonSchemaValidator {
+export function createSdkJsonSchemaValidator(validator: SchemaValidator = createSchemaValidator()): SdkJsonSchemaValidator {
   return {
-    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    getValidator<T>(schema: object | boolean): (input: unknown) => SdkJsonSchemaValidatorResult<T> {
       let compiled: CompiledSchema;
       try {
         compiled = validator.compile(schema);

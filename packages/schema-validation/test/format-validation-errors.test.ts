@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_FORMATTED_ERRORS, formatValidationErrors, type ValidationIssue } from "../src/index.js";
+import { createSchemaValidator, DEFAULT_MAX_FORMATTED_ERRORS, formatValidationErrors, type ValidationIssue } from "../src/index.js";
 
 const issue = (path: string, message: string): ValidationIssue => ({ path, keyword: "x", message });
 
@@ -8,6 +8,18 @@ describe("formatValidationErrors", () => {
     expect(formatValidationErrors([issue("/title", "must be string"), issue("", "must have required property 'body'")])).toBe(
       "/title must be string; must have required property 'body'",
     );
+  });
+
+  it("keeps the order validation found the problems in: the README's example, on both paths", () => {
+    const article = {
+      type: "object",
+      properties: { title: { type: "string" }, body: { type: "string" } },
+      required: ["title", "body"],
+    };
+    const expected = "must have required property 'body'; /title must be string";
+    expect(formatValidationErrors(createSchemaValidator().compile(article).validate({ title: 42 }).errors)).toBe(expected);
+    // An unknown keyword sends the same schema through ajv instead of the interpreter.
+    expect(formatValidationErrors(createSchemaValidator().compile({ ...article, "x-extra": 1 }).validate({ title: 42 }).errors)).toBe(expected);
   });
 
   it("gives an empty string for no errors", () => {

@@ -1,7 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createInMemoryTestServer, type InMemoryTestServer, type TestTool } from "@mcp-tool-adapter/test-servers";
-import { afterEach, describe, expect, it } from "vitest";
-import { createSchemaValidator, createSdkJsonSchemaValidator } from "../src/index.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import { createSchemaValidator, createSdkJsonSchemaValidator, type SdkJsonSchemaValidator } from "../src/index.js";
 
 // 2020-12 keywords the SDK's default (draft-07) validator does not know, so it lets violations through.
 const POINT_OUTPUT = {
@@ -72,6 +73,12 @@ describe("createSdkJsonSchemaValidator with a real SDK Client", () => {
 });
 
 describe("createSdkJsonSchemaValidator", () => {
+  it("describes the SDK's jsonSchemaValidator in its own types, assignable both ways", () => {
+    expectTypeOf<SdkJsonSchemaValidator>().toExtend<jsonSchemaValidator>();
+    expectTypeOf<jsonSchemaValidator>().toExtend<SdkJsonSchemaValidator>();
+    expectTypeOf(createSdkJsonSchemaValidator()).toExtend<jsonSchemaValidator>();
+  });
+
   it("shares the given validator's cache", () => {
     const validator = createSchemaValidator();
     const sdkValidator = createSdkJsonSchemaValidator(validator);
