@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createTempDirectory, expectNoLeakedProcesses, leakMarkerEnv, listProcesses, readProcess, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { canReadProcEnvironments, environHasEntry, listRunningProcesses, readProcStat } from "../src/proc-table.js";
-import { SERVER_TOKEN_ENV_VAR, TaggedFamily } from "../src/tagged-family.js";
+import { ProcFamily, SERVER_TOKEN_ENV_VAR } from "../src/proc-family.js";
 import { waitFor } from "./helpers.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
@@ -70,7 +70,7 @@ describe("reading /proc", () => {
       { pid: 10, ppid: 7, pgid: 9, startTime: 4242, comm: "a) (b c" },
       { pid: 11, rawStat: "not a stat line" },
     ]);
-    expect(readProcStat(10, root)).toEqual({ pid: 10, ppid: 7, pgid: 9, state: "S", startTime: 4242 });
+    expect(readProcStat(10, root)).toEqual({ pid: 10, ppid: 7, pgid: 9, sid: 1, state: "S", startTime: 4242 });
     expect(readProcStat(11, root)).toBeUndefined();
     expect(readProcStat(12, root)).toBeUndefined();
   });
@@ -125,7 +125,7 @@ describe("finding a tagged family", () => {
       { pid: 108, ppid: 107, startTime: 1007, noStat: true, environ: [ENTRY] }, // vanished mid-scan
       { pid: process.pid, ppid: 1, startTime: 1008, environ: [ENTRY] }, // the host itself
     ]);
-    const family = new TaggedFamily(root, TOKEN);
+    const family = new ProcFamily(root, { token: TOKEN });
     expect(family.environment).toEqual({ [SERVER_TOKEN_ENV_VAR]: TOKEN });
     family.adopt(100);
     const found = family.find();
@@ -138,7 +138,7 @@ describe("finding a tagged family", () => {
       { pid: 200, ppid: 1, startTime: 3000, environ: [] },
       { pid: 201, ppid: 200, startTime: 3001, environ: [] },
     ]);
-    const family = new TaggedFamily(root, TOKEN);
+    const family = new ProcFamily(root, { token: TOKEN });
     family.adopt(200);
     const found = family.find();
     expect([...found.pids].sort()).toEqual([200, 201]);
@@ -151,7 +151,7 @@ describe("finding a tagged family", () => {
 
   it("scans in one synchronous turn share one read of /proc (as at host exit); the next turn reads afresh", async () => {
     const root = await fakeProc([{ pid: 300, ppid: 1, startTime: 7000, environ: [ENTRY] }]);
-    const family = new TaggedFamily(root, TOKEN);
+    const family = new ProcFamily(root, { token: TOKEN });
     family.adopt(300);
     expect(family.find().pids).toEqual([300]);
     // A process appears within the same turn: that turn's scans do not see it, the next one does.
@@ -164,7 +164,7 @@ describe("finding a tagged family", () => {
   });
 
   it("on live processes: a rescan adds processes started after the first scan and keeps members it would now miss", async () => {
-    const family = new TaggedFamily("/proc", TOKEN);
+    const family = new ProcFamily("/proc", { token: TOKEN });
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...leakMarkerEnv(), ...family.environment };
     // The leader starts a child with a scrubbed environment: a member only while the leader lives.
     const leader = track(spawn("sh", ["-c", "env -i sleep 61 & wait"], { env, stdio: "ignore" }));
