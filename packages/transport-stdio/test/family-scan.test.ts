@@ -39,6 +39,8 @@ interface FakeProcess {
   comm?: string;
   /** Strings of the environment; `"unreadable"` makes environ a directory (reading it fails); absent: no environ file (vanished). */
   environ?: readonly string[] | "unreadable";
+  /** Written to `task/<pid>/children` (absent: the kernel offers no children files). */
+  children?: readonly number[];
   /** Write no stat file: the process went away between the directory listing and the read. */
   noStat?: boolean;
   rawStat?: string;
@@ -57,6 +59,10 @@ async function fakeProc(processes: readonly FakeProcess[]): Promise<string> {
       // utime stime cutime cstime priority nice threads itrealvalue starttime ...
       const after = [fake.state ?? "S", fake.ppid ?? 1, fake.pgid ?? 1, 1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20, 0, 1, 0, fake.startTime ?? 5000, 0, 0];
       await writeFile(join(dir, "stat"), fake.rawStat ?? `${fake.pid} (${fake.comm ?? "fake"}) ${after.join(" ")}\n`);
+    }
+    if (fake.children !== undefined) {
+      await mkdir(join(dir, "task", String(fake.pid)), { recursive: true });
+      await writeFile(join(dir, "task", String(fake.pid), "children"), fake.children.map((child) => `${child} `).join(""));
     }
     if (fake.environ === "unreadable") await mkdir(join(dir, "environ"));
     else if (fake.environ !== undefined) await writeFile(join(dir, "environ"), fake.environ.map((entry) => `${entry}\0`).join(""));
@@ -188,6 +194,34 @@ describe("finding a tagged family", () => {
     rescan.signal("SIGKILL");
     await waitFor(() => rescan.stillRunning().empty, "the members going");
     expect(readProcStat(stranger.pid!)?.state).not.toBe("Z");
+  });
+});
+
+describe("snapshots of a family (remember)", () => {
+  it.each([
+    ["the children files", true],
+    ["a full scan where the kernel has no children files", false],
+  ])("note descendants through %s and keep them once their parent died and nothing else ties them to the server", async (_how, withChildrenFiles) => {
+    const children = (pids: number[]) => (withChildrenFiles ? { children: pids } : {});
+    const root = await fakeProc([
+      { pid: 400, ppid: 1, startTime: 9000, environ: [ENTRY], ...children([401]) }, // the leader
+      { pid: 401, ppid: 400, startTime: 9001, environ: [], ...children([402]) }, // scrubbed child
+      { pid: 402, ppid: 401, startTime: 9002, environ: [], ...children([]) }, // and its child
+      { pid: 403, ppid: 1, startTime: 9003, environ: [], ...children([]) }, // a stranger
+    ]);
+    const family = new ProcFamily(root, { token: TOKEN });
+    family.adopt(400);
+    expect(family.remember().sort()).toEqual([401, 402]);
+    expect(family.remember()).toEqual([]);
+    // The leader dies and its children are re-parented: no token, no parent of the family.
+    await writeFile(join(root, "400", "stat"), `400 (gone) Z 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9000 0 0\n`);
+    await writeFile(join(root, "401", "stat"), `401 (orphan) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9001 0 0\n`);
+    await Promise.resolve();
+    expect([...family.find().pids].sort()).toEqual([401, 402]);
+    // A remembered pid reused by another process is not the member any more.
+    await writeFile(join(root, "402", "stat"), `402 (reuse) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9500 0 0\n`);
+    await Promise.resolve();
+    expect(family.find().pids).toEqual([401]);
   });
 });
 
