@@ -1,8 +1,9 @@
+import { createHook } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expectNoLeakedProcesses, hostileServerConfig, leakMarkerEnv } from "@mcp-tool-adapter/test-servers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import type { ProcessFamilyStrategy } from "../src/index.js";
 import { observe, within } from "./helpers.js";
 
@@ -40,15 +41,39 @@ async function addedSince(before: Record<string, number>): Promise<Record<string
   return added;
 }
 
+/**
+ * Timers of `ms` (our killGraceMs) started from now on and still pending, keeping the loop alive.
+ * Watched by identity through async_hooks: a count of all timers would also see the runner's own
+ * come and go.
+ */
+function watchTimersOf(ms: number): { pending(): number; stop(): void } {
+  const live = new Map<number, { _idleTimeout?: number; hasRef?: () => boolean }>();
+  const hook = createHook({
+    init(asyncId, type, _trigger, resource) {
+      if (type === "Timeout") live.set(asyncId, resource as { _idleTimeout?: number; hasRef?: () => boolean });
+    },
+    destroy(asyncId) {
+      live.delete(asyncId);
+    },
+  }).enable();
+  return {
+    pending: () => [...live.values()].filter((timer) => timer._idleTimeout === ms && timer.hasRef?.() !== false).length,
+    stop: () => hook.disable(),
+  };
+}
+
 describe.each(["group", "tagged"] as const satisfies readonly ProcessFamilyStrategy[])("after close() (processFamily %s)", (processFamily) => {
   it("no timer, pipe or process handle of the transport is left, whether the server exited at stdin EOF or crashed first", async () => {
     const before = loopHolders();
+    const graceTimers = watchTimersOf(HOUR_MS);
+    onTestFinished(() => graceTimers.stop());
 
     const polite = observe({ command: "cat" }, { processFamily, killGraceMs: HOUR_MS });
     await polite.transport.start();
     await within(polite.transport.close(), BOUND_MS, "close");
     expect(polite.transport.exit).toEqual({ code: 0, signal: null });
     expect(await addedSince(before)).toEqual({});
+    expect(graceTimers.pending()).toBe(0);
 
     const crashing = observe(hostileServerConfig({ spawnGrandchild: "serve" }), { processFamily, killGraceMs: HOUR_MS });
     const client = new Client({ name: "event-loop-test", version: "1.0.0" });
@@ -58,6 +83,7 @@ describe.each(["group", "tagged"] as const satisfies readonly ProcessFamilyStrat
     await within(client.close(), BOUND_MS, "client close");
     await within(crashing.transport.close(), BOUND_MS, "transport close");
     expect(await addedSince(before)).toEqual({});
+    expect(graceTimers.pending()).toBe(0);
   });
 
   it("a script that connects, calls and closes exits by itself, even with an hour of killGraceMs", { timeout: 2 * BOUND_MS }, async () => {
