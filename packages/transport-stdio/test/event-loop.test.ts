@@ -50,7 +50,7 @@ function watchTimersOf(ms: number): { pending(): number; stop(): void } {
   const live = new Map<number, { _idleTimeout?: number; hasRef?: () => boolean }>();
   const hook = createHook({
     init(asyncId, type, _trigger, resource) {
-      if (type === "Timeout") live.set(asyncId, resource as { _idleTimeout?: number; hasRef?: () => boolean });
+      if (type === "Timeout") live.set(asyncId, resource);
     },
     destroy(asyncId) {
       live.delete(asyncId);
