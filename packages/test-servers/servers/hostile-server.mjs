@@ -21,7 +21,10 @@
  *                              in a new session (setsid) and exits, so it is re-parented at once and
  *                              shares neither parent, group nor session with this server (it keeps the
  *                              environment; --grandchild-holds-stdio does not apply);
- *                              `scrubbed-env` a child of this server started with an empty environment
+ *                              `scrubbed-env` a child of this server started with an empty environment;
+ *                              `new-group` a child of this server that moves to a process group of its
+ *                              own (setpgid through perl, which Debian and Ubuntu always have) and stays
+ *                              in this server's session, keeping the environment
  *   --garbage-at-start         write non-JSON lines and invalid JSON-RPC messages to stdout before serving
  *   --stderr-flood=BYTES       write BYTES bytes to stderr at start (tests a bounded stderr buffer)
  *   --tools=N                  list N generated echo tools `tool_0` .. `tool_{N-1}` instead of the standard ones
@@ -41,7 +44,9 @@
  *
  * Tools (always callable):
  *   echo                       answers one text item with the JSON of its arguments
- *   crash                      process.exit(1) while the call is in flight (never answers)
+ *   crash {grandchild?}        process.exit(1) while the call is in flight (never answers); with
+ *                              `grandchild: true` it first starts a grandchild (printing `grandchild-pid=N`)
+ *   exit {code?}               answers "exiting", then exits with `code` (default 0) once the answer is out
  *   hang                       never answers
  *   slow {ms, steps?}          answers after `ms` ms (default 1000); when the request carries a
  *                              progressToken, sends progress 1..`steps` (default 5), one at the start
@@ -56,6 +61,7 @@
  *                              SDK and reaches the caller
  *   error                      answers a tool-level error (isError: true)
  *   throw                      answers a JSON-RPC error (code -32603)
+ *   spawn-grandchild           starts a grandchild, answers `{"grandchildPid":N}` and keeps serving
  *   spawn-grandchild-and-exit  starts a grandchild, answers `{"grandchildPid":N}`, then exits 0
  *   pid                        answers `{"pid":N,"pgid":N,"sid":N}` (pgid and sid read from /proc; null where
  *                              unavailable)
@@ -87,7 +93,7 @@ const stringFlag = (name, fallback) => {
 
 const GRANDCHILD_LIFETIME_MS = numberFlag("grandchild-lifetime-ms", 120_000);
 const GRANDCHILD_STYLE = stringFlag("grandchild-style", "plain");
-if (!["plain", "daemon", "scrubbed-env"].includes(GRANDCHILD_STYLE)) {
+if (!["plain", "daemon", "scrubbed-env", "new-group"].includes(GRANDCHILD_STYLE)) {
   process.stderr.write(`hostile-server: unknown --grandchild-style=${GRANDCHILD_STYLE}\n`);
   process.exit(2);
 }
@@ -115,7 +121,12 @@ function startGrandchild() {
     return Number(intermediate.stdout);
   }
   const holdStdio = hasFlag("grandchild-holds-stdio");
-  const child = spawn(process.execPath, ["-e", GRANDCHILD_SCRIPT], {
+  // perl execs node in place after setpgid(0, 0): the grandchild keeps this pid, our session and environment.
+  const [command, args] =
+    GRANDCHILD_STYLE === "new-group"
+      ? ["perl", ["-e", "setpgrp(0, 0) or die $!; exec @ARGV or die $!", process.execPath, "-e", GRANDCHILD_SCRIPT]]
+      : [process.execPath, ["-e", GRANDCHILD_SCRIPT]];
+  const child = spawn(command, args, {
     stdio: ["ignore", holdStdio ? "inherit" : "ignore", holdStdio ? "inherit" : "ignore"],
     ...(GRANDCHILD_STYLE === "scrubbed-env" ? { env: {} } : {}),
   });
@@ -167,7 +178,12 @@ const objectSchema = (properties = {}, required) => ({
 
 const STANDARD_TOOLS = [
   { name: "echo", description: "Echoes its arguments as JSON text.", inputSchema: { type: "object", additionalProperties: true } },
-  { name: "crash", description: "Exits the server process mid-call.", inputSchema: objectSchema() },
+  {
+    name: "crash",
+    description: "Exits the server process mid-call, optionally starting a grandchild first.",
+    inputSchema: objectSchema({ grandchild: { type: "boolean" } }),
+  },
+  { name: "exit", description: "Answers, then exits with code.", inputSchema: objectSchema({ code: { type: "integer" } }) },
   { name: "hang", description: "Never answers.", inputSchema: objectSchema() },
   {
     name: "slow",
@@ -183,6 +199,7 @@ const STANDARD_TOOLS = [
   },
   { name: "error", description: "Answers a tool error (isError).", inputSchema: objectSchema() },
   { name: "throw", description: "Answers a JSON-RPC error.", inputSchema: objectSchema() },
+  { name: "spawn-grandchild", description: "Starts a grandchild and answers its pid.", inputSchema: objectSchema() },
   { name: "spawn-grandchild-and-exit", description: "Starts a grandchild, answers its pid, then exits.", inputSchema: objectSchema() },
   { name: "pid", description: "Answers this server's pid, process group id and session id.", inputSchema: objectSchema() },
   { name: "env", description: "Answers one environment variable.", inputSchema: objectSchema({ name: { type: "string" } }, ["name"]) },
@@ -285,9 +302,17 @@ class HostileStdioServerTransport extends StdioServerTransport {
 async function callTool(name, args, extra) {
   switch (name) {
     case "crash":
+      if (args.grandchild === true) spawnGrandchild();
       process.stderr.write("hostile-server: crashing mid-call as asked\n");
       process.exit(1);
       break;
+    case "exit": {
+      const code = typeof args.code === "number" ? args.code : 0;
+      setTimeout(() => process.exit(code), 50);
+      return text("exiting");
+    }
+    case "spawn-grandchild":
+      return text({ grandchildPid: spawnGrandchild() });
     case "hang":
       return new Promise(() => undefined);
     case "slow": {

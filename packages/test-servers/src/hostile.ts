@@ -7,6 +7,7 @@ export const HOSTILE_SERVER_PATH: string = fileURLToPath(new URL("../servers/hos
 export const HOSTILE_TOOL_NAMES = [
   "echo",
   "crash",
+  "exit",
   "hang",
   "slow",
   "garbage",
@@ -14,6 +15,7 @@ export const HOSTILE_TOOL_NAMES = [
   "proto",
   "error",
   "throw",
+  "spawn-grandchild",
   "spawn-grandchild-and-exit",
   "pid",
   "env",
@@ -43,9 +45,10 @@ export interface HostileServerOptions {
   /**
    * How the grandchild is started: `"plain"` (default) a child with the server's environment;
    * `"daemon"` double-forked into a session of its own, an orphan from the start (keeps the
-   * environment); `"scrubbed-env"` a child with an empty environment.
+   * environment); `"scrubbed-env"` a child with an empty environment; `"new-group"` a child that
+   * moves to a process group of its own in the server's session (keeps the environment; needs perl).
    */
-  grandchildStyle?: "plain" | "daemon" | "scrubbed-env";
+  grandchildStyle?: "plain" | "daemon" | "scrubbed-env" | "new-group";
   /** Write non-JSON lines and invalid JSON-RPC to stdout before serving. */
   garbageAtStart?: boolean;
   /** Write this many bytes to stderr at start. */

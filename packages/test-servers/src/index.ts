@@ -70,6 +70,7 @@ export {
   listProcesses,
   readProcess,
   waitForNoDescendants,
+  watchProcess,
   watchProcessGroup,
   type LeakCheckOptions,
   type ProcessInfo,

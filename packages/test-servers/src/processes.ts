@@ -95,6 +95,20 @@ export function watchProcessGroup(pgid: number): void {
   watchedGroups.add(pgid);
 }
 
+/** Single processes to keep checking, by pid and start time (a reused pid is someone else). */
+const watchedProcesses = new Map<number, number>();
+
+/**
+ * Counts this one process as ours in later leak checks, wherever it is re-parented, whatever group
+ * or session it moves to: for a process that carries no leak marker (it scrubbed its environment)
+ * and is no descendant once its parent died. Its pid is known to the test, e.g. from
+ * `parseGrandchildPids`. Ignored when the process is already gone.
+ */
+export function watchProcess(pid: number): void {
+  const info = readProcess(pid);
+  if (info !== undefined) watchedProcesses.set(pid, info.startTime);
+}
+
 /**
  * The environment variable that marks a process as started by this test process. The leak check
  * finds every live process whose environment carries `LEAK_MARKER_ENV_NAME=<this process's
@@ -123,7 +137,7 @@ export function hasLeakMarker(pid: number): boolean {
 
 /**
  * Live processes this test process is responsible for: descendants, members of watched groups,
- * and processes carrying the leak marker.
+ * watched processes, and processes carrying the leak marker.
  */
 export function listOwnedProcesses(): ProcessInfo[] {
   const processes = listProcesses();
@@ -134,7 +148,8 @@ export function listOwnedProcesses(): ProcessInfo[] {
     if (info.state === "Z" || info.pid === process.pid || owned.has(info.pid)) continue;
     // The marker was made by this process, so only processes started since can carry it.
     const markable = self === undefined || info.startTime >= self.startTime;
-    if (watchedGroups.has(info.pgid) || watchedGroups.has(info.sid) || (markable && hasLeakMarker(info.pid))) owned.set(info.pid, info);
+    const watched = watchedProcesses.get(info.pid) === info.startTime || watchedGroups.has(info.pgid) || watchedGroups.has(info.sid);
+    if (watched || (markable && hasLeakMarker(info.pid))) owned.set(info.pid, info);
   }
   return [...owned.values()];
 }
@@ -182,11 +197,12 @@ export interface LeakCheckOptions {
 
 /**
  * For afterEach: fails naming every process of ours still running after the wait, and kills
- * them (SIGKILL) so one leak does not spill into the next test. Forgets watched groups.
+ * them (SIGKILL) so one leak does not spill into the next test. Forgets watched groups and processes.
  */
 export async function expectNoLeakedProcesses(options: LeakCheckOptions = {}): Promise<void> {
   const left = await waitForNoDescendants(options.timeoutMs ?? 5000, undefined, options.ignore);
   watchedGroups.clear();
+  watchedProcesses.clear();
   if (left.length === 0) return;
   for (const info of left) {
     try {

@@ -297,6 +297,47 @@ describe("hostile server: startup modes", () => {
     process.kill(grandchildPid, "SIGKILL");
   });
 
+  it("--grandchild-style=new-group starts a child of the server in a process group of its own, in the server's session, keeping the environment", async () => {
+    const session = await connect({ spawnGrandchild: "serve", grandchildStyle: "new-group", env: { HOSTILE_FIXTURE_MARK: "kept" } });
+    const serverPid = session.transport.pid!;
+    const grandchildPid = await trackedGrandchildPid(session);
+    const grandchild = readProcess(grandchildPid)!;
+    const server = readProcess(serverPid)!;
+    expect(grandchild.ppid).toBe(serverPid);
+    expect(grandchild.pgid).toBe(grandchildPid);
+    expect(grandchild.pgid).not.toBe(server.pgid);
+    expect(grandchild.sid).toBe(server.sid);
+    expect(grandchild.cmdline).toMatch(/^\S*node -e /);
+    expect(environOf(grandchildPid)).toContain("HOSTILE_FIXTURE_MARK=kept");
+    process.kill(grandchildPid, "SIGKILL");
+  });
+
+  it("spawn-grandchild answers the grandchild's pid and keeps serving; crash {grandchild} starts one, then exits mid-call", async () => {
+    const session = await connect({ grandchildStyle: "scrubbed-env" });
+    const serverPid = session.transport.pid!;
+    const { grandchildPid } = JSON.parse(firstText(await session.client.callTool({ name: "spawn-grandchild", arguments: {} }))) as { grandchildPid: number };
+    trackedPids.add(grandchildPid);
+    expect(readProcess(grandchildPid)?.ppid).toBe(serverPid);
+    expect(environOf(grandchildPid)).toEqual([]);
+    expect(JSON.parse(firstText(await session.client.callTool({ name: "echo", arguments: { still: 1 } })))).toEqual({ still: 1 });
+
+    const call = session.client.callTool({ name: "crash", arguments: { grandchild: true } });
+    await expect(call).rejects.toThrow();
+    const second = parseGrandchildPids(await waitForStderr(session, /grandchild-pid=\d+[\s\S]*grandchild-pid=\d+/))[1]!;
+    trackedPids.add(second);
+    expect(await waitUntilGone(serverPid)).toBe(true);
+    expect(isAlive(second)).toBe(true);
+    process.kill(grandchildPid, "SIGKILL");
+    process.kill(second, "SIGKILL");
+  });
+
+  it("exit answers, then exits", async () => {
+    const session = await connect();
+    const serverPid = session.transport.pid!;
+    expect(firstText(await session.client.callTool({ name: "exit", arguments: { code: 4 } }))).toBe("exiting");
+    expect(await waitUntilGone(serverPid)).toBe(true);
+  });
+
   it("--tools with --page-size lists generated tools page by page", async () => {
     const { client } = await connect({ tools: 25, pageSize: 10 });
     const pages: string[][] = [];

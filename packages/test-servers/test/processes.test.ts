@@ -10,6 +10,7 @@ import {
   listOwnedProcesses,
   readProcess,
   waitForNoDescendants,
+  watchProcess,
   watchProcessGroup,
 } from "../src/index.js";
 
@@ -74,6 +75,15 @@ describe("process leak checks", () => {
     expect(readProcess(orphanPid)!.sid).not.toBe(readProcess(process.pid)!.sid);
     expect(listDescendantProcesses().some((info) => info.pid === orphanPid)).toBe(false);
     expect(hasLeakMarker(orphanPid)).toBe(true);
+    expect(listOwnedProcesses().map((info) => info.pid)).toContain(orphanPid);
+    await expect(expectNoLeakedProcesses({ timeoutMs: 100 })).rejects.toThrow(`pid ${orphanPid}`);
+  });
+
+  it("keeps finding a watched orphan that has no marker, no group of ours and a session of its own", async () => {
+    const shell = spawn("sh", ["-c", "setsid sleep 35 </dev/null >/dev/null 2>&1 & echo $!"], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdio: ["ignore", "pipe", "ignore"] });
+    const orphanPid = await daemonPid(shell, "sleep 35");
+    expect(listOwnedProcesses().map((info) => info.pid)).not.toContain(orphanPid);
+    watchProcess(orphanPid);
     expect(listOwnedProcesses().map((info) => info.pid)).toContain(orphanPid);
     await expect(expectNoLeakedProcesses({ timeoutMs: 100 })).rejects.toThrow(`pid ${orphanPid}`);
   });

@@ -2,7 +2,10 @@ import { canReadProcEnvironments, listRunningProcesses } from "./proc-table.js";
 import type { FamilyMembers, ProcessFamily } from "./process-family.js";
 import { isProcessGroupAlive, signalProcessGroup } from "./process-group.js";
 
-/** The server leads a new session and process group (spawned detached); the family is that group. */
+/**
+ * Where /proc cannot be read: the server leads a new session and process group (spawned
+ * detached); the family is that group.
+ */
 export class GroupFamily implements ProcessFamily {
   readonly strategy = "group";
   readonly detached = process.platform !== "win32";
@@ -15,6 +18,11 @@ export class GroupFamily implements ProcessFamily {
 
   find(): FamilyMembers {
     return groupMembers(this.#leaderPid);
+  }
+
+  remember(): number[] {
+    // The group is its own memory: a member that scrubbed its environment stays in it.
+    return [];
   }
 }
 

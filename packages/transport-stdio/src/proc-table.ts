@@ -6,6 +6,8 @@ export interface ProcStat {
   ppid: number;
   /** Process group id. */
   pgid: number;
+  /** Session id. */
+  sid: number;
   /** Kernel state letter; Z (zombie) and X (dead) mean the process is already gone. */
   state: string;
   /** Clock ticks after boot. With the pid, it names one process: a reused pid gets a later start time. */
@@ -14,7 +16,7 @@ export interface ProcStat {
 
 export const DEFAULT_PROC_ROOT = "/proc";
 
-// Scans run only at close, crash and host exit, but synchronously (the host `exit` hook cannot
+// Full scans run only at close, crash and host exit, but synchronously (the host `exit` hook cannot
 // wait), so they reuse one buffer instead of allocating per file: most stat lines are ~300 bytes.
 let scratch = Buffer.allocUnsafe(16 * 1024);
 
@@ -59,10 +61,13 @@ export function readProcStat(pid: number, procRoot: string = DEFAULT_PROC_ROOT):
   const fields = line.slice(close + 2).split(" ");
   const ppid = Number(fields[1]);
   const pgid = Number(fields[2]);
+  const sid = Number(fields[3]);
   const startTime = Number(fields[19]);
   const state = fields[0];
-  if (state === undefined || state === "" || !Number.isInteger(ppid) || !Number.isInteger(pgid) || !Number.isInteger(startTime)) return undefined;
-  return { pid, ppid, pgid, state, startTime };
+  if (state === undefined || state === "" || !Number.isInteger(ppid) || !Number.isInteger(pgid) || !Number.isInteger(sid) || !Number.isInteger(startTime)) {
+    return undefined;
+  }
+  return { pid, ppid, pgid, sid, state, startTime };
 }
 
 export function isRunning(stat: ProcStat | undefined): stat is ProcStat {
@@ -88,6 +93,35 @@ export function listRunningProcesses(procRoot: string = DEFAULT_PROC_ROOT): Proc
     if (isRunning(stat)) running.push(stat);
   }
   return running;
+}
+
+/**
+ * The pids of the process's children, from `/proc/<pid>/task/<tid>/children` of each of its
+ * threads (a child belongs to the thread that forked it). Undefined when the process is gone or
+ * the kernel lacks these files (CONFIG_PROC_CHILDREN): then only a full scan can tell.
+ */
+export function readChildPids(pid: number, procRoot: string = DEFAULT_PROC_ROOT): number[] | undefined {
+  let threads: string[];
+  try {
+    threads = readdirSync(`${procRoot}/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const children: number[] = [];
+  for (const tid of threads) {
+    const bytes = readProcFile(`${procRoot}/${pid}/task/${tid}/children`);
+    if (bytes === undefined) {
+      // A thread that ended since the listing has no children left to report; a missing file
+      // for the main thread means the kernel does not offer them at all.
+      if (tid === String(pid)) return undefined;
+      continue;
+    }
+    for (const field of bytes.toString("latin1").split(" ")) {
+      const child = Number(field);
+      if (field !== "" && Number.isInteger(child)) children.push(child);
+    }
+  }
+  return children;
 }
 
 /**

@@ -1,19 +1,20 @@
 import { StdioTransportError } from "./errors.js";
 import { GroupFamily } from "./group-family.js";
 import { canReadProcEnvironments, DEFAULT_PROC_ROOT } from "./proc-table.js";
-import { SERVER_TOKEN_ENV_VAR, TaggedFamily } from "./tagged-family.js";
+import { ProcFamily, SERVER_TOKEN_ENV_VAR } from "./proc-family.js";
 
 /**
  * How a server and everything it started are found and signalled at close, crash and host exit.
+ * Where /proc can be read (Linux) both carry a random token in `MCP_TOOL_ADAPTER_SERVER_TOKEN`
+ * (children inherit it, even after re-parenting or setsid) and take snapshots of the server's
+ * descendants while it runs.
  *
- * - `"tagged"` (default on Linux): the server stays in the host's session and process group; it
- *   gets a random token in `MCP_TOOL_ADAPTER_SERVER_TOKEN`, and its family is every process whose
- *   environment carries that token (children inherit it, even after re-parenting or setsid) plus
- *   the live descendants of the server. Needs `/proc`.
- * - `"group"` (default elsewhere): the server is spawned detached, leading a new session and
- *   process group, and the group is signalled. Reaches children that scrub their environment even
- *   after their parent died, but a new session is a new scheduling group under Linux autogroups.
- *   On Windows only the server process itself is signalled.
+ * - `"group"` (default): the server is spawned detached, leading a new session and process group;
+ *   its family also holds everything still in that group or session, so a child that scrubbed its
+ *   environment is found even after its parent died. A new session is a new scheduling group under
+ *   Linux autogroups. Without /proc only the group is signalled; on Windows only the server.
+ * - `"tagged"` (Linux only): the server stays in the host's session and process group. A child that
+ *   scrubbed its environment is found only while its parent lives or once a snapshot saw it.
  */
 export type ProcessFamilyStrategy = "tagged" | "group";
 
@@ -41,6 +42,8 @@ export interface ProcessFamily {
   adopt(leaderPid: number): void;
   /** Finds the family now (synchronous, so the host `exit` hook can use it); `also` keeps those still running. */
   find(also?: FamilyMembers): FamilyMembers;
+  /** Notes the server's current descendants so later finds keep them; returns pids not seen before. */
+  remember(): number[];
 }
 
 /** Edges a test can point elsewhere; defaults are the real system. */
@@ -49,9 +52,12 @@ export interface ProcessFamilyEnvironment {
   procRoot?: string;
 }
 
-/** "tagged" where process environments can be read (Linux), "group" everywhere else. */
-export function defaultProcessFamily(system: ProcessFamilyEnvironment = {}): ProcessFamilyStrategy {
-  return taggedSupported(system) ? "tagged" : "group";
+/**
+ * "group" everywhere: with /proc it finds every kind of child "tagged" finds, plus children that
+ * scrubbed their environment after their parent died (see docs/transports.md).
+ */
+export function defaultProcessFamily(): ProcessFamilyStrategy {
+  return "group";
 }
 
 /** Builds the family for one transport; throws PROCESS_FAMILY_UNSUPPORTED for a strategy this system cannot do. */
@@ -60,27 +66,28 @@ export function createProcessFamily(
   command: string,
   system: ProcessFamilyEnvironment = {},
 ): ProcessFamily {
-  const strategy = requested ?? defaultProcessFamily(system);
+  const strategy = requested ?? defaultProcessFamily();
   if (!PROCESS_FAMILY_STRATEGIES.includes(strategy)) {
     throw new StdioTransportError(
       "PROCESS_FAMILY_UNSUPPORTED",
-      `Unknown processFamily ${JSON.stringify(strategy)} for MCP server "${command}". Use "tagged" or "group", or leave it unset for the platform's default.`,
+      `Unknown processFamily ${JSON.stringify(strategy)} for MCP server "${command}". Use "tagged" or "group", or leave it unset (the default is "group").`,
       { command },
     );
   }
-  if (strategy === "group") return new GroupFamily();
-  if (!taggedSupported(system)) {
+  const procRoot = system.procRoot ?? DEFAULT_PROC_ROOT;
+  if (strategy === "group") return procSupported(system) ? new ProcFamily(procRoot, { strategy }) : new GroupFamily();
+  if (!procSupported(system)) {
     throw new StdioTransportError(
       "PROCESS_FAMILY_UNSUPPORTED",
-      `processFamily "tagged" needs to read process environments from ${system.procRoot ?? DEFAULT_PROC_ROOT} (Linux), which this system (${system.platform ?? process.platform}) does not allow, so MCP server "${command}" could not be tracked. Use processFamily "group", or leave it unset for the platform's default.`,
+      `processFamily "tagged" needs to read process environments from ${system.procRoot ?? DEFAULT_PROC_ROOT} (Linux), which this system (${system.platform ?? process.platform}) does not allow, so MCP server "${command}" could not be tracked. Use processFamily "group", or leave it unset (the default is "group").`,
       { command },
     );
   }
-  return new TaggedFamily(system.procRoot ?? DEFAULT_PROC_ROOT);
+  return new ProcFamily(procRoot, { strategy });
 }
 
 export { SERVER_TOKEN_ENV_VAR };
 
-function taggedSupported(system: ProcessFamilyEnvironment): boolean {
+function procSupported(system: ProcessFamilyEnvironment): boolean {
   return canReadProcEnvironments(system.procRoot ?? DEFAULT_PROC_ROOT, system.platform ?? process.platform);
 }

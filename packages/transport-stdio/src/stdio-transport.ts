@@ -10,7 +10,7 @@ import { killOnHostExit } from "./host-exit-cleanup.js";
 import { LineReader, type OversizedLine } from "./line-reader.js";
 import type { Logger } from "./logger.js";
 import { oversizedResponseError } from "./oversized-response.js";
-import { delay } from "./delay.js";
+import { untilOrAfter } from "./delay.js";
 import { createProcessFamily, type FamilyMembers, type ProcessFamily, type ProcessFamilyStrategy } from "./process-family.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
 import { killFamilyNow, terminateFamily } from "./terminate-family.js";
@@ -28,12 +28,12 @@ export interface StdioTransportOptions {
   onStderr?: (chunk: string) => void;
   /**
    * How the server and everything it starts are found and stopped at close, crash and host exit.
-   * `"tagged"` (default on Linux): the server stays in the host's session, carries a random token
-   * in `MCP_TOOL_ADAPTER_SERVER_TOKEN`, and every process with that token (or descending from the
-   * server) is signalled. `"group"` (default elsewhere): the server is spawned detached and its
-   * process group is signalled; choose it for servers whose children scrub their environment and
-   * outlive their parent, at the price of a new session (on Linux, a new scheduling autogroup).
-   * `"tagged"` where /proc cannot be read throws PROCESS_FAMILY_UNSUPPORTED.
+   * `"group"` (default): the server is spawned detached and everything in its process group or
+   * session is signalled, at the price of a new session (on Linux, a new scheduling autogroup).
+   * `"tagged"` (Linux): the server stays in the host's session. On Linux both also signal every
+   * process carrying the server's token (`MCP_TOOL_ADAPTER_SERVER_TOKEN`) and every descendant seen
+   * while it ran; only `"group"` finds a child that scrubbed its environment and was orphaned before
+   * a snapshot saw it. `"tagged"` where /proc cannot be read throws PROCESS_FAMILY_UNSUPPORTED.
    */
   processFamily?: ProcessFamilyStrategy;
 }
@@ -48,6 +48,12 @@ export const DEFAULT_STDERR_BUFFER_BYTES = 64 * 1024;
 /** Same ceiling as the SDK's own stdio transport. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
+/**
+ * How often the server's descendants are noted while it runs, so a child that scrubbed its
+ * environment is still found after its parent died. Each snapshot reads only the family's
+ * `children` files; the timer is unref'd and stops when the server exits.
+ */
+export const FAMILY_SNAPSHOT_MS = 250;
 /** After the server exits, how long to wait for its last stdout/stderr bytes (a grandchild may hold the pipes open). */
 const STDIO_DRAIN_MS = 250;
 const STDERR_IN_MESSAGE_CHARS = 1000;
@@ -83,6 +89,7 @@ export class StdioTransport implements Transport {
   #closePromise: Promise<void> | undefined;
   #terminatePromise: Promise<void> | undefined;
   #untrack: (() => void) | undefined;
+  #snapshots: NodeJS.Timeout | undefined;
   #closeEmitted = false;
   #writeErrorReported = false;
   readonly #leaderExited: Promise<void>;
@@ -204,6 +211,9 @@ export class StdioTransport implements Transport {
     const pid = child.pid;
     if (pid !== undefined) {
       this.#family.adopt(pid);
+      this.#snapshots = setInterval(() => this.#rememberFamily(), FAMILY_SNAPSHOT_MS);
+      // A server left running must not keep the host alive; close() and the exit hook end it.
+      this.#snapshots.unref();
       const family = this.#family;
       this.#untrack = killOnHostExit({
         terminate: () => this.#terminateFamily(),
@@ -232,7 +242,18 @@ export class StdioTransport implements Transport {
     if (this.#state === "starting") this.#state = "open";
   }
 
+  #rememberFamily(): void {
+    const added = this.#family.remember();
+    if (added.length > 0) this.#logger?.debug?.("MCP server started processes", { pid: this.pid, pids: added });
+  }
+
+  #stopSnapshots(): void {
+    clearInterval(this.#snapshots);
+    this.#snapshots = undefined;
+  }
+
   #failStart(cause: unknown): StdioTransportError {
+    this.#stopSnapshots();
     this.#untrack?.();
     this.#state = "closed";
     this.#closePromise ??= Promise.resolve();
@@ -251,19 +272,22 @@ export class StdioTransport implements Transport {
       return;
     }
     this.#state = "closing";
+    this.#stopSnapshots();
     // Found while the server still runs: a child it started with a scrubbed environment is only
     // recognisable as its child, which it stops being when the server exits on stdin EOF.
     const known = this.#exit === undefined ? this.#family.find() : undefined;
     // The polite way first (the MCP spec's shutdown order): end stdin and let the server exit.
     child.stdin.end();
-    await Promise.race([this.#leaderExited, delay(this.#killGraceMs)]);
+    await untilOrAfter(this.#leaderExited, this.#killGraceMs);
     await this.#terminateFamily(known);
-    await Promise.race([this.#stdioClosed, delay(STDIO_DRAIN_MS)]);
+    await untilOrAfter(this.#stdioClosed, STDIO_DRAIN_MS);
     this.#finishClose();
   }
 
   #handleExit(code: number | null, signal: NodeJS.Signals | null): void {
     this.#exit = { code, signal };
+    // Its children are already re-parented: nothing more to learn from its descendants.
+    this.#stopSnapshots();
     this.#resolveLeaderExited();
     if (this.#state !== "open" && this.#state !== "starting") return;
     this.#state = "closing";
@@ -272,7 +296,7 @@ export class StdioTransport implements Transport {
 
   async #closeAfterUnexpectedExit(): Promise<void> {
     // Let the last stdout messages and stderr lines arrive before reporting.
-    await Promise.race([this.#stdioClosed, delay(STDIO_DRAIN_MS)]);
+    await untilOrAfter(this.#stdioClosed, STDIO_DRAIN_MS);
     const exit = this.#exit ?? { code: null, signal: null };
     const stderrTail = this.stderrTail;
     const error = new StdioTransportError("SERVER_EXITED", serverExitedMessage(this.#config.command, this.pid, exit, stderrTail), {
@@ -282,10 +306,11 @@ export class StdioTransport implements Transport {
     this.#closeReason = error;
     this.#logger?.warn?.(error.message, { command: this.#config.command, pid: this.pid, exitCode: exit.code, signal: exit.signal });
     this.#reportError(error);
-    // Whatever the server left behind goes too; pending requests need not wait for that.
-    const leftovers = this.#terminateFamily();
+    // Whatever the server left behind goes before onclose: the SDK's Client forgets its transport
+    // on onclose, so a later Client.close() (the adapter's disconnect()) would not wait for this.
+    // Leftovers usually go on SIGTERM within one poll; in-flight requests fail at onclose.
+    await this.#terminateFamily();
     this.#finishClose();
-    await leftovers;
   }
 
   /** SIGTERM to the whole family, SIGKILL after the grace; resolves when the family is gone. */
@@ -307,6 +332,7 @@ export class StdioTransport implements Transport {
   }
 
   #finishClose(): void {
+    this.#stopSnapshots();
     this.#state = "closed";
     this.#reader.clear();
     const child = this.#child;

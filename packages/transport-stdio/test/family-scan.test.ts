@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createTempDirectory, expectNoLeakedProcesses, leakMarkerEnv, listProcesses, readProcess, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { canReadProcEnvironments, environHasEntry, listRunningProcesses, readProcStat } from "../src/proc-table.js";
-import { SERVER_TOKEN_ENV_VAR, TaggedFamily } from "../src/tagged-family.js";
+import { ProcFamily, SERVER_TOKEN_ENV_VAR } from "../src/proc-family.js";
 import { waitFor } from "./helpers.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
@@ -39,6 +39,8 @@ interface FakeProcess {
   comm?: string;
   /** Strings of the environment; `"unreadable"` makes environ a directory (reading it fails); absent: no environ file (vanished). */
   environ?: readonly string[] | "unreadable";
+  /** Written to `task/<pid>/children` (absent: the kernel offers no children files). */
+  children?: readonly number[];
   /** Write no stat file: the process went away between the directory listing and the read. */
   noStat?: boolean;
   rawStat?: string;
@@ -58,6 +60,10 @@ async function fakeProc(processes: readonly FakeProcess[]): Promise<string> {
       const after = [fake.state ?? "S", fake.ppid ?? 1, fake.pgid ?? 1, 1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20, 0, 1, 0, fake.startTime ?? 5000, 0, 0];
       await writeFile(join(dir, "stat"), fake.rawStat ?? `${fake.pid} (${fake.comm ?? "fake"}) ${after.join(" ")}\n`);
     }
+    if (fake.children !== undefined) {
+      await mkdir(join(dir, "task", String(fake.pid)), { recursive: true });
+      await writeFile(join(dir, "task", String(fake.pid), "children"), fake.children.map((child) => `${child} `).join(""));
+    }
     if (fake.environ === "unreadable") await mkdir(join(dir, "environ"));
     else if (fake.environ !== undefined) await writeFile(join(dir, "environ"), fake.environ.map((entry) => `${entry}\0`).join(""));
   }
@@ -70,7 +76,7 @@ describe("reading /proc", () => {
       { pid: 10, ppid: 7, pgid: 9, startTime: 4242, comm: "a) (b c" },
       { pid: 11, rawStat: "not a stat line" },
     ]);
-    expect(readProcStat(10, root)).toEqual({ pid: 10, ppid: 7, pgid: 9, state: "S", startTime: 4242 });
+    expect(readProcStat(10, root)).toEqual({ pid: 10, ppid: 7, pgid: 9, sid: 1, state: "S", startTime: 4242 });
     expect(readProcStat(11, root)).toBeUndefined();
     expect(readProcStat(12, root)).toBeUndefined();
   });
@@ -125,7 +131,7 @@ describe("finding a tagged family", () => {
       { pid: 108, ppid: 107, startTime: 1007, noStat: true, environ: [ENTRY] }, // vanished mid-scan
       { pid: process.pid, ppid: 1, startTime: 1008, environ: [ENTRY] }, // the host itself
     ]);
-    const family = new TaggedFamily(root, TOKEN);
+    const family = new ProcFamily(root, { token: TOKEN });
     expect(family.environment).toEqual({ [SERVER_TOKEN_ENV_VAR]: TOKEN });
     family.adopt(100);
     const found = family.find();
@@ -138,7 +144,7 @@ describe("finding a tagged family", () => {
       { pid: 200, ppid: 1, startTime: 3000, environ: [] },
       { pid: 201, ppid: 200, startTime: 3001, environ: [] },
     ]);
-    const family = new TaggedFamily(root, TOKEN);
+    const family = new ProcFamily(root, { token: TOKEN });
     family.adopt(200);
     const found = family.find();
     expect([...found.pids].sort()).toEqual([200, 201]);
@@ -151,7 +157,7 @@ describe("finding a tagged family", () => {
 
   it("scans in one synchronous turn share one read of /proc (as at host exit); the next turn reads afresh", async () => {
     const root = await fakeProc([{ pid: 300, ppid: 1, startTime: 7000, environ: [ENTRY] }]);
-    const family = new TaggedFamily(root, TOKEN);
+    const family = new ProcFamily(root, { token: TOKEN });
     family.adopt(300);
     expect(family.find().pids).toEqual([300]);
     // A process appears within the same turn: that turn's scans do not see it, the next one does.
@@ -164,7 +170,7 @@ describe("finding a tagged family", () => {
   });
 
   it("on live processes: a rescan adds processes started after the first scan and keeps members it would now miss", async () => {
-    const family = new TaggedFamily("/proc", TOKEN);
+    const family = new ProcFamily("/proc", { token: TOKEN });
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...leakMarkerEnv(), ...family.environment };
     // The leader starts a child with a scrubbed environment: a member only while the leader lives.
     const leader = track(spawn("sh", ["-c", "env -i sleep 61 & wait"], { env, stdio: "ignore" }));
@@ -188,6 +194,34 @@ describe("finding a tagged family", () => {
     rescan.signal("SIGKILL");
     await waitFor(() => rescan.stillRunning().empty, "the members going");
     expect(readProcStat(stranger.pid!)?.state).not.toBe("Z");
+  });
+});
+
+describe("snapshots of a family (remember)", () => {
+  it.each([
+    ["the children files", true],
+    ["a full scan where the kernel has no children files", false],
+  ])("note descendants through %s and keep them once their parent died and nothing else ties them to the server", async (_how, withChildrenFiles) => {
+    const children = (pids: number[]) => (withChildrenFiles ? { children: pids } : {});
+    const root = await fakeProc([
+      { pid: 400, ppid: 1, startTime: 9000, environ: [ENTRY], ...children([401]) }, // the leader
+      { pid: 401, ppid: 400, startTime: 9001, environ: [], ...children([402]) }, // scrubbed child
+      { pid: 402, ppid: 401, startTime: 9002, environ: [], ...children([]) }, // and its child
+      { pid: 403, ppid: 1, startTime: 9003, environ: [], ...children([]) }, // a stranger
+    ]);
+    const family = new ProcFamily(root, { token: TOKEN });
+    family.adopt(400);
+    expect(family.remember().sort()).toEqual([401, 402]);
+    expect(family.remember()).toEqual([]);
+    // The leader dies and its children are re-parented: no token, no parent of the family.
+    await writeFile(join(root, "400", "stat"), `400 (gone) Z 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9000 0 0\n`);
+    await writeFile(join(root, "401", "stat"), `401 (orphan) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9001 0 0\n`);
+    await Promise.resolve();
+    expect([...family.find().pids].sort()).toEqual([401, 402]);
+    // A remembered pid reused by another process is not the member any more.
+    await writeFile(join(root, "402", "stat"), `402 (reuse) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9500 0 0\n`);
+    await Promise.resolve();
+    expect(family.find().pids).toEqual([401]);
   });
 });
 

@@ -87,8 +87,8 @@ describe("hostile server: startup", () => {
   });
 
   it.each([
-    ["the default", "the host's", {}],
-    ['processFamily "group"', "its own", { transportOptions: { stdio: { processFamily: "group" as const } } }],
+    ['the default ("group")', "its own", {}],
+    ['processFamily "tagged"', "the host's", { transportOptions: { stdio: { processFamily: "tagged" as const } } }],
   ])("with %s the server runs in %s session, and its grandchild is gone after disconnect", async (_, session, options) => {
     const logged: string[] = [];
     const adapter = hostileAdapter({ spawnGrandchild: "serve" }, { ...options, logger: { debug: (message) => logged.push(message) } });
