@@ -196,6 +196,8 @@ export interface FaultHttpServer {
   readonly requests: readonly RecordedRequest[];
   /** TCP connections currently open (a client that closed cleanly leaves none). */
   readonly openConnections: number;
+  /** TCP connections accepted so far, open or closed: with keep-alive, fewer than the requests. */
+  readonly acceptedConnections: number;
   /** Changes how later requests are answered. */
   setBehavior(plan: FaultPlan): void;
   /** Destroys every open connection (hanging ones too) and stops listening. */
@@ -228,7 +230,9 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
       answer(behavior, res);
     });
   });
+  let acceptedConnections = 0;
   server.on("connection", (socket) => {
+    acceptedConnections += 1;
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
@@ -274,6 +278,9 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
     requests,
     get openConnections() {
       return sockets.size;
+    },
+    get acceptedConnections() {
+      return acceptedConnections;
     },
     setBehavior(next) {
       current = next;
