@@ -21,7 +21,9 @@ export interface DirectRequest {
  * response, TypeError("terminated") in the body after it, the signal's reason on abort.
  */
 export interface DirectClient {
-  send(request: DirectRequest): Promise<Response>;
+  readonly send: (request: DirectRequest) => Promise<Response>;
+  /** The global fetch for every other request (OAuth discovery, redirects to follow), through the same proxy. */
+  readonly fetch: (input: string | URL, init?: RequestInit) => Promise<Response>;
 }
 
 /** Where the direct client's connections go. */

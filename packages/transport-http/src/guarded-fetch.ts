@@ -119,7 +119,8 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
   const guarded: FetchLike = async (input, init) => {
     if (options.fetch !== undefined) return viaFetch(options.fetch, input, init);
     const request = client === undefined ? undefined : directRequestParts(input, init);
-    if (client === undefined || request === undefined) return viaFetch(globalThis.fetch, input, init);
+    if (client === undefined) return viaFetch(globalThis.fetch, input, init);
+    if (request === undefined) return viaFetch(client.fetch, input, init);
     return direct(client, request, init);
   };
 

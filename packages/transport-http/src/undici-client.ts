@@ -39,18 +39,29 @@ function modules(): Modules | Promise<Modules> {
  */
 export function createDirectClient(options: DirectClientOptions): DirectClient {
   const proxy = proxySettings(options.env);
-  const dispatcherFor = (undici: typeof Undici): Dispatcher => {
+  /** The dispatcher chosen over the global one (1 and 3 above), or undefined to use the global. */
+  const chosenDispatcher = (undici: typeof Undici, global: Dispatcher): Dispatcher | undefined => {
     if (options.dispatcher !== undefined) return options.dispatcher;
+    return proxy !== undefined && isPlainAgent(global) ? envProxyAgent(undici, proxy) : undefined;
+  };
+  const dispatcherFor = (undici: typeof Undici): Dispatcher => {
     const global = undici.getGlobalDispatcher();
-    if (!isPlainAgent(global)) return global;
-    if (proxy !== undefined) return envProxyAgent(undici, proxy);
-    return global instanceof undici.Agent ? global : ownAgent(undici);
+    const chosen = chosenDispatcher(undici, global);
+    if (chosen !== undefined) return chosen;
+    return !isPlainAgent(global) || global instanceof undici.Agent ? global : ownAgent(undici);
   };
   return {
     send(request) {
       const ready = modules();
       if (ready instanceof Promise) return ready.then((loadedModules) => send(loadedModules, dispatcherFor(loadedModules.undici), request));
       return send(ready, dispatcherFor(ready.undici), request);
+    },
+    async fetch(input, init) {
+      const { undici } = await modules();
+      const chosen = chosenDispatcher(undici, undici.getGlobalDispatcher());
+      if (chosen === undefined) return globalThis.fetch(input, init);
+      // Node's fetch takes undici's `dispatcher` in its init (typed there after Node's own undici).
+      return globalThis.fetch(input, Object.assign({ ...init }, { dispatcher: chosen }));
     },
   };
 }

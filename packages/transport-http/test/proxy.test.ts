@@ -1,8 +1,9 @@
-import { startEverythingHttp, startHttpProxy, type EverythingHttpServer, type HttpProxyServer } from "@mcp-tool-adapter/test-servers";
+import { startEverythingHttp, startFaultHttpServer, startHttpProxy, type EverythingHttpServer, type HttpProxyServer } from "@mcp-tool-adapter/test-servers";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getGlobalDispatcher, ProxyAgent, setGlobalDispatcher } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createStreamableHttpTransport, type StreamableHttpTransportOptions } from "../src/index.js";
+import { createGuardedFetch } from "../src/guarded-fetch.js";
 import { connectClient } from "./helpers.js";
 
 // Users behind a corporate proxy: the transport's requests go through the proxy they configured,
@@ -67,6 +68,29 @@ describe("a proxy in the environment", () => {
   it("still uses the proxy when NO_PROXY names only other hosts or ports", async () => {
     expect(await echoThrough({ env: { HTTP_PROXY: proxy.url, no_proxy: "localhost,127.0.0.1:1" } })).toContain("via the proxy");
     expect(proxy.proxied.length).toBeGreaterThan(0);
+  });
+
+  it("sends the requests the global fetch makes (a redirect to follow, OAuth discovery) through it too", async () => {
+    const server = await startFaultHttpServer((request) =>
+      request.url === "/mcp" ? { kind: "status", status: 307, headers: { location: "/moved" } } : { kind: "status", status: 200, body: { moved: true } },
+    );
+    try {
+      const guard = createGuardedFetch({
+        env: { HTTP_PROXY: proxy.url },
+        transport: "streamable-http",
+        url: server.url,
+        maxMessageBytes: 1_000_000,
+        secrets: new Set(),
+        onOversizedEvent: () => undefined,
+      });
+      const followed = await guard.fetch(server.url, { method: "GET" });
+      expect(await followed.json()).toEqual({ moved: true });
+      expect(server.requests.map((request) => request.url)).toEqual(["/mcp", "/moved"]);
+      expect(proxy.proxied.length).toBeGreaterThan(0);
+      expect(proxy.proxied.every((entry) => entry.target === `127.0.0.1:${server.port}`)).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 
   it("goes direct without proxy variables", async () => {
