@@ -13,7 +13,7 @@ export interface GuardedFetchOptions extends BodyLimitContext {
    * `request` API in Node, and everything else (and everything elsewhere) through the global fetch.
    */
   fetch?: FetchLike | undefined;
-  /** Node only, without `fetch`: the undici dispatcher for the transports' own requests. */
+  /** Node only, without `fetch`: the undici dispatcher for every request (a ProxyAgent, say). */
   dispatcher?: Dispatcher | undefined;
   /** Node only, without `fetch`: where HTTP_PROXY / HTTPS_PROXY / NO_PROXY are read. Default: process.env. */
   env?: Readonly<Record<string, string | undefined>> | undefined;
@@ -118,10 +118,9 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
 
   const guarded: FetchLike = async (input, init) => {
     if (options.fetch !== undefined) return viaFetch(options.fetch, input, init);
-    const request = client === undefined ? undefined : directRequestParts(input, init);
     if (client === undefined) return viaFetch(globalThis.fetch, input, init);
-    if (request === undefined) return viaFetch(client.fetch, input, init);
-    return direct(client, request, init);
+    const request = directRequestParts(input, init);
+    return request === undefined ? viaFetch(client.fetch, input, init) : direct(client, request, init);
   };
 
   return {

@@ -95,7 +95,7 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("fails an oversized server-sent event mid-stream, tells the transport which request it answered, and drops the connection", async () => {
-    const server = await serve({ kind: "chunks", contentType: "text/event-stream", chunks: [event('{"small":true}'), `data: ${"x".repeat(600)}`, "x".repeat(600)], keepOpen: true });
+    const server = await serve({ kind: "chunks", contentType: "text/event-stream", chunks: [event('{"small":true}'), `data: ${"x".repeat(600)}`, "x".repeat(600)], intervalMs: 20, keepOpen: true });
     const guarded = guard(1_000);
     const requestBody = '{"jsonrpc":"2.0","id":7,"method":"tools/call"}';
     const response = await guarded.fetch(server.url, post(requestBody));
