@@ -174,12 +174,15 @@ export type FaultBehavior =
   /**
    * Answer `status` (default 200) with chunked writes of these raw strings (no Content-Length),
    * then end the response, keep it open when `keepOpen` (e.g. a `text/event-stream`), or destroy
-   * the connection once they are written when `dropAfter` (a body cut short).
+   * the connection once they are written when `dropAfter` (a body cut short). With
+   * `intervalMs`, each chunk is written that long after the one before, so the client reads them
+   * apart (written at once, they may arrive in one TCP segment).
    */
   | {
       kind: "chunks";
       contentType: string;
       chunks: string[];
+      intervalMs?: number;
       status?: number;
       keepOpen?: boolean;
       dropAfter?: boolean;
@@ -196,6 +199,8 @@ export interface FaultHttpServer {
   readonly requests: readonly RecordedRequest[];
   /** TCP connections currently open (a client that closed cleanly leaves none). */
   readonly openConnections: number;
+  /** TCP connections accepted so far, open or closed: with keep-alive, fewer than the requests. */
+  readonly acceptedConnections: number;
   /** Changes how later requests are answered. */
   setBehavior(plan: FaultPlan): void;
   /** Destroys every open connection (hanging ones too) and stops listening. */
@@ -228,7 +233,9 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
       answer(behavior, res);
     });
   });
+  let acceptedConnections = 0;
   server.on("connection", (socket) => {
+    acceptedConnections += 1;
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
@@ -253,14 +260,29 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
       case "close":
         res.socket?.destroy();
         return;
-      case "chunks":
+      case "chunks": {
         res.writeHead(behavior.status ?? 200, { "content-type": behavior.contentType, "cache-control": "no-cache", ...behavior.headers });
-        for (const chunk of behavior.chunks) res.write(chunk);
-        // Destroyed once the chunks reached the socket, so the client gets them before the drop.
-        if (behavior.dropAfter === true) res.write("", () => res.socket?.destroy());
-        else if (behavior.keepOpen === true) open.add(res);
-        else res.end();
+        const finish = (): void => {
+          // Destroyed once the chunks reached the socket, so the client gets them before the drop.
+          if (behavior.dropAfter === true) res.write("", () => res.socket?.destroy());
+          else if (behavior.keepOpen === true) open.add(res);
+          else res.end();
+        };
+        const interval = behavior.intervalMs;
+        if (interval === undefined) {
+          for (const chunk of behavior.chunks) res.write(chunk);
+          finish();
+          return;
+        }
+        const writeFrom = (index: number): void => {
+          if (res.destroyed) return;
+          if (index === behavior.chunks.length) return finish();
+          res.write(behavior.chunks[index]);
+          setTimeout(() => writeFrom(index + 1), interval);
+        };
+        writeFrom(0);
         return;
+      }
     }
   }
 
@@ -274,6 +296,9 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
     requests,
     get openConnections() {
       return sockets.size;
+    },
+    get acceptedConnections() {
+      return acceptedConnections;
     },
     setBehavior(next) {
       current = next;

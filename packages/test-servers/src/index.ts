@@ -18,6 +18,7 @@ export {
   type RecordedRequest,
   type StartEverythingHttpOptions,
 } from "./http-servers.js";
+export { startHttpProxy, type HttpProxyServer, type ProxiedRequest } from "./http-proxy.js";
 export {
   CallFaultTransport,
   CallResultRewriteTransport,

@@ -50,7 +50,7 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
   // The SSE library reports network failures as a flattened string; the fetch error itself
   // was seen by our fetch wrapper and is the better cause.
   const network = networkErrorCode(error) ?? (error instanceof SseError ? networkErrorCode(context.lastNetworkError) : undefined);
-  if (network !== undefined || isFetchFailure(error)) {
+  if (network !== undefined || isFetchFailure(error) || (error instanceof SseError && isFetchFailure(context.lastNetworkError))) {
     const networkCause = network !== undefined && networkErrorCode(error) === undefined ? redactError(context.lastNetworkError, context.secrets) : undefined;
     return make("CONNECTION_FAILED", `${capitalize(where)} failed: ${describeNetworkFailure(network, detail)}`, undefined, networkCause);
   }
@@ -170,8 +170,14 @@ function describeNetworkFailure(code: string | undefined, detail: string): strin
   }
 }
 
+/**
+ * fetch's network failure, as each runtime words it: Node (undici), Chrome, Firefox, Safari. The
+ * message is all a browser gives: no cause, no code.
+ */
+const FETCH_FAILURE_MESSAGES = new Set(["fetch failed", "Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed"]);
+
 function isFetchFailure(error: unknown): boolean {
-  return error instanceof TypeError && error.message === "fetch failed";
+  return error instanceof TypeError && FETCH_FAILURE_MESSAGES.has(error.message);
 }
 
 function isAbort(error: unknown): boolean {

@@ -2,6 +2,7 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Dispatcher } from "undici";
 import type { HttpServerConfig } from "./config.js";
 import { HttpTransportError, type HttpTransportKind } from "./errors.js";
 import { FallbackHttpTransport } from "./fallback-transport.js";
@@ -15,11 +16,19 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 export interface HttpTransportOptions {
   /**
-   * Used for every request (POSTs and the SSE GET). Default: in Node, node:http(s) for the
-   * transport's own requests (faster than the global fetch, with the same errors) and the global
-   * fetch for the rest (OAuth discovery, redirects to follow); elsewhere the global fetch.
+   * Used for every request (POSTs and the SSE GET). Default: in Node, undici's `request` API for
+   * the transport's own requests (faster than the global fetch, with the same errors) and the
+   * global fetch for the rest (OAuth discovery, redirects to follow); elsewhere the global fetch.
    */
   fetch?: typeof fetch;
+  /**
+   * Node, without `fetch`: the undici dispatcher for the transport's own requests, e.g. a
+   * `ProxyAgent`. Default: the global dispatcher if one was set (`setGlobalDispatcher`), else an
+   * `EnvHttpProxyAgent` when HTTP_PROXY / HTTPS_PROXY is set, else the global Agent.
+   */
+  dispatcher?: Dispatcher;
+  /** Node, without `fetch`: where HTTP_PROXY / HTTPS_PROXY / NO_PROXY are read (lower case first). Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** The SDK's OAuth client provider, passed through to the SDK transport. */
   authProvider?: OAuthClientProvider;
   logger?: Logger;
@@ -70,6 +79,8 @@ function buildTransport(kind: HttpTransportKind, config: HttpServerConfig, optio
   const served: { transport?: HttpTransport } = {};
   const guard = createGuardedFetch({
     fetch: options.fetch,
+    dispatcher: options.dispatcher,
+    env: options.env,
     transport: kind,
     url: shownUrl,
     maxMessageBytes,

@@ -1,16 +1,22 @@
 import { meterFor, tooLargeError, type BodyLimitContext, type BodyMeter } from "./body-limit.js";
 import { HttpTransportError } from "./errors.js";
-import { nodeHttpModules, sendDirect, type DirectRequest, type NodeHttpModules } from "./node-http-fetch.js";
+import type { Dispatcher } from "undici";
+import type { DirectClient, DirectRequest } from "./direct-client.js";
+import { createDirectClient } from "#http-client";
 import { addHeaderSecrets, isSensitiveHeader } from "./redact.js";
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 export interface GuardedFetchOptions extends BodyLimitContext {
   /**
-   * The fetch to send with. Without one, the transports' own requests go out over node:http(s)
-   * directly where it exists (Node), and everything else through the global fetch.
+   * The fetch to send with. Without one, the transports' own requests go out through undici's
+   * `request` API in Node, and everything else (and everything elsewhere) through the global fetch.
    */
   fetch?: FetchLike | undefined;
+  /** Node only, without `fetch`: the undici dispatcher for every request (a ProxyAgent, say). */
+  dispatcher?: Dispatcher | undefined;
+  /** Node only, without `fetch`: where HTTP_PROXY / HTTPS_PROXY / NO_PROXY are read. Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Grows with every Authorization / Cookie / token header value sent, e.g. an authProvider's tokens. */
   secrets: Set<string>;
   /**
@@ -38,7 +44,7 @@ export interface GuardedFetch {
  *   streaming (per event for `text/event-stream`, per body for the rest).
  * - Credential header values are remembered as secrets to redact.
  * - Without an injected fetch, the transports' own requests (redirects left to the SDK, a text or
- *   byte body) are sent with node:http(s): see sendDirect.
+ *   byte body) are sent with the direct client where there is one (Node): see DirectClient.
  */
 export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
   const inFlight = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
@@ -86,14 +92,14 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
     return limitResponse(response, options, requestBody, release);
   }
 
-  async function direct(node: NodeHttpModules, request: DirectRequestParts, init: RequestInit | undefined): Promise<Response> {
+  async function direct(client: DirectClient, request: DirectRequestParts, init: RequestInit | undefined): Promise<Response> {
     rememberHeaderSecrets(request.headers, options.secrets);
     const shared = init?.signal ?? undefined;
     // fetch rejects with the signal's reason, whatever it is.
     if (isAborted(shared)) throw shared?.reason;
     const requestBody = typeof request.body === "string" ? request.body : undefined;
     try {
-      return await sendDirect(node, {
+      return await client.send({
         ...request,
         meterFor: (status, headers) => meterFor(status, headers, options),
         overLimit: (meter, status) => overLimit(options, meter, status, requestBody),
@@ -105,13 +111,16 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
     }
   }
 
+  const client =
+    options.fetch === undefined
+      ? createDirectClient({ dispatcher: options.dispatcher, env: options.env ?? (typeof process === "undefined" ? {} : process.env) })
+      : undefined;
+
   const guarded: FetchLike = async (input, init) => {
     if (options.fetch !== undefined) return viaFetch(options.fetch, input, init);
-    const modules = nodeHttpModules();
-    const node = modules instanceof Promise ? await modules : modules;
-    const request = node === null ? undefined : directRequestParts(input, init);
-    if (node === null || request === undefined) return viaFetch(globalThis.fetch, input, init);
-    return direct(node, request, init);
+    if (client === undefined) return viaFetch(globalThis.fetch, input, init);
+    const request = directRequestParts(input, init);
+    return request === undefined ? viaFetch(client.fetch, input, init) : direct(client, request, init);
   };
 
   return {
@@ -131,7 +140,7 @@ type HeadersInitLike = ConstructorParameters<typeof Headers>[0];
 type DirectRequestParts = Pick<DirectRequest, "url" | "method" | "headers" | "body">;
 
 /**
- * The parts of a request sendDirect can make, or undefined for one it leaves to fetch: one that
+ * The parts of a request the direct client can make, or undefined for one it leaves to fetch: one that
  * wants redirects followed (the SDK asks for "manual" and follows them itself), a body other than
  * text or bytes, or a scheme other than http(s).
  */
@@ -149,7 +158,7 @@ function directRequestParts(input: string | URL, init: RequestInit | undefined):
   return { url, method: (init.method ?? "GET").toUpperCase(), headers: headerRecord(init.headers), body };
 }
 
-/** Request headers as a plain record, the form node:http takes. */
+/** Request headers as a plain record, the form undici's request takes. */
 function headerRecord(headers: HeadersInitLike | undefined): Record<string, string> {
   const record: Record<string, string> = {};
   if (headers === undefined) return record;

@@ -1,0 +1,268 @@
+import type { Readable } from "node:stream";
+import type * as NodeZlib from "node:zlib";
+import type * as Undici from "undici";
+import type { Dispatcher } from "undici";
+import type { DirectClient, DirectClientOptions, DirectRequest } from "./direct-client.js";
+import { HttpTransportError } from "./errors.js";
+
+interface Modules {
+  readonly undici: typeof Undici;
+  readonly zlib: typeof NodeZlib;
+}
+
+let loaded: Modules | undefined;
+let loading: Promise<Modules> | undefined;
+
+/**
+ * undici and zlib, imported on first use rather than with the package: importing undici installs
+ * its Agent as the global dispatcher when none is set yet, which should happen only once a
+ * request is made. Once loaded, returned without a promise.
+ */
+function modules(): Modules | Promise<Modules> {
+  if (loaded !== undefined) return loaded;
+  loading ??= Promise.all([import("undici"), import("node:zlib")]).then(([undici, zlib]) => (loaded = { undici, zlib }));
+  return loading;
+}
+
+/**
+ * The Node client: undici's own `request` API (the engine under Node's fetch, without the Fetch
+ * standard's Request/Response and web-stream layers around the connection), sent through
+ *
+ * 1. the `dispatcher` option when given;
+ * 2. otherwise the global dispatcher when the user set one (a ProxyAgent, an EnvHttpProxyAgent,
+ *    a MockAgent: anything but a plain Agent), shared with Node's fetch through
+ *    `Symbol.for("undici.globalDispatcher.1")`;
+ * 3. otherwise an EnvHttpProxyAgent when HTTP_PROXY or HTTPS_PROXY is set (NO_PROXY honoured);
+ * 4. otherwise the global Agent if it is this undici's (installed by the user or by importing
+ *    undici), else an Agent of this undici's own. Node 20's bundled undici (6.x) keeps a
+ *    connection open after a cancelled response body, so a closed event stream would linger.
+ */
+export function createDirectClient(options: DirectClientOptions): DirectClient {
+  const proxy = proxySettings(options.env);
+  /** The dispatcher chosen over the global one (1 and 3 above), or undefined to use the global. */
+  const chosenDispatcher = (undici: typeof Undici, global: Dispatcher): Dispatcher | undefined => {
+    if (options.dispatcher !== undefined) return options.dispatcher;
+    return proxy !== undefined && isPlainAgent(global) ? envProxyAgent(undici, proxy) : undefined;
+  };
+  const dispatcherFor = (undici: typeof Undici): Dispatcher => {
+    const global = undici.getGlobalDispatcher();
+    const chosen = chosenDispatcher(undici, global);
+    if (chosen !== undefined) return chosen;
+    return !isPlainAgent(global) || global instanceof undici.Agent ? global : ownAgent(undici);
+  };
+  return {
+    send(request) {
+      const ready = modules();
+      if (ready instanceof Promise) return ready.then((loadedModules) => send(loadedModules, dispatcherFor(loadedModules.undici), request));
+      return send(ready, dispatcherFor(ready.undici), request);
+    },
+    async fetch(input, init) {
+      const { undici } = await modules();
+      const chosen = chosenDispatcher(undici, undici.getGlobalDispatcher());
+      if (chosen === undefined) return globalThis.fetch(input, init);
+      // Node's fetch takes undici's `dispatcher` in its init (typed there after Node's own undici).
+      return globalThis.fetch(input, Object.assign({ ...init }, { dispatcher: chosen }));
+    },
+  };
+}
+
+interface ProxySettings {
+  readonly httpProxy: string;
+  readonly httpsProxy: string;
+  readonly noProxy: string;
+}
+
+/** The proxy variables as curl and undici read them (lower case first), or undefined when no proxy is set. */
+function proxySettings(env: DirectClientOptions["env"]): ProxySettings | undefined {
+  const read = (name: string): string | undefined => nonEmpty(env[name]) ?? nonEmpty(env[name.toUpperCase()]);
+  const httpProxy = read("http_proxy");
+  // As undici's EnvHttpProxyAgent: without HTTPS_PROXY, https goes through HTTP_PROXY too.
+  const httpsProxy = read("https_proxy") ?? httpProxy;
+  if (httpProxy === undefined && httpsProxy === undefined) return undefined;
+  // Empty strings, not undefined: the agent would read process.env for a missing one.
+  return { httpProxy: httpProxy ?? "", httpsProxy: httpsProxy ?? "", noProxy: read("no_proxy") ?? "" };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+/** The default global dispatcher (Node's or undici's) is a plain Agent; anything else was set by the user. */
+function isPlainAgent(dispatcher: Dispatcher): boolean {
+  return (Object.getPrototypeOf(dispatcher) as { constructor?: { name?: unknown } } | null)?.constructor?.name === "Agent";
+}
+
+let defaultAgent: Dispatcher | undefined;
+
+function ownAgent(undici: typeof Undici): Dispatcher {
+  defaultAgent ??= new undici.Agent();
+  return defaultAgent;
+}
+
+/** One agent per proxy setting, so every transport with the same settings shares its connections. */
+const envProxyAgents = new Map<string, Dispatcher>();
+
+function envProxyAgent(undici: typeof Undici, proxy: ProxySettings): Dispatcher {
+  const key = `${proxy.httpProxy}\n${proxy.httpsProxy}\n${proxy.noProxy}`;
+  let agent = envProxyAgents.get(key);
+  if (agent === undefined) {
+    agent = new undici.EnvHttpProxyAgent(proxy);
+    envProxyAgents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Statuses whose response has no body, which the Response constructor insists on. */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * Sends one request and resolves with a fetch Response whose body is counted as it streams: with
+ * the count done here, the body needs no second stream around it (on Node 20 every web stream is
+ * made transferable at construction, which costs more than the count itself).
+ */
+function send(node: Modules, dispatcher: Dispatcher, request: DirectRequest): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    // A signal of its own per request, so undici's listener never lands on the transport's shared one.
+    const controller = new AbortController();
+    let failBody: ((error: unknown) => void) | undefined;
+    const unlink = request.linkAbort((reason) => {
+      if (failBody === undefined) controller.abort(reason);
+      else failBody(reason);
+    });
+    const { url } = request;
+    dispatcher.request(
+      {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+        signal: controller.signal,
+      },
+      (error, data) => {
+        if (error !== null) {
+          unlink();
+          // Like fetch: an abort rejects with the signal's reason, whatever it is.
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+          if (controller.signal.aborted) reject(controller.signal.reason);
+          else reject(new TypeError("fetch failed", { cause: error }));
+          return;
+        }
+        const closeConnection = (): void => {
+          unlink();
+          data.body.destroy();
+        };
+        try {
+          const answer = respond(node, request, data, unlink, closeConnection);
+          failBody = answer.fail;
+          resolve(answer.response);
+        } catch (failure) {
+          data.body.on("error", () => undefined);
+          closeConnection();
+          // The meter refusing the response is ours to report; anything else is a response fetch could not represent.
+          reject(HttpTransportError.isInstance(failure) ? failure : new TypeError("fetch failed", { cause: failure }));
+        }
+      },
+    );
+  });
+}
+
+/**
+ * The Response for undici's answer: a web stream fed from its body, paused while the reader is
+ * behind. Once the body has ended only the abort link is undone, so the connection is reused; a
+ * failed or cancelled body also closes the connection. `fail` errors the body (once).
+ */
+function respond(
+  node: Modules,
+  request: DirectRequest,
+  data: Dispatcher.ResponseData,
+  unlink: () => void,
+  closeConnection: () => void,
+): { response: Response; fail: (error: unknown) => void } {
+  const status = data.statusCode;
+  const headers = responseHeaders(data.headers);
+  const init: ResponseInit = { status, statusText: (data as { statusText?: string }).statusText ?? "", headers };
+  const incoming = data.body;
+  // An empty body is handed out as none, so nobody cancels it and the connection stays reusable.
+  if (request.method === "HEAD" || NULL_BODY_STATUSES.has(status) || headers.get("content-length")?.trim() === "0") {
+    incoming.on("error", () => undefined);
+    incoming.resume();
+    unlink();
+    return { response: new Response(null, init), fail: () => undefined };
+  }
+  const meter = request.meterFor(status, headers);
+  const source = decoded(node.zlib, incoming, headers);
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let finished = false;
+  const finish = (error?: unknown): void => {
+    if (finished) return;
+    finished = true;
+    if (error === undefined) {
+      unlink();
+      controller?.close();
+    } else {
+      closeConnection();
+      controller?.error(error);
+    }
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(streamController) {
+      controller = streamController;
+    },
+    pull() {
+      source.resume();
+    },
+    cancel() {
+      finished = true;
+      closeConnection();
+    },
+  });
+  source.on("data", (chunk: Buffer) => {
+    if (finished) return;
+    const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (meter?.add(bytes) === true) {
+      finish(request.overLimit(meter, status));
+      return;
+    }
+    controller?.enqueue(bytes);
+    if ((controller?.desiredSize ?? 0) <= 0) source.pause();
+  });
+  source.once("end", () => finish());
+  // `on`, not `once`: a second error event with no listener would crash the host process.
+  const terminated = (cause: unknown): void => finish(new TypeError("terminated", { cause }));
+  source.on("error", terminated);
+  if (source !== incoming) incoming.on("error", terminated);
+  return { response: new Response(body, init), fail: finish };
+}
+
+/** undici's parsed headers as a Headers; a header fetch would refuse is left out. */
+function responseHeaders(parsed: Dispatcher.ResponseData["headers"]): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(parsed)) {
+    if (value === undefined) continue;
+    for (const each of Array.isArray(value) ? value : [value]) {
+      try {
+        headers.append(name, each);
+      } catch {
+        // Not a valid header name or value for fetch: dropped, as a fetch client would not see it either.
+      }
+    }
+  }
+  return headers;
+}
+
+/** The body as the reader should get it: decompressed when the server compressed it anyway. */
+function decoded(zlib: typeof NodeZlib, incoming: Readable, headers: Headers): Readable {
+  const encoding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
+  switch (encoding) {
+    case "gzip":
+    case "x-gzip":
+      return incoming.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    case "deflate":
+      return incoming.pipe(zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    case "br":
+      return incoming.pipe(zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }));
+    default:
+      return incoming;
+  }
+}
