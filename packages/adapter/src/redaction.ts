@@ -1,4 +1,4 @@
-import { collectConfigSecrets, redactSecrets } from "@mcp-tool-adapter/transport-http";
+import { collectConfigSecrets, redactSecrets } from "@mcp-tool-adapter/core";
 import type { MCPServerConfig } from "./config.js";
 import type { Logger } from "./types.js";
 
@@ -47,7 +47,7 @@ export class Redactor {
     if (logger === undefined || !this.active) return logger;
     const wrap = (level: keyof Logger): Logger[keyof Logger] => {
       if (logger[level] === undefined) return undefined;
-      return (message: string, data?: unknown) => {
+      return (message: string, data?: Record<string, unknown>) => {
         if (data === undefined) logger[level]?.(this.text(message));
         else logger[level]?.(this.text(message), this.value(data));
       };

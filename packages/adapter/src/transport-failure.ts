@@ -1,13 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
 import { describeCause } from "./errors.js";
-
-/**
- * The JSON-RPC error code the project's transports answer a request with when its response was
- * dropped for exceeding `maxMessageBytes` (transport-stdio's MESSAGE_TOO_LARGE_ERROR_CODE; the
- * HTTP transports use it too). Read by value: the adapter imports no transport.
- */
-export const MESSAGE_TOO_LARGE_ERROR_CODE = -32050;
 
 /**
  * Codes of errors a transport's `send` rejects with when the connection is gone: the stdio
@@ -46,9 +40,9 @@ export function isMessageTooLarge(error: unknown): boolean {
   if (error instanceof McpError) {
     if (error.code === MESSAGE_TOO_LARGE_ERROR_CODE) return true;
     const data = error.data as { reason?: unknown; code?: unknown } | null | undefined;
-    return data?.reason === "MESSAGE_TOO_LARGE" || data?.code === "MESSAGE_TOO_LARGE";
+    return data?.reason === MESSAGE_TOO_LARGE || data?.code === MESSAGE_TOO_LARGE;
   }
-  return codeOf(error) === "MESSAGE_TOO_LARGE";
+  return codeOf(error) === MESSAGE_TOO_LARGE;
 }
 
 /** Why a transport closed, when it says so (the stdio transport's `closeReason`); read structurally. */

@@ -1,16 +1,11 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
+import type { Logger } from "@mcp-tool-adapter/core";
 import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
 
-/** The narrow logger shape every package of the project accepts (console fits). */
-export interface Logger {
-  debug?(message: string, data?: unknown): void;
-  info?(message: string, data?: unknown): void;
-  warn?(message: string, data?: unknown): void;
-  error?(message: string, data?: unknown): void;
-}
+export type { Logger };
 
 /** Builds a fresh transport for one connection; called on every connect, so reconnect gets a new one. */
 export type TransportFactory = (config: MCPServerConfig) => Transport | Promise<Transport>;

@@ -29,9 +29,21 @@ describe("errors", () => {
     expect(MCPNotConnectedError.isInstance(notConnected)).toBe(true);
     expect(MCPNotConnectedError.isInstance(discovery)).toBe(false);
     expect(MCPDiscoveryError.isInstance(discovery)).toBe(true);
-    const foreign = { [Symbol.for("mcp-tool-adapter.error")]: true, code: "NOT_CONNECTED", message: "x" };
+    // An error from another copy of the package carries the shared marker and its class's name.
+    const foreign = { [Symbol.for("mcp-tool-adapter.error")]: true, name: "MCPNotConnectedError", code: "NOT_CONNECTED", message: "x" };
     expect(MCPNotConnectedError.isInstance(foreign)).toBe(true);
+    expect(MCPDiscoveryError.isInstance(foreign)).toBe(false);
     expect(MCPAdapterError.isInstance({ [Symbol.for("mcp-tool-adapter.error")]: true, code: "DUPLICATE_TOOL" })).toBe(false);
     for (const value of [null, undefined, 1, "x", new Error("x"), {}]) expect(MCPAdapterError.isInstance(value)).toBe(false);
+  });
+
+  it("isInstance goes by class, not by code: another package's error with the same code is not the adapter's", () => {
+    // transport-stdio's StdioTransportError has CONFIG_INVALID too, transport-http's HttpTransportError CONNECTION_FAILED.
+    const stdio = { [Symbol.for("mcp-tool-adapter.error")]: true, name: "StdioTransportError", code: "CONFIG_INVALID", message: "x" };
+    const http = { [Symbol.for("mcp-tool-adapter.error")]: true, name: "HttpTransportError", code: "CONNECTION_FAILED", message: "x" };
+    expect(MCPConfigError.isInstance(stdio)).toBe(false);
+    expect(MCPConnectionError.isInstance(http)).toBe(false);
+    expect(MCPAdapterError.isInstance(stdio)).toBe(false);
+    expect(MCPAdapterError.isInstance(http)).toBe(false);
   });
 });

@@ -34,6 +34,7 @@ export {
   type ToolsChangedListener,
   type TransportFactory,
 } from "@mcp-tool-adapter/adapter";
+export { MCPToolAdapterError } from "@mcp-tool-adapter/core";
 export {
   inferCapabilities,
   READ_KEYWORDS,

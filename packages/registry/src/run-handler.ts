@@ -1,15 +1,6 @@
+import { describeCause } from "@mcp-tool-adapter/core";
 import { displayName } from "./display-name.js";
 import type { RegisteredTool, ToolCallContext, ToolCallResult } from "./types.js";
-
-function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message || thrown.name;
-  if (typeof thrown === "string") return thrown;
-  try {
-    return String(thrown);
-  } catch {
-    return "a value that cannot be printed";
-  }
-}
 
 function describeNonResult(value: unknown): string {
   if (value === null) return "null";
@@ -42,7 +33,7 @@ export async function runHandler(
   } catch (thrown) {
     return {
       success: false,
-      error: `Tool ${displayName(tool.name)} failed: ${describeThrown(thrown)}`,
+      error: `Tool ${displayName(tool.name)} failed: ${describeCause(thrown)}`,
       errorKind: "handler_error",
       durationMs: elapsed(),
     };

@@ -1,3 +1,4 @@
+import { describeCause } from "@mcp-tool-adapter/core";
 import { displayName } from "./display-name.js";
 import { frozenSnapshot } from "./frozen-snapshot.js";
 import { RegistryError } from "./registry-error.js";
@@ -56,7 +57,7 @@ function frozenCopy<T>(value: T, field: string, namespace: string, localName: st
   } catch (error) {
     throw new RegistryError(
       "INVALID_TOOL",
-      `Cannot register ${describeTool(namespace, localName)}: its ${field} cannot be copied (${error instanceof Error ? error.message : String(error)}). ` +
+      `Cannot register ${describeTool(namespace, localName)}: its ${field} cannot be copied (${describeCause(error)}). ` +
         "Pass plain data (no functions or class instances that cannot be cloned).",
       { cause: error },
     );

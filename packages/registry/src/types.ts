@@ -1,3 +1,4 @@
+import type { Logger } from "@mcp-tool-adapter/core";
 /** What a tool may do; the shape capability inference produces (extra fields are kept). */
 export interface ToolCapabilities {
   readOnly: boolean;
@@ -59,13 +60,7 @@ export interface ToolListFilter {
   source?: string;
 }
 
-/** The narrow logger this package uses; any console-like object fits. */
-export interface Logger {
-  debug?(message: string, data?: unknown): void;
-  info?(message: string, data?: unknown): void;
-  warn?(message: string, data?: unknown): void;
-  error?(message: string, data?: unknown): void;
-}
+export type { Logger };
 
 export interface ToolRegistryOptions {
   /** Receives listener failures (warn). Without one they are dropped so the registry keeps working. */

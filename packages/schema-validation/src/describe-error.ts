@@ -1,9 +1,2 @@
-/** A thrown value's message, without ever throwing itself (the value may be a hostile object). */
-export function describeError(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.message;
-    return String(error);
-  } catch {
-    return "an unprintable error";
-  }
-}
+// One description of a thrown value for every package: it lives in @mcp-tool-adapter/core.
+export { describeCause as describeError } from "@mcp-tool-adapter/core";

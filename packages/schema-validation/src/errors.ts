@@ -1,4 +1,4 @@
-const ERROR_MARKER = Symbol.for("mcp-tool-adapter.error");
+import { MCPToolAdapterError } from "@mcp-tool-adapter/core";
 
 export type SchemaValidationErrorCode = "SCHEMA_INVALID" | "SCHEMA_REF_UNRESOLVED";
 
@@ -9,27 +9,14 @@ export interface SchemaValidationErrorOptions {
 }
 
 /** A JSON Schema that cannot be compiled: malformed, unsupported, or with a `$ref` that cannot be resolved locally. */
-export class SchemaValidationError extends Error {
-  override readonly name = "SchemaValidationError";
-  readonly code: SchemaValidationErrorCode;
+export class SchemaValidationError extends MCPToolAdapterError<SchemaValidationErrorCode> {
+  static override readonly errorName: string = "SchemaValidationError";
   /** The `$ref` that could not be resolved (SCHEMA_REF_UNRESOLVED only); absent otherwise. */
   declare readonly ref?: string;
-  readonly [ERROR_MARKER] = true;
 
   constructor(code: SchemaValidationErrorCode, message: string, options: SchemaValidationErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     if (options.ref !== undefined) Object.defineProperty(this, "ref", { value: options.ref, enumerable: true });
-  }
-
-  /** True for any SchemaValidationError, even one from another copy of this package. */
-  static isInstance(value: unknown): value is SchemaValidationError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[ERROR_MARKER] === true &&
-      (value as { name?: unknown }).name === "SchemaValidationError"
-    );
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Logger } from "@mcp-tool-adapter/core";
 /** One problem found in a value: where it is, which schema rule it broke, and how. */
 export interface ValidationIssue {
   /** JSON Pointer to the offending value ("" is the value itself, "/items/0/name" a nested one). */
@@ -32,13 +33,7 @@ export interface SchemaValidator {
   readonly cacheSize: number;
 }
 
-/** The narrow logger shape every mcp-tool-adapter package accepts. */
-export interface Logger {
-  debug?(message: string, data?: Record<string, unknown>): void;
-  info?(message: string, data?: Record<string, unknown>): void;
-  warn?(message: string, data?: Record<string, unknown>): void;
-  error?(message: string, data?: Record<string, unknown>): void;
-}
+export type { Logger };
 
 export interface SchemaValidatorOptions {
   /** Receives compile failures, cache evictions and ajv's warnings (e.g. unknown formats). */

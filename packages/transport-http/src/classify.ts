@@ -1,6 +1,7 @@
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describeCause } from "@mcp-tool-adapter/core";
 import { HttpTransportError, type HttpTransportErrorCode, type HttpTransportKind } from "./errors.js";
 import { redactSecrets } from "./redact.js";
 
@@ -27,7 +28,7 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
   if (HttpTransportError.isInstance(error)) return error;
   const where = `${TRANSPORT_LABEL[context.transport]} ${PHASE_LABEL[context.phase]} ${context.url}`;
   const cause = redactError(error, context.secrets);
-  const detail = redactSecrets(messageOf(error), context.secrets);
+  const detail = redactSecrets(describeCause(error), context.secrets);
   const make = (code: HttpTransportErrorCode, message: string, status?: number, causeOverride?: unknown): HttpTransportError =>
     new HttpTransportError(code, message, {
       transport: context.transport,
@@ -58,7 +59,7 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
   if (error instanceof StreamableHTTPError && error.code === -1) {
     return make("UNEXPECTED_RESPONSE", `${capitalize(where)} got a response it cannot use: ${detail}. Check that the URL is an MCP endpoint.`);
   }
-  if (messageOf(error) === "Not connected") {
+  if (describeCause(error) === "Not connected") {
     return make("NOT_CONNECTED", `${capitalize(where)} failed: the transport is not connected. Call start() (or connect the client) first.`);
   }
   return make("TRANSPORT_ERROR", `${capitalize(where)} failed: ${detail}`);
@@ -109,7 +110,7 @@ function statusOf(error: unknown): number | undefined {
     return typeof code === "number" && code >= 100 && code <= 599 ? code : undefined;
   }
   // The legacy SSE transport throws a plain Error for a failed POST.
-  const match = /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(messageOf(error));
+  const match = /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(describeCause(error));
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
@@ -182,11 +183,6 @@ function isFetchFailure(error: unknown): boolean {
 
 function isAbort(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === "string" ? error : String(error);
 }
 
 function capitalize(text: string): string {

@@ -1,4 +1,4 @@
-const ERROR_MARKER = Symbol.for("mcp-tool-adapter.error");
+import { MCPToolAdapterError } from "@mcp-tool-adapter/core";
 
 export type HttpTransportErrorCode =
   /** The config is unusable (bad URL, unsupported scheme). */
@@ -37,29 +37,16 @@ export interface HttpTransportErrorOptions {
 }
 
 /** Every failure the HTTP transports raise or report. Messages and causes never carry secrets. */
-export class HttpTransportError extends Error {
-  override readonly name = "HttpTransportError";
-  readonly code: HttpTransportErrorCode;
+export class HttpTransportError extends MCPToolAdapterError<HttpTransportErrorCode> {
+  static override readonly errorName: string = "HttpTransportError";
   readonly status?: number;
   readonly transport?: HttpTransportKind;
   readonly url?: string;
-  readonly [ERROR_MARKER] = true;
 
   constructor(code: HttpTransportErrorCode, message: string, options: HttpTransportErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     if (options.status !== undefined) this.status = options.status;
     if (options.transport !== undefined) this.transport = options.transport;
     if (options.url !== undefined) this.url = options.url;
-  }
-
-  /** True for an HttpTransportError from any copy of this package. */
-  static isInstance(value: unknown): value is HttpTransportError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[ERROR_MARKER] === true &&
-      (value as { name?: unknown }).name === "HttpTransportError"
-    );
   }
 }

@@ -1,16 +1,11 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { describeCause, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
 import { classifyFailure, type FailureContext } from "./classify.js";
 import { HttpTransportError, type HttpTransportKind } from "./errors.js";
 import type { GuardedFetch } from "./guarded-fetch.js";
 import type { Logger } from "./logger.js";
 import { redactSecrets } from "./redact.js";
-
-/**
- * JSON-RPC error code for a response dropped for its size: the same code transport-stdio answers
- * with, so a client can tell "too large" from any other server error whichever transport it uses.
- */
-export const MESSAGE_TOO_LARGE_ERROR_CODE = -32050;
 
 /** What an SDK client transport offers beyond the base Transport interface. */
 type SdkHttpTransport = Transport & { terminateSession?(): Promise<void> };
@@ -138,7 +133,7 @@ export class HttpTransport implements Transport {
       this.onmessage?.({
         jsonrpc: "2.0",
         id,
-        error: { code: MESSAGE_TOO_LARGE_ERROR_CODE, message: error.message, data: { reason: "MESSAGE_TOO_LARGE", code: error.code } },
+        error: { code: MESSAGE_TOO_LARGE_ERROR_CODE, message: error.message, data: { reason: MESSAGE_TOO_LARGE, code: error.code } },
       });
     }
   }
@@ -150,7 +145,7 @@ export class HttpTransport implements Transport {
   private handleInnerError(error: Error): void {
     if (this.closed) return;
     // An oversized event was reported already; the SDK's follow-up "stream disconnected" is noise.
-    if (messageOf(error).includes("exceeds maxMessageBytes")) return;
+    if (describeCause(error).includes("exceeds maxMessageBytes")) return;
     const phase = this.started ? "stream" : "connect";
     this.report(this.toError(error, phase));
     // The legacy SSE stream carries every response: once it drops, the session is gone (the
@@ -203,8 +198,4 @@ function requestIdsOf(body: string | undefined): RequestId[] {
   } catch {
     return [];
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

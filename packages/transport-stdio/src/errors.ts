@@ -1,4 +1,4 @@
-const ERROR_MARKER = Symbol.for("mcp-tool-adapter.error");
+import { MCPToolAdapterError } from "@mcp-tool-adapter/core";
 
 export type StdioTransportErrorCode =
   /** The configuration is not a valid StdioServerConfig. */
@@ -32,10 +32,8 @@ export interface StdioTransportErrorDetails {
 }
 
 /** Every failure of the stdio transport; `code` is stable, the message says what to do. */
-export class StdioTransportError extends Error {
-  readonly [ERROR_MARKER] = true;
-  override readonly name = "StdioTransportError";
-  readonly code: StdioTransportErrorCode;
+export class StdioTransportError extends MCPToolAdapterError<StdioTransportErrorCode> {
+  static override readonly errorName: string = "StdioTransportError";
   readonly command?: string;
   readonly pid?: number;
   /** The last bytes the server wrote to stderr before this error, when any. */
@@ -44,22 +42,11 @@ export class StdioTransportError extends Error {
   readonly signal?: string | null;
 
   constructor(code: StdioTransportErrorCode, message: string, details: StdioTransportErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
+    super(code, message, details);
     if (details.command !== undefined) this.command = details.command;
     if (details.pid !== undefined) this.pid = details.pid;
     if (details.stderrTail !== undefined) this.stderrTail = details.stderrTail;
     if (details.exitCode !== undefined) this.exitCode = details.exitCode;
     if (details.signal !== undefined) this.signal = details.signal;
-  }
-
-  /** Works across copies of this package (a realm-safe `instanceof`). */
-  static isInstance(value: unknown): value is StdioTransportError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[ERROR_MARKER] === true &&
-      (value as { name?: unknown }).name === "StdioTransportError"
-    );
   }
 }

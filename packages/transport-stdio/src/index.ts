@@ -3,7 +3,7 @@ export { buildServerEnvironment } from "./environment.js";
 export { StdioTransportError, type StdioTransportErrorCode, type StdioTransportErrorDetails } from "./errors.js";
 export { liveServerCount } from "./host-exit-cleanup.js";
 export type { Logger } from "./logger.js";
-export { MESSAGE_TOO_LARGE_ERROR_CODE } from "./oversized-response.js";
+export { MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
 export { SERVER_TOKEN_ENV_VAR, type ProcessFamilyStrategy } from "./process-family.js";
 export {
   createStdioTransport,

@@ -1,8 +1,7 @@
+import { MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { OversizedLine } from "./line-reader.js";
 
-/** JSON-RPC error code (implementation-defined server range) for a response dropped for its size. */
-export const MESSAGE_TOO_LARGE_ERROR_CODE = -32050;
 
 const ID = String.raw`(-?\d+|"[^"\\]{0,200}")`;
 // `{"jsonrpc":"2.0","id":7,"result":...` (most SDKs outside TypeScript)
@@ -26,7 +25,7 @@ export function oversizedResponseError(line: OversizedLine, maxMessageBytes: num
     error: {
       code: MESSAGE_TOO_LARGE_ERROR_CODE,
       message: `The server's response (${line.bytes} bytes) exceeded maxMessageBytes (${maxMessageBytes} bytes) and was dropped`,
-      data: { reason: "MESSAGE_TOO_LARGE", bytes: line.bytes, maxMessageBytes },
+      data: { reason: MESSAGE_TOO_LARGE, bytes: line.bytes, maxMessageBytes },
     },
   };
 }

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage, type MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import { describeCause } from "@mcp-tool-adapter/core";
 import { assertStdioServerConfig, type StdioServerConfig } from "./config.js";
 import { buildServerEnvironment } from "./environment.js";
 import { StdioTransportError } from "./errors.js";
@@ -464,7 +465,7 @@ function spawnFailed(config: StdioServerConfig, cause: unknown): StdioTransportE
   } else if (code === "EACCES") {
     advice = `permission denied (EACCES). Make the file executable (chmod +x) or run it through its interpreter, e.g. "node".`;
   } else {
-    advice = `${cause instanceof Error ? cause.message : String(cause)}. Check "command", "args" and "cwd" in the server config.`;
+    advice = `${describeCause(cause)}. Check "command", "args" and "cwd" in the server config.`;
   }
   return new StdioTransportError("SPAWN_FAILED", `Could not start MCP server "${command}": ${advice}`, { command, cause });
 }

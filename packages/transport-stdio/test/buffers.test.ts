@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LineReader, type OversizedLine } from "../src/line-reader.js";
-import { oversizedResponseError, MESSAGE_TOO_LARGE_ERROR_CODE } from "../src/oversized-response.js";
+import { MESSAGE_TOO_LARGE_ERROR_CODE } from "../src/index.js";
+import { oversizedResponseError } from "../src/oversized-response.js";
 import { StderrLines, StderrTail } from "../src/stderr-tail.js";
 
 function reader(maxLineBytes: number): { reader: LineReader; lines: string[]; started: number[]; ended: OversizedLine[] } {

@@ -40,7 +40,7 @@ function startHost(mode: "exit" | "wait" | "own-sigint-handler", family: Process
     grandchildStyle: family === "tagged" ? "daemon" : "plain",
     grandchildLifetimeMs: 60_000,
   });
-  const child = spawn(process.execPath, ["--import", "tsx", HOST_SCRIPT, mode, family, server.command, ...server.args], {
+  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@mcp-tool-adapter/source", HOST_SCRIPT, mode, family, server.command, ...server.args], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, ...leakMarkerEnv() },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,3 +1,4 @@
+import { describeCause } from "@mcp-tool-adapter/core";
 import { isIpcRequest, type CommandShapes, type IpcRequest, type IpcWorkerMessage } from "./ipc-protocol.js";
 
 /** One handler per command; each gets the command's params and resolves with its result. */
@@ -32,7 +33,7 @@ export function serveIpcCommands<Commands extends CommandShapes<Commands>>(handl
       if (handler === undefined) throw new Error(`unknown command "${request.command}"; this worker knows ${Object.keys(handlers).join(", ")}`);
       answer({ kind: "answer", id: request.id, result: await handler(request.params) });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = describeCause(error);
       answer({ kind: "failure", id: request.id, message, ...(error instanceof Error && error.stack !== undefined ? { stack: error.stack } : {}) });
     }
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { describeCause } from "@mcp-tool-adapter/core";
 import { MCPConfigFileError } from "../config-file/errors.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
@@ -132,6 +133,6 @@ export function reportError(context: CliContext, error: unknown): number {
     context.err(context.colors.red(`error: ${error.message}`));
     return EXIT_USAGE;
   }
-  context.err(context.colors.red(`error: ${error instanceof Error ? error.message : String(error)}`));
+  context.err(context.colors.red(`error: ${describeCause(error)}`));
   return EXIT_FAILURE;
 }

@@ -1,4 +1,4 @@
-const ERROR_MARKER = Symbol.for("mcp-tool-adapter.error");
+import { MCPToolAdapterError } from "@mcp-tool-adapter/core";
 
 export type MCPConfigFileErrorCode =
   | "CONFIG_FILE_NOT_FOUND"
@@ -28,20 +28,17 @@ export interface MCPConfigFileErrorDetails {
  * A config file could not be used. `file` names it; `server` and `field` name the first bad
  * place (every problem is in `issues`); `line` / `column` are set for syntax errors.
  */
-export class MCPConfigFileError extends Error {
-  readonly code: MCPConfigFileErrorCode;
+export class MCPConfigFileError extends MCPToolAdapterError<MCPConfigFileErrorCode> {
+  static override readonly errorName: string = "MCPConfigFileError";
   readonly file: string;
   readonly issues: readonly ConfigFileIssue[];
   readonly server?: string;
   readonly field?: string;
   readonly line?: number;
   readonly column?: number;
-  readonly [ERROR_MARKER] = true;
 
   constructor(code: MCPConfigFileErrorCode, message: string, details: MCPConfigFileErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = "MCPConfigFileError";
-    this.code = code;
+    super(code, message, details);
     this.file = details.file;
     this.issues = Object.freeze((details.issues ?? []).map((issue) => Object.freeze({ ...issue })));
     const first = this.issues[0];
@@ -50,26 +47,7 @@ export class MCPConfigFileError extends Error {
     if (details.line !== undefined) this.line = details.line;
     if (details.column !== undefined) this.column = details.column;
   }
-
-  /** True for errors of this class from any copy of the package (a Symbol.for marker, not instanceof). */
-  static isInstance(value: unknown): value is MCPConfigFileError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[ERROR_MARKER] === true &&
-      typeof (value as { code?: unknown }).code === "string" &&
-      CODES.has((value as { code: string }).code)
-    );
-  }
 }
-
-const CODES: ReadonlySet<string> = new Set<MCPConfigFileErrorCode>([
-  "CONFIG_FILE_NOT_FOUND",
-  "CONFIG_FILE_UNREADABLE",
-  "CONFIG_FILE_SYNTAX",
-  "CONFIG_FILE_INVALID",
-  "CONFIG_ENV_UNSET",
-]);
 
 /** "server \"memory\" field \"args[0]\": must be string" — the place, then the problem. */
 export function describeIssue(issue: ConfigFileIssue): string {
