@@ -87,7 +87,7 @@ describe.each(["group", "tagged"] as const satisfies readonly ProcessFamilyStrat
   });
 
   it("a script that connects, calls and closes exits by itself, even with an hour of killGraceMs", { timeout: 2 * BOUND_MS }, async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, processFamily, String(HOUR_MS)], {
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@mcp-tool-adapter/source", FIXTURE, processFamily, String(HOUR_MS)], {
       cwd: PACKAGE_DIR,
       env: { ...process.env, ...leakMarkerEnv() },
       stdio: ["ignore", "pipe", "pipe"],
