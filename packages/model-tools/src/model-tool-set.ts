@@ -1,0 +1,115 @@
+import type { RegisteredTool, ToolCallResult, ToolCapabilities } from "@mcp-tool-adapter/registry";
+import { createSchemaValidator, formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import { createModelToolNames, type ModelToolNameOptions, type ModelToolNames } from "./model-tool-names.js";
+import { convertPrepared, prepareSchema, type ConvertedSchema, type PreparedSchema, type SchemaDialect } from "./schema/convert-input-schema.js";
+import type { ToolSource } from "./tool-source.js";
+
+export interface ModelToolExecuteOptions {
+  signal?: AbortSignal;
+  /** The dialect the model saw; the restore of arguments is the same for every dialect today. */
+  dialect?: SchemaDialect;
+}
+
+/** One registry tool as a model sees it, ready for any provider or framework. */
+export interface ModelTool {
+  /** Model-safe name (`^[a-zA-Z0-9_-]{1,64}$`). */
+  readonly modelName: string;
+  /** The registry's name, `"namespace/tool"`. */
+  readonly registryName: string;
+  readonly description: string;
+  /** The tool's real input schema, as registered. */
+  readonly inputSchema: Record<string, unknown>;
+  readonly capabilities: ToolCapabilities;
+  /** The registry entry behind it (source metadata, title, annotations). */
+  readonly registered: RegisteredTool;
+  /**
+   * Restores the model's arguments, validates them against the real schema and calls the tool
+   * through the source. Never throws: invalid arguments are a result with errorKind "validation"
+   * listing every problem; a source that throws is a result with errorKind "handler_error".
+   */
+  execute(args: unknown, options?: ModelToolExecuteOptions): Promise<ToolCallResult>;
+  /** The input schema converted for one provider; computed once per dialect. */
+  schemaFor(dialect: SchemaDialect): ConvertedSchema;
+}
+
+export interface ModelToolSetOptions {
+  names?: ModelToolNameOptions;
+  /** Keep only the tools this returns true for. */
+  filter?: (tool: RegisteredTool) => boolean;
+  /** Validates arguments before a call; default: a fresh `createSchemaValidator()` per tool set. */
+  validator?: SchemaValidator;
+}
+
+export interface ModelToolSet {
+  readonly tools: readonly ModelTool[];
+  readonly names: ModelToolNames;
+  get(modelName: string): ModelTool | undefined;
+}
+
+/**
+ * A snapshot of the source's tools, named for models. Build a new one when the source changes
+ * (`source.subscribe`): names and schemas are computed from the tools present at that moment.
+ */
+export function createModelToolSet(source: ToolSource, options: ModelToolSetOptions = {}): ModelToolSet {
+  const registered = source.list().filter((tool) => options.filter?.(tool) ?? true);
+  const names = createModelToolNames(
+    registered.map((tool) => tool.name),
+    options.names,
+  );
+  let validator = options.validator;
+  const sharedValidator = (): SchemaValidator => (validator ??= createSchemaValidator());
+  const tools = registered.map((tool) => createModelTool(source, tool, names.toModelName(tool.name), sharedValidator));
+  const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
+  return { tools, names, get: (modelName) => byModelName.get(modelName) };
+}
+
+function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: string, validator: () => SchemaValidator): ModelTool {
+  let prepared: PreparedSchema | undefined;
+  const prepare = (): PreparedSchema => (prepared ??= prepareSchema(tool.inputSchema));
+  const converted = new Map<SchemaDialect, ConvertedSchema>();
+  let compiled: CompiledSchema | null | undefined;
+  const compiledSchema = (): CompiledSchema | null => {
+    if (compiled === undefined) {
+      try {
+        compiled = validator().compile(tool.inputSchema);
+      } catch {
+        // A schema our validator cannot compile is left to the source, which checks it its own way.
+        compiled = null;
+      }
+    }
+    return compiled;
+  };
+  return {
+    modelName,
+    registryName: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    capabilities: tool.capabilities,
+    registered: tool,
+    schemaFor(dialect) {
+      let schema = converted.get(dialect);
+      if (schema === undefined) {
+        schema = convertPrepared(prepare(), dialect);
+        converted.set(dialect, schema);
+      }
+      return schema;
+    },
+    async execute(args, options = {}) {
+      if (typeof args !== "object" || args === null || Array.isArray(args)) {
+        return invalid(tool.name, `the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`);
+      }
+      const restored = prepare().restoreArguments(args as Record<string, unknown>);
+      const check = compiledSchema()?.validate(restored);
+      if (check !== undefined && !check.valid) return invalid(tool.name, formatValidationErrors(check.errors));
+      try {
+        return await source.call(tool.name, restored, options.signal === undefined ? undefined : { signal: options.signal });
+      } catch (error) {
+        return { success: false, errorKind: "handler_error", error: `tool "${tool.name}" failed: ${error instanceof Error ? error.message : typeof error === "string" ? error : "it threw a non-Error value"}`, durationMs: 0 };
+      }
+    },
+  };
+}
+
+function invalid(name: string, problems: string): ToolCallResult {
+  return { success: false, errorKind: "validation", error: `invalid arguments for tool "${name}": ${problems}`, durationMs: 0 };
+}
