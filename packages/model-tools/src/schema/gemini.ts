@@ -78,8 +78,24 @@ export function toGemini(root: SchemaNode, changes: string[]): SchemaNode {
       const branches = work[key];
       if (!Array.isArray(branches)) continue;
       if (key === "oneOf") changes.push(`${at}: oneOf turned into anyOf`);
-      const converted = branches.map((branch, index) => convert(asSchemaNode(branch), `${path}/${key}/${index}`));
+      const converted: SchemaNode[] = [];
+      branches.forEach((branch, index) => {
+        const node = asSchemaNode(branch);
+        const branchTypes = typesOf(node);
+        // A { type: "null" } branch is Gemini's nullable flag.
+        if (branchTypes?.length === 1 && branchTypes[0] === "null") out.nullable = true;
+        else converted.push(convert(node, `${path}/${key}/${index}`));
+      });
       out.anyOf = [...((out.anyOf as SchemaNode[] | undefined) ?? []), ...converted];
+    }
+    const anyOf = out.anyOf as SchemaNode[] | undefined;
+    if (anyOf?.length === 1 && out.type === undefined) {
+      // One branch left (the usual "T or null"): the branch itself, without a one-item anyOf.
+      const [only] = anyOf;
+      delete out.anyOf;
+      Object.assign(out, only, out.description === undefined ? {} : { description: out.description });
+    } else if (anyOf?.length === 0) {
+      delete out.anyOf;
     }
 
     if (isRecord(work.properties)) {

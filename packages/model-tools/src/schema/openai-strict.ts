@@ -6,9 +6,15 @@ const STRICT_TYPES = new Set(["string", "number", "integer", "boolean", "object"
 const STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 const KEPT = new Set(["type", "description", "title", "enum", "const", "pattern", "multipleOf", "maximum", "minimum", "minItems", "maxItems"]);
 /** Constraints strict mode refuses; the model reads them in the description, our validation enforces them. */
-const DESCRIBED = new Set(["minLength", "maxLength", "minProperties", "maxProperties", "uniqueItems", "default", "examples", "contains", "minContains", "maxContains", "dependentRequired"]);
-/** Keywords that change which shapes are valid in ways strict mode cannot express. */
-const BLOCKING = new Set(["not", "if", "then", "else", "dependentSchemas", "patternProperties", "propertyNames", "prefixItems", "additionalItems", "unevaluatedItems"]);
+const DESCRIBED = new Set([
+  "minLength", "maxLength", "minProperties", "maxProperties", "uniqueItems", "default", "examples", "contains", "minContains",
+  "maxContains", "dependentRequired", "dependentSchemas", "not", "if", "then", "else", "propertyNames",
+]);
+/**
+ * Keywords that allow values strict mode would forbid (keys matching a pattern, tuple items):
+ * a strict schema would take something away from the model, so the tool is sent non-strict.
+ */
+const BLOCKING = new Set(["patternProperties", "prefixItems", "additionalItems", "unevaluatedItems"]);
 const SILENT = new Set(["deprecated", "readOnly", "writeOnly", "nullable", "$defs", "definitions"]);
 const MAX_OBJECT_DEPTH = 10;
 const MAX_PROPERTIES = 5_000;
