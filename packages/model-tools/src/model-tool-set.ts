@@ -63,10 +63,30 @@ export function createModelToolSet(source: ToolSource, options: ModelToolSetOpti
   return { tools, names, get: (modelName) => byModelName.get(modelName) };
 }
 
+interface SchemaConversions {
+  readonly prepared: PreparedSchema;
+  readonly byDialect: Map<SchemaDialect, ConvertedSchema>;
+}
+
+/**
+ * Conversions of frozen schemas (the registry's snapshots are deep-frozen, and stay the same
+ * objects while a tool is unchanged), shared by every tool set: converting the tools afresh
+ * for each agent step then costs a lookup per tool. A changed schema is a new object.
+ */
+const frozenSchemaConversions = new WeakMap<object, SchemaConversions>();
+
+function conversionsOf(schema: Record<string, unknown>): SchemaConversions {
+  const cached = frozenSchemaConversions.get(schema);
+  if (cached !== undefined) return cached;
+  const conversions: SchemaConversions = { prepared: prepareSchema(schema), byDialect: new Map() };
+  if (Object.isFrozen(schema)) frozenSchemaConversions.set(schema, conversions);
+  return conversions;
+}
+
 function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: string, validator: () => SchemaValidator): ModelTool {
-  let prepared: PreparedSchema | undefined;
-  const prepare = (): PreparedSchema => (prepared ??= prepareSchema(tool.inputSchema));
-  const converted = new Map<SchemaDialect, ConvertedSchema>();
+  let conversions: SchemaConversions | undefined;
+  const schemaConversions = (): SchemaConversions => (conversions ??= conversionsOf(tool.inputSchema));
+  const prepare = (): PreparedSchema => schemaConversions().prepared;
   let compiled: CompiledSchema | null | undefined;
   const compiledSchema = (): CompiledSchema | null => {
     if (compiled === undefined) {
@@ -87,10 +107,11 @@ function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: st
     capabilities: tool.capabilities,
     registered: tool,
     schemaFor(dialect) {
-      let schema = converted.get(dialect);
+      const { prepared, byDialect } = schemaConversions();
+      let schema = byDialect.get(dialect);
       if (schema === undefined) {
-        schema = convertPrepared(prepare(), dialect);
-        converted.set(dialect, schema);
+        schema = deepFreeze(convertPrepared(prepared, dialect));
+        byDialect.set(dialect, schema);
       }
       return schema;
     },
@@ -112,4 +133,12 @@ function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: st
 
 function invalid(name: string, problems: string): ToolCallResult {
   return { success: false, errorKind: "validation", error: `invalid arguments for tool "${name}": ${problems}`, durationMs: 0 };
+}
+
+/** Conversions are shared between tool sets, so nobody may change one in place. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
 }
