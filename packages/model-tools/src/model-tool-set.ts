@@ -38,7 +38,17 @@ export interface ModelToolSetOptions {
   filter?: (tool: RegisteredTool) => boolean;
   /** Validates arguments before a call; default: a fresh `createSchemaValidator()` per tool set. */
   validator?: SchemaValidator;
+  /**
+   * Which tools `execute` validates itself. Default: every tool except those with `source: "mcp"`,
+   * whose calls the adapter validates against the same schema before sending (with the same
+   * errorKind "validation" listing every problem), so the work is not done twice.
+   */
+  validateArguments?: (tool: RegisteredTool) => boolean;
 }
+
+/** The adapter registers MCP tools with this source and validates their arguments on every call. */
+const SELF_VALIDATING_SOURCE = "mcp";
+const defaultValidateArguments = (tool: RegisteredTool): boolean => tool.source !== SELF_VALIDATING_SOURCE;
 
 export interface ModelToolSet {
   readonly tools: readonly ModelTool[];
@@ -58,7 +68,8 @@ export function createModelToolSet(source: ToolSource, options: ModelToolSetOpti
   );
   let validator = options.validator;
   const sharedValidator = (): SchemaValidator => (validator ??= createSchemaValidator());
-  const tools = registered.map((tool) => createModelTool(source, tool, names.toModelName(tool.name), sharedValidator));
+  const validateArguments = options.validateArguments ?? defaultValidateArguments;
+  const tools = registered.map((tool) => createModelTool(source, tool, names.toModelName(tool.name), validateArguments(tool) ? sharedValidator : undefined));
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   return { tools, names, get: (modelName) => byModelName.get(modelName) };
 }
@@ -83,12 +94,13 @@ function conversionsOf(schema: Record<string, unknown>): SchemaConversions {
   return conversions;
 }
 
-function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: string, validator: () => SchemaValidator): ModelTool {
+function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: string, validator: (() => SchemaValidator) | undefined): ModelTool {
   let conversions: SchemaConversions | undefined;
   const schemaConversions = (): SchemaConversions => (conversions ??= conversionsOf(tool.inputSchema));
   const prepare = (): PreparedSchema => schemaConversions().prepared;
   let compiled: CompiledSchema | null | undefined;
   const compiledSchema = (): CompiledSchema | null => {
+    if (validator === undefined) return null;
     if (compiled === undefined) {
       try {
         compiled = validator().compile(tool.inputSchema);
