@@ -69,7 +69,7 @@ export function createModelToolSet(source: ToolSource, options: ModelToolSetOpti
   let validator = options.validator;
   const sharedValidator = (): SchemaValidator => (validator ??= createSchemaValidator());
   const validateArguments = options.validateArguments ?? defaultValidateArguments;
-  const tools = registered.map((tool) => createModelTool(source, tool, names.toModelName(tool.name), validateArguments(tool) ? sharedValidator : undefined));
+  const tools = registered.map((tool) => new RegistryModelTool(source, tool, names.toModelName(tool.name), validateArguments(tool) ? sharedValidator : undefined));
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   return { tools, names, get: (modelName) => byModelName.get(modelName) };
 }
@@ -94,53 +94,67 @@ function conversionsOf(schema: Record<string, unknown>): SchemaConversions {
   return conversions;
 }
 
-function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: string, validator: (() => SchemaValidator) | undefined): ModelTool {
-  let conversions: SchemaConversions | undefined;
-  const schemaConversions = (): SchemaConversions => (conversions ??= conversionsOf(tool.inputSchema));
-  const prepare = (): PreparedSchema => schemaConversions().prepared;
-  let compiled: CompiledSchema | null | undefined;
-  const compiledSchema = (): CompiledSchema | null => {
-    if (validator === undefined) return null;
-    if (compiled === undefined) {
+/** One tool; a class so that a set of thousands of tools shares its methods instead of closures per tool. */
+class RegistryModelTool implements ModelTool {
+  readonly registryName: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly capabilities: ToolCapabilities;
+  #conversions: SchemaConversions | undefined;
+  #compiled: CompiledSchema | null | undefined;
+
+  constructor(
+    private readonly source: ToolSource,
+    readonly registered: RegisteredTool,
+    readonly modelName: string,
+    private readonly validator: (() => SchemaValidator) | undefined,
+  ) {
+    this.registryName = registered.name;
+    this.description = registered.description;
+    this.inputSchema = registered.inputSchema;
+    this.capabilities = registered.capabilities;
+  }
+
+  schemaFor(dialect: SchemaDialect): ConvertedSchema {
+    const { prepared, byDialect } = this.#schemaConversions();
+    let schema = byDialect.get(dialect);
+    if (schema === undefined) {
+      schema = deepFreeze(convertPrepared(prepared, dialect));
+      byDialect.set(dialect, schema);
+    }
+    return schema;
+  }
+
+  async execute(args: unknown, options: ModelToolExecuteOptions = {}): Promise<ToolCallResult> {
+    if (typeof args !== "object" || args === null || Array.isArray(args)) {
+      return invalid(this.registryName, `the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`);
+    }
+    const restored = this.#schemaConversions().prepared.restoreArguments(args as Record<string, unknown>);
+    const check = this.#compiledSchema()?.validate(restored);
+    if (check !== undefined && !check.valid) return invalid(this.registryName, formatValidationErrors(check.errors));
+    try {
+      return await this.source.call(this.registryName, restored, options.signal === undefined ? undefined : { signal: options.signal });
+    } catch (error) {
+      return { success: false, errorKind: "handler_error", error: `tool "${this.registryName}" failed: ${error instanceof Error ? error.message : typeof error === "string" ? error : "it threw a non-Error value"}`, durationMs: 0 };
+    }
+  }
+
+  #schemaConversions(): SchemaConversions {
+    return (this.#conversions ??= conversionsOf(this.inputSchema));
+  }
+
+  #compiledSchema(): CompiledSchema | null {
+    if (this.validator === undefined) return null;
+    if (this.#compiled === undefined) {
       try {
-        compiled = validator().compile(tool.inputSchema);
+        this.#compiled = this.validator().compile(this.inputSchema);
       } catch {
         // A schema our validator cannot compile is left to the source, which checks it its own way.
-        compiled = null;
+        this.#compiled = null;
       }
     }
-    return compiled;
-  };
-  return {
-    modelName,
-    registryName: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    capabilities: tool.capabilities,
-    registered: tool,
-    schemaFor(dialect) {
-      const { prepared, byDialect } = schemaConversions();
-      let schema = byDialect.get(dialect);
-      if (schema === undefined) {
-        schema = deepFreeze(convertPrepared(prepared, dialect));
-        byDialect.set(dialect, schema);
-      }
-      return schema;
-    },
-    async execute(args, options = {}) {
-      if (typeof args !== "object" || args === null || Array.isArray(args)) {
-        return invalid(tool.name, `the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`);
-      }
-      const restored = prepare().restoreArguments(args as Record<string, unknown>);
-      const check = compiledSchema()?.validate(restored);
-      if (check !== undefined && !check.valid) return invalid(tool.name, formatValidationErrors(check.errors));
-      try {
-        return await source.call(tool.name, restored, options.signal === undefined ? undefined : { signal: options.signal });
-      } catch (error) {
-        return { success: false, errorKind: "handler_error", error: `tool "${tool.name}" failed: ${error instanceof Error ? error.message : typeof error === "string" ? error : "it threw a non-Error value"}`, durationMs: 0 };
-      }
-    },
-  };
+    return this.#compiled;
+  }
 }
 
 function invalid(name: string, problems: string): ToolCallResult {

@@ -31,104 +31,110 @@ export interface StrictAttempt {
  * the description. `root` must already be a plain object schema with references inlined.
  */
 export function toOpenAIStrict(root: SchemaNode, changes: string[]): StrictAttempt {
-  const blockers: string[] = [];
-  let propertyCount = 0;
+  const context: StrictContext = { changes, blockers: [], propertyCount: 0 };
+  const schema = convert(context, root, "", 0, true);
+  if (context.propertyCount > MAX_PROPERTIES) context.blockers.push(`/: more than ${MAX_PROPERTIES} properties in all`);
+  return { schema, blockers: context.blockers };
+}
 
-  const convert = (node: SchemaNode, path: string, objectDepth: number, isRoot: boolean): SchemaNode => {
-    const at = path === "" ? "/" : path;
-    let work = node;
-    if (Array.isArray(node.allOf)) {
-      const merged = mergeAllOf(node);
-      if (merged === undefined) blockers.push(`${at}: allOf that is not a merge of plain objects`);
-      else {
-        changes.push(`${at}: allOf of object schemas merged into one object`);
-        work = merged;
+interface StrictContext {
+  readonly changes: string[];
+  readonly blockers: string[];
+  propertyCount: number;
+}
+
+// A module-level function, not a closure per conversion: thousands of tools are converted at once.
+function convert(context: StrictContext, node: SchemaNode, path: string, objectDepth: number, isRoot: boolean): SchemaNode {
+  const { changes, blockers } = context;
+  const at = path === "" ? "/" : path;
+  let work = node;
+  if (Array.isArray(node.allOf)) {
+    const merged = mergeAllOf(node);
+    if (merged === undefined) blockers.push(`${at}: allOf that is not a merge of plain objects`);
+    else {
+      changes.push(`${at}: allOf of object schemas merged into one object`);
+      work = merged;
+    }
+  }
+  const out: SchemaNode = {};
+  const notes: string[] = [];
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(work)) {
+    if (KEPT.has(key)) out[key] = value;
+    else if (key === "format") {
+      if (typeof value === "string" && STRICT_FORMATS.has(value)) out.format = value;
+      else notes.push(`format: ${compactJson(value)}`);
+    } else if (key === "exclusiveMinimum" || key === "exclusiveMaximum") {
+      if (typeof value === "number") out[key] = value;
+      else notes.push(`${key}: ${compactJson(value)}`);
+    } else if (DESCRIBED.has(key)) notes.push(`${key}: ${compactJson(value)}`);
+    else if (BLOCKING.has(key)) blockers.push(`${at}: ${key} is not supported`);
+    else if (key === "unevaluatedProperties") {
+      if (value !== false) blockers.push(`${at}: unevaluatedProperties is not supported`);
+    } else if (METADATA_KEYWORDS.has(key) || SILENT.has(key)) dropped.push(key);
+    else if (!["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf"].includes(key)) dropped.push(key);
+  }
+  if (dropped.length > 0) changes.push(`${at}: ${dropped.join(", ")} removed`);
+
+  let types = typesOf(work);
+  if (work.nullable === true && types !== undefined && !types.includes("null")) {
+    types = [...types, "null"];
+    out.type = types;
+  }
+  for (const type of types ?? []) if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
+
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const branches = work[key];
+    if (!Array.isArray(branches)) continue;
+    if (isRoot) blockers.push(`/: ${key} at the top level is not supported`);
+    if (key === "oneOf") changes.push(`${at}: oneOf turned into anyOf (a value matching several branches is then refused by the tool's own validation)`);
+    const converted = branches.map((branch, index) => convert(context, asSchemaNode(branch), `${path}/${key}/${index}`, objectDepth, false));
+    out.anyOf = [...((out.anyOf as SchemaNode[] | undefined) ?? []), ...converted];
+  }
+  if (types === undefined && out.anyOf === undefined && out.enum === undefined && !("const" in out)) {
+    blockers.push(`${at}: a value of any type is not supported (the schema names no type)`);
+  }
+
+  const isObject = types?.includes("object") === true || (types === undefined && isRecord(work.properties));
+  if (isObject) {
+    if (types === undefined) out.type = "object";
+    if (objectDepth >= MAX_OBJECT_DEPTH) blockers.push(`${at}: objects nested deeper than ${MAX_OBJECT_DEPTH} levels`);
+    const properties = isRecord(work.properties) ? work.properties : {};
+    const names = Object.keys(properties);
+    context.propertyCount += names.length;
+    const extra = work.additionalProperties;
+    if (isRecord(extra)) blockers.push(`${at}: typed additional properties (a map) are not supported`);
+    else if (names.length === 0 && !isRoot && extra !== false) blockers.push(`${at}: an object with free-form keys`);
+    const required = new Set(Array.isArray(work.required) ? work.required.filter((name): name is string => typeof name === "string") : []);
+    for (const name of required) if (!names.includes(name)) blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
+    const convertedProperties: SchemaNode = {};
+    const optional: string[] = [];
+    for (const name of names) {
+      let converted = convert(context, asSchemaNode(properties[name]), `${path}/properties/${pointerSegment(name)}`, objectDepth + 1, false);
+      if (!required.has(name)) {
+        converted = nullable(converted);
+        optional.push(name);
       }
+      defineKey(convertedProperties, name, converted);
     }
-    const out: SchemaNode = {};
-    const notes: string[] = [];
-    const dropped: string[] = [];
-    for (const [key, value] of Object.entries(work)) {
-      if (KEPT.has(key)) out[key] = value;
-      else if (key === "format") {
-        if (typeof value === "string" && STRICT_FORMATS.has(value)) out.format = value;
-        else notes.push(`format: ${compactJson(value)}`);
-      } else if (key === "exclusiveMinimum" || key === "exclusiveMaximum") {
-        if (typeof value === "number") out[key] = value;
-        else notes.push(`${key}: ${compactJson(value)}`);
-      } else if (DESCRIBED.has(key)) notes.push(`${key}: ${compactJson(value)}`);
-      else if (BLOCKING.has(key)) blockers.push(`${at}: ${key} is not supported`);
-      else if (key === "unevaluatedProperties") {
-        if (value !== false) blockers.push(`${at}: unevaluatedProperties is not supported`);
-      } else if (METADATA_KEYWORDS.has(key) || SILENT.has(key)) dropped.push(key);
-      else if (!["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf"].includes(key)) dropped.push(key);
-    }
-    if (dropped.length > 0) changes.push(`${at}: ${dropped.join(", ")} removed`);
+    out.properties = convertedProperties;
+    out.required = names;
+    out.additionalProperties = false;
+    if (optional.length > 0) changes.push(`${at}: optional ${optional.map((name) => compactJson(name)).join(", ")} made required and nullable (null means "not given")`);
+    if (extra !== false && names.length > 0) changes.push(`${at}: additionalProperties set to false`);
+  }
 
-    let types = typesOf(work);
-    if (work.nullable === true && types !== undefined && !types.includes("null")) {
-      types = [...types, "null"];
-      out.type = types;
-    }
-    for (const type of types ?? []) if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
+  if (types?.includes("array") === true) {
+    const items = work.items;
+    if (isRecord(items)) out.items = convert(context, items, `${path}/items`, objectDepth, false);
+    else if (Array.isArray(items)) blockers.push(`${at}: tuple items are not supported`);
+    else blockers.push(`${at}: an array of items of any type`);
+  }
 
-    for (const key of ["anyOf", "oneOf"] as const) {
-      const branches = work[key];
-      if (!Array.isArray(branches)) continue;
-      if (isRoot) blockers.push(`/: ${key} at the top level is not supported`);
-      if (key === "oneOf") changes.push(`${at}: oneOf turned into anyOf (a value matching several branches is then refused by the tool's own validation)`);
-      const converted = branches.map((branch, index) => convert(asSchemaNode(branch), `${path}/${key}/${index}`, objectDepth, false));
-      out.anyOf = [...((out.anyOf as SchemaNode[] | undefined) ?? []), ...converted];
-    }
-    if (types === undefined && out.anyOf === undefined && out.enum === undefined && !("const" in out)) {
-      blockers.push(`${at}: a value of any type is not supported (the schema names no type)`);
-    }
-
-    const isObject = types?.includes("object") === true || (types === undefined && isRecord(work.properties));
-    if (isObject) {
-      if (types === undefined) out.type = "object";
-      if (objectDepth >= MAX_OBJECT_DEPTH) blockers.push(`${at}: objects nested deeper than ${MAX_OBJECT_DEPTH} levels`);
-      const properties = isRecord(work.properties) ? work.properties : {};
-      const names = Object.keys(properties);
-      propertyCount += names.length;
-      const extra = work.additionalProperties;
-      if (isRecord(extra)) blockers.push(`${at}: typed additional properties (a map) are not supported`);
-      else if (names.length === 0 && !isRoot && extra !== false) blockers.push(`${at}: an object with free-form keys`);
-      const required = new Set(Array.isArray(work.required) ? work.required.filter((name): name is string => typeof name === "string") : []);
-      for (const name of required) if (!names.includes(name)) blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
-      const convertedProperties: SchemaNode = {};
-      const optional: string[] = [];
-      for (const name of names) {
-        let converted = convert(asSchemaNode(properties[name]), `${path}/properties/${pointerSegment(name)}`, objectDepth + 1, false);
-        if (!required.has(name)) {
-          converted = nullable(converted);
-          optional.push(name);
-        }
-        defineKey(convertedProperties, name, converted);
-      }
-      out.properties = convertedProperties;
-      out.required = names;
-      out.additionalProperties = false;
-      if (optional.length > 0) changes.push(`${at}: optional ${optional.map((name) => compactJson(name)).join(", ")} made required and nullable (null means "not given")`);
-      if (extra !== false && names.length > 0) changes.push(`${at}: additionalProperties set to false`);
-    }
-
-    if (types?.includes("array") === true) {
-      const items = work.items;
-      if (isRecord(items)) out.items = convert(items, `${path}/items`, objectDepth, false);
-      else if (Array.isArray(items)) blockers.push(`${at}: tuple items are not supported`);
-      else blockers.push(`${at}: an array of items of any type`);
-    }
-
-    const description = describeWithNotes(out.description, notes);
-    if (description !== undefined) out.description = description;
-    if (notes.length > 0) changes.push(`${at}: ${notes.map((note) => note.split(":")[0]).join(", ")} moved into the description`);
-    return out;
-  };
-
-  const schema = convert(root, "", 0, true);
-  if (propertyCount > MAX_PROPERTIES) blockers.push(`/: more than ${MAX_PROPERTIES} properties in all`);
-  return { schema, blockers };
+  const description = describeWithNotes(out.description, notes);
+  if (description !== undefined) out.description = description;
+  if (notes.length > 0) changes.push(`${at}: ${notes.map((note) => note.split(":")[0]).join(", ")} moved into the description`);
+  return out;
 }
 
 /** The same schema, also accepting null. */

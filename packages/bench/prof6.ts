@@ -1,0 +1,10 @@
+import { createModelToolNames, createModelToolSet, toAnthropicTools } from "@mcp-tool-adapter/model-tools";
+import { ToolRegistry } from "@mcp-tool-adapter/registry";
+import { generatedTool } from "./src/servers/generated-tools.js";
+const registry = new ToolRegistry();
+registry.replaceNamespace("gen", Array.from({ length: 5000 }, (_, i) => { const t = generatedTool(i); return { name: t.name, description: "", inputSchema: t.inputSchema as Record<string, unknown>, capabilities: { readOnly: false, writes: true }, source: "b", sourceMetadata: {}, checkpointable: false, handler: () => ({ success: true }) }; }));
+const names = registry.list().map((t) => t.name);
+const wall = (label: string, f: () => unknown) => { const res: number[] = []; for (let r = 0; r < 21; r++) { const s = performance.now(); f(); res.push(performance.now() - s); } res.sort((a, b) => a - b); console.log(label, "median", res[10]!.toFixed(1), "min", res[0]!.toFixed(1)); };
+wall("names", () => createModelToolNames(names));
+wall("set", () => createModelToolSet(registry));
+wall("anthropic again", () => toAnthropicTools(registry));
