@@ -1,6 +1,7 @@
 import * as adapter from "@mcp-tool-adapter/adapter";
 import * as capabilityInference from "@mcp-tool-adapter/capability-inference";
 import * as core from "@mcp-tool-adapter/core";
+import * as modelTools from "@mcp-tool-adapter/model-tools";
 import * as registry from "@mcp-tool-adapter/registry";
 import * as schemaValidation from "@mcp-tool-adapter/schema-validation";
 import * as transportHttp from "@mcp-tool-adapter/transport-http";
@@ -23,6 +24,7 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
   "@mcp-tool-adapter/transport-stdio": transportStdio,
   "@mcp-tool-adapter/transport-http": transportHttp,
   "@mcp-tool-adapter/adapter": adapter,
+  "@mcp-tool-adapter/model-tools": modelTools,
   "mcp-tool-adapter": umbrella,
   "mcp-tool-adapter (cli)": { CliUsageError },
 };
@@ -40,6 +42,7 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
   MCPDiscoveryError: (cause) => new adapter.MCPDiscoveryError("discovery failed", { serverName: "s", cause }),
   MCPServerSetError: (cause) => new umbrella.MCPServerSetError("SERVER_TIMEOUT", "too slow", { serverName: "s", cause }),
   MCPConfigFileError: (cause) => new umbrella.MCPConfigFileError("CONFIG_FILE_INVALID", "bad file", { file: "mcp.json", cause }),
+  ModelToolsError: (cause) => new modelTools.ModelToolsError("UNKNOWN_TOOL", "no such tool", { cause }),
   CliUsageError: (cause) => new CliUsageError("bad arguments", { cause }),
 };
 

@@ -1,0 +1,170 @@
+import type { RegisteredTool, ToolCallResult, ToolCapabilities } from "@mcp-tool-adapter/registry";
+import { createSchemaValidator, formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import { createModelToolNames, type ModelToolNameOptions, type ModelToolNames } from "./model-tool-names.js";
+import { convertPrepared, prepareSchema, type ConvertedSchema, type PreparedSchema, type SchemaDialect } from "./schema/convert-input-schema.js";
+import type { ToolSource } from "./tool-source.js";
+
+export interface ModelToolExecuteOptions {
+  signal?: AbortSignal;
+  /** The dialect the model saw; the restore of arguments is the same for every dialect today. */
+  dialect?: SchemaDialect;
+}
+
+/** One registry tool as a model sees it, ready for any provider or framework. */
+export interface ModelTool {
+  /** Model-safe name (`^[a-zA-Z0-9_-]{1,64}$`). */
+  readonly modelName: string;
+  /** The registry's name, `"namespace/tool"`. */
+  readonly registryName: string;
+  readonly description: string;
+  /** The tool's real input schema, as registered. */
+  readonly inputSchema: Record<string, unknown>;
+  readonly capabilities: ToolCapabilities;
+  /** The registry entry behind it (source metadata, title, annotations). */
+  readonly registered: RegisteredTool;
+  /**
+   * Restores the model's arguments, validates them against the real schema and calls the tool
+   * through the source. Never throws: invalid arguments are a result with errorKind "validation"
+   * listing every problem; a source that throws is a result with errorKind "handler_error".
+   */
+  execute(args: unknown, options?: ModelToolExecuteOptions): Promise<ToolCallResult>;
+  /** The input schema converted for one provider; computed once per dialect. */
+  schemaFor(dialect: SchemaDialect): ConvertedSchema;
+}
+
+export interface ModelToolSetOptions {
+  names?: ModelToolNameOptions;
+  /** Keep only the tools this returns true for. */
+  filter?: (tool: RegisteredTool) => boolean;
+  /** Validates arguments before a call; default: a fresh `createSchemaValidator()` per tool set. */
+  validator?: SchemaValidator;
+  /**
+   * Which tools `execute` validates itself. Default: every tool except those with `source: "mcp"`,
+   * whose calls the adapter validates against the same schema before sending (with the same
+   * errorKind "validation" listing every problem), so the work is not done twice.
+   */
+  validateArguments?: (tool: RegisteredTool) => boolean;
+}
+
+/** The adapter registers MCP tools with this source and validates their arguments on every call. */
+const SELF_VALIDATING_SOURCE = "mcp";
+const defaultValidateArguments = (tool: RegisteredTool): boolean => tool.source !== SELF_VALIDATING_SOURCE;
+
+export interface ModelToolSet {
+  readonly tools: readonly ModelTool[];
+  readonly names: ModelToolNames;
+  get(modelName: string): ModelTool | undefined;
+}
+
+/**
+ * A snapshot of the source's tools, named for models. Build a new one when the source changes
+ * (`source.subscribe`): names and schemas are computed from the tools present at that moment.
+ */
+export function createModelToolSet(source: ToolSource, options: ModelToolSetOptions = {}): ModelToolSet {
+  const registered = source.list().filter((tool) => options.filter?.(tool) ?? true);
+  const names = createModelToolNames(
+    registered.map((tool) => tool.name),
+    options.names,
+  );
+  let validator = options.validator;
+  const sharedValidator = (): SchemaValidator => (validator ??= createSchemaValidator());
+  const validateArguments = options.validateArguments ?? defaultValidateArguments;
+  const tools = registered.map((tool) => new RegistryModelTool(source, tool, names.toModelName(tool.name), validateArguments(tool) ? sharedValidator : undefined));
+  const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
+  return { tools, names, get: (modelName) => byModelName.get(modelName) };
+}
+
+interface SchemaConversions {
+  readonly prepared: PreparedSchema;
+  readonly byDialect: Map<SchemaDialect, ConvertedSchema>;
+}
+
+/**
+ * Conversions of frozen schemas (the registry's snapshots are deep-frozen, and stay the same
+ * objects while a tool is unchanged), shared by every tool set: converting the tools afresh
+ * for each agent step then costs a lookup per tool. A changed schema is a new object.
+ */
+const frozenSchemaConversions = new WeakMap<object, SchemaConversions>();
+
+function conversionsOf(schema: Record<string, unknown>): SchemaConversions {
+  const cached = frozenSchemaConversions.get(schema);
+  if (cached !== undefined) return cached;
+  const conversions: SchemaConversions = { prepared: prepareSchema(schema), byDialect: new Map() };
+  if (Object.isFrozen(schema)) frozenSchemaConversions.set(schema, conversions);
+  return conversions;
+}
+
+/** One tool; a class so that a set of thousands of tools shares its methods instead of closures per tool. */
+class RegistryModelTool implements ModelTool {
+  readonly registryName: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly capabilities: ToolCapabilities;
+  #conversions: SchemaConversions | undefined;
+  #compiled: CompiledSchema | null | undefined;
+
+  constructor(
+    private readonly source: ToolSource,
+    readonly registered: RegisteredTool,
+    readonly modelName: string,
+    private readonly validator: (() => SchemaValidator) | undefined,
+  ) {
+    this.registryName = registered.name;
+    this.description = registered.description;
+    this.inputSchema = registered.inputSchema;
+    this.capabilities = registered.capabilities;
+  }
+
+  schemaFor(dialect: SchemaDialect): ConvertedSchema {
+    const { prepared, byDialect } = this.#schemaConversions();
+    let schema = byDialect.get(dialect);
+    if (schema === undefined) {
+      schema = deepFreeze(convertPrepared(prepared, dialect));
+      byDialect.set(dialect, schema);
+    }
+    return schema;
+  }
+
+  async execute(args: unknown, options: ModelToolExecuteOptions = {}): Promise<ToolCallResult> {
+    if (typeof args !== "object" || args === null || Array.isArray(args)) {
+      return invalid(this.registryName, `the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`);
+    }
+    const restored = this.#schemaConversions().prepared.restoreArguments(args as Record<string, unknown>);
+    const check = this.#compiledSchema()?.validate(restored);
+    if (check !== undefined && !check.valid) return invalid(this.registryName, formatValidationErrors(check.errors));
+    try {
+      return await this.source.call(this.registryName, restored, options.signal === undefined ? undefined : { signal: options.signal });
+    } catch (error) {
+      return { success: false, errorKind: "handler_error", error: `tool "${this.registryName}" failed: ${error instanceof Error ? error.message : typeof error === "string" ? error : "it threw a non-Error value"}`, durationMs: 0 };
+    }
+  }
+
+  #schemaConversions(): SchemaConversions {
+    return (this.#conversions ??= conversionsOf(this.inputSchema));
+  }
+
+  #compiledSchema(): CompiledSchema | null {
+    if (this.validator === undefined) return null;
+    if (this.#compiled === undefined) {
+      try {
+        this.#compiled = this.validator().compile(this.inputSchema);
+      } catch {
+        // A schema our validator cannot compile is left to the source, which checks it its own way.
+        this.#compiled = null;
+      }
+    }
+    return this.#compiled;
+  }
+}
+
+function invalid(name: string, problems: string): ToolCallResult {
+  return { success: false, errorKind: "validation", error: `invalid arguments for tool "${name}": ${problems}`, durationMs: 0 };
+}
+
+/** Conversions are shared between tool sets, so nobody may change one in place. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
+}

@@ -1,0 +1,73 @@
+/** A JSON Schema node as this package handles it (boolean schemas are turned into objects first). */
+export type SchemaNode = Record<string, unknown>;
+
+/** Keywords whose value is one subschema. */
+export const SUBSCHEMA_KEYWORDS = new Set([
+  "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+  "unevaluatedProperties", "unevaluatedItems", "additionalItems",
+]);
+/** Keywords whose value is a list of subschemas (`items` too, in its draft-07 tuple form). */
+export const SUBSCHEMA_LIST_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+/** Keywords whose value maps names to subschemas. */
+export const SUBSCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+
+/** Keywords that identify or comment a schema and mean nothing to a model. */
+export const METADATA_KEYWORDS = new Set(["$schema", "$id", "$comment", "$anchor", "$dynamicAnchor", "$vocabulary", "$dynamicRef"]);
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `true` accepts anything, `false` nothing; other non-objects are treated as "anything". */
+export function asSchemaNode(value: unknown): SchemaNode {
+  if (isRecord(value)) return value;
+  return value === false ? { not: {} } : {};
+}
+
+/** The JSON types a node names, or undefined when it names none. */
+export function typesOf(node: SchemaNode): string[] | undefined {
+  if (typeof node.type === "string") return [node.type];
+  if (Array.isArray(node.type)) return node.type.filter((type): type is string => typeof type === "string");
+  return undefined;
+}
+
+/** Whether `null` is a valid value for the node, as far as can be told without a validator. */
+export function acceptsNull(node: SchemaNode): boolean {
+  if (node.nullable === true) return true;
+  const types = typesOf(node);
+  if (types !== undefined) return types.includes("null");
+  if (Array.isArray(node.enum)) return node.enum.includes(null);
+  if ("const" in node) return node.const === null;
+  for (const key of ["anyOf", "oneOf"]) {
+    const branches = node[key];
+    if (Array.isArray(branches)) return branches.some((branch) => acceptsNull(asSchemaNode(branch)));
+  }
+  if (Array.isArray(node.allOf)) return node.allOf.every((part) => acceptsNull(asSchemaNode(part)));
+  return !("not" in node);
+}
+
+/** A JSON pointer (RFC 6901) segment for a key. */
+export function pointerSegment(key: string): string {
+  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
+}
+
+/** JSON.stringify as it behaves: undefined for functions, symbols and undefined. */
+const stringify: (value: unknown) => string | undefined = JSON.stringify;
+
+/** A value in compact JSON for descriptions and change notes; never throws. */
+export function compactJson(value: unknown): string {
+  try {
+    const text = stringify(value);
+    return text === undefined ? typeof value : text.length > 200 ? `${text.slice(0, 197)}...` : text;
+  } catch {
+    return typeof value;
+  }
+}
+
+/** The node's description with notes for the model appended, e.g. "Name. (minLength: 3)". */
+export function describeWithNotes(description: unknown, notes: readonly string[]): string | undefined {
+  const base = typeof description === "string" ? description.trim() : "";
+  if (notes.length === 0) return base === "" ? undefined : base;
+  const suffix = `(${notes.join("; ")})`;
+  return base === "" ? suffix : `${base} ${suffix}`;
+}
