@@ -1,0 +1,6 @@
+export { createLangChainTools, MCPStructuredTool, type LangChainErrorHandling, type LangChainToolsOptions } from "./langchain-tools.js";
+export { approvalInterruptOn } from "./approval.js";
+export { LangChainToolCallError, type LangChainBridgeErrorCode } from "./errors.js";
+export { toLangChainContent, type LangChainToolContent } from "./tool-message-content.js";
+export { resolveToolSource, type ToolSourceInput } from "./tool-source.js";
+export type { ApprovalPolicy, SchemaDialect, ToolSource } from "@mcp-tool-adapter/model-tools";

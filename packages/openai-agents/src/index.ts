@@ -1,0 +1,5 @@
+export { createOpenAIAgentsTools, type OpenAIAgentsTool, type OpenAIAgentsToolsOptions } from "./openai-agents-tools.js";
+export { OpenAIAgentsBridgeError, type OpenAIAgentsBridgeErrorCode } from "./errors.js";
+export { toAgentsToolOutput, type AgentsToolOutput } from "./tool-output.js";
+export { resolveToolSource, type ToolSourceInput } from "./tool-source.js";
+export type { ApprovalPolicy, ToolSource } from "@mcp-tool-adapter/model-tools";
