@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Agent, run } from "@openai/agents";
+import { Agent, run, setTracingDisabled } from "@openai/agents";
 import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents-core/testing";
 import { createTempDirectory, everythingStdioServer, expectNoLeakedProcesses, memoryStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { MCPToolAdapter, MCPServerSet, ToolRegistry } from "mcp-tool-adapter";
@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIAgentsTools, OpenAIAgentsBridgeError } from "../src/index.js";
 
 const nodeMajor = Number(process.versions.node.split(".")[0]);
+// Tracing would try to export to OpenAI's servers; the tests stay on loopback.
+setTracingDisabled(true);
 
 interface ResultItem {
   type: string;
