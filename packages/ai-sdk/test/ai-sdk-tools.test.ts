@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { createTempDirectory, everythingStdioServer, expectNoLeakedProcesses, memoryStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { generateText, stepCountIs, type LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { MCPToolAdapter, MCPServerSet, ToolRegistry } from "mcp-tool-adapter";
+import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+import { ToolRegistry } from "@mcp-tool-adapter/registry";
+import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAISDKTools } from "../src/index.js";
 
@@ -39,7 +41,8 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge against a real server-everything 
   const registry = new ToolRegistry();
 
   beforeAll(async () => {
-    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...everythingStdioServer() });
+    const launch = everythingStdioServer();
+    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
     await adapter.connect();
     await adapter.registerTools(registry, "everything");
   });
@@ -103,16 +106,6 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge against a real server-everything 
     const output = await (pending as Promise<{ success: boolean; errorKind?: string }>);
     expect(output).toMatchObject({ success: false, errorKind: "cancelled" });
   });
-
-  it("takes the tools of an MCPServerSet through its registry", async () => {
-    const set = new MCPServerSet({ everything: { transport: "stdio", ...everythingStdioServer() } });
-    try {
-      await set.connect();
-      expect(Object.keys(createAISDKTools(set))).toContain("everything__echo");
-    } finally {
-      await set.close();
-    }
-  });
 });
 
 describe.skipIf(nodeMajor < 22)("AI SDK bridge approval against a real server-memory", () => {
@@ -124,7 +117,8 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge approval against a real server-me
   beforeAll(async () => {
     temp = await createTempDirectory("ai-sdk-bridge-");
     memoryFile = join(temp.path, "memory.jsonl");
-    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...memoryStdioServer(memoryFile) });
+    const launch = memoryStdioServer(memoryFile);
+    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
     await adapter.connect();
     await adapter.registerTools(registry, "memory");
   });

@@ -5,7 +5,9 @@ import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import { createTempDirectory, everythingStdioServer, expectNoLeakedProcesses, memoryStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { createAgent, humanInTheLoopMiddleware } from "langchain";
-import { MCPToolAdapter, MCPServerSet, ToolRegistry, type ToolCallResult } from "mcp-tool-adapter";
+import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+import { ToolRegistry, type ToolCallResult } from "@mcp-tool-adapter/registry";
+import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalInterruptOn, createLangChainTools, LangChainToolCallError } from "../src/index.js";
 
@@ -20,7 +22,8 @@ describe("LangChain bridge against a real server-everything over stdio", () => {
   const registry = new ToolRegistry();
 
   beforeAll(async () => {
-    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...everythingStdioServer() });
+    const launch = everythingStdioServer();
+    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
     await adapter.connect();
     await adapter.registerTools(registry, "everything");
   });
@@ -96,16 +99,6 @@ describe("LangChain bridge against a real server-everything over stdio", () => {
     expect(message.status).toBe("error");
     expect(message.artifact).toMatchObject({ success: false, errorKind: "cancelled" });
   });
-
-  it("takes the tools of an MCPServerSet through its registry", async () => {
-    const set = new MCPServerSet({ everything: { transport: "stdio", ...everythingStdioServer() } });
-    try {
-      await set.connect();
-      expect(createLangChainTools(set).map((tool) => tool.name)).toContain("everything__echo");
-    } finally {
-      await set.close();
-    }
-  });
 });
 
 describe("LangChain bridge approval against a real server-memory", () => {
@@ -117,7 +110,8 @@ describe("LangChain bridge approval against a real server-memory", () => {
   beforeAll(async () => {
     temp = await createTempDirectory("langchain-bridge-");
     memoryFile = join(temp.path, "memory.jsonl");
-    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...memoryStdioServer(memoryFile) });
+    const launch = memoryStdioServer(memoryFile);
+    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
     await adapter.connect();
     await adapter.registerTools(registry, "memory");
   });

@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { Agent, run, setTracingDisabled } from "@openai/agents";
 import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents-core/testing";
 import { createTempDirectory, everythingStdioServer, expectNoLeakedProcesses, memoryStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
-import { MCPToolAdapter, MCPServerSet, ToolRegistry } from "mcp-tool-adapter";
+import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+import { ToolRegistry } from "@mcp-tool-adapter/registry";
+import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIAgentsTools, OpenAIAgentsBridgeError } from "../src/index.js";
 
@@ -34,7 +36,8 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
   const registry = new ToolRegistry();
 
   beforeAll(async () => {
-    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...everythingStdioServer() });
+    const launch = everythingStdioServer();
+    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
     await adapter.connect();
     await adapter.registerTools(registry, "everything");
   });
@@ -104,16 +107,6 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
     expect(OpenAIAgentsBridgeError.isInstance(caught)).toBe(true);
     expect(caught).toMatchObject({ code: "NAME_COLLISION", message: expect.stringContaining("ns/get-sum") as unknown });
   });
-
-  it("takes the tools of an MCPServerSet through its registry", async () => {
-    const set = new MCPServerSet({ everything: { transport: "stdio", ...everythingStdioServer() } });
-    try {
-      await set.connect();
-      expect(createOpenAIAgentsTools(set).map((entry) => entry.name)).toContain("everything__echo");
-    } finally {
-      await set.close();
-    }
-  });
 });
 
 describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge approval against a real server-memory", () => {
@@ -125,7 +118,8 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge approval against a real se
   beforeAll(async () => {
     temp = await createTempDirectory("openai-agents-bridge-");
     memoryFile = join(temp.path, "memory.jsonl");
-    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...memoryStdioServer(memoryFile) });
+    const launch = memoryStdioServer(memoryFile);
+    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
     await adapter.connect();
     await adapter.registerTools(registry, "memory");
   });
