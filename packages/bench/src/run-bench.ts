@@ -7,6 +7,7 @@ import { runEverythingScenario } from "./scenarios/everything.js";
 import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
 import { runManyToolsScenario } from "./scenarios/many-tools.js";
+import { runModelToolsScenario } from "./scenarios/model-tools.js";
 import type { BenchSettings, ScenarioName } from "./settings.js";
 import { WarningRecorder, type RecordedWarning } from "./warnings.js";
 
@@ -48,6 +49,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     const wanted = new Set(options.scenarios);
     // Cheapest and most sensitive to a quiet machine first.
     if (wanted.has("leaf")) figures.push(...runLeafScenario(context));
+    if (wanted.has("model-tools")) figures.push(...(await runModelToolsScenario(context)));
     if (wanted.has("stdio")) figures.push(...(await runEverythingScenario("stdio", context)));
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));
     if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));

@@ -45,6 +45,11 @@ export interface BenchSettings {
   readonly registryLarge: number;
   readonly registryLookupBatches: number;
   readonly registryLookupBatchSize: number;
+  /** Model tools (issue 16): registry size, per-call batches, conversion rounds. */
+  readonly modelToolsTools: number;
+  readonly modelToolsCallBatches: number;
+  readonly modelToolsCallBatchSize: number;
+  readonly modelToolsConvertRounds: number;
 }
 
 export const DEFAULT_SETTINGS: BenchSettings = {
@@ -73,6 +78,10 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   registryLarge: 10_000,
   registryLookupBatches: 300,
   registryLookupBatchSize: 1_000,
+  modelToolsTools: 5_000,
+  modelToolsCallBatches: 200,
+  modelToolsCallBatchSize: 1_000,
+  modelToolsConvertRounds: 10,
 };
 
 export const QUICK_SETTINGS: BenchSettings = {
@@ -101,12 +110,16 @@ export const QUICK_SETTINGS: BenchSettings = {
   registryLarge: 1_000,
   registryLookupBatches: 20,
   registryLookupBatchSize: 100,
+  modelToolsTools: 300,
+  modelToolsCallBatches: 10,
+  modelToolsCallBatchSize: 100,
+  modelToolsConvertRounds: 1,
 };
 
 /** Which scenario groups to run; all by default. */
-export type ScenarioName = "leaf" | "stdio" | "http" | "many-tools" | "heap";
+export type ScenarioName = "leaf" | "model-tools" | "stdio" | "http" | "many-tools" | "heap";
 
-export const SCENARIO_NAMES: readonly ScenarioName[] = ["leaf", "stdio", "http", "many-tools", "heap"];
+export const SCENARIO_NAMES: readonly ScenarioName[] = ["leaf", "model-tools", "stdio", "http", "many-tools", "heap"];
 
 /** The scenarios `--calibrate` runs: the side-by-side wall-time comparisons. */
 export const CALIBRATED_SCENARIOS: readonly ScenarioName[] = ["stdio", "http"];

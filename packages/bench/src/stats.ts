@@ -47,6 +47,11 @@ export function medianPairedRatio(numerators: readonly number[], denominators: r
   return median(pairwise(numerators, denominators, (numerator, denominator) => numerator / denominator));
 }
 
+/** The median of the per-round differences `minuends[i] - subtrahends[i]` (see medianPairedRatio). */
+export function medianPairedDifference(minuends: readonly number[], subtrahends: readonly number[]): number {
+  return median(pairwise(minuends, subtrahends, (minuend, subtrahend) => minuend - subtrahend));
+}
+
 /** `combine(a[i], b[i])` for each round; both arrays must come from the same rounds. */
 function pairwise(a: readonly number[], b: readonly number[], combine: (a: number, b: number) => number): number[] {
   if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);

@@ -13,6 +13,7 @@ describe("parseBenchArgs", () => {
     expect(DEFAULT_SETTINGS.manyToolsPageSize).toBe(100);
     expect(DEFAULT_SETTINGS.heapInvokes).toBe(100_000);
     expect(DEFAULT_SETTINGS.compileSchemas).toBe(5_000);
+    expect(DEFAULT_SETTINGS.modelToolsTools).toBe(5_000);
     expect([DEFAULT_SETTINGS.registrySmall, DEFAULT_SETTINGS.registryLarge]).toEqual([100, 10_000]);
   });
 

@@ -103,7 +103,7 @@ function shape(format: ToolCallFormat, call: ProviderToolCall, result: ToolCallR
 const defaultSets = new WeakMap<ToolSource, ModelToolSet>();
 
 function toolSetFor(source: ToolSource, options: ModelToolSetOptions): ModelToolSet {
-  if (options.names !== undefined || options.filter !== undefined || options.validator !== undefined) return createModelToolSet(source, options);
+  if (options.names !== undefined || options.filter !== undefined || options.validator !== undefined || options.validateArguments !== undefined) return createModelToolSet(source, options);
   let set = defaultSets.get(source);
   if (set === undefined) {
     set = createModelToolSet(source);

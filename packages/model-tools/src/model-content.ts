@@ -55,7 +55,7 @@ function mcpParts(data: { content: unknown[]; structuredContent?: unknown }, wit
     if (part !== undefined) parts.push(part);
   }
   const structured = data.structuredContent;
-  if (structured !== undefined && !parts.some((part) => part.type === "text" && sameJson(part.text, structured))) {
+  if (structured !== undefined && !coveredByText(structured, parts)) {
     parts.push({ type: "text", text: jsonText(structured) });
   }
   if (parts.length === 0) parts.push({ type: "text", text: NO_CONTENT });
@@ -128,6 +128,33 @@ function budget(parts: ModelContentPart[], isError: boolean, maxChars: number): 
 function cutAt(text: string, length: number): string {
   const code = text.charCodeAt(length - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
+}
+
+/** Leaves looked at before deciding the text does not repeat structuredContent. */
+const MAX_COVERAGE_LEAVES = 1_000;
+
+/**
+ * Whether the text parts already say what structuredContent says, so it need not be sent twice:
+ * the same JSON (what MCP asks servers to send), or text containing every string and number leaf
+ * (servers that send a readable text of the same data, like server-filesystem).
+ */
+function coveredByText(structured: unknown, parts: readonly ModelContentPart[]): boolean {
+  const texts = parts.filter((part): part is { type: "text"; text: string } => part.type === "text").map((part) => part.text);
+  if (texts.length === 0) return false;
+  if (texts.some((text) => sameJson(text, structured))) return true;
+  const joined = texts.join("\n");
+  const stack: unknown[] = [structured];
+  let leaves = 0;
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "string" || typeof value === "number") {
+      leaves += 1;
+      if (leaves > MAX_COVERAGE_LEAVES || !joined.includes(String(value))) return false;
+    } else if (typeof value === "object" && value !== null) {
+      for (const item of Object.values(value)) stack.push(item);
+    }
+  }
+  return true;
 }
 
 function sameJson(text: string, value: unknown): boolean {

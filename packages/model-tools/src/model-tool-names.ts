@@ -29,6 +29,7 @@ const LONG_HASH = 11;
 const DISALLOWED_RUN = /[^a-zA-Z0-9_-]+/g;
 const COMBINING_MARKS = /\p{M}+/gu;
 const UNREADABLE = "tool";
+const CLEAN_PART = /^[a-zA-Z0-9_-]+$/;
 
 /**
  * Maps registry names (`namespace/tool`, any Unicode) to model-safe names. Readable where it can
@@ -80,11 +81,17 @@ export function createModelToolNames(registryNames: Iterable<string>, options: M
 function readableName(registryName: string, separator: string): string {
   const slash = registryName.indexOf("/");
   const parts = slash < 0 ? [registryName] : [registryName.slice(0, slash), registryName.slice(slash + 1)];
-  const joined = parts.map((part) => part.normalize("NFKD").replace(COMBINING_MARKS, "").replace(DISALLOWED_RUN, "_")).join(separator);
+  const joined = parts.map(sanitizePart).join(separator);
   // Nothing readable left (a name in another script): a hash will tell such names apart.
   if (!/[a-zA-Z0-9]/.test(joined)) return UNREADABLE;
   // Gemini wants a letter or "_" first; one name for every provider keeps logs comparable.
   return /^[a-zA-Z_]/.test(joined) ? joined : `_${joined}`;
+}
+
+/** Most names are plain ASCII already; only the others pay for Unicode normalisation. */
+function sanitizePart(part: string): string {
+  if (CLEAN_PART.test(part)) return part;
+  return part.normalize("NFKD").replace(COMBINING_MARKS, "").replace(DISALLOWED_RUN, "_");
 }
 
 function hashedName(base: string, registryName: string, hashLength: number, maxLength: number): string {

@@ -38,7 +38,17 @@ export interface ModelToolSetOptions {
   filter?: (tool: RegisteredTool) => boolean;
   /** Validates arguments before a call; default: a fresh `createSchemaValidator()` per tool set. */
   validator?: SchemaValidator;
+  /**
+   * Which tools `execute` validates itself. Default: every tool except those with `source: "mcp"`,
+   * whose calls the adapter validates against the same schema before sending (with the same
+   * errorKind "validation" listing every problem), so the work is not done twice.
+   */
+  validateArguments?: (tool: RegisteredTool) => boolean;
 }
+
+/** The adapter registers MCP tools with this source and validates their arguments on every call. */
+const SELF_VALIDATING_SOURCE = "mcp";
+const defaultValidateArguments = (tool: RegisteredTool): boolean => tool.source !== SELF_VALIDATING_SOURCE;
 
 export interface ModelToolSet {
   readonly tools: readonly ModelTool[];
@@ -58,17 +68,39 @@ export function createModelToolSet(source: ToolSource, options: ModelToolSetOpti
   );
   let validator = options.validator;
   const sharedValidator = (): SchemaValidator => (validator ??= createSchemaValidator());
-  const tools = registered.map((tool) => createModelTool(source, tool, names.toModelName(tool.name), sharedValidator));
+  const validateArguments = options.validateArguments ?? defaultValidateArguments;
+  const tools = registered.map((tool) => createModelTool(source, tool, names.toModelName(tool.name), validateArguments(tool) ? sharedValidator : undefined));
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   return { tools, names, get: (modelName) => byModelName.get(modelName) };
 }
 
-function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: string, validator: () => SchemaValidator): ModelTool {
-  let prepared: PreparedSchema | undefined;
-  const prepare = (): PreparedSchema => (prepared ??= prepareSchema(tool.inputSchema));
-  const converted = new Map<SchemaDialect, ConvertedSchema>();
+interface SchemaConversions {
+  readonly prepared: PreparedSchema;
+  readonly byDialect: Map<SchemaDialect, ConvertedSchema>;
+}
+
+/**
+ * Conversions of frozen schemas (the registry's snapshots are deep-frozen, and stay the same
+ * objects while a tool is unchanged), shared by every tool set: converting the tools afresh
+ * for each agent step then costs a lookup per tool. A changed schema is a new object.
+ */
+const frozenSchemaConversions = new WeakMap<object, SchemaConversions>();
+
+function conversionsOf(schema: Record<string, unknown>): SchemaConversions {
+  const cached = frozenSchemaConversions.get(schema);
+  if (cached !== undefined) return cached;
+  const conversions: SchemaConversions = { prepared: prepareSchema(schema), byDialect: new Map() };
+  if (Object.isFrozen(schema)) frozenSchemaConversions.set(schema, conversions);
+  return conversions;
+}
+
+function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: string, validator: (() => SchemaValidator) | undefined): ModelTool {
+  let conversions: SchemaConversions | undefined;
+  const schemaConversions = (): SchemaConversions => (conversions ??= conversionsOf(tool.inputSchema));
+  const prepare = (): PreparedSchema => schemaConversions().prepared;
   let compiled: CompiledSchema | null | undefined;
   const compiledSchema = (): CompiledSchema | null => {
+    if (validator === undefined) return null;
     if (compiled === undefined) {
       try {
         compiled = validator().compile(tool.inputSchema);
@@ -87,10 +119,11 @@ function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: st
     capabilities: tool.capabilities,
     registered: tool,
     schemaFor(dialect) {
-      let schema = converted.get(dialect);
+      const { prepared, byDialect } = schemaConversions();
+      let schema = byDialect.get(dialect);
       if (schema === undefined) {
-        schema = convertPrepared(prepare(), dialect);
-        converted.set(dialect, schema);
+        schema = deepFreeze(convertPrepared(prepared, dialect));
+        byDialect.set(dialect, schema);
       }
       return schema;
     },
@@ -112,4 +145,12 @@ function createModelTool(source: ToolSource, tool: RegisteredTool, modelName: st
 
 function invalid(name: string, problems: string): ToolCallResult {
   return { success: false, errorKind: "validation", error: `invalid arguments for tool "${name}": ${problems}`, durationMs: 0 };
+}
+
+/** Conversions are shared between tool sets, so nobody may change one in place. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
 }

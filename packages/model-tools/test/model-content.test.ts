@@ -29,12 +29,14 @@ describe("toModelText", () => {
     expect(text).toContain("[resource: <test://bin> (application/pdf), 6 B of binary data not shown]");
   });
 
-  it("adds structuredContent as JSON unless a text block already carries it", () => {
+  it("adds structuredContent as JSON unless the text already carries it (as JSON, or every value of it)", () => {
     const structured = { total: 42, items: ["a"] };
     const withOnlyStructured = toModelText({ success: true, data: { content: [], structuredContent: structured } });
     expect(JSON.parse(withOnlyStructured)).toEqual(structured);
     const alreadyThere = toModelText({ success: true, data: { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured } });
     expect(alreadyThere).toBe(JSON.stringify(structured));
+    const readable = toModelText({ success: true, data: { content: [{ type: "text", text: "42 items: a" }], structuredContent: structured } });
+    expect(readable).toBe("42 items: a");
     const summaryOnly = toModelText({ success: true, data: { content: [{ type: "text", text: "42 things" }], structuredContent: structured } });
     expect(summaryOnly.split("\n")[0]).toBe("42 things");
     expect(summaryOnly).toContain('"total": 42');

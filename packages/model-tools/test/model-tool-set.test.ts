@@ -46,6 +46,17 @@ describe("createModelToolSet", () => {
     expect(await search.execute([1])).toMatchObject({ errorKind: "validation", error: expect.stringContaining("got an array") as unknown });
   });
 
+  it("leaves validation of MCP tools to the adapter (it validates every call), unless told otherwise", async () => {
+    const registry = new ToolRegistry();
+    const seen: unknown[] = [];
+    registry.register("srv", { name: "t", description: "", inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"] }, capabilities: { readOnly: true, writes: false }, source: "mcp", sourceMetadata: {}, checkpointable: false, handler: (args) => { seen.push(args); return { success: true }; } });
+    await createModelToolSet(registry).get("srv__t")!.execute({ b: null });
+    expect(seen).toEqual([{}]);
+    const checked = await createModelToolSet(registry, { validateArguments: () => true }).get("srv__t")!.execute({});
+    expect(checked).toMatchObject({ success: false, errorKind: "validation" });
+    expect(seen).toHaveLength(1);
+  });
+
   it("uses the validator it is given", async () => {
     const { registry } = createNotesRegistry();
     const validator = createSchemaValidator();

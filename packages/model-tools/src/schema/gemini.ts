@@ -102,7 +102,9 @@ export function toGemini(root: SchemaNode, changes: string[]): SchemaNode {
       out.type ??= "OBJECT";
       const properties: SchemaNode = {};
       for (const [name, schema] of Object.entries(work.properties)) {
-        Object.defineProperty(properties, name, { value: convert(asSchemaNode(schema), `${path}/properties/${pointerSegment(name)}`), enumerable: true, writable: true, configurable: true });
+        const converted = convert(asSchemaNode(schema), `${path}/properties/${pointerSegment(name)}`);
+        if (name === "__proto__") Object.defineProperty(properties, name, { value: converted, enumerable: true, writable: true, configurable: true });
+        else properties[name] = converted;
       }
       out.properties = properties;
       const names = Object.keys(properties);

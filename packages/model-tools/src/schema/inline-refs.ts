@@ -16,6 +16,8 @@ export interface InlinedSchema {
  * expansion (recursion) is cut there and becomes "any value", noted in `changes`.
  */
 export function inlineRefs(root: SchemaNode, changes: string[]): InlinedSchema {
+  // Most tool schemas have no references: they are used as they are, without a copy.
+  if (!hasReferences(root, 0)) return { schema: root, widened: false };
   let expanded = 0;
   let widened = false;
   const found = { definitions: false };
@@ -97,4 +99,18 @@ function resolvePointer(root: SchemaNode, ref: string): unknown {
     else return undefined;
   }
   return current;
+}
+
+/** Whether `$ref`, `$defs` or `definitions` appear anywhere (in data too: a false "yes" only costs a copy). */
+function hasReferences(value: unknown, depth: number): boolean {
+  if (depth > 64) return true;
+  if (Array.isArray(value)) return value.some((item) => hasReferences(item, depth + 1));
+  if (!isRecord(value)) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (key === "$ref" || key === "$defs" || key === "definitions") return true;
+    const item = value[key];
+    if (typeof item === "object" && item !== null && hasReferences(item, depth + 1)) return true;
+  }
+  return false;
 }

@@ -145,6 +145,8 @@ function nullable(node: SchemaNode): SchemaNode {
   return { anyOf: [node, { type: "null" }] };
 }
 
+/** Plain assignment, except for "__proto__", which must stay an own property (a property may be named so). */
 function defineKey(target: SchemaNode, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

@@ -21,7 +21,7 @@ const identity: ArgumentRestorer = (args) => args;
 export function createArgumentRestorer(inlinedSchema: SchemaNode): ArgumentRestorer {
   const shape = shapeOf(inlinedSchema, 0);
   if (shape === undefined) return identity;
-  return (args) => restore(args, shape) as Record<string, unknown>;
+  return (args) => (needsRestore(args, shape, 0) ? (restore(args, shape) as Record<string, unknown>) : args);
 }
 
 const MAX_DEPTH = 32;
@@ -42,6 +42,24 @@ function shapeOf(node: SchemaNode, depth: number): RestoreShape | undefined {
   const items = isRecord(node.items) ? shapeOf(node.items, depth + 1) : undefined;
   if (dropNull === undefined && properties === undefined && items === undefined) return undefined;
   return { ...(dropNull && { dropNull }), ...(properties && { properties }), ...(items && { items }) };
+}
+
+/** Whether anything would change: most answers carry no null to drop, and then nothing is copied. */
+function needsRestore(value: unknown, shape: RestoreShape, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    const items = shape.items;
+    return items !== undefined && value.some((item) => needsRestore(item, items, depth + 1));
+  }
+  if (!isRecord(value)) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = value[key];
+    if (item === null && shape.dropNull?.has(key) === true) return true;
+    const child = shape.properties?.get(key);
+    if (child !== undefined && typeof item === "object" && item !== null && needsRestore(item, child, depth + 1)) return true;
+  }
+  return false;
 }
 
 function restore(value: unknown, shape: RestoreShape): unknown {

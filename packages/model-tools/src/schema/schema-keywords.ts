@@ -48,7 +48,7 @@ export function acceptsNull(node: SchemaNode): boolean {
 
 /** A JSON pointer (RFC 6901) segment for a key. */
 export function pointerSegment(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
 }
 
 /** JSON.stringify as it behaves: undefined for functions, symbols and undefined. */

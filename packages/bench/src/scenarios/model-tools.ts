@@ -1,0 +1,183 @@
+import {
+  createModelToolSet,
+  handleToolCall,
+  toAnthropicTools,
+  toGeminiFunctionDeclarations,
+  toModelText,
+  toOpenAITools,
+  type ModelToolSet,
+} from "@mcp-tool-adapter/model-tools";
+import { ToolRegistry, type ToolCallResult, type ToolDefinition } from "@mcp-tool-adapter/registry";
+import { createSchemaValidator, type CompiledSchema } from "@mcp-tool-adapter/schema-validation";
+import type { BenchContext } from "../context.js";
+import { atMost, single, type Figure } from "../figures.js";
+import { generatedTool, TYPICAL_ARGUMENTS } from "../servers/generated-tools.js";
+import { median, medianPairedDifference } from "../stats.js";
+
+const GROUP = "model tools (issue 16)";
+const OVERHEAD_LIMIT_US = 5;
+const CONVERT_LIMIT_MS = 50;
+/** Tools the call figures spread their calls over (each has its own compiled schema). */
+const CALLED_TOOLS = 16;
+const NAMESPACE = "gen";
+
+/** A text result of typical size, the same object every call, so only the bridge's work differs. */
+const TEXT_RESULT: ToolCallResult = Object.freeze({
+  success: true,
+  data: Object.freeze({ content: Object.freeze([Object.freeze({ type: "text", text: "Found 3 open issues assigned to you: #12 crash on start, #40 slow search, #41 typo in README." })]) }),
+});
+
+/** The bridges' cost on top of `invoke`, and converting a large registry to each provider's tool format. */
+export async function runModelToolsScenario(context: BenchContext): Promise<Figure[]> {
+  context.progress(`${GROUP}: per-call overhead, converting ${context.settings.modelToolsTools.toLocaleString("en-US")} tools`);
+  const registry = filledRegistry(context.settings.modelToolsTools);
+  return [...(await measureCallOverhead(context, registry)), ...measureConversion(context)];
+}
+
+/**
+ * Tools registered as the adapter registers MCP tools: source "mcp", and a handler that validates
+ * the arguments against the tool's schema before answering, as `invoke` does before sending.
+ * So "invoke" below includes that validation, and the bridges do not repeat it.
+ */
+function filledRegistry(size: number): ToolRegistry {
+  const registry = new ToolRegistry();
+  const validator = createSchemaValidator();
+  const definitions: ToolDefinition[] = Array.from({ length: size }, (_, index) => {
+    const tool = generatedTool(index);
+    let compiled: CompiledSchema | undefined;
+    return {
+      name: tool.name,
+      description: tool.description ?? "",
+      inputSchema: tool.inputSchema,
+      capabilities: { readOnly: false, writes: true },
+      source: "mcp",
+      sourceMetadata: {},
+      checkpointable: false,
+      handler: (args) => {
+        compiled ??= validator.compile(tool.inputSchema);
+        return compiled.validate(args).valid ? TEXT_RESULT : { success: false, errorKind: "validation", error: "invalid arguments" };
+      },
+    };
+  });
+  registry.replaceNamespace(NAMESPACE, definitions);
+  return registry;
+}
+
+/**
+ * µs per call of three paths over the same registry tools, batches alternating so drift hits all
+ * alike: `registry.call` (the invoke the bridges sit on), the bridges' path (look the model's name
+ * up, restore the arguments, call, turn the result into text) and `handleToolCall`
+ * (the same plus parsing the provider's JSON arguments and shaping a Chat tool message).
+ * The overheads are medians of the per-batch differences.
+ */
+async function measureCallOverhead({ settings }: BenchContext, registry: ToolRegistry): Promise<Figure[]> {
+  const set: ModelToolSet = createModelToolSet(registry);
+  const called = set.tools.slice(0, CALLED_TOOLS);
+  const args = { ...TYPICAL_ARGUMENTS };
+  const argsJson = JSON.stringify(args);
+  let checked = 0;
+  const invoke = async (index: number): Promise<void> => {
+    const result = await registry.call(called[index % CALLED_TOOLS]!.registryName, args);
+    if (result.success) checked += 1;
+  };
+  const bridge = async (index: number): Promise<void> => {
+    // A fresh string, as a name parsed from a model's answer would be.
+    const tool = set.get(`${NAMESPACE}__${called[index % CALLED_TOOLS]!.registered.localName}`);
+    const text = toModelText(await tool!.execute(args));
+    if (text.length > 0) checked += 1;
+  };
+  const handle = async (index: number): Promise<void> => {
+    const message = await handleToolCall(set, { id: "call_1", name: called[index % CALLED_TOOLS]!.modelName, arguments: argsJson }, { format: "openai-chat" });
+    if (!message.content.startsWith("Error")) checked += 1;
+  };
+  const paths = [invoke, bridge, handle];
+  const batch = async (path: (index: number) => Promise<void>): Promise<number> => {
+    const started = performance.now();
+    for (let i = 0; i < settings.modelToolsCallBatchSize; i += 1) await path(i);
+    return ((performance.now() - started) * 1000) / settings.modelToolsCallBatchSize;
+  };
+  const warmupBatches = 20;
+  for (let i = 0; i < warmupBatches; i += 1) for (const path of paths) await batch(path);
+  const perCallUs: number[][] = paths.map(() => []);
+  for (let round = 0; round < settings.modelToolsCallBatches; round += 1) {
+    // Rotate the order so no path always runs first (or right after the same other path).
+    for (let k = 0; k < paths.length; k += 1) {
+      const index = (round + k) % paths.length;
+      perCallUs[index]!.push(await batch(paths[index]!));
+    }
+  }
+  if (checked !== paths.length * settings.modelToolsCallBatchSize * (warmupBatches + settings.modelToolsCallBatches)) {
+    throw new Error("model-tools bench: a call failed; the typical arguments must fit the generated schemas");
+  }
+  const [invokeUs, bridgeUs, handleUs] = perCallUs as [number[], number[], number[]];
+  const note = `${settings.modelToolsCallBatches} batches of ${settings.modelToolsCallBatchSize} sequential calls per path, a text result`;
+  return [
+    single({ id: "model-tools.call.invoke", group: GROUP, label: "registry call (invoke, validating like the adapter), median", unit: "µs", value: median(invokeUs), note }),
+    single({ id: "model-tools.call.bridge", group: GROUP, label: "bridge path: name lookup + restore + invoke + toModelText, median", unit: "µs", value: median(bridgeUs) }),
+    single(
+      { id: "model-tools.call.overhead", group: GROUP, label: "  bridge cost on top of invoke, median", unit: "µs", value: medianPairedDifference(bridgeUs, invokeUs), note: "median of the per-batch differences; the arguments are validated once, inside invoke, as for MCP tools" },
+      atMost(OVERHEAD_LIMIT_US, "µs"),
+    ),
+    single(
+      { id: "model-tools.call.handle-overhead", group: GROUP, label: "  handleToolCall (JSON arguments -> Chat tool message) on top of invoke, median", unit: "µs", value: medianPairedDifference(handleUs, invokeUs), note: "the bridge path plus JSON.parse of the arguments and the provider shape" },
+      atMost(OVERHEAD_LIMIT_US, "µs"),
+    ),
+  ];
+}
+
+/**
+ * ms to turn the whole registry into each provider's tool list, names included. "First" is a
+ * registry the package has not seen (a fresh one, built untimed, per round and format); "again"
+ * converts the same registry once more, as an agent that converts per step does: the frozen
+ * schemas' conversions are reused, the names are mapped afresh.
+ */
+function measureConversion({ settings }: BenchContext): Figure[] {
+  const formats: { key: string; label: string; convert: (registry: ToolRegistry) => unknown[] }[] = [
+    { key: "openai-strict", label: "OpenAI tools (strict)", convert: (registry) => toOpenAITools(registry) },
+    { key: "openai-responses", label: "OpenAI Responses tools (non-strict)", convert: (registry) => toOpenAITools(registry, { api: "responses", strict: false }) },
+    { key: "anthropic", label: "Anthropic tools", convert: (registry) => toAnthropicTools(registry) },
+    { key: "gemini", label: "Gemini function declarations", convert: (registry) => toGeminiFunctionDeclarations(registry) },
+  ];
+  const timed = (format: (typeof formats)[number], registry: ToolRegistry): { wallMs: number; cpuMs: number } => {
+    const cpuBefore = process.cpuUsage();
+    const started = performance.now();
+    const tools = format.convert(registry);
+    const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    if (tools.length !== settings.modelToolsTools) throw new Error(`model-tools bench: ${format.label} gave ${tools.length} tools, expected ${settings.modelToolsTools}`);
+    return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+  };
+  const first = formats.map(() => ({ wallMs: [] as number[], cpuMs: [] as number[] }));
+  const again = formats.map(() => [] as number[]);
+  // Round 0 warms the code paths up; it is not counted.
+  for (let round = 0; round < settings.modelToolsConvertRounds + 1; round += 1) {
+    formats.forEach((format, index) => {
+      const registry = filledRegistry(settings.modelToolsTools);
+      const cold = timed(format, registry);
+      const warm = timed(format, registry);
+      if (round === 0) return;
+      first[index]!.wallMs.push(cold.wallMs);
+      first[index]!.cpuMs.push(cold.cpuMs);
+      again[index]!.push(warm.wallMs);
+    });
+  }
+  const count = settings.modelToolsTools.toLocaleString("en-US");
+  return formats.flatMap((format, index) => [
+    single(
+      {
+        id: `model-tools.convert.${format.key}`,
+        group: GROUP,
+        label: `convert ${count} tools to ${format.label}, first time, median`,
+        unit: "ms",
+        value: median(first[index]!.wallMs),
+        note: `${settings.modelToolsConvertRounds} rounds, a registry the package has not seen each time; names mapped and every schema converted`,
+      },
+      atMost(CONVERT_LIMIT_MS, "ms"),
+    ),
+    single({ id: `model-tools.convert.${format.key}.cpu`, group: GROUP, label: "  the same, CPU time of this process", unit: "ms", value: median(first[index]!.cpuMs) }),
+    single(
+      { id: `model-tools.convert.${format.key}.again`, group: GROUP, label: "  the same registry converted again (per agent step), median", unit: "ms", value: median(again[index]!), note: "conversions of the registry's frozen schemas are reused; names are mapped afresh" },
+      atMost(CONVERT_LIMIT_MS, "ms"),
+    ),
+  ]);
+}
