@@ -49,6 +49,7 @@ export class MCPStructuredTool extends StructuredTool<JsonObjectSchema, ToolArgs
 
   // The framework's own pre-validation gives the model only "did not match expected schema";
   // ours names every problem, so a model's bad arguments get our message back instead.
+  // (The base signature is generic in the input; `never` keeps this override assignable to it.)
   override async invoke(input: unknown, config?: ToolRunnableConfig): Promise<never> {
     try {
       const output = await super.invoke(input as ToolArgs, config);
