@@ -1,7 +1,10 @@
 import * as adapter from "@mcp-tool-adapter/adapter";
+import * as aiSdk from "@mcp-tool-adapter/ai-sdk";
 import * as capabilityInference from "@mcp-tool-adapter/capability-inference";
 import * as core from "@mcp-tool-adapter/core";
+import * as langchain from "@mcp-tool-adapter/langchain";
 import * as modelTools from "@mcp-tool-adapter/model-tools";
+import * as openaiAgents from "@mcp-tool-adapter/openai-agents";
 import * as registry from "@mcp-tool-adapter/registry";
 import * as schemaValidation from "@mcp-tool-adapter/schema-validation";
 import * as transportHttp from "@mcp-tool-adapter/transport-http";
@@ -25,6 +28,9 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
   "@mcp-tool-adapter/transport-http": transportHttp,
   "@mcp-tool-adapter/adapter": adapter,
   "@mcp-tool-adapter/model-tools": modelTools,
+  "@mcp-tool-adapter/ai-sdk": aiSdk,
+  "@mcp-tool-adapter/langchain": langchain,
+  "@mcp-tool-adapter/openai-agents": openaiAgents,
   "mcp-tool-adapter": umbrella,
   "mcp-tool-adapter (cli)": { CliUsageError },
 };
@@ -43,6 +49,8 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
   MCPServerSetError: (cause) => new umbrella.MCPServerSetError("SERVER_TIMEOUT", "too slow", { serverName: "s", cause }),
   MCPConfigFileError: (cause) => new umbrella.MCPConfigFileError("CONFIG_FILE_INVALID", "bad file", { file: "mcp.json", cause }),
   ModelToolsError: (cause) => new modelTools.ModelToolsError("UNKNOWN_TOOL", "no such tool", { cause }),
+  LangChainToolCallError: (cause) => new langchain.LangChainToolCallError("ns/tool", "failed", { success: false, error: "failed" }, { cause }),
+  OpenAIAgentsBridgeError: (cause) => new openaiAgents.OpenAIAgentsBridgeError("NAME_COLLISION", "two tools, one name", { cause }),
   CliUsageError: (cause) => new CliUsageError("bad arguments", { cause }),
 };
 

@@ -29,4 +29,4 @@ export {
   type OpenAIToolsOptions,
 } from "./provider-tools.js";
 export { convertInputSchema, SCHEMA_DIALECTS, type ConvertedSchema, type SchemaDialect } from "./schema/convert-input-schema.js";
-export type { ToolSource } from "./tool-source.js";
+export { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";

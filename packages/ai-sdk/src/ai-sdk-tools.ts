@@ -1,0 +1,67 @@
+import {
+  createModelToolSet,
+  needsApproval,
+  type ApprovalPolicy,
+  type ModelResultOptions,
+  type ModelTool,
+  type ModelToolSetOptions,
+  type SchemaDialect,
+} from "@mcp-tool-adapter/model-tools";
+import type { ToolCallResult } from "@mcp-tool-adapter/registry";
+import { jsonSchema, tool, type JSONSchema7, type Tool, type ToolSet } from "ai";
+import { toAISDKModelOutput } from "./model-output.js";
+import { resolveToolSource, type ToolSourceInput } from "@mcp-tool-adapter/model-tools";
+
+export interface AISDKToolsOptions extends ModelToolSetOptions {
+  /**
+   * Which calls wait for the user's approval (`needsApproval`): "writes" (default) for tools
+   * whose capabilities say they write, "destructive", "never", or your own function.
+   */
+  approval?: ApprovalPolicy;
+  /**
+   * Convert the input schemas for one provider before the AI SDK sees them ("openai-strict"
+   * also marks the tools that convert without a change of meaning as `strict`). Default: the
+   * tools' own schemas, which the AI SDK's providers convert themselves.
+   */
+  dialect?: SchemaDialect;
+  /** Size budget of the text the model reads from one result (truncated with a visible marker). */
+  result?: ModelResultOptions;
+}
+
+/** One registry tool as an AI SDK tool: its output is the registry's `ToolCallResult`. */
+export type AISDKTool = Tool<Record<string, unknown>, ToolCallResult>;
+
+/**
+ * The tools of a registry (or server set) as an AI SDK `ToolSet` for `generateText` /
+ * `streamText` / agents. Keys are model-safe names (`memory__create_entities`). Arguments are
+ * validated against each tool's real schema before the call; a failure (bad arguments, timeout,
+ * server error) is returned to the model as error text and the run goes on. The AI SDK's abort
+ * signal cancels the MCP call. The set is a snapshot: convert again when the registry changes.
+ */
+export function createAISDKTools(source: ToolSourceInput, options: AISDKToolsOptions = {}): Record<string, AISDKTool> {
+  const { tools } = createModelToolSet(resolveToolSource(source), options);
+  const approval = options.approval ?? "writes";
+  const entries = tools.map((modelTool) => [modelTool.modelName, toAISDKTool(modelTool, approval, options)] as const);
+  return Object.fromEntries(entries) satisfies ToolSet;
+}
+
+function toAISDKTool(modelTool: ModelTool, approval: ApprovalPolicy, options: AISDKToolsOptions): AISDKTool {
+  const dialect = options.dialect;
+  const converted = dialect === undefined ? undefined : modelTool.schemaFor(dialect);
+  const schema = (converted?.schema ?? modelTool.inputSchema) as JSONSchema7;
+  return tool<Record<string, unknown>, ToolCallResult, Record<string, never>>({
+    description: modelTool.description,
+    // No `validate`: our own validation runs in execute against the real schema, so a model's
+    // mistake comes back to it as a tool result instead of ending the step with an error.
+    inputSchema: jsonSchema<Record<string, unknown>>(schema),
+    ...(converted?.strict === true ? { strict: true } : {}),
+    metadata: { registryName: modelTool.registryName },
+    // The tool's own needsApproval still decides in AI SDK 7 when generateText gets no
+    // `toolApproval`; it keeps the policy with the tools, so a caller cannot forget it.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    ...(approval === "never" ? {} : { needsApproval: (input: Record<string, unknown>) => needsApproval(approval, modelTool, input) }),
+    execute: (input, { abortSignal }) =>
+      modelTool.execute(input, { ...(abortSignal === undefined ? {} : { signal: abortSignal }), ...(dialect === undefined ? {} : { dialect }) }),
+    toModelOutput: ({ output }) => toAISDKModelOutput(output, options.result),
+  });
+}

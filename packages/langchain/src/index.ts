@@ -1,0 +1,5 @@
+export { createLangChainTools, MCPStructuredTool, type LangChainErrorHandling, type LangChainToolsOptions } from "./langchain-tools.js";
+export { approvalInterruptOn } from "./approval.js";
+export { LangChainToolCallError, type LangChainBridgeErrorCode } from "./errors.js";
+export { toLangChainContent, type LangChainToolContent } from "./tool-message-content.js";
+export type { ApprovalPolicy, SchemaDialect, ToolSource, ToolSourceInput } from "@mcp-tool-adapter/model-tools";
