@@ -37,9 +37,6 @@ export {
 export { MCPToolAdapterError } from "@mcp-tool-adapter/core";
 export {
   inferCapabilities,
-  READ_KEYWORDS,
-  splitToolName,
-  WRITE_KEYWORDS,
   type CapabilityDecisions,
   type CapabilityOverrides,
   type CapabilitySource,
@@ -47,12 +44,8 @@ export {
   type ToolCapability,
 } from "@mcp-tool-adapter/capability-inference";
 export {
-  frozenSnapshot,
-  MAX_NAME_CHARACTERS,
   RegistryError,
   ToolRegistry,
-  validateToolName,
-  type NameKind,
   type RegisteredTool,
   type RegistryChange,
   type RegistryErrorCode,
@@ -67,12 +60,8 @@ export {
 } from "@mcp-tool-adapter/registry";
 export {
   createSchemaValidator,
-  createSdkJsonSchemaValidator,
-  DEFAULT_MAX_FORMATTED_ERRORS,
   formatValidationErrors,
-  MAX_SCHEMA_DEPTH,
   SchemaValidationError,
-  SUPPORTED_SCHEMA_URIS,
   type CompiledSchema,
   type FormatValidationErrorsOptions,
   type SchemaValidationErrorCode,
@@ -83,12 +72,7 @@ export {
   type ValidationResult,
 } from "@mcp-tool-adapter/schema-validation";
 export {
-  buildServerEnvironment,
   createStdioTransport,
-  DEFAULT_KILL_GRACE_MS,
-  DEFAULT_MAX_MESSAGE_BYTES as DEFAULT_STDIO_MAX_MESSAGE_BYTES,
-  DEFAULT_STDERR_BUFFER_BYTES,
-  liveServerCount,
   MESSAGE_TOO_LARGE_ERROR_CODE,
   StdioServerConfigSchema,
   StdioTransport,
@@ -102,13 +86,10 @@ export {
 export {
   createSseTransport,
   createStreamableHttpTransport,
-  DEFAULT_MAX_MESSAGE_BYTES as DEFAULT_HTTP_MAX_MESSAGE_BYTES,
   FallbackHttpTransport,
   HttpServerConfigSchema,
   HttpTransport,
   HttpTransportError,
-  collectConfigSecrets,
-  redactSecrets,
   type HttpServerConfig,
   type HttpTransportErrorCode,
   type HttpTransportErrorOptions,
@@ -192,9 +173,7 @@ export {
   type ParseConfigOptions,
 } from "./config-file/load-config-file.js";
 export { MCPConfigFileError, type ConfigFileIssue, type MCPConfigFileErrorCode } from "./config-file/errors.js";
-export { expandEnvReferences, type EnvMap } from "./config-file/expand-env.js";
 export type { ConfigFileFormat } from "./config-file/parse-text.js";
-export { ConfigFileServerEntrySchema, ServerToolsConfigSchema, type ConfigFileServerEntry } from "./config-file/schema.js";
+export { ConfigFileServerEntrySchema, type ConfigFileServerEntry } from "./config-file/schema.js";
 export { runCli } from "./cli/run-cli.js";
 export type { CliIO, CliWritable } from "./cli/io.js";
-export { DEFAULT_CONFIG_PATH, defaultConfigVariables } from "./cli/default-config.js";

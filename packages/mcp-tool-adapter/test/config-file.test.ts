@@ -5,17 +5,17 @@ import type { Static } from "typebox";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import {
   ConfigFileServerEntrySchema,
-  expandEnvReferences,
   loadConfigFile,
   MCPConfigFileError,
   parseConfig,
-  type ServerToolsConfigSchema,
   type CapabilityOverrides,
   type ConfigFileServerEntry,
   type HttpServerConfig,
   type ServerToolsConfig,
   type StdioServerConfig,
 } from "../src/index.js";
+import { expandEnvReferences } from "../src/config-file/expand-env.js";
+import type { ServerToolsConfigSchema } from "../src/config-file/schema.js";
 
 const env = { HOME: "/home/ada", TOKEN: "s3cret", EMPTY: "" };
 
