@@ -247,7 +247,8 @@ async function typeCheck(manager, dir, resolution) {
     include: [`types-${resolution}/*.ts`],
   }, null, 2));
   const tsc = requireFromRoot.resolve("typescript/bin/tsc");
-  const timeoutMs = 240_000;
+  // About 40 s of CPU each; generous because CI machines are shared.
+  const timeoutMs = 600_000;
   const result = await run(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`, "--pretty", "false"], { cwd: dir, timeoutMs });
   if (result.code === 0) {
     for (const pkg of packedPackages) record(manager, pkg.name, `types (${resolution})`);
