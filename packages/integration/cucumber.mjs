@@ -1,7 +1,8 @@
 // Cucumber configuration for the acceptance suite. The runner is started by the package's
 // `test` script with tsx loaded (NODE_OPTIONS) so step definitions stay TypeScript and
 // resolve workspace packages from source through the `@mcp-tool-adapter/source` condition.
-const reportsDir = "../../reports";
+// MCP_TEST_REPORTS_DIR (absolute) when the root test script runs several Node versions side by side.
+const reportsDir = process.env.MCP_TEST_REPORTS_DIR ?? "../../reports";
 
 // Scenarios tagged @node22 use runtimes that need Node.js 22 (the AI SDK 7, the OpenAI Agents
 // SDK through openai 7). On an older Node they are left out of the run, not skipped: they are

@@ -2,8 +2,8 @@ import { Ajv, type AnySchema, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as ajvFormats from "ajv-formats";
-import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
 import type { Engine } from "./dialects.js";
+import { DRAFT_06_META_SCHEMA } from "./draft-06-meta-schema.js";
 import { linearRegExpEngine } from "./linear-regexp.js";
 import type { Logger } from "./types.js";
 
@@ -91,7 +91,7 @@ function createAjv(engine: Engine): AjvInstance {
   switch (engine) {
     case "draft-07": {
       const ajv = new Ajv(AJV_OPTIONS);
-      ajv.addMetaSchema(draft06MetaSchema);
+      ajv.addMetaSchema(DRAFT_06_META_SCHEMA);
       return ajv;
     }
     case "2019-09":

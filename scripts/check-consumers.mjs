@@ -1,0 +1,298 @@
+#!/usr/bin/env node
+// The packages as a user gets them: pack every public package (packages/*/package.json without
+// "private"), install the tarballs into one scratch project with npm and one with pnpm (no
+// hoisting, so an undeclared dependency cannot hide behind another package's), then per package:
+//   import   `import` it alone in a fresh Node process (no output on stderr, so no warnings)
+//   require  `require()` it alone (ESM only; require(esm) from Node 20.19)
+//   types    type-check a consumer with moduleResolution nodenext and bundler, skipLibCheck off
+//   browser  bundle it with esbuild for the browser (every package not in NODE_ONLY)
+// and once per project run a ten-line script: the umbrella against real server-memory over
+// stdio, checked for correct results and a clean exit of its own. The tarballs themselves are
+// checked first (LICENSE, no source maps of the JavaScript, registry-safe README links).
+// Needs `pnpm build` first. Network: the npm registry only (third-party dependencies).
+// Every failure is printed with its package manager, package and step; exit code 1 if any.
+// Usage: node scripts/check-consumers.mjs [--keep]   (--keep leaves the scratch directory)
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const requireFromRoot = createRequire(join(root, "package.json"));
+const keep = process.argv.includes("--keep");
+
+/** Packages that need Node at run time (processes, files); every other public package must bundle for a browser. */
+const NODE_ONLY = new Set(["@mcp-tool-adapter/transport-stdio", "mcp-tool-adapter"]);
+/** The consumer's own toolchain and the real server of the script, from the registry. */
+const CONSUMER_DEV_DEPENDENCIES = { "@types/node": "^20.19.0" };
+const STEP_TIMEOUT_MS = 60_000;
+
+const packages = readdirSync(join(root, "packages"))
+  .map((dir) => ({ dir: join(root, "packages", dir), manifestPath: join(root, "packages", dir, "package.json") }))
+  .filter(({ manifestPath }) => existsSync(manifestPath))
+  .map(({ dir, manifestPath }) => ({ dir, manifest: JSON.parse(readFileSync(manifestPath, "utf8")) }))
+  .filter(({ manifest }) => manifest.private !== true)
+  .map(({ dir, manifest }) => ({ dir, name: manifest.name, manifest }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+const scratch = mkdtempSync(join(tmpdir(), "mcp-tool-adapter-consumers-"));
+const failures = [];
+let stepsRun = 0;
+const started = performance.now();
+
+function record(manager, pkg, step, problem) {
+  stepsRun += 1;
+  if (problem === undefined) return;
+  failures.push({ manager, pkg, step, problem: problem.trim() });
+  console.log(`✖ ${[manager, step, pkg].filter(Boolean).join(" / ")}\n${indent(problem.trim())}`);
+}
+
+function indent(text) {
+  const lines = text.split("\n");
+  const shown = lines.length > 25 ? [...lines.slice(0, 25), `... (${lines.length - 25} more lines)`] : lines;
+  return shown.map((line) => `    ${line}`).join("\n");
+}
+
+/** Runs a command; resolves with its exit code and output (never rejects). */
+function run(command, args, { cwd = root, env = process.env, timeoutMs = STEP_TIMEOUT_MS, input } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ code: -1, stdout, stderr: `${stderr}${error.message}`, timedOut });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, timedOut });
+    });
+    child.stdin.end(input ?? "");
+  });
+}
+
+function describeRun(result, timeoutMs = STEP_TIMEOUT_MS) {
+  if (result.timedOut) return `did not finish within ${timeoutMs} ms\n${result.stdout}${result.stderr}`;
+  return `exit code ${result.code}\n${result.stdout}${result.stderr}`;
+}
+
+/** Runs jobs with at most `limit` at a time (the CI machine has two cores). */
+async function inParallel(items, limit, job) {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, async () => {
+    while (queue.length > 0) await job(queue.shift());
+  }));
+}
+
+function unsafeFileName(name) {
+  return name.replace(/^@/, "").replace(/\//g, "__");
+}
+
+// ── 1. Pack and inspect the tarballs ─────────────────────────────────────────────────────────────
+const tarballDir = join(scratch, "tarballs");
+mkdirSync(tarballDir);
+const rootLicense = readFileSync(join(root, "LICENSE"), "utf8");
+
+await inParallel(packages, 2, async (pkg) => {
+  if (!existsSync(join(pkg.dir, "dist"))) {
+    record("", pkg.name, "pack", `no dist/ in ${relative(root, pkg.dir)}: run "pnpm build" first`);
+    return;
+  }
+  const packDir = join(tarballDir, unsafeFileName(pkg.name));
+  mkdirSync(packDir);
+  const packed = await run("pnpm", ["pack", "--pack-destination", packDir], { cwd: pkg.dir });
+  const file = readdirSync(packDir).find((f) => f.endsWith(".tgz"));
+  if (packed.code !== 0 || file === undefined) {
+    record("", pkg.name, "pack", describeRun(packed));
+    return;
+  }
+  pkg.tarball = join(packDir, file);
+  record("", pkg.name, "pack");
+
+  const listing = await run("tar", ["-tzf", pkg.tarball]);
+  const files = listing.stdout.split("\n").filter(Boolean).map((f) => f.replace(/^package\//, ""));
+  const problems = [];
+  if (!files.includes("LICENSE")) problems.push("no LICENSE file in the tarball");
+  else if (readFileSync(join(pkg.dir, "LICENSE"), "utf8") !== rootLicense) problems.push("LICENSE differs from the repository's LICENSE");
+  const maps = files.filter((f) => f.endsWith(".js.map"));
+  if (maps.length > 0) problems.push(`JavaScript source maps in the tarball (${maps.slice(0, 3).join(", ")}...): they point at code a user never runs`);
+  if (!files.includes("dist/index.js") || !files.includes("dist/index.d.ts")) problems.push("dist/index.js or dist/index.d.ts missing from the tarball");
+  const repositoryUrl = pkg.manifest.repository?.url ?? "";
+  if (!/^git\+https:\/\/github\.com\//.test(repositoryUrl)) problems.push(`repository.url is not the GitHub repository: "${repositoryUrl}"`);
+  const readme = existsSync(join(pkg.dir, "README.md")) ? readFileSync(join(pkg.dir, "README.md"), "utf8") : "";
+  const relativeLinks = [...readme.matchAll(/\]\((?!https?:|#|mailto:)([^)]+)\)/g)].map((m) => m[1]);
+  if (relativeLinks.length > 0) problems.push(`README links that break on the registry's page (use absolute GitHub URLs): ${relativeLinks.join(", ")}`);
+  record("", pkg.name, "tarball contents", problems.length > 0 ? problems.join("\n") : undefined);
+});
+
+const packedPackages = packages.filter((pkg) => pkg.tarball !== undefined);
+console.log(`  packed ${packedPackages.length} of ${packages.length} public packages after ${Math.round((performance.now() - started) / 1000)} s`);
+
+// ── 2. One scratch project per package manager ──────────────────────────────────────────────────
+const managers = [
+  {
+    name: "npm",
+    setUp(dir) {
+      const dependencies = Object.fromEntries(packedPackages.map((pkg) => [pkg.name, `file:${pkg.tarball}`]));
+      // Dependencies between our packages resolve to these tarballs, never to the registry.
+      const overrides = Object.fromEntries(packedPackages.map((pkg) => [pkg.name, `$${pkg.name}`]));
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer-npm", private: true, type: "module", dependencies, devDependencies: CONSUMER_DEV_DEPENDENCIES, overrides }, null, 2));
+      return run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, timeoutMs: 300_000 });
+    },
+  },
+  {
+    name: "pnpm",
+    types: true,
+    setUp(dir) {
+      const dependencies = Object.fromEntries(packedPackages.map((pkg) => [pkg.name, `file:${pkg.tarball}`]));
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer-pnpm", private: true, type: "module", dependencies, devDependencies: CONSUMER_DEV_DEPENDENCIES }, null, 2));
+      // hoist: false: a package sees only what it declares (pnpm's default hoists everything into
+      // .pnpm/node_modules, where an undeclared import still resolves).
+      const overrides = packedPackages.map((pkg) => `  "${pkg.name}": "file:${pkg.tarball}"`).join("\n");
+      writeFileSync(join(dir, "pnpm-workspace.yaml"), `hoist: false\npublicHoistPattern: []\noverrides:\n${overrides}\n`);
+      return run("pnpm", ["install", "--no-frozen-lockfile", "--prefer-offline", "--reporter=append-only"], { cwd: dir, timeoutMs: 300_000, env: { ...process.env, npm_config_yes: "true" } });
+    },
+  },
+];
+
+const umbrella = packedPackages.find((pkg) => pkg.name === "mcp-tool-adapter");
+const serverMemoryEntry = resolveBin("@modelcontextprotocol/server-memory", join(root, "packages", "test-servers"));
+
+for (const manager of managers) {
+  const dir = join(scratch, manager.name);
+  mkdirSync(dir);
+  const installStarted = performance.now();
+  const installed = await manager.setUp(dir);
+  if (installed.code !== 0) {
+    record(manager.name, "", "install", describeRun(installed, 300_000));
+    console.log(`  (${manager.name} install failed; its other steps are skipped)`);
+    continue;
+  }
+  record(manager.name, "", "install");
+  console.log(`  ${manager.name}: installed ${packedPackages.length} tarballs in ${Math.round(performance.now() - installStarted)} ms`);
+
+  await inParallel(packedPackages, 2, async (pkg) => {
+    const specifier = JSON.stringify(pkg.name);
+    const imported = await run(process.execPath, ["--input-type=module", "-e", `const api = await import(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`], { cwd: dir });
+    record(manager.name, pkg.name, "import", imported.code === 0 && imported.stderr === "" ? undefined : describeRun(imported));
+    const required = await run(process.execPath, ["-e", `const api = require(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`], { cwd: dir });
+    record(manager.name, pkg.name, "require", required.code === 0 && required.stderr === "" ? undefined : describeRun(required));
+  });
+
+  if (umbrella !== undefined) await runUmbrellaScript(manager.name, dir);
+  // Types only where nothing is hoisted: what npm's flat layout would add is already seen here,
+  // and each run checks every .d.ts of the MCP SDK (40 s of CPU).
+  if (manager.types) await Promise.all(["nodenext", "bundler"].map((resolution) => typeCheck(manager.name, dir, resolution)));
+  await bundleForBrowser(manager.name, dir);
+  console.log(`  ${manager.name}: done after ${Math.round((performance.now() - started) / 1000)} s`);
+}
+
+// ── 3. Report ────────────────────────────────────────────────────────────────────────────────────
+if (keep) console.log(`Scratch projects kept in ${scratch}`);
+else rmSync(scratch, { recursive: true, force: true });
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+if (failures.length === 0) {
+  console.log(`Consumer check OK: ${stepsRun} steps over ${packages.length} packages (${packages.map((p) => p.name).join(", ")}), npm and pnpm, in ${seconds} s`);
+} else {
+  console.log(`\nConsumer check FAILED in ${seconds} s: ${failures.length} of ${stepsRun} steps:`);
+  for (const f of failures) console.log(`  ${[f.manager, f.step, f.pkg].filter(Boolean).join(" / ")}: ${f.problem.split("\n")[0]}`);
+  process.exitCode = 1;
+}
+
+// ── Steps ────────────────────────────────────────────────────────────────────────────────────────
+
+/** The umbrella against real server-memory over stdio: a write, a read that sees it, and an exit of its own. */
+async function runUmbrellaScript(manager, dir) {
+  const memoryFile = join(dir, "memory.jsonl");
+  const script = `import { MCPToolAdapter, ToolRegistry } from "mcp-tool-adapter";
+const adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", command: process.execPath, args: [process.env.SERVER_ENTRY], env: { MEMORY_FILE_PATH: process.env.MEMORY_FILE } });
+await adapter.connect({ timeoutMs: 20_000 });
+const registry = new ToolRegistry();
+await adapter.registerTools(registry, "memory");
+const write = await registry.call("memory/create_entities", { entities: [{ name: "tarball", entityType: "check", observations: ["installed from a tarball"] }] });
+const read = await adapter.invoke("read_graph", {});
+await adapter.disconnect();
+if (!write.success || !read.success || !JSON.stringify(read.data).includes("installed from a tarball")) throw new Error(JSON.stringify({ write, read }));
+console.log("ok");
+`;
+  writeFileSync(join(dir, "umbrella-script.mjs"), script);
+  const timeoutMs = 30_000;
+  const result = await run(process.execPath, ["umbrella-script.mjs"], { cwd: dir, timeoutMs, env: { ...process.env, SERVER_ENTRY: serverMemoryEntry, MEMORY_FILE: memoryFile } });
+  const ok = result.code === 0 && result.stdout.trim() === "ok" && result.stderr === "";
+  record(manager, "mcp-tool-adapter", "script (umbrella + server-memory over stdio, exits by itself)", ok ? undefined : describeRun(result, timeoutMs));
+}
+
+/** One consumer file per package, type-checked together; an error is attributed to the package its file or path names. */
+async function typeCheck(manager, dir, resolution) {
+  const typesDir = join(dir, `types-${resolution}`);
+  mkdirSync(typesDir, { recursive: true });
+  for (const pkg of packedPackages) {
+    writeFileSync(join(typesDir, `${unsafeFileName(pkg.name)}.ts`), `import * as api from ${JSON.stringify(pkg.name)};\nexport const names: string[] = Object.keys(api);\n`);
+  }
+  // "DOM" in both: the MCP SDK's own declarations name DOM's HeadersInit (README, Requirements).
+  const compilerOptions = resolution === "nodenext"
+    ? { module: "nodenext", moduleResolution: "nodenext", lib: ["ES2023", "DOM"], types: ["node"] }
+    : { module: "esnext", moduleResolution: "bundler", lib: ["ES2023", "DOM"], types: ["node"] };
+  writeFileSync(join(dir, `tsconfig.${resolution}.json`), JSON.stringify({
+    compilerOptions: { ...compilerOptions, target: "ES2022", strict: true, noEmit: true, skipLibCheck: false },
+    include: [`types-${resolution}/*.ts`],
+  }, null, 2));
+  const tsc = requireFromRoot.resolve("typescript/bin/tsc");
+  // About 40 s of CPU each; generous because CI machines are shared.
+  const timeoutMs = 600_000;
+  const result = await run(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`, "--pretty", "false"], { cwd: dir, timeoutMs });
+  if (result.code === 0) {
+    for (const pkg of packedPackages) record(manager, pkg.name, `types (${resolution})`);
+    return;
+  }
+  const errorsByPackage = new Map();
+  for (const line of result.stdout.split("\n").filter((l) => /error TS\d+/.test(l))) {
+    const owner = packedPackages.find((pkg) => line.startsWith(`types-${resolution}/${unsafeFileName(pkg.name)}.ts`) || line.includes(`node_modules/${pkg.name}/`) || line.includes(`${pkg.name.replace("/", "+")}@`));
+    const name = owner?.name ?? "(a dependency)";
+    errorsByPackage.set(name, [...(errorsByPackage.get(name) ?? []), line]);
+  }
+  if (errorsByPackage.size === 0) errorsByPackage.set("(tsc)", [describeRun(result, timeoutMs)]);
+  for (const pkg of packedPackages) record(manager, pkg.name, `types (${resolution})`, errorsByPackage.get(pkg.name)?.join("\n"));
+  for (const [name, lines] of errorsByPackage) {
+    if (!packedPackages.some((pkg) => pkg.name === name)) record(manager, name, `types (${resolution})`, lines.join("\n"));
+  }
+}
+
+/** esbuild --bundle --platform=browser, as a web app would, with no externals and no flags of ours. */
+async function bundleForBrowser(manager, dir) {
+  const esbuild = await import(requireFromRoot.resolve("esbuild"));
+  for (const pkg of packedPackages.filter((p) => !NODE_ONLY.has(p.name))) {
+    try {
+      await esbuild.build({
+        stdin: { contents: `import * as api from ${JSON.stringify(pkg.name)};\nconsole.log(Object.keys(api));\n`, resolveDir: dir, loader: "js" },
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+      });
+      record(manager, pkg.name, "browser bundle (esbuild)");
+    } catch (error) {
+      const messages = (error.errors ?? []).map((e) => `${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`);
+      record(manager, pkg.name, "browser bundle (esbuild)", messages.length > 0 ? messages.join("\n") : String(error));
+    }
+  }
+}
+
+/** Absolute path of a package's bin script, resolved the way Node would from `fromDir`. */
+function resolveBin(name, fromDir) {
+  const manifestPath = createRequire(join(fromDir, "package.json")).resolve(`${name}/package.json`);
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+  const bin = typeof manifest.bin === "string" ? manifest.bin : Object.values(manifest.bin ?? {})[0];
+  return join(dirname(manifestPath), bin);
+}
+
