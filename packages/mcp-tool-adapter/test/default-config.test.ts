@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG_PATH, defaultConfigVariables, MCPToolAdapter } from "../src/index.js";
+import { DEFAULT_CONFIG_PATH, defaultConfigVariables } from "../src/cli/default-config.js";
+import { MCPToolAdapter } from "../src/index.js";
 
 interface Manifest {
   dependencies?: Record<string, string>;
