@@ -6,6 +6,7 @@
 //   require  `require()` it alone (ESM only; require(esm) from Node 20.19)
 //   types    type-check a consumer with moduleResolution nodenext and bundler, skipLibCheck off
 //   browser  bundle it with esbuild for the browser (every package not in NODE_ONLY)
+// then install the packages that need no MCP SDK alone (without it) and type-check them there,
 // and once per project run a ten-line script: the umbrella against real server-memory over
 // stdio, checked for correct results and a clean exit of its own. The tarballs themselves are
 // checked first (LICENSE, no source maps of the JavaScript, registry-safe README links).
@@ -196,7 +197,13 @@ for (const manager of managers) {
   console.log(`  ${manager.name}: done after ${Math.round((performance.now() - started) / 1000)} s`);
 }
 
-// ── 3. Report ────────────────────────────────────────────────────────────────────────────────────
+// ── 3. The SDK-free packages alone: no MCP SDK installed, no DOM types ──────────────────────────
+// A user who picks only schema-validation (or the registry, ...) gets no SDK; their types must
+// still check. In the projects above the SDK is always there (the umbrella brings it), so an
+// import of the SDK's types from one of these would pass unnoticed.
+await typeCheckWithoutSdk();
+
+// ── 4. Report ────────────────────────────────────────────────────────────────────────────────────
 if (keep) console.log(`Scratch projects kept in ${scratch}`);
 else rmSync(scratch, { recursive: true, force: true });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -265,6 +272,46 @@ async function typeCheck(manager, dir, resolution) {
   for (const [name, lines] of errorsByPackage) {
     if (!packedPackages.some((pkg) => pkg.name === name)) record(manager, name, `types (${resolution})`, lines.join("\n"));
   }
+}
+
+/** The packages whose dependency closure has no MCP SDK, installed alone with npm and type-checked (nodenext, ES2023 only). */
+async function typeCheckWithoutSdk() {
+  const byName = new Map(packedPackages.map((pkg) => [pkg.name, pkg]));
+  const needsSdk = (pkg, seen = new Set()) => {
+    if (seen.has(pkg.name)) return false;
+    seen.add(pkg.name);
+    const dependencies = { ...pkg.manifest.dependencies, ...pkg.manifest.peerDependencies };
+    return Object.keys(dependencies).some((name) => name === "@modelcontextprotocol/sdk" || (byName.has(name) && needsSdk(byName.get(name), seen)));
+  };
+  const sdkFree = packedPackages.filter((pkg) => !needsSdk(pkg));
+  const dir = join(scratch, "without-sdk");
+  mkdirSync(dir);
+  const dependencies = Object.fromEntries(sdkFree.map((pkg) => [pkg.name, `file:${pkg.tarball}`]));
+  const overrides = Object.fromEntries(sdkFree.map((pkg) => [pkg.name, `$${pkg.name}`]));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer-without-sdk", private: true, type: "module", dependencies, devDependencies: CONSUMER_DEV_DEPENDENCIES, overrides }, null, 2));
+  const installed = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, timeoutMs: 300_000 });
+  if (installed.code !== 0) {
+    record("npm", "", "install without the SDK", describeRun(installed, 300_000));
+    return;
+  }
+  if (existsSync(join(dir, "node_modules", "@modelcontextprotocol", "sdk"))) {
+    record("npm", "", "install without the SDK", `@modelcontextprotocol/sdk was installed although none of ${sdkFree.map((pkg) => pkg.name).join(", ")} declares it`);
+    return;
+  }
+  for (const pkg of sdkFree) writeFileSync(join(dir, `${unsafeFileName(pkg.name)}.ts`), `import * as api from ${JSON.stringify(pkg.name)};\nexport const names: string[] = Object.keys(api);\n`);
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
+    compilerOptions: { module: "nodenext", moduleResolution: "nodenext", lib: ["ES2023"], types: ["node"], target: "ES2022", strict: true, noEmit: true, skipLibCheck: false },
+    include: ["*.ts"],
+  }, null, 2));
+  const tsc = requireFromRoot.resolve("typescript/bin/tsc");
+  const result = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir, timeoutMs: 600_000 });
+  for (const pkg of sdkFree) {
+    const lines = result.stdout.split("\n").filter((line) => /error TS\d+/.test(line) && (line.startsWith(`${unsafeFileName(pkg.name)}.ts`) || line.includes(`node_modules/${pkg.name}/`)));
+    record("npm", pkg.name, "types without the MCP SDK", lines.length > 0 ? lines.join("\n") : undefined);
+  }
+  // tsc failed on something no package's file or path names (a dependency's types, or tsc itself).
+  const attributed = failures.some((f) => f.step === "types without the MCP SDK");
+  if (result.code !== 0 && !attributed) record("npm", "(a dependency)", "types without the MCP SDK", describeRun(result, 600_000));
 }
 
 /** esbuild --bundle --platform=browser, as a web app would, with no externals and no flags of ours. */
