@@ -27,7 +27,9 @@ const keep = process.argv.includes("--keep");
 /** Packages that need Node at run time (processes, files); every other public package must bundle for a browser. */
 const NODE_ONLY = new Set(["@mcp-tool-adapter/transport-stdio", "mcp-tool-adapter"]);
 /** The consumer's own toolchain and the real server of the script, from the registry. */
-const CONSUMER_DEV_DEPENDENCIES = { "@types/node": "^20.19.0" };
+// @types/json-schema: the AI SDK's own declarations (@ai-sdk/provider) import "json-schema" types
+// without declaring them; an AI SDK user under pnpm without hoisting adds it as we do here.
+const CONSUMER_DEV_DEPENDENCIES = { "@types/node": "^20.19.0", "@types/json-schema": "^7.0.15" };
 const STEP_TIMEOUT_MS = 60_000;
 
 const packages = readdirSync(join(root, "packages"))
