@@ -6,7 +6,7 @@ export interface MCPConfigIssue {
   message: string;
 }
 
-export type MCPAdapterErrorCode = "CONFIG_INVALID" | "CONNECTION_FAILED" | "NOT_CONNECTED" | "DISCOVERY_FAILED";
+export type MCPAdapterErrorCode = "CONFIG_INVALID" | "CONNECTION_FAILED" | "NOT_CONNECTED" | "DISCOVERY_FAILED" | "INVALID_ARGUMENT";
 
 /** Base class of every error the adapter throws; `code` is stable, messages are for people. */
 export class MCPAdapterError extends Error {
@@ -91,11 +91,26 @@ export class MCPDiscoveryError extends MCPAdapterError {
   }
 }
 
+/** A method was called with an argument no caller should pass (a programmer error, not bad input from a user). */
+export class MCPUsageError extends MCPAdapterError {
+  override readonly code = "INVALID_ARGUMENT" as const;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("INVALID_ARGUMENT", message, options);
+    this.name = "MCPUsageError";
+  }
+
+  static override isInstance(value: unknown): value is MCPUsageError {
+    return hasCode(value, "INVALID_ARGUMENT");
+  }
+}
+
 const ADAPTER_CODES: ReadonlySet<string> = new Set<MCPAdapterErrorCode>([
   "CONFIG_INVALID",
   "CONNECTION_FAILED",
   "NOT_CONNECTED",
   "DISCOVERY_FAILED",
+  "INVALID_ARGUMENT",
 ]);
 
 function isAdapterCode(code: string): boolean {

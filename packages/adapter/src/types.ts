@@ -3,6 +3,7 @@ import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference
 import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
+import type { MCPLogLevel, PromptsChangedListener, ResourcesChangedListener, ServerLogListener } from "./protocol-types.js";
 
 /** The narrow logger shape every package of the project accepts (console fits). */
 export interface Logger {
@@ -152,4 +153,14 @@ export interface MCPToolAdapterOptions {
   clientInfo?: { name: string; version: string };
   /** Called after each tool-list refresh caused by notifications/tools/list_changed. */
   onToolsChanged?: ToolsChangedListener;
+  /** Sent with `logging/setLevel` after every connect, when the server declares logging. */
+  logLevel?: MCPLogLevel;
+  /** Receives each log message of the server (also written to `logger`, tagged with the server's name). */
+  onLog?: ServerLogListener;
+  /** Server log messages forwarded per second at most; the rest are dropped and counted. Default 200. */
+  maxLogMessagesPerSecond?: number;
+  /** Called after the server's resource list changed and was listed again. */
+  onResourcesChanged?: ResourcesChangedListener;
+  /** Called after the server's prompt list changed and was listed again. */
+  onPromptsChanged?: PromptsChangedListener;
 }
