@@ -64,3 +64,15 @@ export type {
   ServerLogListener,
 } from "./protocol-types.js";
 export { MCP_LOG_LEVELS } from "./server-logs.js";
+export type {
+  ClientRequestContext,
+  ElicitationHandler,
+  MCPElicitationRequest,
+  MCPElicitationResponse,
+  MCPFormElicitation,
+  MCPRoot,
+  MCPSamplingRequest,
+  MCPSamplingResponse,
+  MCPUrlElicitation,
+  SamplingHandler,
+} from "./client-features/types.js";

@@ -45,6 +45,8 @@ import type {
   ServerLogListener,
 } from "./protocol-types.js";
 import { ServerFeatures } from "./server-features.js";
+import { ClientFeatures } from "./client-features/client-features.js";
+import type { MCPRoot } from "./client-features/types.js";
 import { describeTransportFailure, isConnectionGone } from "./transport-failure.js";
 import { assertTransport, closeQuietly, connectFailureCause } from "./transport-lifecycle.js";
 import type { MCPLogLevel } from "./protocol-types.js";
@@ -108,6 +110,8 @@ export class MCPToolAdapter {
   readonly #tools: ToolSync;
   /** Resources, prompts, completions and the server's log messages. */
   readonly #features: ServerFeatures;
+  /** Elicitation, sampling and roots: what this client offers the server. */
+  readonly #clientFeatures: ClientFeatures;
 
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const valid = validateServerConfig(config);
@@ -153,6 +157,10 @@ export class MCPToolAdapter {
         request: (session, request, requestOptions: RequestOptions = {}, signal?: AbortSignal) => this.#request(session, request, requestOptions, signal),
         current: () => this.#session,
       },
+      options,
+    );
+    this.#clientFeatures = new ClientFeatures(
+      { serverName: this.serverName, logger: this.#logger, validator: this.#validator, current: () => this.#session },
       options,
     );
   }
@@ -260,7 +268,8 @@ export class MCPToolAdapter {
   }
 
   #newSession(transport: Transport): Session {
-    const client = new Client(this.#clientInfo, { capabilities: {}, jsonSchemaValidator: this.#sdkValidator });
+    const client = new Client(this.#clientInfo, { capabilities: this.#clientFeatures.capabilities(), jsonSchemaValidator: this.#sdkValidator });
+    this.#clientFeatures.install(client);
     const session: Session = {
       client,
       transport,
@@ -417,6 +426,16 @@ export class MCPToolAdapter {
   onLog(listener: ServerLogListener): () => void {
     assertFunction(listener, "onLog", "listener");
     return this.#features.logs.addListener(listener);
+  }
+
+  /** The roots the server is told it may work in. */
+  get roots(): readonly MCPRoot[] {
+    return this.#clientFeatures.roots;
+  }
+
+  /** Replaces the roots and sends `notifications/roots/list_changed`; MCPConfigError for a root that is not a file:// URI. */
+  setRoots(roots: readonly MCPRoot[]): Promise<void> {
+    return this.#clientFeatures.setRoots(roots);
   }
 
   // ---------------------------------------------------------------- invocation

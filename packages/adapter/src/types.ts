@@ -3,6 +3,7 @@ import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference
 import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
+import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
 import type { MCPLogLevel, PromptsChangedListener, ResourcesChangedListener, ServerLogListener } from "./protocol-types.js";
 
 /** The narrow logger shape every package of the project accepts (console fits). */
@@ -163,4 +164,17 @@ export interface MCPToolAdapterOptions {
   onResourcesChanged?: ResourcesChangedListener;
   /** Called after the server's prompt list changed and was listed again. */
   onPromptsChanged?: PromptsChangedListener;
+  /**
+   * Answers the server's `elicitation/create` (form and URL mode). Without it the elicitation
+   * capability is not declared. A form answer is checked against the server's requestedSchema.
+   */
+  onElicitation?: ElicitationHandler;
+  /** Answers the server's `sampling/createMessage` with the host model. Without it sampling is not declared. */
+  onSampling?: SamplingHandler;
+  /** With onSampling: declare that the host model can use the tools a server sends with a sampling request. */
+  samplingTools?: boolean;
+  /** The folders (file:// URIs) the server may work in; declares the roots capability. See setRoots(). */
+  roots?: readonly MCPRoot[];
+  /** How long an elicitation, sampling handler may take before the server gets a timeout error. Default 300000. */
+  clientRequestTimeoutMs?: number;
 }

@@ -17,6 +17,7 @@ import {
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  RootsListChangedNotificationSchema,
   type LoggingMessageNotification,
   type Prompt,
   type Resource,
@@ -116,6 +117,16 @@ export interface InMemoryTestServer {
   setPrompts(prompts: TestPrompt[]): Promise<void>;
   /** Sends `notifications/resources/list_changed` `count` times to every session without waiting. */
   floodResourceListChanged(count: number): Promise<void>;
+  /** The capabilities the client of the newest session declared. */
+  readonly clientCapabilities: Record<string, unknown> | undefined;
+  /**
+   * Sends a request to the client of the newest session (`elicitation/create`,
+   * `sampling/createMessage`, `roots/list`...) without checking what the client declared, as a
+   * careless or hostile server would; resolves with the raw result, rejects with the client's error.
+   */
+  requestFromClient(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<unknown>;
+  /** Number of notifications/roots/list_changed received. */
+  readonly rootsChangedCount: number;
   /** Closes every open session. */
   close(): Promise<void>;
 }
@@ -144,6 +155,8 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
   const subscriptions: string[] = [];
   const logLevels: string[] = [];
   let listCount = 0;
+  let rootsChangedCount = 0;
+  let newest: Server | undefined;
   let promptGetCount = 0;
   const page = <T>(all: T[], cursor: string | undefined): { items: T[]; nextCursor?: string } => {
     if (options.pageSize === undefined) return { items: all };
@@ -243,6 +256,9 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
       const result = tool.handler ? await tool.handler(args, extra) : echoResult(args);
       return result as CallToolResult;
     });
+    server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+      rootsChangedCount += 1;
+    });
     server.onclose = () => sessions.delete(server);
     return server;
   };
@@ -259,6 +275,19 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
     },
     get logLevels() {
       return [...logLevels];
+    },
+    get clientCapabilities() {
+      return newest?.getClientCapabilities() as Record<string, unknown> | undefined;
+    },
+    get rootsChangedCount() {
+      return rootsChangedCount;
+    },
+    async requestFromClient(method, params, requestOptions) {
+      if (newest === undefined) throw new Error("requestFromClient: no session is connected");
+      const anyResult = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<Server["request"]>[1];
+      const request: Parameters<Server["request"]>[0] = { method, ...(params === undefined ? {} : { params }) };
+      const result: unknown = await newest.request(request, anyResult, requestOptions?.timeoutMs === undefined ? undefined : { timeout: requestOptions.timeoutMs });
+      return result;
     },
     get listCount() {
       return listCount;
@@ -296,6 +325,7 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       const server = newSession();
       sessions.add(server);
+      newest = server;
       await server.connect(serverSide);
       return clientSide;
     },
