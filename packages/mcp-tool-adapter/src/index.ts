@@ -56,6 +56,16 @@ export {
   type ResourceUpdatedEvent,
   type ResourceUpdatedListener,
   type ServerLogListener,
+  type ClientRequestContext,
+  type ElicitationHandler,
+  type MCPElicitationRequest,
+  type MCPElicitationResponse,
+  type MCPFormElicitation,
+  type MCPRoot,
+  type MCPSamplingRequest,
+  type MCPSamplingResponse,
+  type MCPUrlElicitation,
+  type SamplingHandler,
 } from "@mcp-tool-adapter/adapter";
 export {
   inferCapabilities,
