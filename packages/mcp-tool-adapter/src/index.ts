@@ -151,6 +151,7 @@ export {
 export {
   MCPServerSet,
   type MCPServerSetOptions,
+  type ServerSetClientFeatures,
   type ServerSetConnectOptions,
 } from "./server-set.js";
 export { MCPServerSetError, type MCPServerSetErrorCode } from "./server-set/errors.js";
@@ -163,6 +164,7 @@ export type {
   ServerSetAdapterFactory,
   ServerSetCloseReport,
   ServerSetConnectReport,
+  ServerSetProtocolMethods,
 } from "./server-set/types.js";
 export {
   loadConfigFile,
