@@ -126,8 +126,8 @@ Given("an adapter to server-filesystem over stdio with two temporary folders as 
   for (const folder of folders) this.onCleanup(() => folder.remove());
   const [started, a, b] = folders;
   const s = state(this);
-  s.roots = [await realpath(a!.path), await realpath(b!.path)];
-  await connect(this, { name: "files", transport: "stdio", ...filesystemStdioServer([started!.path]) }, { roots: s.roots.map((path) => ({ uri: pathToFileURL(path).href })) });
+  s.roots = [await realpath(a.path), await realpath(b.path)];
+  await connect(this, { name: "files", transport: "stdio", ...filesystemStdioServer([started.path]) }, { roots: s.roots.map((path) => ({ uri: pathToFileURL(path).href })) });
 });
 
 // ---------------------------------------------------------------- resources
