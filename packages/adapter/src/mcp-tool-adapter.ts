@@ -45,6 +45,7 @@ import type {
   ServerLogListener,
 } from "./protocol-types.js";
 import { ServerFeatures } from "./server-features.js";
+import { buildFeatureTools } from "./feature-tools.js";
 import { ClientFeatures } from "./client-features/client-features.js";
 import type { MCPRoot } from "./client-features/types.js";
 import { describeTransportFailure, isConnectionGone } from "./transport-failure.js";
@@ -143,6 +144,13 @@ export class MCPToolAdapter {
       request: (session, request) => this.#request(session, request, {}),
       isCurrent: (session) => session === this.#session,
       invoke: (name, args, invokeOptions) => this.invoke(name, args, invokeOptions),
+      featureTools: () =>
+        buildFeatureTools({
+          serverName: this.serverName,
+          capabilities: () => this.serverCapabilities,
+          readResource: (uri, requestOptions) => this.readResource(uri, requestOptions),
+          getPrompt: (name, args, requestOptions) => this.getPrompt(name, args, requestOptions),
+        }),
     });
     if (options.onToolsChanged !== undefined) this.#tools.addListener(options.onToolsChanged);
     this.#features = new ServerFeatures(

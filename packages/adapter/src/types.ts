@@ -104,6 +104,11 @@ export interface RegisterToolsOptions {
   overrides?: Readonly<Record<string, CapabilityOverrides>>;
   /** Registers only the discovered tools this filter keeps. */
   filter?: MCPToolFilter;
+  /**
+   * Also registers `read_resource` and `get_prompt` (read-only) when the server declares
+   * resources / prompts, so a model can read them like any tool. A server tool of the same name wins.
+   */
+  resourceAndPromptTools?: boolean;
 }
 
 /** What `registerTools` did: registered and skipped tool names, and the registry's change. */
