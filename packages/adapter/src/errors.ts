@@ -9,7 +9,7 @@ export interface MCPConfigIssue {
   message: string;
 }
 
-export type MCPAdapterErrorCode = "CONFIG_INVALID" | "CONNECTION_FAILED" | "NOT_CONNECTED" | "DISCOVERY_FAILED";
+export type MCPAdapterErrorCode = "CONFIG_INVALID" | "CONNECTION_FAILED" | "NOT_CONNECTED" | "DISCOVERY_FAILED" | "INVALID_ARGUMENT";
 
 /** Base class of every error the adapter throws; `code` is stable, messages are for people. */
 export class MCPAdapterError extends MCPToolAdapterError<MCPAdapterErrorCode> {
@@ -63,6 +63,16 @@ export class MCPDiscoveryError extends MCPAdapterError {
   constructor(message: string, details: { serverName: string; cause?: unknown }) {
     super("DISCOVERY_FAILED", message, details);
     this.serverName = details.serverName;
+  }
+}
+
+/** A method was called with an argument no caller should pass (a programmer error, not bad input from a user). */
+export class MCPUsageError extends MCPAdapterError {
+  static override readonly errorName: string = "MCPUsageError";
+  override readonly code = "INVALID_ARGUMENT" as const;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("INVALID_ARGUMENT", message, options);
   }
 }
 

@@ -17,6 +17,7 @@ export {
   MCPConnectionError,
   MCPDiscoveryError,
   MCPNotConnectedError,
+  MCPUsageError,
   type MCPAdapterErrorCode,
   type MCPConfigIssue,
 } from "./errors.js";
@@ -39,3 +40,39 @@ export type {
   ToolsChangedListener,
   TransportFactory,
 } from "./types.js";
+export type {
+  MCPCompleteOptions,
+  MCPCompletion,
+  MCPCompletionReference,
+  MCPLogLevel,
+  MCPPrompt,
+  MCPPromptMessages,
+  MCPRequestErrorKind,
+  MCPRequestOptions,
+  MCPRequestResult,
+  MCPResource,
+  MCPResourceContents,
+  MCPResourceSubscription,
+  MCPResourceTemplate,
+  MCPServerLogEntry,
+  PromptsChangedEvent,
+  PromptsChangedListener,
+  ResourcesChangedEvent,
+  ResourcesChangedListener,
+  ResourceUpdatedEvent,
+  ResourceUpdatedListener,
+  ServerLogListener,
+} from "./protocol-types.js";
+export { MCP_LOG_LEVELS } from "./server-logs.js";
+export type {
+  ClientRequestContext,
+  ElicitationHandler,
+  MCPElicitationRequest,
+  MCPElicitationResponse,
+  MCPFormElicitation,
+  MCPRoot,
+  MCPSamplingRequest,
+  MCPSamplingResponse,
+  MCPUrlElicitation,
+  SamplingHandler,
+} from "./client-features/types.js";

@@ -17,6 +17,7 @@ import {
   MCPConfigError,
   MCPConnectionError,
   MCPNotConnectedError,
+  MCPUsageError,
   withoutFullStop,
 } from "./errors.js";
 import { LegacyResultTransport } from "./legacy-result-transport.js";
@@ -26,8 +27,30 @@ import { ConnectionLost, settlePending, type PendingRequest, type Session } from
 import { clampTimer, positiveOr, withTimeout } from "./timeouts.js";
 import { ToolCatalog } from "./tool-catalog.js";
 import { ToolSync } from "./tool-sync.js";
+import type {
+  MCPCompleteOptions,
+  MCPCompletion,
+  MCPCompletionReference,
+  MCPPrompt,
+  MCPPromptMessages,
+  MCPRequestOptions,
+  MCPRequestResult,
+  MCPResource,
+  MCPResourceContents,
+  MCPResourceSubscription,
+  MCPResourceTemplate,
+  PromptsChangedListener,
+  ResourcesChangedListener,
+  ResourceUpdatedListener,
+  ServerLogListener,
+} from "./protocol-types.js";
+import { ServerFeatures } from "./server-features.js";
+import { buildFeatureTools } from "./feature-tools.js";
+import { ClientFeatures } from "./client-features/client-features.js";
+import type { MCPRoot } from "./client-features/types.js";
 import { describeTransportFailure, isConnectionGone } from "./transport-failure.js";
 import { assertTransport, closeQuietly, connectFailureCause } from "./transport-lifecycle.js";
+import type { MCPLogLevel } from "./protocol-types.js";
 import type {
   ConnectOptions,
   InvokeOptions,
@@ -86,6 +109,10 @@ export class MCPToolAdapter {
   #session: Session | undefined;
   /** Discovery, the tool cache, list-changed refreshes and registry namespaces. */
   readonly #tools: ToolSync;
+  /** Resources, prompts, completions and the server's log messages. */
+  readonly #features: ServerFeatures;
+  /** Elicitation, sampling and roots: what this client offers the server. */
+  readonly #clientFeatures: ClientFeatures;
 
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const valid = validateServerConfig(config);
@@ -117,8 +144,33 @@ export class MCPToolAdapter {
       request: (session, request) => this.#request(session, request, {}),
       isCurrent: (session) => session === this.#session,
       invoke: (name, args, invokeOptions) => this.invoke(name, args, invokeOptions),
+      featureTools: () =>
+        buildFeatureTools({
+          serverName: this.serverName,
+          capabilities: () => this.serverCapabilities,
+          readResource: (uri, requestOptions) => this.readResource(uri, requestOptions),
+          getPrompt: (name, args, requestOptions) => this.getPrompt(name, args, requestOptions),
+        }),
     });
     if (options.onToolsChanged !== undefined) this.#tools.addListener(options.onToolsChanged);
+    this.#features = new ServerFeatures(
+      {
+        serverName: this.serverName,
+        logger: this.#logger,
+        redactor: this.#redactor,
+        now: this.#now,
+        maxListPages: Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES)),
+        defaultTimeoutMs: this.#defaultTimeoutMs,
+        maxResultBytes: this.#outcome.maxResultBytes,
+        request: (session, request, requestOptions: RequestOptions = {}, signal?: AbortSignal) => this.#request(session, request, requestOptions, signal),
+        current: () => this.#session,
+      },
+      options,
+    );
+    this.#clientFeatures = new ClientFeatures(
+      { serverName: this.serverName, logger: this.#logger, validator: this.#validator, current: () => this.#session },
+      options,
+    );
   }
 
   /** Capabilities from name heuristics alone (annotations and overrides are optional inputs). */
@@ -219,11 +271,13 @@ export class MCPToolAdapter {
     session.state = "open";
     this.#session = session;
     this.#tools.sessionOpened(session);
+    this.#features.sessionOpened(session);
     this.#logger?.debug?.(`Connected to MCP server "${this.serverName}" over ${this.transportType}`);
   }
 
   #newSession(transport: Transport): Session {
-    const client = new Client(this.#clientInfo, { capabilities: {}, jsonSchemaValidator: this.#sdkValidator });
+    const client = new Client(this.#clientInfo, { capabilities: this.#clientFeatures.capabilities(), jsonSchemaValidator: this.#sdkValidator });
+    this.#clientFeatures.install(client);
     const session: Session = {
       client,
       transport,
@@ -244,6 +298,7 @@ export class MCPToolAdapter {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.#tools.listChanged(session);
     });
+    this.#features.install(client, () => session);
     return session;
   }
 
@@ -318,6 +373,77 @@ export class MCPToolAdapter {
    */
   onToolsChanged(listener: ToolsChangedListener): () => void {
     return this.#tools.addListener(listener);
+  }
+
+  // ---------------------------------------------------------------- resources, prompts, logs
+
+  /** Every resource the server lists (all pages); [] when it declares no resources. MCPDiscoveryError when listing fails. */
+  async listResources(): Promise<MCPResource[]> {
+    return [...(await this.#features.resources.list(this.#requireSession("list resources")))];
+  }
+
+  /** Every resource template the server lists (all pages); [] when it declares no resources. */
+  async listResourceTemplates(): Promise<MCPResourceTemplate[]> {
+    return [...(await this.#features.resources.listTemplates(this.#requireSession("list resource templates")))];
+  }
+
+  /** Reads a resource (text or base64 blob); failures are results, `maxResultBytes` applies. */
+  readResource(uri: string, options: MCPRequestOptions = {}): Promise<MCPRequestResult<MCPResourceContents>> {
+    return this.#features.resources.read(this.#requireSession(`read resource "${uri}"`), uri, options);
+  }
+
+  /** Subscribes to a resource's updates; the result holds the subscription (with `unsubscribe`). */
+  subscribeResource(uri: string, listener: ResourceUpdatedListener, options: MCPRequestOptions = {}): Promise<MCPRequestResult<MCPResourceSubscription>> {
+    assertFunction(listener, "subscribeResource", "listener");
+    return this.#features.resources.subscribe(this.#requireSession(`subscribe to resource "${uri}"`), uri, listener, options);
+  }
+
+  /** Calls `listener` after the server's resource list changed and was listed again; returns the unsubscribe function. */
+  onResourcesChanged(listener: ResourcesChangedListener): () => void {
+    assertFunction(listener, "onResourcesChanged", "listener");
+    return this.#features.resources.addChangeListener(listener);
+  }
+
+  /** Every prompt the server lists (all pages); [] when it declares no prompts. MCPDiscoveryError when listing fails. */
+  async listPrompts(): Promise<MCPPrompt[]> {
+    return [...(await this.#features.prompts.list(this.#requireSession("list prompts")))];
+  }
+
+  /** Gets a prompt's messages; `args` are checked against its declared arguments before sending. */
+  getPrompt(name: string, args: Record<string, string> = {}, options: MCPRequestOptions = {}): Promise<MCPRequestResult<MCPPromptMessages>> {
+    return this.#features.prompts.get(this.#requireSession(`get prompt "${name}"`), name, args, options);
+  }
+
+  /** Calls `listener` after the server's prompt list changed and was listed again; returns the unsubscribe function. */
+  onPromptsChanged(listener: PromptsChangedListener): () => void {
+    assertFunction(listener, "onPromptsChanged", "listener");
+    return this.#features.prompts.addChangeListener(listener);
+  }
+
+  /** Suggested values for a prompt argument (`ref/prompt`) or a resource-template variable (`ref/resource`). */
+  complete(reference: MCPCompletionReference, argument: { name: string; value: string }, options: MCPCompleteOptions = {}): Promise<MCPRequestResult<MCPCompletion>> {
+    return this.#features.prompts.complete(this.#requireSession("request a completion"), reference, argument, options);
+  }
+
+  /** Sends `logging/setLevel` now (the `logLevel` option sends it on every connect). */
+  setLogLevel(level: MCPLogLevel, options: MCPRequestOptions = {}): Promise<MCPRequestResult<null>> {
+    return this.#features.logs.setLevel(this.#requireSession(`set the log level to "${level}"`), level, options);
+  }
+
+  /** Calls `listener` with every log message of the server (rate-limited); returns the unsubscribe function. */
+  onLog(listener: ServerLogListener): () => void {
+    assertFunction(listener, "onLog", "listener");
+    return this.#features.logs.addListener(listener);
+  }
+
+  /** The roots the server is told it may work in. */
+  get roots(): readonly MCPRoot[] {
+    return this.#clientFeatures.roots;
+  }
+
+  /** Replaces the roots and sends `notifications/roots/list_changed`; MCPConfigError for a root that is not a file:// URI. */
+  setRoots(roots: readonly MCPRoot[]): Promise<void> {
+    return this.#clientFeatures.setRoots(roots);
   }
 
   // ---------------------------------------------------------------- invocation
@@ -429,4 +555,10 @@ export class MCPToolAdapter {
     });
   }
 
+}
+
+function assertFunction(value: unknown, method: string, parameter: string): void {
+  if (typeof value !== "function") {
+    throw new MCPUsageError(`${method}() needs a function as its ${parameter}; got ${value === null ? "null" : typeof value}.`);
+  }
 }

@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { ToolRegistry } from "@mcp-tool-adapter/registry";
+import type { ToolDefinition, ToolRegistry } from "@mcp-tool-adapter/registry";
 import { describeCause, MCPDiscoveryError, MCPNotConnectedError } from "./errors.js";
 import type { Redactor } from "./redaction.js";
 import { buildToolDefinitions, type Registration } from "./registration.js";
@@ -30,6 +30,8 @@ export interface ToolSyncContext {
   isCurrent(session: Session): boolean;
   /** What a registered tool's handler calls. */
   invoke(name: string, args: Record<string, unknown>, options: InvokeOptions): Promise<MCPToolResult>;
+  /** The opt-in resource and prompt tools (RegisterToolsOptions.resourceAndPromptTools). */
+  featureTools(): ToolDefinition[];
 }
 
 const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);
@@ -236,6 +238,16 @@ export class ToolSync {
       serverName: this.#context.serverName,
       invoke: (name, args, options) => this.#context.invoke(name, args, options),
     });
+    if (registration.options.resourceAndPromptTools === true) {
+      for (const tool of this.#context.featureTools()) {
+        if (definitions.some((definition) => definition.name === tool.name)) {
+          skipped.push({ name: tool.name, reason: "the server has a tool of this name, which is registered instead" });
+          continue;
+        }
+        definitions.push(tool);
+        registeredNames.push(`${registration.namespace}/${tool.name}`);
+      }
+    }
     const change = registration.registry.replaceNamespace(registration.namespace, definitions);
     return { namespace: registration.namespace, registered: registeredNames, skipped, change };
   }

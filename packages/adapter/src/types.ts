@@ -4,6 +4,8 @@ import type { Logger } from "@mcp-tool-adapter/core";
 import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
+import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
+import type { MCPLogLevel, PromptsChangedListener, ResourcesChangedListener, ServerLogListener } from "./protocol-types.js";
 
 export type { Logger };
 
@@ -97,6 +99,11 @@ export interface RegisterToolsOptions {
   overrides?: Readonly<Record<string, CapabilityOverrides>>;
   /** Registers only the discovered tools this filter keeps. */
   filter?: MCPToolFilter;
+  /**
+   * Also registers `read_resource` and `get_prompt` (read-only) when the server declares
+   * resources / prompts, so a model can read them like any tool. A server tool of the same name wins.
+   */
+  resourceAndPromptTools?: boolean;
 }
 
 /** What `registerTools` did: registered and skipped tool names, and the registry's change. */
@@ -147,4 +154,27 @@ export interface MCPToolAdapterOptions {
   clientInfo?: { name: string; version: string };
   /** Called after each tool-list refresh caused by notifications/tools/list_changed. */
   onToolsChanged?: ToolsChangedListener;
+  /** Sent with `logging/setLevel` after every connect, when the server declares logging. */
+  logLevel?: MCPLogLevel;
+  /** Receives each log message of the server (also written to `logger`, tagged with the server's name). */
+  onLog?: ServerLogListener;
+  /** Server log messages forwarded per second at most; the rest are dropped and counted. Default 200. */
+  maxLogMessagesPerSecond?: number;
+  /** Called after the server's resource list changed and was listed again. */
+  onResourcesChanged?: ResourcesChangedListener;
+  /** Called after the server's prompt list changed and was listed again. */
+  onPromptsChanged?: PromptsChangedListener;
+  /**
+   * Answers the server's `elicitation/create` (form and URL mode). Without it the elicitation
+   * capability is not declared. A form answer is checked against the server's requestedSchema.
+   */
+  onElicitation?: ElicitationHandler;
+  /** Answers the server's `sampling/createMessage` with the host model. Without it sampling is not declared. */
+  onSampling?: SamplingHandler;
+  /** With onSampling: declare that the host model can use the tools a server sends with a sampling request. */
+  samplingTools?: boolean;
+  /** The folders (file:// URIs) the server may work in; declares the roots capability. See setRoots(). */
+  roots?: readonly MCPRoot[];
+  /** How long an elicitation, sampling handler may take before the server gets a timeout error. Default 300000. */
+  clientRequestTimeoutMs?: number;
 }

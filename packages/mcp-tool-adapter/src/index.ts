@@ -9,6 +9,8 @@ export {
   MCPDiscoveryError,
   MCPNotConnectedError,
   MCPServerConfigSchema,
+  MCPUsageError,
+  MCP_LOG_LEVELS,
   StdioMCPServerConfigSchema,
   TRANSPORT_TYPES,
   validateServerConfig,
@@ -33,6 +35,37 @@ export {
   type ToolsChangedEvent,
   type ToolsChangedListener,
   type TransportFactory,
+  type MCPCompleteOptions,
+  type MCPCompletion,
+  type MCPCompletionReference,
+  type MCPLogLevel,
+  type MCPPrompt,
+  type MCPPromptMessages,
+  type MCPRequestErrorKind,
+  type MCPRequestOptions,
+  type MCPRequestResult,
+  type MCPResource,
+  type MCPResourceContents,
+  type MCPResourceSubscription,
+  type MCPResourceTemplate,
+  type MCPServerLogEntry,
+  type PromptsChangedEvent,
+  type PromptsChangedListener,
+  type ResourcesChangedEvent,
+  type ResourcesChangedListener,
+  type ResourceUpdatedEvent,
+  type ResourceUpdatedListener,
+  type ServerLogListener,
+  type ClientRequestContext,
+  type ElicitationHandler,
+  type MCPElicitationRequest,
+  type MCPElicitationResponse,
+  type MCPFormElicitation,
+  type MCPRoot,
+  type MCPSamplingRequest,
+  type MCPSamplingResponse,
+  type MCPUrlElicitation,
+  type SamplingHandler,
 } from "@mcp-tool-adapter/adapter";
 export { MCPToolAdapterError } from "@mcp-tool-adapter/core";
 export {
@@ -152,6 +185,7 @@ export {
 export {
   MCPServerSet,
   type MCPServerSetOptions,
+  type ServerSetClientFeatures,
   type ServerSetConnectOptions,
 } from "./server-set.js";
 export { MCPServerSetError, type MCPServerSetErrorCode } from "./server-set/errors.js";
@@ -164,6 +198,7 @@ export type {
   ServerSetAdapterFactory,
   ServerSetCloseReport,
   ServerSetConnectReport,
+  ServerSetProtocolMethods,
 } from "./server-set/types.js";
 export {
   loadConfigFile,

@@ -1,4 +1,4 @@
-import type { Logger, MCPServerConfig, RegisterToolsOptions } from "@mcp-tool-adapter/adapter";
+import type { ElicitationHandler, Logger, MCPServerConfig, RegisterToolsOptions, SamplingHandler, ServerLogListener } from "@mcp-tool-adapter/adapter";
 import { ToolRegistry, validateToolName } from "@mcp-tool-adapter/registry";
 import { MCPToolAdapter } from "./mcp-tool-adapter.js";
 import { classifyServerFailure } from "./server-set/classify-failure.js";
@@ -26,6 +26,18 @@ export interface MCPServerSetOptions {
   logger?: Logger;
   /** Monotonic clock in ms for the reported timings. Default performance.now. */
   now?: () => number;
+  /** Given to every server's adapter (the default factory's); each handler learns which server asks. */
+  clientFeatures?: ServerSetClientFeatures;
+}
+
+/** Handlers every server of a set shares; without one, that capability is not declared to any server. */
+export interface ServerSetClientFeatures {
+  onElicitation?: ElicitationHandler;
+  onSampling?: SamplingHandler;
+  samplingTools?: boolean;
+  clientRequestTimeoutMs?: number;
+  /** Every server's log messages, each tagged with its server's name. */
+  onLog?: ServerLogListener;
 }
 
 export interface ServerSetConnectOptions {
@@ -68,7 +80,7 @@ export class MCPServerSet {
   constructor(servers: ServerEntries, options: MCPServerSetOptions = {}) {
     this.registry = options.registry ?? new ToolRegistry(options.logger === undefined ? {} : { logger: options.logger });
     this.#members = Object.entries(servers).map(([name, entry]) => ({ name, entry, connected: false, registered: false }));
-    this.#factory = options.adapterFactory ?? defaultAdapterFactory(options.logger);
+    this.#factory = options.adapterFactory ?? defaultAdapterFactory(options.logger, options.clientFeatures);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.#logger = options.logger;
@@ -283,12 +295,18 @@ export class MCPServerSet {
   }
 }
 
-function defaultAdapterFactory(logger: Logger | undefined): ServerSetAdapterFactory {
-  return (config) => new MCPToolAdapter(config, logger === undefined ? {} : { logger });
+function defaultAdapterFactory(logger: Logger | undefined, clientFeatures: ServerSetClientFeatures = {}): ServerSetAdapterFactory {
+  return (config, { entry }) =>
+    new MCPToolAdapter(config, {
+      ...(logger === undefined ? {} : { logger }),
+      ...clientFeatures,
+      ...(entry.roots === undefined ? {} : { roots: entry.roots }),
+      ...(entry.logLevel === undefined ? {} : { logLevel: entry.logLevel }),
+    });
 }
 
 function toServerConfig(name: string, entry: ServerEntry): MCPServerConfig {
-  const { tools: _tools, connectTimeoutMs: _connectTimeoutMs, ...config } = entry;
+  const { tools: _tools, connectTimeoutMs: _connectTimeoutMs, roots: _roots, logLevel: _logLevel, ...config } = entry;
   return { ...config, name };
 }
 

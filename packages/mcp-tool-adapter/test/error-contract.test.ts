@@ -45,6 +45,7 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
   MCPConfigError: (cause) => new adapter.MCPConfigError("bad config", [], { cause }),
   MCPConnectionError: (cause) => new adapter.MCPConnectionError("failed", { serverName: "s", transportType: "stdio", cause }),
   MCPNotConnectedError: (cause) => new adapter.MCPNotConnectedError("not connected", { serverName: "s", cause }),
+  MCPUsageError: (cause) => new adapter.MCPUsageError("bad argument", { cause }),
   MCPDiscoveryError: (cause) => new adapter.MCPDiscoveryError("discovery failed", { serverName: "s", cause }),
   MCPServerSetError: (cause) => new umbrella.MCPServerSetError("SERVER_TIMEOUT", "too slow", { serverName: "s", cause }),
   MCPConfigFileError: (cause) => new umbrella.MCPConfigFileError("CONFIG_FILE_INVALID", "bad file", { file: "mcp.json", cause }),

@@ -3,6 +3,8 @@ export {
   echoResult,
   type InMemoryTestServer,
   type InMemoryTestServerOptions,
+  type TestPrompt,
+  type TestResource,
   type TestTool,
   type TestToolHandler,
 } from "./in-memory.js";

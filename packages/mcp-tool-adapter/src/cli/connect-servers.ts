@@ -2,6 +2,8 @@ import { loadConfigFile, type MCPServersConfig } from "../config-file/load-confi
 import { MCPServerSet } from "../server-set.js";
 import type { ServerSetConnectReport } from "../server-set/types.js";
 import { DEFAULT_CONFIG_PATH, defaultConfigVariables } from "./default-config.js";
+import type { MCPLogLevel, MCPServerLogEntry } from "@mcp-tool-adapter/adapter";
+import { cliElicitationHandler } from "./elicitation-prompt.js";
 import type { CliContext } from "./io.js";
 import { startConnectProgress } from "./progress.js";
 
@@ -12,6 +14,8 @@ export interface ServerSelection {
   servers?: readonly string[];
   connectTimeoutMs?: number;
   json: boolean;
+  /** Asks every server for log messages of this level and above, and prints them on stderr. */
+  logLevel?: MCPLogLevel;
 }
 
 /** Reads the selected config (the shipped default when none is given). Throws MCPConfigFileError. */
@@ -25,7 +29,13 @@ export function loadSelectedConfig(context: CliContext, selection: ServerSelecti
 /** Loads the config and connects its servers, showing progress; the caller must close() the set. */
 export async function connectSelectedServers(context: CliContext, selection: ServerSelection): Promise<{ set: MCPServerSet; report: ServerSetConnectReport }> {
   const config = await loadSelectedConfig(context, selection);
-  const set = new MCPServerSet(config.servers, {
+  const { logLevel } = selection;
+  const servers = logLevel === undefined ? config.servers : Object.fromEntries(Object.entries(config.servers).map(([name, entry]) => [name, { ...entry, logLevel }]));
+  const set = new MCPServerSet(servers, {
+    clientFeatures: {
+      onElicitation: cliElicitationHandler(context),
+      ...(logLevel === undefined ? {} : { onLog: (entry: MCPServerLogEntry) => context.err(formatLog(context, entry)) }),
+    },
     ...(context.adapterFactory === undefined ? {} : { adapterFactory: context.adapterFactory }),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
     ...(context.now === undefined ? {} : { now: context.now }),
@@ -37,4 +47,10 @@ export async function connectSelectedServers(context: CliContext, selection: Ser
   } finally {
     progress.stop();
   }
+}
+
+function formatLog(context: CliContext, entry: MCPServerLogEntry): string {
+  const text = typeof entry.data === "string" ? entry.data : JSON.stringify(entry.data);
+  const line = `[${entry.serverName}] ${entry.level}${entry.logger === undefined ? "" : ` ${entry.logger}`}: ${text}`;
+  return context.colors.dim(line);
 }

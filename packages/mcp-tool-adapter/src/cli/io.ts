@@ -27,6 +27,8 @@ export interface CliIO {
   adapterFactory?: ServerSetAdapterFactory;
   /** Monotonic clock for reported timings. Default: performance.now. */
   now?: () => number;
+  /** Someone can answer questions on stdin (a server's elicitation). Default: process.stdin.isTTY. */
+  stdinIsTTY?: boolean;
 }
 
 /** The resolved IO of one CLI run. */
@@ -40,6 +42,7 @@ export interface CliContext {
   readonly colors: Colors;
   readonly adapterFactory?: ServerSetAdapterFactory;
   readonly now?: () => number;
+  readonly stdinIsTTY: boolean;
   out(line?: string): void;
   err(line?: string): void;
 }
@@ -59,6 +62,7 @@ export function createCliContext(io: CliIO): CliContext {
     colors: picocolors.createColors(colorEnabled(env, isTTY)),
     ...(io.adapterFactory === undefined ? {} : { adapterFactory: io.adapterFactory }),
     ...(io.now === undefined ? {} : { now: io.now }),
+    stdinIsTTY: io.stdinIsTTY ?? process.stdin.isTTY,
     out: (line = "") => stdout.write(`${line}\n`),
     err: (line = "") => stderr.write(`${line}\n`),
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import { MCPConfigFileError } from "../config-file/errors.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
@@ -11,10 +12,17 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }
 
+/**
+ * The adapter's MCP_LOG_LEVELS, spelled out so that `--help` does not load the adapter; the
+ * `satisfies` and a test (cli-protocol.test.ts) keep the two lists the same.
+ */
+export const CLI_LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const satisfies readonly MCPLogLevel[];
+
 interface CommonFlags {
   config?: string;
   json?: boolean;
   connectTimeout?: number;
+  logLevel?: MCPLogLevel;
 }
 
 /**
@@ -52,6 +60,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
   const configOption = () => new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config");
   const jsonOption = () => new Option("--json", "print JSON for machines instead of tables");
   const connectTimeoutOption = () => new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(parsePositiveInt);
+  const logLevelOption = () => new Option("--log-level <level>", "print the servers' log messages of this level and above (on stderr)").choices([...CLI_LOG_LEVELS]);
 
   program
     .command("tools")
@@ -60,6 +69,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
+    .addOption(logLevelOption())
     .action(async (flags: CommonFlags & { server?: string[] }) => {
       const { runToolsCommand } = await import("./commands/tools.js");
       setExitCode(await runToolsCommand(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }));
@@ -75,6 +85,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(configOption())
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
+    .addOption(logLevelOption())
     .action(async (target: string, flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number }) => {
       const { runCallCommand } = await import("./commands/call.js");
       setExitCode(
@@ -94,17 +105,73 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(configOption())
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
+    .addOption(logLevelOption())
     .action(async (flags: CommonFlags) => {
       const { runCheckCommand } = await import("./commands/check.js");
       setExitCode(await runCheckCommand(context, common(flags)));
     });
 
+  program
+    .command("resources")
+    .description("connect and list every server's resources and resource templates")
+    .addOption(configOption())
+    .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .addOption(logLevelOption())
+    .action(async (flags: CommonFlags & { server?: string[] }) => {
+      const { runResourcesCommand } = await import("./commands/protocol.js");
+      setExitCode(await runResourcesCommand(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }));
+    });
+
+  program
+    .command("read")
+    .description("read one resource and print its text")
+    .argument("<server>", "the server, as named in the config")
+    .argument("<uri>", "the resource's URI, as listed by `resources` (or filled-in template)")
+    .addOption(configOption())
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .addOption(logLevelOption())
+    .action(async (server: string, uri: string, flags: CommonFlags) => {
+      const { runReadCommand } = await import("./commands/protocol.js");
+      setExitCode(await runReadCommand(context, { ...common(flags), server, uri }));
+    });
+
+  program
+    .command("prompts")
+    .description("connect and list every server's prompts with their arguments ([optional])")
+    .addOption(configOption())
+    .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .addOption(logLevelOption())
+    .action(async (flags: CommonFlags & { server?: string[] }) => {
+      const { runPromptsCommand } = await import("./commands/protocol.js");
+      setExitCode(await runPromptsCommand(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }));
+    });
+
+  program
+    .command("prompt")
+    .description("get one prompt's messages, its arguments checked first")
+    .argument("<server/prompt>", "the prompt, as listed by `prompts` (e.g. everything/args-prompt)")
+    .addOption(new Option("--arg <key=value...>", "a prompt argument (repeatable)"))
+    .addOption(configOption())
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .addOption(logLevelOption())
+    .action(async (target: string, flags: CommonFlags & { arg?: string[] }) => {
+      const { runPromptCommand } = await import("./commands/protocol.js");
+      setExitCode(await runPromptCommand(context, { ...common(flags), target, args: flags.arg ?? [] }));
+    });
+
   return program;
 }
 
-function common(flags: CommonFlags): { config?: string; json: boolean; connectTimeoutMs?: number } {
+function common(flags: CommonFlags): { config?: string; json: boolean; connectTimeoutMs?: number; logLevel?: MCPLogLevel } {
   return {
     json: flags.json === true,
+    ...(flags.logLevel === undefined ? {} : { logLevel: flags.logLevel }),
     ...(flags.config === undefined ? {} : { config: flags.config }),
     ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout }),
   };

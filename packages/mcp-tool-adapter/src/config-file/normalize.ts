@@ -1,4 +1,6 @@
-import { findConfigIssues, type MCPServerConfig } from "@mcp-tool-adapter/adapter";
+import { isAbsolute } from "node:path";
+import { pathToFileURL } from "node:url";
+import { findConfigIssues, MCP_LOG_LEVELS, type MCPRoot, type MCPServerConfig } from "@mcp-tool-adapter/adapter";
 // typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
 import { Errors as schemaErrors } from "typebox/schema";
 import type { ServerEntry } from "../server-set/server-entry.js";
@@ -107,6 +109,8 @@ function findOptionIssues(server: string, raw: Record<string, unknown>): ConfigF
     let message: string;
     if (field === "type" || field === "transport") {
       message = `must be one of ${CONFIG_FILE_TRANSPORTS.map((t) => `"${t}"`).join(", ")}`;
+    } else if (field === "logLevel") {
+      message = `must be one of ${MCP_LOG_LEVELS.map((level) => `"${level}"`).join(", ")}`;
     } else if (error.keyword === "additionalProperties") {
       const extra = (error.params as { additionalProperties?: unknown }).additionalProperties;
       message = `unknown field ${Array.isArray(extra) ? extra.map((e) => `"${String(e)}"`).join(", ") : ""}`.trim();
@@ -156,7 +160,27 @@ function toServerEntry(server: string, raw: Record<string, unknown>): { entry?: 
   const entry = config as Omit<MCPServerConfig, "name"> as ServerEntry;
   if (entryOptions.tools !== undefined) entry.tools = entryOptions.tools;
   if (entryOptions.connectTimeoutMs !== undefined) entry.connectTimeoutMs = entryOptions.connectTimeoutMs;
+  if (entryOptions.logLevel !== undefined) entry.logLevel = entryOptions.logLevel;
+  if (entryOptions.roots !== undefined) {
+    const roots = toRoots(server, entryOptions.roots, issues);
+    if (issues.length > 0) return { issues };
+    entry.roots = roots;
+  }
   return { entry, issues };
+}
+
+/** A root as a path (absolute) or a file:// URI, in the adapter's { uri, name? } form. */
+function toRoots(server: string, roots: NonNullable<ConfigFileEntryOptions["roots"]>, issues: ConfigFileIssue[]): MCPRoot[] {
+  return roots.map((root, index) => {
+    const given = typeof root === "string" ? root : root.uri;
+    const name = typeof root === "string" ? undefined : root.name;
+    let uri = given;
+    if (!given.startsWith("file://")) {
+      if (isAbsolute(given)) uri = pathToFileURL(given).href;
+      else issues.push({ server, field: `roots[${index}]`, message: `"${given}" must be an absolute path or a file:// URI` });
+    }
+    return name === undefined ? { uri } : { uri, name };
+  });
 }
 
 function resolveTransport(

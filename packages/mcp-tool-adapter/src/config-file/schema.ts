@@ -1,3 +1,4 @@
+import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/adapter";
 import { HttpServerConfigSchema } from "@mcp-tool-adapter/transport-http";
 import { StdioServerConfigSchema } from "@mcp-tool-adapter/transport-stdio";
 import { Type, type Static } from "typebox";
@@ -28,6 +29,8 @@ export const ServerToolsConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const RootSchema = Type.Object({ uri: Type.String({ minLength: 1 }), name: Type.Optional(Type.String()) }, { additionalProperties: false });
+
 /** The fields only a config file has: the transport's name in the editors' spellings, tool selection, per-server deadline, disabling. */
 export const ConfigFileEntryOptionsSchema = Type.Object({
   type: Type.Optional(TransportName),
@@ -35,6 +38,10 @@ export const ConfigFileEntryOptionsSchema = Type.Object({
   tools: Type.Optional(ServerToolsConfigSchema),
   connectTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
   disabled: Type.Optional(Type.Boolean()),
+  /** Folders the server may work in: absolute paths or file:// URIs, or { uri, name }. */
+  roots: Type.Optional(Type.Array(Type.Union([Type.String({ minLength: 1 }), RootSchema]))),
+  /** The server's log messages of this level and above are asked for (logging/setLevel) and printed. */
+  logLevel: Type.Optional(Type.Enum([...MCP_LOG_LEVELS])),
 });
 
 export type ConfigFileEntryOptions = Static<typeof ConfigFileEntryOptionsSchema>;

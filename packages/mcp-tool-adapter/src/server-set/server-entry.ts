@@ -1,4 +1,4 @@
-import type { HttpMCPServerConfig, StdioMCPServerConfig } from "@mcp-tool-adapter/adapter";
+import type { HttpMCPServerConfig, MCPLogLevel, MCPRoot, StdioMCPServerConfig } from "@mcp-tool-adapter/adapter";
 import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
 
 /** Which of a server's tools to register, and capability overrides by MCP tool name. */
@@ -16,6 +16,10 @@ export interface ServerEntryOptions {
   tools?: ServerToolsConfig;
   /** Deadline for this server's connect (spawn / HTTP session and handshake); wins over the set's default. */
   connectTimeoutMs?: number;
+  /** The folders (file:// URIs) this server may work in; declares the roots capability to it. */
+  roots?: MCPRoot[];
+  /** Asks the server for log messages of this level and above on every connect. */
+  logLevel?: MCPLogLevel;
 }
 
 /**

@@ -4,6 +4,7 @@ import type {
   MCPServerConfig,
   MCPToolDescriptor,
   MCPToolResult,
+  MCPToolAdapter,
   MCPTransportType,
   RegisterToolsOptions,
   RegistrationReport,
@@ -11,8 +12,13 @@ import type {
 import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import type { ServerEntry } from "./server-entry.js";
 
+/** Resources, prompts, completions, log level and roots of one server: MCPToolAdapter has them all; a test double may leave them out. */
+export type ServerSetProtocolMethods = Partial<
+  Pick<MCPToolAdapter, "listResources" | "listResourceTemplates" | "readResource" | "subscribeResource" | "listPrompts" | "getPrompt" | "complete" | "setLogLevel" | "onLog" | "setRoots" | "roots">
+>;
+
 /** What an MCPServerSet needs from an adapter; MCPToolAdapter fits, and so does any test double of it. */
-export interface ServerSetAdapter {
+export interface ServerSetAdapter extends ServerSetProtocolMethods {
   readonly serverName: string;
   readonly transportType: MCPTransportType;
   readonly isConnected: boolean;

@@ -1,0 +1,116 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  type ClientCapabilities,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import { describeCause } from "../errors.js";
+import type { Session } from "../session.js";
+import type { Logger } from "../types.js";
+import { checkElicitationAnswer, toElicitationRequest } from "./elicitation.js";
+import { callHostHandler } from "./host-handler.js";
+import { checkRoots } from "./roots.js";
+import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./types.js";
+
+const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
+
+export interface ClientFeatureOptions {
+  onElicitation?: ElicitationHandler | undefined;
+  onSampling?: SamplingHandler | undefined;
+  samplingTools?: boolean | undefined;
+  roots?: readonly MCPRoot[] | undefined;
+  clientRequestTimeoutMs?: number | undefined;
+}
+
+export interface ClientFeaturesContext {
+  readonly serverName: string;
+  readonly logger: Logger | undefined;
+  readonly validator: SchemaValidator;
+  current(): Session | undefined;
+}
+
+/**
+ * What the client offers the server: elicitation, sampling and roots, each declared only when
+ * the host gave what it needs (a handler, a list of roots). A request for an undeclared feature
+ * finds no handler and gets "method not found" from the SDK at once.
+ */
+export class ClientFeatures {
+  readonly #context: ClientFeaturesContext;
+  readonly #options: ClientFeatureOptions;
+  readonly #timeoutMs: number;
+  #roots: readonly MCPRoot[] | undefined;
+
+  constructor(context: ClientFeaturesContext, options: ClientFeatureOptions) {
+    this.#context = context;
+    this.#options = options;
+    const timeout = options.clientRequestTimeoutMs;
+    this.#timeoutMs = timeout !== undefined && Number.isFinite(timeout) && timeout > 0 ? Math.min(timeout, 2 ** 31 - 1) : DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
+    this.#roots = options.roots === undefined ? undefined : checkRoots(options.roots, `The "roots" option of MCP server "${context.serverName}"`);
+  }
+
+  /** The capabilities a new session's client declares. */
+  capabilities(): ClientCapabilities {
+    const { onElicitation, onSampling, samplingTools } = this.#options;
+    return {
+      ...(onElicitation === undefined ? {} : { elicitation: { form: {}, url: {} } }),
+      ...(onSampling === undefined ? {} : { sampling: samplingTools === true ? { tools: {} } : {} }),
+      ...(this.#roots === undefined ? {} : { roots: { listChanged: true } }),
+    };
+  }
+
+  get roots(): readonly MCPRoot[] {
+    return this.#roots ?? [];
+  }
+
+  /** Installs the request handlers of the declared features on a new session's client. */
+  install(client: Client): void {
+    const { serverName, logger, validator } = this.#context;
+    const { onElicitation, onSampling } = this.#options;
+    if (onElicitation !== undefined) {
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+        const elicitation = toElicitationRequest(request.params, validator);
+        return callHostHandler({
+          what: "elicitation/create",
+          serverName,
+          timeoutMs: this.#timeoutMs,
+          serverSignal: extra.signal,
+          logger,
+          run: async (context) => checkElicitationAnswer(elicitation, await onElicitation(elicitation, context), validator),
+        });
+      });
+    }
+    if (onSampling !== undefined) {
+      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+        callHostHandler({
+          what: "sampling/createMessage",
+          serverName,
+          timeoutMs: this.#timeoutMs,
+          serverSignal: extra.signal,
+          logger,
+          run: (context) => onSampling(Object.freeze({ ...request.params }), context),
+        }),
+      );
+    }
+    if (this.#roots !== undefined) {
+      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.#roots?.map((root) => ({ ...root })) ?? [] }));
+    }
+  }
+
+  /**
+   * Replaces the roots and tells the server (`notifications/roots/list_changed`). Roots set on an
+   * adapter made without them are declared from the next connect on.
+   */
+  async setRoots(roots: readonly MCPRoot[]): Promise<void> {
+    const declared = this.#roots !== undefined;
+    this.#roots = checkRoots(roots, `setRoots() for MCP server "${this.#context.serverName}"`);
+    const session = this.#context.current();
+    if (session === undefined || !declared) return;
+    try {
+      await session.client.sendRootsListChanged();
+    } catch (error) {
+      this.#context.logger?.warn?.(`Telling MCP server "${this.#context.serverName}" that the roots changed failed: ${describeCause(error)}`, { error });
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
+
+/** What a host handler gets besides the request: which server asks, and a signal that fires on timeout or when the server cancels. */
+export interface ClientRequestContext {
+  readonly serverName: string;
+  readonly signal: AbortSignal;
+}
+
+/** A server asks the user for structured input (`requestedSchema`: a flat object of primitive fields). */
+export interface MCPFormElicitation {
+  readonly mode: "form";
+  readonly message: string;
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+}
+
+/** A server asks the user to visit a URL (e.g. to sign in) out of band. */
+export interface MCPUrlElicitation {
+  readonly mode: "url";
+  readonly message: string;
+  readonly url: string;
+  readonly elicitationId: string;
+}
+
+export type MCPElicitationRequest = MCPFormElicitation | MCPUrlElicitation;
+/** The user's answer: `accept` (with `content` matching requestedSchema in form mode), `decline` or `cancel`. */
+export type MCPElicitationResponse = ElicitResult;
+export type ElicitationHandler = (request: MCPElicitationRequest, context: ClientRequestContext) => MCPElicitationResponse | Promise<MCPElicitationResponse>;
+
+/** A server's `sampling/createMessage`: messages, model preferences, system prompt, and tools when it sends them. */
+export type MCPSamplingRequest = CreateMessageRequestParams;
+/** The host model's answer. */
+export type MCPSamplingResponse = CreateMessageResult | CreateMessageResultWithTools;
+export type SamplingHandler = (request: MCPSamplingRequest, context: ClientRequestContext) => MCPSamplingResponse | Promise<MCPSamplingResponse>;
+
+/** A folder the server may work in: a `file://` URI and an optional display name. */
+export interface MCPRoot {
+  readonly uri: string;
+  readonly name?: string;
+}

@@ -1,0 +1,62 @@
+import { describeCause, MCPDiscoveryError, MCPNotConnectedError } from "./errors.js";
+import type { Redactor } from "./redaction.js";
+import type { RequestContext } from "./request-outcome.js";
+import type { Session } from "./session.js";
+
+/** What following a paginated list request needs from the adapter. */
+export interface ListPagesContext {
+  readonly serverName: string;
+  readonly redactor: Redactor;
+  readonly maxListPages: number;
+  request: RequestContext["request"];
+}
+
+/**
+ * Every item of a paginated list (`resources/list`, `prompts/list`, ...): follows `nextCursor`,
+ * refusing a cursor seen before and more than `maxListPages` pages, the same guards as tool
+ * discovery. Throws MCPDiscoveryError when the server fails or its pages make no sense, and
+ * MCPNotConnectedError when the connection closes on the way.
+ */
+export async function listAllPages(context: ListPagesContext, session: Session, method: string, field: string): Promise<unknown[]> {
+  const { serverName, maxListPages, redactor } = context;
+  const items: unknown[] = [];
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 1; ; page += 1) {
+    if (page > maxListPages) {
+      throw new MCPDiscoveryError(
+        `Listing on MCP server "${serverName}" stopped after ${maxListPages} pages of ${method}; the server keeps paginating. Raise maxListPages if it really has that many items.`,
+        { serverName },
+      );
+    }
+    let result: unknown;
+    try {
+      result = await context.request(session, { method, ...(cursor === undefined ? {} : { params: { cursor } }) });
+    } catch (error) {
+      if (session.state !== "open") {
+        throw new MCPNotConnectedError(
+          `Cannot finish ${method}: not connected to MCP server "${serverName}" any more (the connection closed during it). Call reconnect() and try again.`,
+          { serverName, cause: redactor.value(error) },
+        );
+      }
+      throw new MCPDiscoveryError(redactor.text(`Listing on MCP server "${serverName}" failed: ${method} returned an error: ${describeCause(error)}`), {
+        serverName,
+        cause: redactor.value(error),
+      });
+    }
+    const listed = (result as Record<string, unknown> | null)?.[field];
+    if (!Array.isArray(listed)) {
+      throw new MCPDiscoveryError(`Listing on MCP server "${serverName}" failed: the ${method} result has no "${field}" list.`, { serverName });
+    }
+    items.push(...(listed as unknown[]));
+    const next = (result as { nextCursor?: unknown }).nextCursor;
+    if (typeof next !== "string") return items;
+    if (seenCursors.has(next)) {
+      throw new MCPDiscoveryError(`Listing on MCP server "${serverName}" failed: ${method} returned cursor "${next}" a second time, so pagination would never end.`, {
+        serverName,
+      });
+    }
+    seenCursors.add(next);
+    cursor = next;
+  }
+}

@@ -1,0 +1,123 @@
+import { pathToFileURL } from "node:url";
+import { realpath } from "node:fs/promises";
+import {
+  createTempDirectory,
+  everythingStdioServer,
+  expectNoLeakedProcesses,
+  filesystemStdioServer,
+  startEverythingHttp,
+  type EverythingHttpServer,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MCPToolAdapter, type MCPElicitationRequest, type MCPSamplingRequest, type MCPServerConfig } from "../src/index.js";
+
+// Elicitation, sampling and roots against the real servers. Tools called: trigger-elicitation-request,
+// trigger-url-elicitation, trigger-sampling-request, get-roots-list (server-everything) and
+// list_allowed_directories (server-filesystem). Never get-env nor gzip-file-as-resource.
+
+let http: EverythingHttpServer | undefined;
+const targets = [
+  { label: "stdio", config: (): MCPServerConfig => ({ name: "everything", transport: "stdio", ...everythingStdioServer() }) },
+  { label: "streamable-http", config: (): MCPServerConfig => ({ name: "everything", transport: "streamable-http", url: http!.url }), start: () => startEverythingHttp({ mode: "streamableHttp" }) },
+];
+
+function textOf(result: { data: { content: unknown[] } | null }): string {
+  return (result.data?.content ?? []).map((item) => (item as { text?: string }).text ?? "").join("\n");
+}
+
+describe.each(targets)("server-everything client features over $label", (target) => {
+  let adapter: MCPToolAdapter;
+  const elicitations: MCPElicitationRequest[] = [];
+  const samplings: MCPSamplingRequest[] = [];
+
+  beforeAll(async () => {
+    if (target.start) http = await target.start();
+    adapter = new MCPToolAdapter(target.config(), {
+      connectTimeoutMs: 20_000,
+      roots: [{ uri: "file:///srv/project", name: "project" }],
+      onElicitation: (request) => {
+        elicitations.push(request);
+        return request.mode === "form" ? { action: "accept", content: { name: "Ada", check: true, integer: 7 } } : { action: "decline" };
+      },
+      onSampling: (request) => {
+        samplings.push(request);
+        return { role: "assistant", content: { type: "text", text: "sampled by the host" }, model: "host-model", stopReason: "endTurn" };
+      },
+    });
+    await adapter.connect();
+  });
+
+  afterAll(async () => {
+    await adapter.disconnect();
+    await http?.stop();
+    http = undefined;
+    await expectNoLeakedProcesses();
+  });
+
+  it("offers the tools that need elicitation, sampling and roots (it saw our capabilities)", async () => {
+    const names = (await adapter.discoverTools()).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request", "get-roots-list"]));
+  });
+
+  it("answers a form elicitation through onElicitation, checked against the server's schema", async () => {
+    const result = await adapter.invoke("trigger-elicitation-request", {});
+    expect(result.success).toBe(true);
+    expect(textOf(result)).toContain("User provided the requested information");
+    expect(textOf(result)).toContain("Ada");
+    expect(elicitations.at(-1)).toMatchObject({ mode: "form", requestedSchema: { required: ["name"] } });
+  });
+
+  it("passes a URL elicitation with its URL and id", async () => {
+    const result = await adapter.invoke("trigger-url-elicitation", { url: "https://example.invalid/consent", elicitationId: "consent-1" });
+    expect(result.success).toBe(true);
+    expect(elicitations.at(-1)).toEqual({ mode: "url", message: "Please open the link to complete this action.", url: "https://example.invalid/consent", elicitationId: "consent-1" });
+  });
+
+  it("answers sampling/createMessage with the host model", async () => {
+    const result = await adapter.invoke("trigger-sampling-request", { prompt: "capital of France?", maxTokens: 30 });
+    expect(result.success).toBe(true);
+    expect(textOf(result)).toContain("sampled by the host");
+    expect(samplings.at(-1)).toMatchObject({ maxTokens: 30, systemPrompt: "You are a helpful test server.", messages: [{ role: "user" }] });
+  });
+
+  it("lists our roots to the server", async () => {
+    const result = await adapter.invoke("get-roots-list", {});
+    expect(textOf(result)).toContain("file:///srv/project");
+  });
+});
+
+describe("server-filesystem with roots given by us", () => {
+  let adapter: MCPToolAdapter;
+  let started: TempDirectory;
+  let first: TempDirectory;
+  let second: TempDirectory;
+
+  beforeAll(async () => {
+    [started, first, second] = await Promise.all([createTempDirectory("fs-start-"), createTempDirectory("fs-root-a-"), createTempDirectory("fs-root-b-")]);
+  });
+
+  afterAll(async () => {
+    await adapter.disconnect();
+    await Promise.all([started.remove(), first.remove(), second.remove()]);
+    await expectNoLeakedProcesses();
+  });
+
+  async function allowed(): Promise<string[]> {
+    const result = await adapter.invoke("list_allowed_directories", {});
+    return textOf(result).split("\n").slice(1).map((line) => line.trim()).filter((line) => line !== "").sort();
+  }
+
+  it("sees exactly our roots, and the new ones after setRoots()", async () => {
+    const firstPath = await realpath(first.path);
+    const secondPath = await realpath(second.path);
+    adapter = new MCPToolAdapter({ name: "files", transport: "stdio", ...filesystemStdioServer([started.path]) }, {
+      connectTimeoutMs: 20_000,
+      roots: [{ uri: pathToFileURL(firstPath).href, name: "a" }],
+    });
+    await adapter.connect();
+    await expect.poll(allowed, { timeout: 10_000 }).toEqual([firstPath]);
+    await adapter.setRoots([{ uri: pathToFileURL(firstPath).href }, { uri: pathToFileURL(secondPath).href }]);
+    await expect.poll(allowed, { timeout: 10_000 }).toEqual([firstPath, secondPath].sort());
+  });
+});
