@@ -3,7 +3,19 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "**/coverage/**", "reports/**", "**/.doc-examples/**", "**/.bench/**", "**/*.mjs", "**/vitest.config.ts", "vitest.shared.ts"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "**/node_modules/**",
+      "**/coverage/**",
+      "reports/**",
+      "**/.doc-examples/**",
+      "**/.bench/**",
+      "**/*.mjs",
+      "**/vitest.config.ts",
+      "vitest.shared.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -11,8 +23,30 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      "no-restricted-exports": ["error", { restrictDefaultExports: { direct: true, named: true, defaultFrom: true, namedFrom: true, namespaceFrom: true } }],
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@mcp-tool-adapter/*/*", "!@mcp-tool-adapter/transport-*/config", "mcp-tool-adapter/*"], message: "Import a package by its public entry (or a transport's schema-only /config entry) only." }, { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." }] }],
+      "no-restricted-exports": [
+        "error",
+        {
+          restrictDefaultExports: {
+            direct: true,
+            named: true,
+            defaultFrom: true,
+            namedFrom: true,
+            namespaceFrom: true,
+          },
+        },
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@mcp-tool-adapter/*/*", "!@mcp-tool-adapter/transport-*/config", "mcp-tool-adapter/*"],
+              message: "Import a package by its public entry (or a transport's schema-only /config entry) only.",
+            },
+            { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." },
+          ],
+        },
+      ],
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
@@ -20,7 +54,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ["packages/*/test/**/*.ts", "packages/integration/**/*.ts", "packages/bench/**/*.ts", "packages/test-servers/**/*.ts"],
+    files: [
+      "packages/*/test/**/*.ts",
+      "packages/integration/**/*.ts",
+      "packages/bench/**/*.ts",
+      "packages/test-servers/**/*.ts",
+    ],
     rules: {
       "@typescript-eslint/no-non-null-assertion": "off",
       "@typescript-eslint/no-floating-promises": "error",

@@ -8,7 +8,10 @@ import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
 
 const root = new URL("..", import.meta.url).pathname;
 const update = process.argv.includes("--update");
-const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice(7).split(",");
+const only = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 let failures = 0;
 
 for (const dir of readdirSync(join(root, "packages")).sort()) {
@@ -29,8 +32,24 @@ for (const dir of readdirSync(join(root, "packages")).sort()) {
     configObject: {
       projectFolder: packageDir,
       mainEntryPointFilePath: entry,
-      compiler: { overrideTsconfig: { compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, lib: ["ES2023"], types: ["node"] }, include: [entry] } },
-      apiReport: { enabled: true, reportFolder, reportTempFolder: join(root, "reports/api-temp"), reportFileName: `${dir}.api.md` },
+      compiler: {
+        overrideTsconfig: {
+          compilerOptions: {
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            skipLibCheck: true,
+            lib: ["ES2023"],
+            types: ["node"],
+          },
+          include: [entry],
+        },
+      },
+      apiReport: {
+        enabled: true,
+        reportFolder,
+        reportTempFolder: join(root, "reports/api-temp"),
+        reportFileName: `${dir}.api.md`,
+      },
       docModel: { enabled: false },
       dtsRollup: { enabled: false },
       tsdocMetadata: { enabled: false },
@@ -43,10 +62,18 @@ for (const dir of readdirSync(join(root, "packages")).sort()) {
     configObjectFullPath: join(packageDir, "api-extractor.json"),
     packageJsonFullPath: manifestPath,
   });
-  const result = Extractor.invoke(config, { localBuild: update, showVerboseMessages: false, messageCallback: (m) => { if (m.logLevel === "warning" || m.logLevel === "error") m.logLevel = "none"; } });
+  const result = Extractor.invoke(config, {
+    localBuild: update,
+    showVerboseMessages: false,
+    messageCallback: (m) => {
+      if (m.logLevel === "warning" || m.logLevel === "error") m.logLevel = "none";
+    },
+  });
   if (!result.succeeded || (!update && result.apiReportChanged)) {
     failures += 1;
-    console.error(`api-report: ${manifest.name}: its public API differs from packages/${dir}/etc/${dir}.api.md. If the change is intended, run \`pnpm api:update\`, commit the report and add a changeset.`);
+    console.error(
+      `api-report: ${manifest.name}: its public API differs from packages/${dir}/etc/${dir}.api.md. If the change is intended, run \`pnpm api:update\`, commit the report and add a changeset.`,
+    );
   } else {
     console.log(`api-report: ${manifest.name}: ${update && result.apiReportChanged ? "report updated" : "unchanged"}`);
   }

@@ -91,9 +91,11 @@ function describeRun(result, timeoutMs = STEP_TIMEOUT_MS) {
 /** Runs jobs with at most `limit` at a time (the CI machine has two cores). */
 async function inParallel(items, limit, job) {
   const queue = [...items];
-  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, async () => {
-    while (queue.length > 0) await job(queue.shift());
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, queue.length) }, async () => {
+      while (queue.length > 0) await job(queue.shift());
+    }),
+  );
 }
 
 function unsafeFileName(name) {
@@ -122,23 +124,37 @@ await inParallel(packages, 2, async (pkg) => {
   record("", pkg.name, "pack");
 
   const listing = await run("tar", ["-tzf", pkg.tarball]);
-  const files = listing.stdout.split("\n").filter(Boolean).map((f) => f.replace(/^package\//, ""));
+  const files = listing.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, ""));
   const problems = [];
   if (!files.includes("LICENSE")) problems.push("no LICENSE file in the tarball");
-  else if (readFileSync(join(pkg.dir, "LICENSE"), "utf8") !== rootLicense) problems.push("LICENSE differs from the repository's LICENSE");
+  else if (readFileSync(join(pkg.dir, "LICENSE"), "utf8") !== rootLicense)
+    problems.push("LICENSE differs from the repository's LICENSE");
   const maps = files.filter((f) => f.endsWith(".js.map"));
-  if (maps.length > 0) problems.push(`JavaScript source maps in the tarball (${maps.slice(0, 3).join(", ")}...): they point at code a user never runs`);
-  if (!files.includes("dist/index.js") || !files.includes("dist/index.d.ts")) problems.push("dist/index.js or dist/index.d.ts missing from the tarball");
+  if (maps.length > 0)
+    problems.push(
+      `JavaScript source maps in the tarball (${maps.slice(0, 3).join(", ")}...): they point at code a user never runs`,
+    );
+  if (!files.includes("dist/index.js") || !files.includes("dist/index.d.ts"))
+    problems.push("dist/index.js or dist/index.d.ts missing from the tarball");
   const repositoryUrl = pkg.manifest.repository?.url ?? "";
-  if (!/^git\+https:\/\/github\.com\//.test(repositoryUrl)) problems.push(`repository.url is not the GitHub repository: "${repositoryUrl}"`);
+  if (!/^git\+https:\/\/github\.com\//.test(repositoryUrl))
+    problems.push(`repository.url is not the GitHub repository: "${repositoryUrl}"`);
   const readme = existsSync(join(pkg.dir, "README.md")) ? readFileSync(join(pkg.dir, "README.md"), "utf8") : "";
   const relativeLinks = [...readme.matchAll(/\]\((?!https?:|#|mailto:)([^)]+)\)/g)].map((m) => m[1]);
-  if (relativeLinks.length > 0) problems.push(`README links that break on the registry's page (use absolute GitHub URLs): ${relativeLinks.join(", ")}`);
+  if (relativeLinks.length > 0)
+    problems.push(
+      `README links that break on the registry's page (use absolute GitHub URLs): ${relativeLinks.join(", ")}`,
+    );
   record("", pkg.name, "tarball contents", problems.length > 0 ? problems.join("\n") : undefined);
 });
 
 const packedPackages = packages.filter((pkg) => pkg.tarball !== undefined);
-console.log(`  packed ${packedPackages.length} of ${packages.length} public packages after ${Math.round((performance.now() - started) / 1000)} s`);
+console.log(
+  `  packed ${packedPackages.length} of ${packages.length} public packages after ${Math.round((performance.now() - started) / 1000)} s`,
+);
 
 // ── 2. One scratch project per package manager ──────────────────────────────────────────────────
 const managers = [
@@ -148,8 +164,25 @@ const managers = [
       const dependencies = Object.fromEntries(packedPackages.map((pkg) => [pkg.name, `file:${pkg.tarball}`]));
       // Dependencies between our packages resolve to these tarballs, never to the registry.
       const overrides = Object.fromEntries(packedPackages.map((pkg) => [pkg.name, `$${pkg.name}`]));
-      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer-npm", private: true, type: "module", dependencies, devDependencies: CONSUMER_DEV_DEPENDENCIES, overrides }, null, 2));
-      return run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, timeoutMs: 300_000 });
+      writeFileSync(
+        join(dir, "package.json"),
+        JSON.stringify(
+          {
+            name: "consumer-npm",
+            private: true,
+            type: "module",
+            dependencies,
+            devDependencies: CONSUMER_DEV_DEPENDENCIES,
+            overrides,
+          },
+          null,
+          2,
+        ),
+      );
+      return run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+        cwd: dir,
+        timeoutMs: 300_000,
+      });
     },
   },
   {
@@ -157,12 +190,32 @@ const managers = [
     types: true,
     setUp(dir) {
       const dependencies = Object.fromEntries(packedPackages.map((pkg) => [pkg.name, `file:${pkg.tarball}`]));
-      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer-pnpm", private: true, type: "module", dependencies, devDependencies: CONSUMER_DEV_DEPENDENCIES }, null, 2));
+      writeFileSync(
+        join(dir, "package.json"),
+        JSON.stringify(
+          {
+            name: "consumer-pnpm",
+            private: true,
+            type: "module",
+            dependencies,
+            devDependencies: CONSUMER_DEV_DEPENDENCIES,
+          },
+          null,
+          2,
+        ),
+      );
       // hoist: false: a package sees only what it declares (pnpm's default hoists everything into
       // .pnpm/node_modules, where an undeclared import still resolves).
       const overrides = packedPackages.map((pkg) => `  "${pkg.name}": "file:${pkg.tarball}"`).join("\n");
-      writeFileSync(join(dir, "pnpm-workspace.yaml"), `hoist: false\npublicHoistPattern: []\noverrides:\n${overrides}\n`);
-      return run("pnpm", ["install", "--no-frozen-lockfile", "--prefer-offline", "--reporter=append-only"], { cwd: dir, timeoutMs: 300_000, env: { ...process.env, npm_config_yes: "true" } });
+      writeFileSync(
+        join(dir, "pnpm-workspace.yaml"),
+        `hoist: false\npublicHoistPattern: []\noverrides:\n${overrides}\n`,
+      );
+      return run("pnpm", ["install", "--no-frozen-lockfile", "--prefer-offline", "--reporter=append-only"], {
+        cwd: dir,
+        timeoutMs: 300_000,
+        env: { ...process.env, npm_config_yes: "true" },
+      });
     },
   },
 ];
@@ -181,20 +234,45 @@ for (const manager of managers) {
     continue;
   }
   record(manager.name, "", "install");
-  console.log(`  ${manager.name}: installed ${packedPackages.length} tarballs in ${Math.round(performance.now() - installStarted)} ms`);
+  console.log(
+    `  ${manager.name}: installed ${packedPackages.length} tarballs in ${Math.round(performance.now() - installStarted)} ms`,
+  );
 
   await inParallel(packedPackages, 2, async (pkg) => {
     const specifier = JSON.stringify(pkg.name);
-    const imported = await run(process.execPath, ["--input-type=module", "-e", `const api = await import(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`], { cwd: dir });
-    record(manager.name, pkg.name, "import", imported.code === 0 && imported.stderr === "" ? undefined : describeRun(imported));
-    const required = await run(process.execPath, ["-e", `const api = require(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`], { cwd: dir });
-    record(manager.name, pkg.name, "require", required.code === 0 && required.stderr === "" ? undefined : describeRun(required));
+    const imported = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const api = await import(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`,
+      ],
+      { cwd: dir },
+    );
+    record(
+      manager.name,
+      pkg.name,
+      "import",
+      imported.code === 0 && imported.stderr === "" ? undefined : describeRun(imported),
+    );
+    const required = await run(
+      process.execPath,
+      ["-e", `const api = require(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`],
+      { cwd: dir },
+    );
+    record(
+      manager.name,
+      pkg.name,
+      "require",
+      required.code === 0 && required.stderr === "" ? undefined : describeRun(required),
+    );
   });
 
   if (umbrella !== undefined) await runUmbrellaScript(manager.name, dir);
   // Types only where nothing is hoisted: what npm's flat layout would add is already seen here,
   // and each run checks every .d.ts of the MCP SDK (40 s of CPU).
-  if (manager.types) await Promise.all(["nodenext", "bundler"].map((resolution) => typeCheck(manager.name, dir, resolution)));
+  if (manager.types)
+    await Promise.all(["nodenext", "bundler"].map((resolution) => typeCheck(manager.name, dir, resolution)));
   await bundleForBrowser(manager.name, dir);
   console.log(`  ${manager.name}: done after ${Math.round((performance.now() - started) / 1000)} s`);
 }
@@ -210,10 +288,13 @@ if (keep) console.log(`Scratch projects kept in ${scratch}`);
 else rmSync(scratch, { recursive: true, force: true });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 if (failures.length === 0) {
-  console.log(`Consumer check OK: ${stepsRun} steps over ${packages.length} packages (${packages.map((p) => p.name).join(", ")}), npm and pnpm, in ${seconds} s`);
+  console.log(
+    `Consumer check OK: ${stepsRun} steps over ${packages.length} packages (${packages.map((p) => p.name).join(", ")}), npm and pnpm, in ${seconds} s`,
+  );
 } else {
   console.log(`\nConsumer check FAILED in ${seconds} s: ${failures.length} of ${stepsRun} steps:`);
-  for (const f of failures) console.log(`  ${[f.manager, f.step, f.pkg].filter(Boolean).join(" / ")}: ${f.problem.split("\n")[0]}`);
+  for (const f of failures)
+    console.log(`  ${[f.manager, f.step, f.pkg].filter(Boolean).join(" / ")}: ${f.problem.split("\n")[0]}`);
   process.exitCode = 1;
 }
 
@@ -235,9 +316,18 @@ console.log("ok");
 `;
   writeFileSync(join(dir, "umbrella-script.mjs"), script);
   const timeoutMs = 30_000;
-  const result = await run(process.execPath, ["umbrella-script.mjs"], { cwd: dir, timeoutMs, env: { ...process.env, SERVER_ENTRY: serverMemoryEntry, MEMORY_FILE: memoryFile } });
+  const result = await run(process.execPath, ["umbrella-script.mjs"], {
+    cwd: dir,
+    timeoutMs,
+    env: { ...process.env, SERVER_ENTRY: serverMemoryEntry, MEMORY_FILE: memoryFile },
+  });
   const ok = result.code === 0 && result.stdout.trim() === "ok" && result.stderr === "";
-  record(manager, "mcp-tool-adapter", "script (umbrella + server-memory over stdio, exits by itself)", ok ? undefined : describeRun(result, timeoutMs));
+  record(
+    manager,
+    "mcp-tool-adapter",
+    "script (umbrella + server-memory over stdio, exits by itself)",
+    ok ? undefined : describeRun(result, timeoutMs),
+  );
 }
 
 /** One consumer file per package, type-checked together; an error is attributed to the package its file or path names. */
@@ -245,34 +335,55 @@ async function typeCheck(manager, dir, resolution) {
   const typesDir = join(dir, `types-${resolution}`);
   mkdirSync(typesDir, { recursive: true });
   for (const pkg of packedPackages) {
-    writeFileSync(join(typesDir, `${unsafeFileName(pkg.name)}.ts`), `import * as api from ${JSON.stringify(pkg.name)};\nexport const names: string[] = Object.keys(api);\n`);
+    writeFileSync(
+      join(typesDir, `${unsafeFileName(pkg.name)}.ts`),
+      `import * as api from ${JSON.stringify(pkg.name)};\nexport const names: string[] = Object.keys(api);\n`,
+    );
   }
   // "DOM" in both: the MCP SDK's own declarations name DOM's HeadersInit (README, Requirements).
-  const compilerOptions = resolution === "nodenext"
-    ? { module: "nodenext", moduleResolution: "nodenext", lib: ["ES2023", "DOM"], types: ["node"] }
-    : { module: "esnext", moduleResolution: "bundler", lib: ["ES2023", "DOM"], types: ["node"] };
-  writeFileSync(join(dir, `tsconfig.${resolution}.json`), JSON.stringify({
-    compilerOptions: { ...compilerOptions, target: "ES2022", strict: true, noEmit: true, skipLibCheck: false },
-    include: [`types-${resolution}/*.ts`],
-  }, null, 2));
+  const compilerOptions =
+    resolution === "nodenext"
+      ? { module: "nodenext", moduleResolution: "nodenext", lib: ["ES2023", "DOM"], types: ["node"] }
+      : { module: "esnext", moduleResolution: "bundler", lib: ["ES2023", "DOM"], types: ["node"] };
+  writeFileSync(
+    join(dir, `tsconfig.${resolution}.json`),
+    JSON.stringify(
+      {
+        compilerOptions: { ...compilerOptions, target: "ES2022", strict: true, noEmit: true, skipLibCheck: false },
+        include: [`types-${resolution}/*.ts`],
+      },
+      null,
+      2,
+    ),
+  );
   const tsc = requireFromRoot.resolve("typescript/bin/tsc");
   // About 40 s of CPU each; generous because CI machines are shared.
   const timeoutMs = 600_000;
-  const result = await run(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`, "--pretty", "false"], { cwd: dir, timeoutMs });
+  const result = await run(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`, "--pretty", "false"], {
+    cwd: dir,
+    timeoutMs,
+  });
   if (result.code === 0) {
     for (const pkg of packedPackages) record(manager, pkg.name, `types (${resolution})`);
     return;
   }
   const errorsByPackage = new Map();
   for (const line of result.stdout.split("\n").filter((l) => /error TS\d+/.test(l))) {
-    const owner = packedPackages.find((pkg) => line.startsWith(`types-${resolution}/${unsafeFileName(pkg.name)}.ts`) || line.includes(`node_modules/${pkg.name}/`) || line.includes(`${pkg.name.replace("/", "+")}@`));
+    const owner = packedPackages.find(
+      (pkg) =>
+        line.startsWith(`types-${resolution}/${unsafeFileName(pkg.name)}.ts`) ||
+        line.includes(`node_modules/${pkg.name}/`) ||
+        line.includes(`${pkg.name.replace("/", "+")}@`),
+    );
     const name = owner?.name ?? "(a dependency)";
     errorsByPackage.set(name, [...(errorsByPackage.get(name) ?? []), line]);
   }
   if (errorsByPackage.size === 0) errorsByPackage.set("(tsc)", [describeRun(result, timeoutMs)]);
-  for (const pkg of packedPackages) record(manager, pkg.name, `types (${resolution})`, errorsByPackage.get(pkg.name)?.join("\n"));
+  for (const pkg of packedPackages)
+    record(manager, pkg.name, `types (${resolution})`, errorsByPackage.get(pkg.name)?.join("\n"));
   for (const [name, lines] of errorsByPackage) {
-    if (!packedPackages.some((pkg) => pkg.name === name)) record(manager, name, `types (${resolution})`, lines.join("\n"));
+    if (!packedPackages.some((pkg) => pkg.name === name))
+      record(manager, name, `types (${resolution})`, lines.join("\n"));
   }
 }
 
@@ -283,37 +394,91 @@ async function typeCheckWithoutSdk() {
     if (seen.has(pkg.name)) return false;
     seen.add(pkg.name);
     const dependencies = { ...pkg.manifest.dependencies, ...pkg.manifest.peerDependencies };
-    return Object.keys(dependencies).some((name) => name === "@modelcontextprotocol/sdk" || (byName.has(name) && needsSdk(byName.get(name), seen)));
+    return Object.keys(dependencies).some(
+      (name) => name === "@modelcontextprotocol/sdk" || (byName.has(name) && needsSdk(byName.get(name), seen)),
+    );
   };
   const sdkFree = packedPackages.filter((pkg) => !needsSdk(pkg));
   const dir = join(scratch, "without-sdk");
   mkdirSync(dir);
   const dependencies = Object.fromEntries(sdkFree.map((pkg) => [pkg.name, `file:${pkg.tarball}`]));
   const overrides = Object.fromEntries(sdkFree.map((pkg) => [pkg.name, `$${pkg.name}`]));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer-without-sdk", private: true, type: "module", dependencies, devDependencies: CONSUMER_DEV_DEPENDENCIES, overrides }, null, 2));
-  const installed = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd: dir, timeoutMs: 300_000 });
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify(
+      {
+        name: "consumer-without-sdk",
+        private: true,
+        type: "module",
+        dependencies,
+        devDependencies: CONSUMER_DEV_DEPENDENCIES,
+        overrides,
+      },
+      null,
+      2,
+    ),
+  );
+  const installed = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+    cwd: dir,
+    timeoutMs: 300_000,
+  });
   if (installed.code !== 0) {
     record("npm", "", "install without the SDK", describeRun(installed, 300_000));
     return;
   }
   if (existsSync(join(dir, "node_modules", "@modelcontextprotocol", "sdk"))) {
-    record("npm", "", "install without the SDK", `@modelcontextprotocol/sdk was installed although none of ${sdkFree.map((pkg) => pkg.name).join(", ")} declares it`);
+    record(
+      "npm",
+      "",
+      "install without the SDK",
+      `@modelcontextprotocol/sdk was installed although none of ${sdkFree.map((pkg) => pkg.name).join(", ")} declares it`,
+    );
     return;
   }
-  for (const pkg of sdkFree) writeFileSync(join(dir, `${unsafeFileName(pkg.name)}.ts`), `import * as api from ${JSON.stringify(pkg.name)};\nexport const names: string[] = Object.keys(api);\n`);
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { module: "nodenext", moduleResolution: "nodenext", lib: ["ES2023"], types: ["node"], target: "ES2022", strict: true, noEmit: true, skipLibCheck: false },
-    include: ["*.ts"],
-  }, null, 2));
+  for (const pkg of sdkFree)
+    writeFileSync(
+      join(dir, `${unsafeFileName(pkg.name)}.ts`),
+      `import * as api from ${JSON.stringify(pkg.name)};\nexport const names: string[] = Object.keys(api);\n`,
+    );
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          lib: ["ES2023"],
+          types: ["node"],
+          target: "ES2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        include: ["*.ts"],
+      },
+      null,
+      2,
+    ),
+  );
   const tsc = requireFromRoot.resolve("typescript/bin/tsc");
-  const result = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], { cwd: dir, timeoutMs: 600_000 });
+  const result = await run(process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], {
+    cwd: dir,
+    timeoutMs: 600_000,
+  });
   for (const pkg of sdkFree) {
-    const lines = result.stdout.split("\n").filter((line) => /error TS\d+/.test(line) && (line.startsWith(`${unsafeFileName(pkg.name)}.ts`) || line.includes(`node_modules/${pkg.name}/`)));
+    const lines = result.stdout
+      .split("\n")
+      .filter(
+        (line) =>
+          /error TS\d+/.test(line) &&
+          (line.startsWith(`${unsafeFileName(pkg.name)}.ts`) || line.includes(`node_modules/${pkg.name}/`)),
+      );
     record("npm", pkg.name, "types without the MCP SDK", lines.length > 0 ? lines.join("\n") : undefined);
   }
   // tsc failed on something no package's file or path names (a dependency's types, or tsc itself).
   const attributed = failures.some((f) => f.step === "types without the MCP SDK");
-  if (result.code !== 0 && !attributed) record("npm", "(a dependency)", "types without the MCP SDK", describeRun(result, 600_000));
+  if (result.code !== 0 && !attributed)
+    record("npm", "(a dependency)", "types without the MCP SDK", describeRun(result, 600_000));
 }
 
 /** esbuild --bundle --platform=browser, as a web app would, with no externals and no flags of ours. */
@@ -322,7 +487,11 @@ async function bundleForBrowser(manager, dir) {
   for (const pkg of packedPackages.filter((p) => !NODE_ONLY.has(p.name))) {
     try {
       await esbuild.build({
-        stdin: { contents: `import * as api from ${JSON.stringify(pkg.name)};\nconsole.log(Object.keys(api));\n`, resolveDir: dir, loader: "js" },
+        stdin: {
+          contents: `import * as api from ${JSON.stringify(pkg.name)};\nconsole.log(Object.keys(api));\n`,
+          resolveDir: dir,
+          loader: "js",
+        },
         bundle: true,
         platform: "browser",
         format: "esm",
@@ -331,7 +500,9 @@ async function bundleForBrowser(manager, dir) {
       });
       record(manager, pkg.name, "browser bundle (esbuild)");
     } catch (error) {
-      const messages = (error.errors ?? []).map((e) => `${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`);
+      const messages = (error.errors ?? []).map(
+        (e) => `${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}`,
+      );
       record(manager, pkg.name, "browser bundle (esbuild)", messages.length > 0 ? messages.join("\n") : String(error));
     }
   }
@@ -344,4 +515,3 @@ function resolveBin(name, fromDir) {
   const bin = typeof manifest.bin === "string" ? manifest.bin : Object.values(manifest.bin ?? {})[0];
   return join(dirname(manifestPath), bin);
 }
-

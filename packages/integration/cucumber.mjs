@@ -15,10 +15,6 @@ export default {
   import: ["src/support/**/*.ts", "src/steps/**/*.ts"],
   // Undefined or pending steps fail the run instead of being reported as "not run".
   strict: true,
-  format: [
-    "progress",
-    `json:${reportsDir}/cucumber.json`,
-    `html:${reportsDir}/cucumber.html`,
-  ],
+  format: ["progress", `json:${reportsDir}/cucumber.json`, `html:${reportsDir}/cucumber.html`],
   formatOptions: { snippetInterface: "async-await" },
 };

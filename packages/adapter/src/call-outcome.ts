@@ -18,7 +18,13 @@ export interface CallOutcomeContext {
 }
 
 /** A failed result, its message redacted, timed from `start`. */
-export function failure(context: CallOutcomeContext, start: number, errorKind: MCPToolErrorKind, error: string, data: MCPToolResultData | null = null): MCPToolResult {
+export function failure(
+  context: CallOutcomeContext,
+  start: number,
+  errorKind: MCPToolErrorKind,
+  error: string,
+  data: MCPToolResultData | null = null,
+): MCPToolResult {
   return { success: false, data, error: context.redactor.text(error), durationMs: context.now() - start, errorKind };
 }
 
@@ -34,43 +40,103 @@ export function callFailure(
 ): MCPToolResult {
   const { serverName } = context;
   if (error instanceof ConnectionLost) {
-    return failure(context, start, "connection_lost", `connection lost: connection closed while calling tool "${name}" on MCP server "${serverName}" (${error.why})`);
+    return failure(
+      context,
+      start,
+      "connection_lost",
+      `connection lost: connection closed while calling tool "${name}" on MCP server "${serverName}" (${error.why})`,
+    );
   }
   if (signal?.aborted === true) {
-    return failure(context, start, "cancelled", `cancelled: the call to tool "${name}" was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`);
+    return failure(
+      context,
+      start,
+      "cancelled",
+      `cancelled: the call to tool "${name}" was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`,
+    );
   }
   if (error instanceof McpError) {
     if (error.code === (ErrorCode.RequestTimeout as number)) {
       const total = /maximum total timeout/iu.test(error.message) && maxTotalMs !== undefined;
-      return failure(context, start, "timeout", `timeout after ${total ? maxTotalMs : timeoutMs} ms: tool "${name}" on MCP server "${serverName}" did not answer${total ? " within its maximum total time" : ""}; the server was told to cancel`);
+      return failure(
+        context,
+        start,
+        "timeout",
+        `timeout after ${total ? maxTotalMs : timeoutMs} ms: tool "${name}" on MCP server "${serverName}" did not answer${total ? " within its maximum total time" : ""}; the server was told to cancel`,
+      );
     }
     if (error.code === (ErrorCode.ConnectionClosed as number)) {
-      return failure(context, start, "connection_lost", `connection lost: connection closed while calling tool "${name}" on MCP server "${serverName}" (${error.message})`);
+      return failure(
+        context,
+        start,
+        "connection_lost",
+        `connection lost: connection closed while calling tool "${name}" on MCP server "${serverName}" (${error.message})`,
+      );
     }
     if (isMessageTooLarge(error)) return tooLargeForTransport(context, start, name, error);
-    return failure(context, start, "server_error", `server error: tool "${name}" on MCP server "${serverName}" failed: ${error.message}`);
+    return failure(
+      context,
+      start,
+      "server_error",
+      `server error: tool "${name}" on MCP server "${serverName}" failed: ${error.message}`,
+    );
   }
   if (isConnectionGone(error)) {
-    return failure(context, start, "connection_lost", `connection lost: sending the call to tool "${name}" on MCP server "${serverName}" failed (${describeTransportFailure(error)})`);
+    return failure(
+      context,
+      start,
+      "connection_lost",
+      `connection lost: sending the call to tool "${name}" on MCP server "${serverName}" failed (${describeTransportFailure(error)})`,
+    );
   }
   if (isMessageTooLarge(error)) return tooLargeForTransport(context, start, name, error);
-  return failure(context, start, "server_error", `server error: calling tool "${name}" on MCP server "${serverName}" failed in the transport: ${describeCause(error)}`);
+  return failure(
+    context,
+    start,
+    "server_error",
+    `server error: calling tool "${name}" on MCP server "${serverName}" failed in the transport: ${describeCause(error)}`,
+  );
 }
 
 function tooLargeForTransport(context: CallOutcomeContext, start: number, name: string, error: unknown): MCPToolResult {
-  const limit = context.maxResultBytes === undefined ? "more than the transport accepts" : `more than maxResultBytes (${context.maxResultBytes} bytes) allows`;
-  return failure(context, start, "result_too_large", `result too large: tool "${name}" on MCP server "${context.serverName}" returned ${limit}; the transport dropped it: ${describeCause(error)}`);
+  const limit =
+    context.maxResultBytes === undefined
+      ? "more than the transport accepts"
+      : `more than maxResultBytes (${context.maxResultBytes} bytes) allows`;
+  return failure(
+    context,
+    start,
+    "result_too_large",
+    `result too large: tool "${name}" on MCP server "${context.serverName}" returned ${limit}; the transport dropped it: ${describeCause(error)}`,
+  );
 }
 
 /** The result of a call the server answered: size-checked, normalised, and its output validated. */
-export function callResult(context: CallOutcomeContext, start: number, name: string, raw: unknown, entry: CatalogEntry): MCPToolResult {
+export function callResult(
+  context: CallOutcomeContext,
+  start: number,
+  name: string,
+  raw: unknown,
+  entry: CatalogEntry,
+): MCPToolResult {
   if (context.maxResultBytes !== undefined && exceedsJsonBytes(raw, context.maxResultBytes)) {
-    return failure(context, start, "result_too_large", `result too large: tool "${name}" on MCP server "${context.serverName}" returned more than ${context.maxResultBytes} bytes (maxResultBytes); the result was dropped`);
+    return failure(
+      context,
+      start,
+      "result_too_large",
+      `result too large: tool "${name}" on MCP server "${context.serverName}" returned more than ${context.maxResultBytes} bytes (maxResultBytes); the result was dropped`,
+    );
   }
   const data = normalizeCallResult(raw);
   if (data.isError === true) {
     const text = contentText(data);
-    return failure(context, start, "server_error", `server error: ${text === "" ? `tool "${name}" reported an error without a message` : text}`, data);
+    return failure(
+      context,
+      start,
+      "server_error",
+      `server error: ${text === "" ? `tool "${name}" reported an error without a message` : text}`,
+      data,
+    );
   }
   const invalidOutput = entry.checkOutput(data.structuredContent, context.validator);
   if (invalidOutput !== undefined) return failure(context, start, "validation", invalidOutput, data);

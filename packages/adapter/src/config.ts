@@ -55,15 +55,19 @@ const BaseConfigSchema = Type.Object({
  */
 export function findConfigIssues(config: unknown): MCPConfigIssue[] {
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
-    return [{ path: "", message: `server config must be an object with "name" and "transport", got ${describeKind(config)}` }];
+    return [
+      { path: "", message: `server config must be an object with "name" and "transport", got ${describeKind(config)}` },
+    ];
   }
   const transport = (config as { transport?: unknown }).transport;
   // Validate against the one branch the transport selects, so the issues name that branch's
   // fields ("command", "url") instead of a union's "must match a schema in anyOf".
   const schema =
-    transport === "stdio" ? StdioMCPServerConfigSchema
-    : transport === "sse" || transport === "streamable-http" ? HttpMCPServerConfigSchema
-    : BaseConfigSchema;
+    transport === "stdio"
+      ? StdioMCPServerConfigSchema
+      : transport === "sse" || transport === "streamable-http"
+        ? HttpMCPServerConfigSchema
+        : BaseConfigSchema;
   const issues: MCPConfigIssue[] = [];
   for (const error of schemaErrors(schema, config)[1]) {
     if (error.keyword === "required") {
@@ -75,7 +79,10 @@ export function findConfigIssues(config: unknown): MCPConfigIssue[] {
       // One message for the field, not one per branch of its union.
       issues.push({ path: error.instancePath, message: UNION_FIELD_MESSAGES[error.instancePath] ?? "" });
     } else if (error.instancePath === "/transport") {
-      issues.push({ path: "/transport", message: `transport must be one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}, got ${describeKind(transport)}` });
+      issues.push({
+        path: "/transport",
+        message: `transport must be one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}, got ${describeKind(transport)}`,
+      });
     } else if (error.keyword !== "anyOf") {
       issues.push({ path: error.instancePath, message: `${fieldName(error.instancePath)} ${error.message}` });
     }
@@ -93,7 +100,10 @@ export function findConfigIssues(config: unknown): MCPConfigIssue[] {
 export function validateServerConfig(config: unknown): MCPServerConfig {
   const issues = findConfigIssues(config);
   if (issues.length > 0) {
-    const name = typeof (config as { name?: unknown } | null)?.name === "string" ? `"${(config as { name: string }).name}"` : "(unnamed)";
+    const name =
+      typeof (config as { name?: unknown } | null)?.name === "string"
+        ? `"${(config as { name: string }).name}"`
+        : "(unnamed)";
     throw new MCPConfigError(
       `Invalid MCP server config ${name}: ${issues.map((i) => i.message).join("; ")}. Fix these fields and create the adapter again.`,
       issues,
@@ -103,9 +113,11 @@ export function validateServerConfig(config: unknown): MCPServerConfig {
 }
 
 function requiredMessage(property: string, transport: unknown): string {
-  if (property === "command") return `command is required for the stdio transport (the executable that starts the server)`;
+  if (property === "command")
+    return `command is required for the stdio transport (the executable that starts the server)`;
   if (property === "url") return `url is required for the ${String(transport)} transport`;
-  if (property === "transport") return `transport is required: one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}`;
+  if (property === "transport")
+    return `transport is required: one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}`;
   return `${property} is required`;
 }
 

@@ -9,7 +9,8 @@ export interface MCPConfigIssue {
   message: string;
 }
 
-export type MCPAdapterErrorCode = "CONFIG_INVALID" | "CONNECTION_FAILED" | "NOT_CONNECTED" | "DISCOVERY_FAILED" | "INVALID_ARGUMENT";
+export type MCPAdapterErrorCode =
+  "CONFIG_INVALID" | "CONNECTION_FAILED" | "NOT_CONNECTED" | "DISCOVERY_FAILED" | "INVALID_ARGUMENT";
 
 /** Base class of every error the adapter throws; `code` is stable, messages are for people. */
 export class MCPAdapterError extends MCPToolAdapterError<MCPAdapterErrorCode> {

@@ -14,7 +14,13 @@ export interface FeatureToolsContext {
   getPrompt(name: string, args: Record<string, string>, options: MCPRequestOptions): Promise<MCPRequestResult<unknown>>;
 }
 
-const READ_ONLY = Object.freeze({ readOnly: true, writes: false, destructive: false, idempotent: true, openWorld: false });
+const READ_ONLY = Object.freeze({
+  readOnly: true,
+  writes: false,
+  destructive: false,
+  idempotent: true,
+  openWorld: false,
+});
 
 /**
  * `read_resource` and `get_prompt` as read-only registry tools (for `registerTools` with
@@ -28,12 +34,18 @@ export function buildFeatureTools(context: FeatureToolsContext): ToolDefinition[
     tools.push({
       name: READ_RESOURCE_TOOL,
       description: `Read a resource of MCP server "${serverName}" by its URI (a listed resource, or a resource template with its variables filled in).`,
-      inputSchema: { type: "object", properties: { uri: { type: "string", minLength: 1, description: "The resource's URI" } }, required: ["uri"], additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties: { uri: { type: "string", minLength: 1, description: "The resource's URI" } },
+        required: ["uri"],
+        additionalProperties: false,
+      },
       capabilities: { ...READ_ONLY },
       source: "mcp",
       sourceMetadata: { server: serverName, feature: "resources" },
       checkpointable: false,
-      handler: (args, call) => settle(() => context.readResource(String(args.uri), call.signal === undefined ? {} : { signal: call.signal })),
+      handler: (args, call) =>
+        settle(() => context.readResource(String(args.uri), call.signal === undefined ? {} : { signal: call.signal })),
     });
   }
   if (capabilities?.prompts !== undefined) {
@@ -44,7 +56,11 @@ export function buildFeatureTools(context: FeatureToolsContext): ToolDefinition[
         type: "object",
         properties: {
           name: { type: "string", minLength: 1, description: "The prompt's name" },
-          arguments: { type: "object", additionalProperties: { type: "string" }, description: "The prompt's arguments" },
+          arguments: {
+            type: "object",
+            additionalProperties: { type: "string" },
+            description: "The prompt's arguments",
+          },
         },
         required: ["name"],
         additionalProperties: false,
@@ -54,7 +70,13 @@ export function buildFeatureTools(context: FeatureToolsContext): ToolDefinition[
       sourceMetadata: { server: serverName, feature: "prompts" },
       checkpointable: false,
       handler: (args, call) =>
-        settle(() => context.getPrompt(String(args.name), (args.arguments ?? {}) as Record<string, string>, call.signal === undefined ? {} : { signal: call.signal })),
+        settle(() =>
+          context.getPrompt(
+            String(args.name),
+            (args.arguments ?? {}) as Record<string, string>,
+            call.signal === undefined ? {} : { signal: call.signal },
+          ),
+        ),
     });
   }
   return tools;

@@ -52,6 +52,10 @@ function wrapBareResult<T extends JSONRPCMessage>(message: T): T {
   if (!("result" in message)) return message;
   const result: unknown = message.result;
   if (typeof result === "object" && result !== null && !Array.isArray(result)) return message;
-  const content: unknown[] = Array.isArray(result) ? result : result === null || result === undefined ? [] : [{ type: "text", text: textOf(result) }];
+  const content: unknown[] = Array.isArray(result)
+    ? result
+    : result === null || result === undefined
+      ? []
+      : [{ type: "text", text: textOf(result) }];
   return { ...message, result: { content } };
 }

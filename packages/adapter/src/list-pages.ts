@@ -17,7 +17,12 @@ export interface ListPagesContext {
  * discovery. Throws MCPDiscoveryError when the server fails or its pages make no sense, and
  * MCPNotConnectedError when the connection closes on the way.
  */
-export async function listAllPages(context: ListPagesContext, session: Session, method: string, field: string): Promise<unknown[]> {
+export async function listAllPages(
+  context: ListPagesContext,
+  session: Session,
+  method: string,
+  field: string,
+): Promise<unknown[]> {
   const { serverName, maxListPages, redactor } = context;
   const items: unknown[] = [];
   const seenCursors = new Set<string>();
@@ -39,22 +44,33 @@ export async function listAllPages(context: ListPagesContext, session: Session, 
           { serverName, cause: redactor.value(error) },
         );
       }
-      throw new MCPDiscoveryError(redactor.text(`Listing on MCP server "${serverName}" failed: ${method} returned an error: ${describeCause(error)}`), {
-        serverName,
-        cause: redactor.value(error),
-      });
+      throw new MCPDiscoveryError(
+        redactor.text(
+          `Listing on MCP server "${serverName}" failed: ${method} returned an error: ${describeCause(error)}`,
+        ),
+        {
+          serverName,
+          cause: redactor.value(error),
+        },
+      );
     }
     const listed = (result as Record<string, unknown> | null)?.[field];
     if (!Array.isArray(listed)) {
-      throw new MCPDiscoveryError(`Listing on MCP server "${serverName}" failed: the ${method} result has no "${field}" list.`, { serverName });
+      throw new MCPDiscoveryError(
+        `Listing on MCP server "${serverName}" failed: the ${method} result has no "${field}" list.`,
+        { serverName },
+      );
     }
     items.push(...(listed as unknown[]));
     const next = (result as { nextCursor?: unknown }).nextCursor;
     if (typeof next !== "string") return items;
     if (seenCursors.has(next)) {
-      throw new MCPDiscoveryError(`Listing on MCP server "${serverName}" failed: ${method} returned cursor "${next}" a second time, so pagination would never end.`, {
-        serverName,
-      });
+      throw new MCPDiscoveryError(
+        `Listing on MCP server "${serverName}" failed: ${method} returned cursor "${next}" a second time, so pagination would never end.`,
+        {
+          serverName,
+        },
+      );
     }
     seenCursors.add(next);
     cursor = next;

@@ -1,8 +1,16 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema, type Implementation, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { inferCapabilities, type CapabilityOverrides, type ToolCapability } from "@mcp-tool-adapter/capability-inference";
+import {
+  ToolListChangedNotificationSchema,
+  type Implementation,
+  type ServerCapabilities,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  inferCapabilities,
+  type CapabilityOverrides,
+  type ToolCapability,
+} from "@mcp-tool-adapter/capability-inference";
 import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import {
   createSchemaValidator,
@@ -76,7 +84,9 @@ const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: "
  * (MCP 1.4.0 servers) and costs a Zod parse per call; the adapter checks result shapes itself.
  * The SDK only calls `safeParse` on the schema it is given.
  */
-const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<Client["request"]>[1];
+const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<
+  Client["request"]
+>[1];
 
 type LifecycleKind = "connect" | "disconnect" | "reconnect";
 
@@ -120,7 +130,8 @@ export class MCPToolAdapter {
     this.serverName = valid.name;
     this.transportType = valid.transport;
     this.#transportSource = options.transport;
-    this.#validator = options.validator ?? createSchemaValidator(options.logger === undefined ? {} : { logger: options.logger });
+    this.#validator =
+      options.validator ?? createSchemaValidator(options.logger === undefined ? {} : { logger: options.logger });
     this.#sdkValidator = createSdkJsonSchemaValidator(this.#validator);
     this.#redactor = Redactor.forConfig(valid);
     this.#logger = this.#redactor.logger(options.logger);
@@ -131,7 +142,8 @@ export class MCPToolAdapter {
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#outcome = {
       serverName: this.serverName,
-      maxResultBytes: options.maxResultBytes === undefined ? undefined : positiveOr(options.maxResultBytes, Number.POSITIVE_INFINITY),
+      maxResultBytes:
+        options.maxResultBytes === undefined ? undefined : positiveOr(options.maxResultBytes, Number.POSITIVE_INFINITY),
       validator: this.#validator,
       redactor: this.#redactor,
       now: this.#now,
@@ -162,7 +174,8 @@ export class MCPToolAdapter {
         maxListPages: Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES)),
         defaultTimeoutMs: this.#defaultTimeoutMs,
         maxResultBytes: this.#outcome.maxResultBytes,
-        request: (session, request, requestOptions: RequestOptions = {}, signal?: AbortSignal) => this.#request(session, request, requestOptions, signal),
+        request: (session, request, requestOptions: RequestOptions = {}, signal?: AbortSignal) =>
+          this.#request(session, request, requestOptions, signal),
         current: () => this.#session,
       },
       options,
@@ -174,7 +187,11 @@ export class MCPToolAdapter {
   }
 
   /** Capabilities from name heuristics alone (annotations and overrides are optional inputs). */
-  static inferCapabilities(toolName: string, annotations?: Parameters<typeof inferCapabilities>[1], overrides?: CapabilityOverrides): ToolCapability {
+  static inferCapabilities(
+    toolName: string,
+    annotations?: Parameters<typeof inferCapabilities>[1],
+    overrides?: CapabilityOverrides,
+  ): ToolCapability {
     return inferCapabilities(toolName, annotations, overrides);
   }
 
@@ -252,7 +269,12 @@ export class MCPToolAdapter {
       assertTransport(transport);
       session = this.#newSession(transport);
       // The SDK's own initialize timeout is only a backstop: the deadline fires first and aborts it.
-      await deadline.race(session.client.connect(new LegacyResultTransport(transport), { timeout: clampTimer(deadline.remaining() + 1_000), signal: deadline.signal }));
+      await deadline.race(
+        session.client.connect(new LegacyResultTransport(transport), {
+          timeout: clampTimer(deadline.remaining() + 1_000),
+          signal: deadline.signal,
+        }),
+      );
     } catch (error) {
       deadline.clear();
       if (session !== undefined) session.state = "closed";
@@ -276,7 +298,10 @@ export class MCPToolAdapter {
   }
 
   #newSession(transport: Transport): Session {
-    const client = new Client(this.#clientInfo, { capabilities: this.#clientFeatures.capabilities(), jsonSchemaValidator: this.#sdkValidator });
+    const client = new Client(this.#clientInfo, {
+      capabilities: this.#clientFeatures.capabilities(),
+      jsonSchemaValidator: this.#sdkValidator,
+    });
     this.#clientFeatures.install(client);
     const session: Session = {
       client,
@@ -311,7 +336,10 @@ export class MCPToolAdapter {
     try {
       await withTimeout(session.client.close(), this.#closeTimeoutMs, "transport close");
     } catch (error) {
-      this.#logger?.warn?.(`Closing the connection to MCP server "${this.serverName}" failed; it is disconnected anyway: ${describeCause(error)}`, { error });
+      this.#logger?.warn?.(
+        `Closing the connection to MCP server "${this.serverName}" failed; it is disconnected anyway: ${describeCause(error)}`,
+        { error },
+      );
     }
   }
 
@@ -358,8 +386,14 @@ export class MCPToolAdapter {
    * replacing the namespace atomically. Tool names the registry rejects are skipped and
    * reported. Later tools/list_changed notifications update the namespace again.
    */
-  registerTools(registry: ToolRegistry, namespace: string, options: RegisterToolsOptions = {}): Promise<RegistrationReport> {
-    return this.#tools.register(registry, namespace, options, () => this.#requireSession(`register tools in namespace "${namespace}"`));
+  registerTools(
+    registry: ToolRegistry,
+    namespace: string,
+    options: RegisterToolsOptions = {},
+  ): Promise<RegistrationReport> {
+    return this.#tools.register(registry, namespace, options, () =>
+      this.#requireSession(`register tools in namespace "${namespace}"`),
+    );
   }
 
   /** Removes the namespace from the registry and stops updating it on tool-list changes. */
@@ -393,9 +427,18 @@ export class MCPToolAdapter {
   }
 
   /** Subscribes to a resource's updates; the result holds the subscription (with `unsubscribe`). */
-  subscribeResource(uri: string, listener: ResourceUpdatedListener, options: MCPRequestOptions = {}): Promise<MCPRequestResult<MCPResourceSubscription>> {
+  subscribeResource(
+    uri: string,
+    listener: ResourceUpdatedListener,
+    options: MCPRequestOptions = {},
+  ): Promise<MCPRequestResult<MCPResourceSubscription>> {
     assertFunction(listener, "subscribeResource", "listener");
-    return this.#features.resources.subscribe(this.#requireSession(`subscribe to resource "${uri}"`), uri, listener, options);
+    return this.#features.resources.subscribe(
+      this.#requireSession(`subscribe to resource "${uri}"`),
+      uri,
+      listener,
+      options,
+    );
   }
 
   /** Calls `listener` after the server's resource list changed and was listed again; returns the unsubscribe function. */
@@ -410,7 +453,11 @@ export class MCPToolAdapter {
   }
 
   /** Gets a prompt's messages; `args` are checked against its declared arguments before sending. */
-  getPrompt(name: string, args: Record<string, string> = {}, options: MCPRequestOptions = {}): Promise<MCPRequestResult<MCPPromptMessages>> {
+  getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: MCPRequestOptions = {},
+  ): Promise<MCPRequestResult<MCPPromptMessages>> {
     return this.#features.prompts.get(this.#requireSession(`get prompt "${name}"`), name, args, options);
   }
 
@@ -421,7 +468,11 @@ export class MCPToolAdapter {
   }
 
   /** Suggested values for a prompt argument (`ref/prompt`) or a resource-template variable (`ref/resource`). */
-  complete(reference: MCPCompletionReference, argument: { name: string; value: string }, options: MCPCompleteOptions = {}): Promise<MCPRequestResult<MCPCompletion>> {
+  complete(
+    reference: MCPCompletionReference,
+    argument: { name: string; value: string },
+    options: MCPCompleteOptions = {},
+  ): Promise<MCPRequestResult<MCPCompletion>> {
     return this.#features.prompts.complete(this.#requireSession("request a completion"), reference, argument, options);
   }
 
@@ -464,29 +515,50 @@ export class MCPToolAdapter {
         catalog = await cachedOrPending;
       } catch (error) {
         const lost = session.state !== "open";
-        return failure(this.#outcome, start, lost ? "connection_lost" : "server_error", `${lost ? "connection lost" : "server error"}: could not list the tools of MCP server "${this.serverName}" to find "${name}": ${describeCause(error)}`);
+        return failure(
+          this.#outcome,
+          start,
+          lost ? "connection_lost" : "server_error",
+          `${lost ? "connection lost" : "server error"}: could not list the tools of MCP server "${this.serverName}" to find "${name}": ${describeCause(error)}`,
+        );
       }
     }
     const entry = catalog.get(name);
     if (entry === undefined) {
-      return failure(this.#outcome, start, "not_found", `Tool "${name}" not found on MCP server "${this.serverName}"${catalog.filter.source === undefined ? "" : " (or excluded by the tool filter)"}; call discoverTools() to see the available tools.`);
+      return failure(
+        this.#outcome,
+        start,
+        "not_found",
+        `Tool "${name}" not found on MCP server "${this.serverName}"${catalog.filter.source === undefined ? "" : " (or excluded by the tool filter)"}; call discoverTools() to see the available tools.`,
+      );
     }
     const given: unknown = args; // JavaScript callers may pass anything
     if (typeof given !== "object" || given === null || Array.isArray(given)) {
-      return failure(this.#outcome, start, "validation", `validation failed: arguments for tool "${name}" must be an object`);
+      return failure(
+        this.#outcome,
+        start,
+        "validation",
+        `validation failed: arguments for tool "${name}" must be an object`,
+      );
     }
     const invalid = entry.checkInput(args, this.#validator);
     if (invalid !== undefined) return failure(this.#outcome, start, "validation", invalid);
 
     const { signal } = options;
     if (signal?.aborted === true) {
-      return failure(this.#outcome, start, "cancelled", `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`);
+      return failure(
+        this.#outcome,
+        start,
+        "cancelled",
+        `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`,
+      );
     }
     const timeoutMs = clampTimer(positiveOr(options.timeoutMs, this.#defaultTimeoutMs));
     const requestOptions: RequestOptions = { timeout: timeoutMs };
     if (options.resetTimeoutOnProgress === true) {
       requestOptions.resetTimeoutOnProgress = true;
-      if (options.maxTotalTimeoutMs !== undefined) requestOptions.maxTotalTimeout = clampTimer(positiveOr(options.maxTotalTimeoutMs, timeoutMs));
+      if (options.maxTotalTimeoutMs !== undefined)
+        requestOptions.maxTotalTimeout = clampTimer(positiveOr(options.maxTotalTimeoutMs, timeoutMs));
     }
     const { onProgress } = options;
     if (onProgress !== undefined) {
@@ -501,7 +573,12 @@ export class MCPToolAdapter {
 
     let raw: unknown;
     try {
-      raw = await this.#request(session, { method: "tools/call", params: { name, arguments: args } }, requestOptions, signal);
+      raw = await this.#request(
+        session,
+        { method: "tools/call", params: { name, arguments: args } },
+        requestOptions,
+        signal,
+      );
     } catch (error) {
       return callFailure(this.#outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
     }
@@ -514,8 +591,14 @@ export class MCPToolAdapter {
    * An AbortController is made only when the caller gave a signal: in Node it costs more than
    * the rest of a call, and the SDK's own timeout already tells the server to cancel.
    */
-  #request(session: Session, request: Parameters<Client["request"]>[0], options: RequestOptions, callerSignal?: AbortSignal): Promise<unknown> {
-    if (session.state !== "open") return Promise.reject(new ConnectionLost("the connection was already closed", undefined));
+  #request(
+    session: Session,
+    request: Parameters<Client["request"]>[0],
+    options: RequestOptions,
+    callerSignal?: AbortSignal,
+  ): Promise<unknown> {
+    if (session.state !== "open")
+      return Promise.reject(new ConnectionLost("the connection was already closed", undefined));
     return new Promise<unknown>((resolve, reject) => {
       let controller: AbortController | undefined;
       let onCallerAbort: (() => void) | undefined;
@@ -540,25 +623,29 @@ export class MCPToolAdapter {
         if (onCallerAbort !== undefined) callerSignal?.removeEventListener("abort", onCallerAbort);
       };
       session.pending.add(pending);
-      session.client.request(request, ANY_RESULT, controller === undefined ? options : { ...options, signal: controller.signal }).then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          // A send to a dead server fails before the transport reports the close: stop using it now.
-          if (isConnectionGone(error)) this.#onConnectionDropped(session, `the transport failed: ${describeTransportFailure(error)}`);
-          reject(error instanceof Error ? error : new Error(describeCause(error)));
-        },
-      );
+      session.client
+        .request(request, ANY_RESULT, controller === undefined ? options : { ...options, signal: controller.signal })
+        .then(
+          (value) => {
+            done();
+            resolve(value);
+          },
+          (error: unknown) => {
+            done();
+            // A send to a dead server fails before the transport reports the close: stop using it now.
+            if (isConnectionGone(error))
+              this.#onConnectionDropped(session, `the transport failed: ${describeTransportFailure(error)}`);
+            reject(error instanceof Error ? error : new Error(describeCause(error)));
+          },
+        );
     });
   }
-
 }
 
 function assertFunction(value: unknown, method: string, parameter: string): void {
   if (typeof value !== "function") {
-    throw new MCPUsageError(`${method}() needs a function as its ${parameter}; got ${value === null ? "null" : typeof value}.`);
+    throw new MCPUsageError(
+      `${method}() needs a function as its ${parameter}; got ${value === null ? "null" : typeof value}.`,
+    );
   }
 }

@@ -90,7 +90,12 @@ export class Redactor {
       const current: unknown = "value" in descriptor ? descriptor.value : readQuietly(value, key);
       const redacted = this.#copy(current, depth + 1, seen);
       changed ||= redacted !== current;
-      Object.defineProperty(copy, key, { value: redacted, writable: true, configurable: true, enumerable: descriptor.enumerable ?? false });
+      Object.defineProperty(copy, key, {
+        value: redacted,
+        writable: true,
+        configurable: true,
+        enumerable: descriptor.enumerable ?? false,
+      });
     }
     return changed ? copy : value;
   }

@@ -1,5 +1,10 @@
 import { inferCapabilities } from "@mcp-tool-adapter/capability-inference";
-import { validateToolName, type ToolCallResult, type ToolDefinition, type ToolRegistry } from "@mcp-tool-adapter/registry";
+import {
+  validateToolName,
+  type ToolCallResult,
+  type ToolDefinition,
+  type ToolRegistry,
+} from "@mcp-tool-adapter/registry";
 import { describeCause } from "./errors.js";
 import { compileToolFilter } from "./tool-filter.js";
 import type { InvokeOptions, MCPToolDescriptor, MCPToolResult, RegisterToolsOptions } from "./types.js";

@@ -17,7 +17,12 @@ export interface RequestContext {
   readonly defaultTimeoutMs: number;
   readonly maxResultBytes: number | undefined;
   /** Sends one request on the session, settled when the session closes; links the caller's signal. */
-  request(session: Session, request: { method: string; params?: Record<string, unknown> }, options?: RequestOptions, signal?: AbortSignal): Promise<unknown>;
+  request(
+    session: Session,
+    request: { method: string; params?: Record<string, unknown> },
+    options?: RequestOptions,
+    signal?: AbortSignal,
+  ): Promise<unknown>;
 }
 
 /** A request the adapter is about to send: what it is (for messages) and what the caller asked. */
@@ -31,43 +36,119 @@ export interface OutgoingRequest<T> {
   accept(raw: unknown): { data: T } | { problem: string };
 }
 
-export function requestFailure<T>(context: RequestContext, start: number, errorKind: MCPRequestErrorKind, error: string): MCPRequestResult<T> {
-  return { success: false, data: null, error: context.redactor.text(error), durationMs: context.now() - start, errorKind };
+export function requestFailure<T>(
+  context: RequestContext,
+  start: number,
+  errorKind: MCPRequestErrorKind,
+  error: string,
+): MCPRequestResult<T> {
+  return {
+    success: false,
+    data: null,
+    error: context.redactor.text(error),
+    durationMs: context.now() - start,
+    errorKind,
+  };
 }
 
 /** Sends the request and turns every way it can end into a classified result. */
-export async function runRequest<T>(context: RequestContext, session: Session, outgoing: OutgoingRequest<T>, start = context.now()): Promise<MCPRequestResult<T>> {
+export async function runRequest<T>(
+  context: RequestContext,
+  session: Session,
+  outgoing: OutgoingRequest<T>,
+  start = context.now(),
+): Promise<MCPRequestResult<T>> {
   const { serverName } = context;
   const { what, options } = outgoing;
   const { signal } = options;
-  if (signal?.aborted === true) return requestFailure(context, start, "cancelled", `cancelled: ${what} was aborted before it was sent${reasonSuffix(signal.reason)}`);
+  if (signal?.aborted === true)
+    return requestFailure(
+      context,
+      start,
+      "cancelled",
+      `cancelled: ${what} was aborted before it was sent${reasonSuffix(signal.reason)}`,
+    );
   const timeoutMs = clampTimer(positiveOr(options.timeoutMs, context.defaultTimeoutMs));
   let raw: unknown;
   try {
-    raw = await context.request(session, { method: outgoing.method, params: outgoing.params }, { timeout: timeoutMs }, signal);
+    raw = await context.request(
+      session,
+      { method: outgoing.method, params: outgoing.params },
+      { timeout: timeoutMs },
+      signal,
+    );
   } catch (error) {
     return requestFailure(context, start, ...classifyRequestError(what, serverName, error, signal, timeoutMs));
   }
   if (context.maxResultBytes !== undefined && exceedsJsonBytes(raw, context.maxResultBytes)) {
-    return requestFailure(context, start, "result_too_large", `result too large: ${what} on MCP server "${serverName}" returned more than ${context.maxResultBytes} bytes (maxResultBytes); the result was dropped`);
+    return requestFailure(
+      context,
+      start,
+      "result_too_large",
+      `result too large: ${what} on MCP server "${serverName}" returned more than ${context.maxResultBytes} bytes (maxResultBytes); the result was dropped`,
+    );
   }
   const accepted = outgoing.accept(raw);
-  if ("problem" in accepted) return requestFailure(context, start, "server_error", `server error: ${what} on MCP server "${serverName}" returned an unusable result: ${accepted.problem}`);
+  if ("problem" in accepted)
+    return requestFailure(
+      context,
+      start,
+      "server_error",
+      `server error: ${what} on MCP server "${serverName}" returned an unusable result: ${accepted.problem}`,
+    );
   return { success: true, data: accepted.data, error: null, durationMs: context.now() - start };
 }
 
-function classifyRequestError(what: string, serverName: string, error: unknown, signal: AbortSignal | undefined, timeoutMs: number): [MCPRequestErrorKind, string] {
-  if (error instanceof ConnectionLost) return ["connection_lost", `connection lost: connection closed during ${what} on MCP server "${serverName}" (${error.why})`];
-  if (signal?.aborted === true) return ["cancelled", `cancelled: ${what} was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`];
-  if (isMessageTooLarge(error)) return ["result_too_large", `result too large: ${what} on MCP server "${serverName}" returned more than the transport accepts: ${describeCause(error)}`];
+function classifyRequestError(
+  what: string,
+  serverName: string,
+  error: unknown,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): [MCPRequestErrorKind, string] {
+  if (error instanceof ConnectionLost)
+    return [
+      "connection_lost",
+      `connection lost: connection closed during ${what} on MCP server "${serverName}" (${error.why})`,
+    ];
+  if (signal?.aborted === true)
+    return [
+      "cancelled",
+      `cancelled: ${what} was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`,
+    ];
+  if (isMessageTooLarge(error))
+    return [
+      "result_too_large",
+      `result too large: ${what} on MCP server "${serverName}" returned more than the transport accepts: ${describeCause(error)}`,
+    ];
   if (error instanceof McpError) {
-    if (error.code === (ErrorCode.RequestTimeout as number)) return ["timeout", `timeout after ${timeoutMs} ms: ${what} on MCP server "${serverName}" got no answer; the server was told to cancel`];
-    if (error.code === (ErrorCode.ConnectionClosed as number)) return ["connection_lost", `connection lost: connection closed during ${what} on MCP server "${serverName}" (${error.message})`];
-    if (error.code === (ErrorCode.MethodNotFound as number)) return ["not_supported", `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${error.message}`];
+    if (error.code === (ErrorCode.RequestTimeout as number))
+      return [
+        "timeout",
+        `timeout after ${timeoutMs} ms: ${what} on MCP server "${serverName}" got no answer; the server was told to cancel`,
+      ];
+    if (error.code === (ErrorCode.ConnectionClosed as number))
+      return [
+        "connection_lost",
+        `connection lost: connection closed during ${what} on MCP server "${serverName}" (${error.message})`,
+      ];
+    if (error.code === (ErrorCode.MethodNotFound as number))
+      return [
+        "not_supported",
+        `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${error.message}`,
+      ];
     // -32002 is the spec's "resource not found".
-    if (error.code === -32002) return ["not_found", `not found: ${what} on MCP server "${serverName}": ${error.message}`];
+    if (error.code === -32002)
+      return ["not_found", `not found: ${what} on MCP server "${serverName}": ${error.message}`];
     return ["server_error", `server error: ${what} on MCP server "${serverName}" failed: ${error.message}`];
   }
-  if (isConnectionGone(error)) return ["connection_lost", `connection lost: sending ${what} to MCP server "${serverName}" failed (${describeTransportFailure(error)})`];
-  return ["server_error", `server error: ${what} on MCP server "${serverName}" failed in the transport: ${describeCause(error)}`];
+  if (isConnectionGone(error))
+    return [
+      "connection_lost",
+      `connection lost: sending ${what} to MCP server "${serverName}" failed (${describeTransportFailure(error)})`,
+    ];
+  return [
+    "server_error",
+    `server error: ${what} on MCP server "${serverName}" failed in the transport: ${describeCause(error)}`,
+  ];
 }

@@ -39,8 +39,12 @@ export class ResourceSync {
 
   constructor(context: ResourceSyncContext) {
     this.#context = context;
-    this.#resources = new ListCache((session) => this.#list<MCPResource>(session, "resources/list", "resources", "uri"));
-    this.#templates = new ListCache((session) => this.#list<MCPResourceTemplate>(session, "resources/templates/list", "resourceTemplates", "uriTemplate"));
+    this.#resources = new ListCache((session) =>
+      this.#list<MCPResource>(session, "resources/list", "resources", "uri"),
+    );
+    this.#templates = new ListCache((session) =>
+      this.#list<MCPResourceTemplate>(session, "resources/templates/list", "resourceTemplates", "uriTemplate"),
+    );
     this.#refresh = new CoalescedTask(() => this.#refreshAndNotify());
   }
 
@@ -59,7 +63,11 @@ export class ResourceSync {
     const raw = await listAllPages(this.#context, session, method, field);
     const items = raw.filter((item) => {
       const usable = isRecord(item) && typeof item[key] === "string" && typeof item.name === "string";
-      if (!usable) this.#context.logger?.warn?.(`MCP server "${this.#context.serverName}" listed an item in ${method} without a string "${key}" and "name"; it was skipped`, { item });
+      if (!usable)
+        this.#context.logger?.warn?.(
+          `MCP server "${this.#context.serverName}" listed an item in ${method} without a string "${key}" and "name"; it was skipped`,
+          { item },
+        );
       return usable;
     });
     return frozenSnapshot(items) as unknown as readonly T[];
@@ -69,16 +77,25 @@ export class ResourceSync {
   read(session: Session, uri: unknown, options: MCPRequestOptions): Promise<MCPRequestResult<MCPResourceContents>> {
     const start = this.#context.now();
     const invalid = checkUri(uri);
-    if (invalid !== undefined) return Promise.resolve(requestFailure(this.#context, start, "validation", `validation failed: resources/read ${invalid}`));
+    if (invalid !== undefined)
+      return Promise.resolve(
+        requestFailure(this.#context, start, "validation", `validation failed: resources/read ${invalid}`),
+      );
     const what = `resources/read of "${String(uri)}"`;
-    if (session.client.getServerCapabilities()?.resources === undefined) return Promise.resolve(this.#unsupported(start, what, "resources"));
-    return runRequest(this.#context, session, {
-      what,
-      method: "resources/read",
-      params: { uri },
-      options,
-      accept: acceptContents,
-    }, start);
+    if (session.client.getServerCapabilities()?.resources === undefined)
+      return Promise.resolve(this.#unsupported(start, what, "resources"));
+    return runRequest(
+      this.#context,
+      session,
+      {
+        what,
+        method: "resources/read",
+        params: { uri },
+        options,
+        accept: acceptContents,
+      },
+      start,
+    );
   }
 
   // ---------------------------------------------------------------- subscriptions
@@ -87,35 +104,63 @@ export class ResourceSync {
    * Calls `listener` whenever the server says `uri` changed. The first listener of a URI sends
    * `resources/subscribe`; the result says whether the server accepted.
    */
-  async subscribe(session: Session, uri: unknown, listener: ResourceUpdatedListener, options: MCPRequestOptions): Promise<MCPRequestResult<MCPResourceSubscription>> {
+  async subscribe(
+    session: Session,
+    uri: unknown,
+    listener: ResourceUpdatedListener,
+    options: MCPRequestOptions,
+  ): Promise<MCPRequestResult<MCPResourceSubscription>> {
     const start = this.#context.now();
     const invalid = checkUri(uri);
-    if (invalid !== undefined) return requestFailure(this.#context, start, "validation", `validation failed: resources/subscribe ${invalid}`);
+    if (invalid !== undefined)
+      return requestFailure(this.#context, start, "validation", `validation failed: resources/subscribe ${invalid}`);
     const key = uri as string;
     const what = `resources/subscribe of "${key}"`;
-    if (session.client.getServerCapabilities()?.resources?.subscribe !== true) return this.#unsupported(start, what, "resources.subscribe");
+    if (session.client.getServerCapabilities()?.resources?.subscribe !== true)
+      return this.#unsupported(start, what, "resources.subscribe");
     let listeners = this.#subscriptions.get(key);
     if (listeners === undefined) {
-      const sent = await runRequest(this.#context, session, { what, method: "resources/subscribe", params: { uri: key }, options, accept: () => ({ data: null }) }, start);
+      const sent = await runRequest(
+        this.#context,
+        session,
+        { what, method: "resources/subscribe", params: { uri: key }, options, accept: () => ({ data: null }) },
+        start,
+      );
       if (!sent.success) return sent;
       // A concurrent subscribe to the same URI may have finished first.
       listeners = this.#subscriptions.get(key) ?? new Set();
       this.#subscriptions.set(key, listeners);
     }
     listeners.add(listener);
-    const subscription: MCPResourceSubscription = Object.freeze({ uri: key, unsubscribe: () => this.#unsubscribe(key, listener) });
+    const subscription: MCPResourceSubscription = Object.freeze({
+      uri: key,
+      unsubscribe: () => this.#unsubscribe(key, listener),
+    });
     return { success: true, data: subscription, error: null, durationMs: this.#context.now() - start };
   }
 
   async #unsubscribe(uri: string, listener: ResourceUpdatedListener): Promise<MCPRequestResult<null>> {
     const start = this.#context.now();
     const listeners = this.#subscriptions.get(uri);
-    if (listeners?.delete(listener) !== true || listeners.size > 0) return { success: true, data: null, error: null, durationMs: this.#context.now() - start };
+    if (listeners?.delete(listener) !== true || listeners.size > 0)
+      return { success: true, data: null, error: null, durationMs: this.#context.now() - start };
     this.#subscriptions.delete(uri);
     const session = this.#context.current();
     // Not connected: the server forgot the subscription with the session.
-    if (session === undefined) return { success: true, data: null, error: null, durationMs: this.#context.now() - start };
-    return runRequest(this.#context, session, { what: `resources/unsubscribe of "${uri}"`, method: "resources/unsubscribe", params: { uri }, options: {}, accept: () => ({ data: null }) }, start);
+    if (session === undefined)
+      return { success: true, data: null, error: null, durationMs: this.#context.now() - start };
+    return runRequest(
+      this.#context,
+      session,
+      {
+        what: `resources/unsubscribe of "${uri}"`,
+        method: "resources/unsubscribe",
+        params: { uri },
+        options: {},
+        accept: () => ({ data: null }),
+      },
+      start,
+    );
   }
 
   /** The server sent notifications/resources/updated. */
@@ -128,7 +173,10 @@ export class ResourceSync {
       try {
         listener(event);
       } catch (error) {
-        this.#context.logger?.warn?.(`A resource update listener for "${uri}" of MCP server "${this.#context.serverName}" threw: ${describeCause(error)}`, { error });
+        this.#context.logger?.warn?.(
+          `A resource update listener for "${uri}" of MCP server "${this.#context.serverName}" threw: ${describeCause(error)}`,
+          { error },
+        );
       }
     }
   }
@@ -137,12 +185,23 @@ export class ResourceSync {
   sessionOpened(session: Session): void {
     if (this.#subscriptions.size === 0) return;
     if (session.client.getServerCapabilities()?.resources?.subscribe !== true) {
-      this.#context.logger?.warn?.(`MCP server "${this.#context.serverName}" no longer supports resource subscriptions; ${this.#subscriptions.size} subscription(s) will get no updates`);
+      this.#context.logger?.warn?.(
+        `MCP server "${this.#context.serverName}" no longer supports resource subscriptions; ${this.#subscriptions.size} subscription(s) will get no updates`,
+      );
       return;
     }
     for (const uri of this.#subscriptions.keys()) {
-      void runRequest(this.#context, session, { what: `resources/subscribe of "${uri}"`, method: "resources/subscribe", params: { uri }, options: {}, accept: () => ({ data: null }) }).then((result) => {
-        if (!result.success) this.#context.logger?.warn?.(`Subscribing again to resource "${uri}" after reconnecting failed: ${result.error}`);
+      void runRequest(this.#context, session, {
+        what: `resources/subscribe of "${uri}"`,
+        method: "resources/subscribe",
+        params: { uri },
+        options: {},
+        accept: () => ({ data: null }),
+      }).then((result) => {
+        if (!result.success)
+          this.#context.logger?.warn?.(
+            `Subscribing again to resource "${uri}" after reconnecting failed: ${result.error}`,
+          );
       });
     }
   }
@@ -169,9 +228,15 @@ export class ResourceSync {
     let resources: readonly MCPResource[];
     let resourceTemplates: readonly MCPResourceTemplate[];
     try {
-      [resources, resourceTemplates] = await Promise.all([this.#resources.refresh(session), this.#templates.refresh(session)]);
+      [resources, resourceTemplates] = await Promise.all([
+        this.#resources.refresh(session),
+        this.#templates.refresh(session),
+      ]);
     } catch (error) {
-      logger?.warn?.(`Listing the resources of MCP server "${serverName}" after resources/list_changed failed: ${describeCause(error)}`, { error });
+      logger?.warn?.(
+        `Listing the resources of MCP server "${serverName}" after resources/list_changed failed: ${describeCause(error)}`,
+        { error },
+      );
       return;
     }
     const event = Object.freeze({ serverName, resources, resourceTemplates });
@@ -179,13 +244,20 @@ export class ResourceSync {
       try {
         listener(event);
       } catch (error) {
-        logger?.warn?.(`An onResourcesChanged listener of MCP server "${serverName}" threw: ${describeCause(error)}`, { error });
+        logger?.warn?.(`An onResourcesChanged listener of MCP server "${serverName}" threw: ${describeCause(error)}`, {
+          error,
+        });
       }
     }
   }
 
   #unsupported<T>(start: number, what: string, capability: string): MCPRequestResult<T> {
-    return requestFailure(this.#context, start, "not_supported", `not supported: MCP server "${this.#context.serverName}" did not declare the "${capability}" capability, so ${what} cannot be sent`);
+    return requestFailure(
+      this.#context,
+      start,
+      "not_supported",
+      `not supported: MCP server "${this.#context.serverName}" did not declare the "${capability}" capability, so ${what} cannot be sent`,
+    );
   }
 }
 
@@ -202,7 +274,8 @@ function acceptContents(raw: unknown): { data: MCPResourceContents } | { problem
   if (!isRecord(raw) || !Array.isArray(raw.contents)) return { problem: 'no "contents" list' };
   for (const [index, item] of raw.contents.entries()) {
     if (!isRecord(item) || typeof item.uri !== "string") return { problem: `contents[${index}] has no "uri"` };
-    if (typeof item.text !== "string" && typeof item.blob !== "string") return { problem: `contents[${index}] has neither "text" nor "blob"` };
+    if (typeof item.text !== "string" && typeof item.blob !== "string")
+      return { problem: `contents[${index}] has neither "text" nor "blob"` };
   }
   return { data: raw as MCPResourceContents };
 }

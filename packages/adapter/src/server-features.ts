@@ -39,7 +39,10 @@ export class ServerFeatures {
     this.logs = new ServerLogs({
       ...context,
       level,
-      maxPerSecond: maxPerSecond !== undefined && Number.isFinite(maxPerSecond) && maxPerSecond >= 0 ? maxPerSecond : DEFAULT_MAX_LOG_MESSAGES_PER_SECOND,
+      maxPerSecond:
+        maxPerSecond !== undefined && Number.isFinite(maxPerSecond) && maxPerSecond >= 0
+          ? maxPerSecond
+          : DEFAULT_MAX_LOG_MESSAGES_PER_SECOND,
     });
     if (options.onLog !== undefined) this.logs.addListener(options.onLog);
     if (options.onResourcesChanged !== undefined) this.resources.addChangeListener(options.onResourcesChanged);
@@ -71,7 +74,8 @@ export class ServerFeatures {
 
 function checkLogLevel(level: unknown): MCPLogLevel | undefined {
   if (level === undefined || isLogLevel(level)) return level;
-  throw new MCPConfigError(`Option "logLevel" must be one of ${MCP_LOG_LEVELS.join(", ")}; got ${JSON.stringify(level)}. Fix the adapter options (or the server's "logLevel" in the config file).`, [
-    { path: "/logLevel", message: `must be one of ${MCP_LOG_LEVELS.join(", ")}` },
-  ]);
+  throw new MCPConfigError(
+    `Option "logLevel" must be one of ${MCP_LOG_LEVELS.join(", ")}; got ${JSON.stringify(level)}. Fix the adapter options (or the server's "logLevel" in the config file).`,
+    [{ path: "/logLevel", message: `must be one of ${MCP_LOG_LEVELS.join(", ")}` }],
+  );
 }

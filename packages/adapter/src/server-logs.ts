@@ -1,11 +1,26 @@
 import { describeCause } from "./errors.js";
-import type { MCPLogLevel, MCPRequestOptions, MCPRequestResult, MCPServerLogEntry, ServerLogListener } from "./protocol-types.js";
+import type {
+  MCPLogLevel,
+  MCPRequestOptions,
+  MCPRequestResult,
+  MCPServerLogEntry,
+  ServerLogListener,
+} from "./protocol-types.js";
 import { requestFailure, runRequest, type RequestContext } from "./request-outcome.js";
 import type { Session } from "./session.js";
 import type { Logger } from "./types.js";
 
 /** The MCP log levels, least to most severe (RFC 5424 severities). */
-export const MCP_LOG_LEVELS: readonly MCPLogLevel[] = Object.freeze(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
+export const MCP_LOG_LEVELS: readonly MCPLogLevel[] = Object.freeze([
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+]);
 
 const LOGGER_METHOD: Record<MCPLogLevel, keyof Logger> = {
   debug: "debug",
@@ -74,7 +89,10 @@ export class ServerLogs {
     const { logger, serverName } = this.#context;
     const text = typeof entry.data === "string" ? entry.data : safeJson(entry.data);
     const quoted = text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
-    logger?.[LOGGER_METHOD[entry.level]]?.(`MCP server "${serverName}" ${entry.level}${entry.logger === undefined ? "" : ` (${entry.logger})`}: ${quoted}`, { ...entry });
+    logger?.[LOGGER_METHOD[entry.level]]?.(
+      `MCP server "${serverName}" ${entry.level}${entry.logger === undefined ? "" : ` (${entry.logger})`}: ${quoted}`,
+      { ...entry },
+    );
     for (const listener of [...this.#listeners]) {
       try {
         listener(entry);
@@ -86,7 +104,10 @@ export class ServerLogs {
 
   #reportDropped(): void {
     if (this.#dropped === 0) return;
-    this.#context.logger?.warn?.(`MCP server "${this.#context.serverName}" sent more than ${this.#context.maxPerSecond} log messages in a second; ${this.#dropped} were dropped`, { dropped: this.#dropped });
+    this.#context.logger?.warn?.(
+      `MCP server "${this.#context.serverName}" sent more than ${this.#context.maxPerSecond} log messages in a second; ${this.#dropped} were dropped`,
+      { dropped: this.#dropped },
+    );
     this.#dropped = 0;
   }
 
@@ -94,13 +115,32 @@ export class ServerLogs {
   setLevel(session: Session, level: unknown, options: MCPRequestOptions): Promise<MCPRequestResult<null>> {
     const start = this.#context.now();
     if (!MCP_LOG_LEVELS.includes(level as MCPLogLevel)) {
-      return Promise.resolve(requestFailure(this.#context, start, "validation", `validation failed: logging/setLevel needs one of ${MCP_LOG_LEVELS.join(", ")}; got ${describeCause(level)}`));
+      return Promise.resolve(
+        requestFailure(
+          this.#context,
+          start,
+          "validation",
+          `validation failed: logging/setLevel needs one of ${MCP_LOG_LEVELS.join(", ")}; got ${describeCause(level)}`,
+        ),
+      );
     }
     const what = `logging/setLevel to "${String(level)}"`;
     if (session.client.getServerCapabilities()?.logging === undefined) {
-      return Promise.resolve(requestFailure(this.#context, start, "not_supported", `not supported: MCP server "${this.#context.serverName}" did not declare the "logging" capability, so ${what} cannot be sent`));
+      return Promise.resolve(
+        requestFailure(
+          this.#context,
+          start,
+          "not_supported",
+          `not supported: MCP server "${this.#context.serverName}" did not declare the "logging" capability, so ${what} cannot be sent`,
+        ),
+      );
     }
-    return runRequest(this.#context, session, { what, method: "logging/setLevel", params: { level }, options, accept: () => ({ data: null }) }, start);
+    return runRequest(
+      this.#context,
+      session,
+      { what, method: "logging/setLevel", params: { level }, options, accept: () => ({ data: null }) },
+      start,
+    );
   }
 
   /** A new session is live: send the configured level (servers forget it with the session). */
@@ -108,7 +148,10 @@ export class ServerLogs {
     const { level } = this.#context;
     if (level === undefined || session.client.getServerCapabilities()?.logging === undefined) return;
     const result = await this.setLevel(session, level, {});
-    if (!result.success) this.#context.logger?.warn?.(`Setting the log level of MCP server "${this.#context.serverName}" to "${level}" failed: ${result.error}`);
+    if (!result.success)
+      this.#context.logger?.warn?.(
+        `Setting the log level of MCP server "${this.#context.serverName}" to "${level}" failed: ${result.error}`,
+      );
   }
 }
 

@@ -33,12 +33,17 @@ export class CatalogEntry {
 
   /** Undefined when `args` fit the input schema, otherwise the "validation failed: ..." message. */
   checkInput(args: Record<string, unknown>, validator: SchemaValidator): string | undefined {
-    this.#input ??= this.#inputProblem === undefined ? compile(this.descriptor.inputSchema, validator) : { problem: this.#inputProblem };
+    this.#input ??=
+      this.#inputProblem === undefined
+        ? compile(this.descriptor.inputSchema, validator)
+        : { problem: this.#inputProblem };
     if ("problem" in this.#input) {
       return `validation failed: the input schema of tool "${this.descriptor.name}" is invalid, so its arguments cannot be checked (${this.#input.problem}); the server must fix the tool's inputSchema`;
     }
     const result = this.#input.compiled.validate(args);
-    return result.valid ? undefined : `validation failed: arguments for tool "${this.descriptor.name}": ${formatValidationErrors(result.errors)}`;
+    return result.valid
+      ? undefined
+      : `validation failed: arguments for tool "${this.descriptor.name}": ${formatValidationErrors(result.errors)}`;
   }
 
   /** Undefined when there is no output schema or `structured` fits it, otherwise the message. */
@@ -53,7 +58,9 @@ export class CatalogEntry {
       return `validation failed: the output schema of tool "${this.descriptor.name}" is invalid, so its structuredContent cannot be checked (${this.#output.problem})`;
     }
     const result = this.#output.compiled.validate(structured);
-    return result.valid ? undefined : `validation failed: structuredContent of tool "${this.descriptor.name}" does not match its output schema: ${formatValidationErrors(result.errors)}`;
+    return result.valid
+      ? undefined
+      : `validation failed: structuredContent of tool "${this.descriptor.name}" does not match its output schema: ${formatValidationErrors(result.errors)}`;
   }
 }
 
@@ -99,7 +106,8 @@ export class ToolCatalog {
       if (before === undefined) added.push(name);
       else if (before.fingerprint !== entry.fingerprint) changed.push(name);
     }
-    const removed = previous === undefined ? [] : [...previous.#exposed.keys()].filter((name) => !this.#exposed.has(name));
+    const removed =
+      previous === undefined ? [] : [...previous.#exposed.keys()].filter((name) => !this.#exposed.has(name));
     return { added, removed, changed };
   }
 }
@@ -109,10 +117,20 @@ export class ToolCatalog {
  * are skipped with a warning; a tool with an unusable input schema is kept and fails on invoke.
  * Entries of `previous` whose listing did not change are reused with their compiled schemas.
  */
-export function buildEntries(rawTools: readonly unknown[], previous: ToolCatalog | undefined, logger: Logger | undefined, serverName: string): CatalogEntry[] {
+export function buildEntries(
+  rawTools: readonly unknown[],
+  previous: ToolCatalog | undefined,
+  logger: Logger | undefined,
+  serverName: string,
+): CatalogEntry[] {
   const entries = new Map<string, CatalogEntry>();
   for (const raw of rawTools) {
-    if (typeof raw !== "object" || raw === null || typeof (raw as { name?: unknown }).name !== "string" || (raw as { name: string }).name === "") {
+    if (
+      typeof raw !== "object" ||
+      raw === null ||
+      typeof (raw as { name?: unknown }).name !== "string" ||
+      (raw as { name: string }).name === ""
+    ) {
       logger?.warn?.(`MCP server "${serverName}" listed a tool without a name; skipping it`, { tool: raw });
       continue;
     }
@@ -122,7 +140,10 @@ export function buildEntries(rawTools: readonly unknown[], previous: ToolCatalog
       continue;
     }
     const before = previous?.get(entry.descriptor.name);
-    entries.set(entry.descriptor.name, before !== undefined && before.fingerprint === entry.fingerprint ? before : entry);
+    entries.set(
+      entry.descriptor.name,
+      before !== undefined && before.fingerprint === entry.fingerprint ? before : entry,
+    );
   }
   return [...entries.values()];
 }
@@ -153,7 +174,6 @@ function toEntry(raw: Record<string, unknown> & { name: string }): CatalogEntry 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
 
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {

@@ -45,7 +45,9 @@ const KEEP_ALL: CompiledToolFilter = Object.freeze({ source: undefined, matches:
 export function compileToolFilter(filter: MCPToolFilter | null | undefined): CompiledToolFilter {
   if (filter === undefined || filter === null) return KEEP_ALL;
   if (typeof filter !== "object") {
-    throw new MCPConfigError("Invalid tool filter: it must be an object with include / exclude lists.", [{ path: "", message: "tool filter must be an object" }]);
+    throw new MCPConfigError("Invalid tool filter: it must be an object with include / exclude lists.", [
+      { path: "", message: "tool filter must be an object" },
+    ]);
   }
   const include = compileNames(checkNames(filter.include, "include"));
   const exclude = compileNames(checkNames(filter.exclude, "exclude"));

@@ -109,17 +109,28 @@ export class ToolSync {
       }
       let result: unknown;
       try {
-        result = await this.#context.request(session, { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) });
+        result = await this.#context.request(session, {
+          method: "tools/list",
+          ...(cursor === undefined ? {} : { params: { cursor } }),
+        });
       } catch (error) {
         if (session.state !== "open") throw this.#closedDuring(session, "tool discovery", error);
-        throw new MCPDiscoveryError(redactor.text(`Tool discovery on MCP server "${serverName}" failed: tools/list returned an error: ${describeCause(error)}`), {
-          serverName,
-          cause: redactor.value(error),
-        });
+        throw new MCPDiscoveryError(
+          redactor.text(
+            `Tool discovery on MCP server "${serverName}" failed: tools/list returned an error: ${describeCause(error)}`,
+          ),
+          {
+            serverName,
+            cause: redactor.value(error),
+          },
+        );
       }
       const listed = (result as { tools?: unknown } | null)?.tools;
       if (!Array.isArray(listed)) {
-        throw new MCPDiscoveryError(`Tool discovery on MCP server "${serverName}" failed: the tools/list result has no "tools" list.`, { serverName });
+        throw new MCPDiscoveryError(
+          `Tool discovery on MCP server "${serverName}" failed: the tools/list result has no "tools" list.`,
+          { serverName },
+        );
       }
       tools.push(...(listed as unknown[]));
       const next = (result as { nextCursor?: unknown }).nextCursor;
@@ -169,7 +180,10 @@ export class ToolSync {
         try {
           await this.#refreshOnce(session);
         } catch (error) {
-          this.#context.logger?.warn?.(`Refreshing the tools of MCP server "${this.#context.serverName}" after tools/list_changed failed: ${describeCause(error)}`, { error });
+          this.#context.logger?.warn?.(
+            `Refreshing the tools of MCP server "${this.#context.serverName}" after tools/list_changed failed: ${describeCause(error)}`,
+            { error },
+          );
         }
       } while (refreshRequested(session) && this.#context.isCurrent(session));
     } finally {
@@ -190,7 +204,10 @@ export class ToolSync {
         try {
           registrations.push(this.#register({ registry, namespace, options }, catalog));
         } catch (error) {
-          logger?.warn?.(`Re-registering the tools of MCP server "${serverName}" in namespace "${namespace}" failed: ${describeCause(error)}`, { error });
+          logger?.warn?.(
+            `Re-registering the tools of MCP server "${serverName}" in namespace "${namespace}" failed: ${describeCause(error)}`,
+            { error },
+          );
         }
       }
     }
@@ -200,7 +217,9 @@ export class ToolSync {
       try {
         listener(event);
       } catch (error) {
-        logger?.warn?.(`An onToolsChanged listener of MCP server "${serverName}" threw: ${describeCause(error)}`, { error });
+        logger?.warn?.(`An onToolsChanged listener of MCP server "${serverName}" threw: ${describeCause(error)}`, {
+          error,
+        });
       }
     }
   }
@@ -211,7 +230,12 @@ export class ToolSync {
    * Fills `namespace` with the tools, discovering first (through `session`) when nothing is
    * cached, and keeps it filled after later refreshes.
    */
-  async register(registry: ToolRegistry, namespace: string, options: RegisterToolsOptions, session: () => Session): Promise<RegistrationReport> {
+  async register(
+    registry: ToolRegistry,
+    namespace: string,
+    options: RegisterToolsOptions,
+    session: () => Session,
+  ): Promise<RegistrationReport> {
     compileToolFilter(options.filter); // a malformed filter fails before anything changes
     const discovered = this.#catalog?.catalog ?? (await this.catalogFor(session()));
     // A list_changed refresh may have landed while discovering: register the newest catalog.

@@ -63,9 +63,11 @@ export function describeTransportFailure(error: unknown): string {
     stderrTail?: unknown;
   };
   const exit =
-    typeof signal === "string" ? `the server was killed by ${signal}`
-    : typeof exitCode === "number" ? `the server exited with code ${exitCode}`
-    : undefined;
+    typeof signal === "string"
+      ? `the server was killed by ${signal}`
+      : typeof exitCode === "number"
+        ? `the server exited with code ${exitCode}`
+        : undefined;
   if (exit === undefined) return describeCause(error);
   const lines = lastLines(typeof stderrTail === "string" ? stderrTail : "");
   return lines === "" ? `${exit} without writing to stderr` : `${exit}; its stderr ended with: ${lines}`;

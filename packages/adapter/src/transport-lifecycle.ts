@@ -5,7 +5,11 @@ import { closeReasonOf, isConnectionClosed, isConnectionGone } from "./transport
 /** Fails with a TypeError when a transport factory returned something that is not a Transport. */
 export function assertTransport(value: unknown): asserts value is Transport {
   const candidate = value as Partial<Transport> | null | undefined;
-  if (typeof candidate?.start !== "function" || typeof candidate.send !== "function" || typeof candidate.close !== "function") {
+  if (
+    typeof candidate?.start !== "function" ||
+    typeof candidate.send !== "function" ||
+    typeof candidate.close !== "function"
+  ) {
     throw new TypeError("the transport factory did not return a Transport (an object with start, send and close)");
   }
 }
@@ -25,7 +29,11 @@ export async function closeQuietly(transport: Transport, timeoutMs: number): Pro
  * server's exit code and stderr), so it wins: its `closeReason` when it has one, else the last
  * error it reported.
  */
-export function connectFailureCause(error: unknown, transport: Transport | undefined, handshakeError: Error | undefined): unknown {
+export function connectFailureCause(
+  error: unknown,
+  transport: Transport | undefined,
+  handshakeError: Error | undefined,
+): unknown {
   if (!isConnectionClosed(error) && !isConnectionGone(error)) return error;
   return closeReasonOf(transport) ?? (isConnectionClosed(error) ? handshakeError : undefined) ?? error;
 }

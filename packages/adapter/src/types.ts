@@ -5,7 +5,12 @@ import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
 import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
-import type { MCPLogLevel, PromptsChangedListener, ResourcesChangedListener, ServerLogListener } from "./protocol-types.js";
+import type {
+  MCPLogLevel,
+  PromptsChangedListener,
+  ResourcesChangedListener,
+  ServerLogListener,
+} from "./protocol-types.js";
 
 export type { Logger };
 
@@ -42,13 +47,7 @@ export interface MCPToolDescriptor {
 }
 
 export type MCPToolErrorKind =
-  | "not_found"
-  | "validation"
-  | "timeout"
-  | "cancelled"
-  | "server_error"
-  | "connection_lost"
-  | "result_too_large";
+  "not_found" | "validation" | "timeout" | "cancelled" | "server_error" | "connection_lost" | "result_too_large";
 
 /** What a tool call returned: always a `content` list, plus whatever else the server sent. */
 export interface MCPToolResultData {

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MCPAdapterError, MCPConfigError, MCPServerConfigSchema, MCPToolAdapter, findConfigIssues, validateServerConfig } from "../src/index.js";
+import {
+  MCPAdapterError,
+  MCPConfigError,
+  MCPServerConfigSchema,
+  MCPToolAdapter,
+  findConfigIssues,
+  validateServerConfig,
+} from "../src/index.js";
 
 function configError(config: unknown): MCPConfigError {
   try {
@@ -14,7 +21,13 @@ function configError(config: unknown): MCPConfigError {
 
 describe("server config", () => {
   it("keeps name and transport of a valid stdio config; not connected yet", () => {
-    const adapter = new MCPToolAdapter({ name: "github", transport: "stdio", command: "node", args: ["server.js"], env: { A: "1" } });
+    const adapter = new MCPToolAdapter({
+      name: "github",
+      transport: "stdio",
+      command: "node",
+      args: ["server.js"],
+      env: { A: "1" },
+    });
     expect(adapter.serverName).toBe("github");
     expect(adapter.transportType).toBe("stdio");
     expect(adapter.isConnected).toBe(false);
@@ -23,15 +36,26 @@ describe("server config", () => {
   });
 
   it("accepts sse and streamable-http configs with a url", () => {
-    expect(new MCPToolAdapter({ name: "remote-api", transport: "sse", url: "https://api.example.com/mcp" }).transportType).toBe("sse");
-    expect(new MCPToolAdapter({ name: "h", transport: "streamable-http", url: "http://127.0.0.1:1/mcp", headers: { a: "b" } }).transportType).toBe("streamable-http");
+    expect(
+      new MCPToolAdapter({ name: "remote-api", transport: "sse", url: "https://api.example.com/mcp" }).transportType,
+    ).toBe("sse");
+    expect(
+      new MCPToolAdapter({
+        name: "h",
+        transport: "streamable-http",
+        url: "http://127.0.0.1:1/mcp",
+        headers: { a: "b" },
+      }).transportType,
+    ).toBe("streamable-http");
   });
 
   it("stdio without command names the command field", () => {
     const error = configError({ name: "bad", transport: "stdio" });
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toContain("command");
-    expect(error.issues).toEqual([{ path: "/command", message: expect.stringContaining("command is required") as string }]);
+    expect(error.issues).toEqual([
+      { path: "/command", message: expect.stringContaining("command is required") as string },
+    ]);
   });
 
   it("sse and streamable-http without url name the url field", () => {
@@ -49,8 +73,12 @@ describe("server config", () => {
   });
 
   it("accepts inheritEnv (all or a list of names) on a stdio config and names it when malformed", () => {
-    expect(validateServerConfig({ name: "a", transport: "stdio", command: "node", inheritEnv: true })).toMatchObject({ inheritEnv: true });
-    expect(validateServerConfig({ name: "b", transport: "stdio", command: "node", inheritEnv: ["LANG", "NODE_OPTIONS"] })).toMatchObject({ inheritEnv: ["LANG", "NODE_OPTIONS"] });
+    expect(validateServerConfig({ name: "a", transport: "stdio", command: "node", inheritEnv: true })).toMatchObject({
+      inheritEnv: true,
+    });
+    expect(
+      validateServerConfig({ name: "b", transport: "stdio", command: "node", inheritEnv: ["LANG", "NODE_OPTIONS"] }),
+    ).toMatchObject({ inheritEnv: ["LANG", "NODE_OPTIONS"] });
     const error = configError({ name: "c", transport: "stdio", command: "node", inheritEnv: "yes" });
     expect(error.issues.map((i) => i.path)).toEqual(["/inheritEnv"]);
     expect(error.message).toContain("inheritEnv");
@@ -63,16 +91,23 @@ describe("server config", () => {
   });
 
   it("rejects a url that is not absolute http(s)", () => {
-    expect(configError({ name: "x", transport: "sse", url: "not a url" }).issues).toEqual([{ path: "/url", message: expect.stringContaining("absolute http") as string }]);
-    expect(configError({ name: "x", transport: "sse", url: "ftp://host/x" }).issues.map((i) => i.path)).toEqual(["/url"]);
+    expect(configError({ name: "x", transport: "sse", url: "not a url" }).issues).toEqual([
+      { path: "/url", message: expect.stringContaining("absolute http") as string },
+    ]);
+    expect(configError({ name: "x", transport: "sse", url: "ftp://host/x" }).issues.map((i) => i.path)).toEqual([
+      "/url",
+    ]);
   });
 
-  it.each([null, undefined, 42, "stdio", [], [1, 2], true, () => 1])("throws MCPConfigError, never TypeError, for %p", (value) => {
-    const error = configError(value);
-    expect(error).toBeInstanceOf(MCPAdapterError);
-    expect(error.issues).toHaveLength(1);
-    expect(error.issues[0]!.path).toBe("");
-  });
+  it.each([null, undefined, 42, "stdio", [], [1, 2], true, () => 1])(
+    "throws MCPConfigError, never TypeError, for %p",
+    (value) => {
+      const error = configError(value);
+      expect(error).toBeInstanceOf(MCPAdapterError);
+      expect(error.issues).toHaveLength(1);
+      expect(error.issues[0]!.path).toBe("");
+    },
+  );
 
   it("never throws anything but MCPConfigError for arbitrary input", () => {
     fc.assert(
@@ -90,11 +125,24 @@ describe("server config", () => {
 
   it("never throws for arbitrary objects with a known transport", () => {
     fc.assert(
-      fc.property(fc.record({ transport: fc.constantFrom("stdio", "sse", "streamable-http"), name: fc.anything(), command: fc.anything(), url: fc.anything(), args: fc.anything(), env: fc.anything() }, { requiredKeys: ["transport"] }), (value) => {
-        const issues = findConfigIssues(value);
-        for (const issue of issues) expect(typeof issue.message).toBe("string");
-        return true;
-      }),
+      fc.property(
+        fc.record(
+          {
+            transport: fc.constantFrom("stdio", "sse", "streamable-http"),
+            name: fc.anything(),
+            command: fc.anything(),
+            url: fc.anything(),
+            args: fc.anything(),
+            env: fc.anything(),
+          },
+          { requiredKeys: ["transport"] },
+        ),
+        (value) => {
+          const issues = findConfigIssues(value);
+          for (const issue of issues) expect(typeof issue.message).toBe("string");
+          return true;
+        },
+      ),
       { numRuns: 300 },
     );
   });

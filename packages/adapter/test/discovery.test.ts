@@ -9,13 +9,19 @@ import { connectedHarness, createHarness, STDIO_CONFIG } from "./helpers.js";
 const tools = (...names: string[]) => names.map((name) => ({ name }));
 
 /** A server whose tools/list answers with whatever `pages` says for each cursor. */
-function pagingServerAdapter(page: (cursor: string | undefined, call: number) => unknown, options: MCPToolAdapterOptions = {}) {
+function pagingServerAdapter(
+  page: (cursor: string | undefined, call: number) => unknown,
+  options: MCPToolAdapterOptions = {},
+) {
   let calls = 0;
   const adapter = new MCPToolAdapter(STDIO_CONFIG, {
     ...options,
     transport: async () => {
       const server = new McpServer({ name: "pager", version: "1" }, { capabilities: { tools: {} } });
-      server.server.setRequestHandler(ListToolsRequestSchema, (request) => page(request.params?.cursor, ++calls) as never);
+      server.server.setRequestHandler(
+        ListToolsRequestSchema,
+        (request) => page(request.params?.cursor, ++calls) as never,
+      );
       const [client, serverSide] = InMemoryTransport.createLinkedPair();
       await server.connect(serverSide);
       return client;
@@ -44,7 +50,14 @@ describe("discoverTools", () => {
   it("returns every tool with name, description and input schema", async () => {
     const { adapter } = await connectedHarness({
       tools: [
-        { name: "tool_0", description: "first", title: "Tool zero", inputSchema: { type: "object", properties: { a: { type: "string" } } }, outputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+        {
+          name: "tool_0",
+          description: "first",
+          title: "Tool zero",
+          inputSchema: { type: "object", properties: { a: { type: "string" } } },
+          outputSchema: { type: "object" },
+          annotations: { readOnlyHint: true },
+        },
         { name: "tool_1" },
         { name: "tool_2" },
       ],
@@ -98,7 +111,10 @@ describe("discoverTools", () => {
   });
 
   it("stops on a repeated cursor instead of looping forever", async () => {
-    const { adapter, calls } = pagingServerAdapter(() => ({ tools: [{ name: "x", inputSchema: { type: "object" } }], nextCursor: "same" }));
+    const { adapter, calls } = pagingServerAdapter(() => ({
+      tools: [{ name: "x", inputSchema: { type: "object" } }],
+      nextCursor: "same",
+    }));
     await adapter.connect();
     const error = await adapter.discoverTools().catch((e: unknown) => e);
     expect(MCPDiscoveryError.isInstance(error)).toBe(true);
@@ -108,7 +124,10 @@ describe("discoverTools", () => {
   });
 
   it("stops after maxListPages pages", async () => {
-    const { adapter, calls } = pagingServerAdapter((_cursor, call) => ({ tools: [{ name: `t${call}`, inputSchema: { type: "object" } }], nextCursor: String(call) }), { maxListPages: 5 });
+    const { adapter, calls } = pagingServerAdapter(
+      (_cursor, call) => ({ tools: [{ name: `t${call}`, inputSchema: { type: "object" } }], nextCursor: String(call) }),
+      { maxListPages: 5 },
+    );
     await adapter.connect();
     await expect(adapter.discoverTools()).rejects.toThrow(/stopped after 5 pages/);
     expect(calls()).toBe(5);
@@ -126,7 +145,16 @@ describe("discoverTools", () => {
 
   it("skips listed tools without a name and keeps the rest", async () => {
     const warnings: string[] = [];
-    const { adapter } = pagingServerAdapter(() => ({ tools: [{ description: "nameless", inputSchema: { type: "object" } }, { name: "ok", inputSchema: { type: "object" } }, { name: "ok" }] }), { logger: { warn: (m: string) => warnings.push(m) } });
+    const { adapter } = pagingServerAdapter(
+      () => ({
+        tools: [
+          { description: "nameless", inputSchema: { type: "object" } },
+          { name: "ok", inputSchema: { type: "object" } },
+          { name: "ok" },
+        ],
+      }),
+      { logger: { warn: (m: string) => warnings.push(m) } },
+    );
     await adapter.connect();
     // The SDK's listing schema would reject the whole page; the adapter drops only the bad entries.
     expect((await adapter.discoverTools()).map((t) => t.name)).toEqual(["ok"]);
@@ -148,7 +176,11 @@ describe("discoverTools", () => {
   it("filters accept glob patterns", async () => {
     const { adapter } = await connectedHarness({ tools: tools("get_user", "get_repo", "set_user", "list.items", "x") });
     expect((await adapter.discoverTools({ include: ["get_*"] })).map((t) => t.name)).toEqual(["get_user", "get_repo"]);
-    expect((await adapter.discoverTools({ exclude: ["*_user"] })).map((t) => t.name)).toEqual(["get_repo", "list.items", "x"]);
+    expect((await adapter.discoverTools({ exclude: ["*_user"] })).map((t) => t.name)).toEqual([
+      "get_repo",
+      "list.items",
+      "x",
+    ]);
     expect((await adapter.discoverTools({ include: ["list.*", "?"] })).map((t) => t.name)).toEqual(["list.items", "x"]);
     // "." and "-" are literal, not regex syntax
     expect((await adapter.discoverTools({ include: ["get-*", "list.*"] })).map((t) => t.name)).toEqual(["list.items"]);
@@ -163,12 +195,17 @@ describe("discoverTools", () => {
   });
 
   it("a tool with an invalid input schema is discovered; invoking it is a validation error naming the schema", async () => {
-    const { adapter, server } = await connectedHarness({ tools: [{ name: "broken", inputSchema: { type: "object", properties: { a: { type: "no-such-type" } } } as never }, { name: "fine" }] });
+    const { adapter, server } = await connectedHarness({
+      tools: [
+        { name: "broken", inputSchema: { type: "object", properties: { a: { type: "no-such-type" } } } as never },
+        { name: "fine" },
+      ],
+    });
     expect((await adapter.discoverTools()).map((t) => t.name)).toEqual(["broken", "fine"]);
     const result = await adapter.invoke("broken", { a: 1 });
     expect(result).toMatchObject({ success: false, errorKind: "validation" });
     expect(result.error).toContain("validation");
-    expect(result.error).toContain("input schema of tool \"broken\" is invalid");
+    expect(result.error).toContain('input schema of tool "broken" is invalid');
     expect(server.callCount).toBe(0);
     expect((await adapter.invoke("fine", {})).success).toBe(true);
     await adapter.disconnect();
@@ -176,7 +213,10 @@ describe("discoverTools", () => {
 
   it("compiles each input schema once, not per invoke", async () => {
     const validator = countingValidator();
-    const { adapter } = await connectedHarness({ tools: [{ name: "a", inputSchema: { type: "object", properties: { n: { type: "number" } } } }, { name: "b" }] }, { validator });
+    const { adapter } = await connectedHarness(
+      { tools: [{ name: "a", inputSchema: { type: "object", properties: { n: { type: "number" } } } }, { name: "b" }] },
+      { validator },
+    );
     await adapter.discoverTools();
     for (let i = 0; i < 20; i += 1) {
       expect((await adapter.invoke("a", { n: i })).success).toBe(true);
@@ -193,7 +233,9 @@ describe("discoverTools", () => {
 describe("tools/list_changed", () => {
   it("refreshes the cache and reports added, removed and changed tools", async () => {
     const events: unknown[] = [];
-    const { adapter, server } = await connectedHarness({ tools: [{ name: "keep" }, { name: "drop" }, { name: "edit", description: "v1" }] });
+    const { adapter, server } = await connectedHarness({
+      tools: [{ name: "keep" }, { name: "drop" }, { name: "edit", description: "v1" }],
+    });
     await adapter.discoverTools();
     const changed = new Promise<void>((resolve) => {
       const unsubscribe = adapter.onToolsChanged((event) => {
@@ -208,7 +250,11 @@ describe("tools/list_changed", () => {
     await server.addTool({ name: "edit", description: "v2" });
     await server.addTool({ name: "new" });
     await changed;
-    expect(adapter.discoveredTools.map((t) => [t.name, t.description])).toEqual([["keep", "Test tool keep"], ["edit", "v2"], ["new", "Test tool new"]]);
+    expect(adapter.discoveredTools.map((t) => [t.name, t.description])).toEqual([
+      ["keep", "Test tool keep"],
+      ["edit", "v2"],
+      ["new", "Test tool new"],
+    ]);
     const merged = { added: new Set<string>(), removed: new Set<string>(), changed: new Set<string>() };
     for (const event of events as { added: string[]; removed: string[]; changed: string[]; serverName: string }[]) {
       expect(event.serverName).toBe("test-server");
@@ -225,7 +271,10 @@ describe("tools/list_changed", () => {
   it("the onToolsChanged option receives events; the refresh keeps the discovery filter", async () => {
     let resolveEvent: (event: { added: string[] }) => void = () => undefined;
     const event = new Promise<{ added: string[] }>((resolve) => (resolveEvent = resolve));
-    const { adapter, server } = await connectedHarness({ tools: tools("get_a", "set_a") }, { onToolsChanged: (e) => resolveEvent(e) });
+    const { adapter, server } = await connectedHarness(
+      { tools: tools("get_a", "set_a") },
+      { onToolsChanged: (e) => resolveEvent(e) },
+    );
     await adapter.discoverTools({ include: ["get_*"] });
     await server.addTool({ name: "get_b" });
     expect((await event).added).toEqual(["get_b"]);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MCPAdapterError, MCPConfigError, MCPConnectionError, MCPDiscoveryError, MCPNotConnectedError } from "../src/index.js";
+import {
+  MCPAdapterError,
+  MCPConfigError,
+  MCPConnectionError,
+  MCPDiscoveryError,
+  MCPNotConnectedError,
+} from "../src/index.js";
 
 describe("errors", () => {
   const cause = new Error("root cause");
@@ -11,8 +17,18 @@ describe("errors", () => {
   ];
 
   it("have stable codes, names and a Symbol.for marker", () => {
-    expect(errors.map((e) => e.code)).toEqual(["CONFIG_INVALID", "CONNECTION_FAILED", "NOT_CONNECTED", "DISCOVERY_FAILED"]);
-    expect(errors.map((e) => e.name)).toEqual(["MCPConfigError", "MCPConnectionError", "MCPNotConnectedError", "MCPDiscoveryError"]);
+    expect(errors.map((e) => e.code)).toEqual([
+      "CONFIG_INVALID",
+      "CONNECTION_FAILED",
+      "NOT_CONNECTED",
+      "DISCOVERY_FAILED",
+    ]);
+    expect(errors.map((e) => e.name)).toEqual([
+      "MCPConfigError",
+      "MCPConnectionError",
+      "MCPNotConnectedError",
+      "MCPDiscoveryError",
+    ]);
     for (const error of errors) {
       expect(error).toBeInstanceOf(Error);
       expect((error as unknown as Record<symbol, unknown>)[Symbol.for("mcp-tool-adapter.error")]).toBe(true);
@@ -30,17 +46,35 @@ describe("errors", () => {
     expect(MCPNotConnectedError.isInstance(discovery)).toBe(false);
     expect(MCPDiscoveryError.isInstance(discovery)).toBe(true);
     // An error from another copy of the package carries the shared marker and its class's name.
-    const foreign = { [Symbol.for("mcp-tool-adapter.error")]: true, name: "MCPNotConnectedError", code: "NOT_CONNECTED", message: "x" };
+    const foreign = {
+      [Symbol.for("mcp-tool-adapter.error")]: true,
+      name: "MCPNotConnectedError",
+      code: "NOT_CONNECTED",
+      message: "x",
+    };
     expect(MCPNotConnectedError.isInstance(foreign)).toBe(true);
     expect(MCPDiscoveryError.isInstance(foreign)).toBe(false);
-    expect(MCPAdapterError.isInstance({ [Symbol.for("mcp-tool-adapter.error")]: true, code: "DUPLICATE_TOOL" })).toBe(false);
-    for (const value of [null, undefined, 1, "x", new Error("x"), {}]) expect(MCPAdapterError.isInstance(value)).toBe(false);
+    expect(MCPAdapterError.isInstance({ [Symbol.for("mcp-tool-adapter.error")]: true, code: "DUPLICATE_TOOL" })).toBe(
+      false,
+    );
+    for (const value of [null, undefined, 1, "x", new Error("x"), {}])
+      expect(MCPAdapterError.isInstance(value)).toBe(false);
   });
 
   it("isInstance goes by class, not by code: another package's error with the same code is not the adapter's", () => {
     // transport-stdio's StdioTransportError has CONFIG_INVALID too, transport-http's HttpTransportError CONNECTION_FAILED.
-    const stdio = { [Symbol.for("mcp-tool-adapter.error")]: true, name: "StdioTransportError", code: "CONFIG_INVALID", message: "x" };
-    const http = { [Symbol.for("mcp-tool-adapter.error")]: true, name: "HttpTransportError", code: "CONNECTION_FAILED", message: "x" };
+    const stdio = {
+      [Symbol.for("mcp-tool-adapter.error")]: true,
+      name: "StdioTransportError",
+      code: "CONFIG_INVALID",
+      message: "x",
+    };
+    const http = {
+      [Symbol.for("mcp-tool-adapter.error")]: true,
+      name: "HttpTransportError",
+      code: "CONNECTION_FAILED",
+      message: "x",
+    };
     expect(MCPConfigError.isInstance(stdio)).toBe(false);
     expect(MCPConnectionError.isInstance(http)).toBe(false);
     expect(MCPAdapterError.isInstance(stdio)).toBe(false);

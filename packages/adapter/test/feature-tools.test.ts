@@ -19,16 +19,24 @@ describe("registerTools with resourceAndPromptTools", () => {
     expect(missing).toMatchObject({ success: false, errorKind: "not_found" });
     const prompt = await registry.call("srv/get_prompt", { name: "greet", arguments: { who: "Ada" } });
     expect(prompt.success).toBe(true);
-    expect(await registry.call("srv/get_prompt", { name: "greet" })).toMatchObject({ success: false, errorKind: "validation" });
+    expect(await registry.call("srv/get_prompt", { name: "greet" })).toMatchObject({
+      success: false,
+      errorKind: "validation",
+    });
   });
 
   it("registers neither without the option, nor for features the server lacks, and lets a server tool of the same name win", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "read_resource" }], resources: [{ uri: "test://doc", name: "doc" }] });
+    const { adapter } = await connectedHarness({
+      tools: [{ name: "read_resource" }],
+      resources: [{ uri: "test://doc", name: "doc" }],
+    });
     const registry = new ToolRegistry();
     expect((await adapter.registerTools(registry, "plain")).registered).toEqual(["plain/read_resource"]);
     const report = await adapter.registerTools(registry, "srv", { resourceAndPromptTools: true });
     expect(report.registered).toEqual(["srv/read_resource"]);
-    expect(report.skipped).toEqual([{ name: "read_resource", reason: "the server has a tool of this name, which is registered instead" }]);
+    expect(report.skipped).toEqual([
+      { name: "read_resource", reason: "the server has a tool of this name, which is registered instead" },
+    ]);
     expect(registry.get("srv/read_resource")?.sourceMetadata).toMatchObject({ originalName: "read_resource" });
     expect(registry.has("srv/get_prompt")).toBe(false);
   });

@@ -1,4 +1,8 @@
-import { createInMemoryTestServer, type InMemoryTestServer, type InMemoryTestServerOptions } from "@mcp-tool-adapter/test-servers";
+import {
+  createInMemoryTestServer,
+  type InMemoryTestServer,
+  type InMemoryTestServerOptions,
+} from "@mcp-tool-adapter/test-servers";
 import { MCPToolAdapter, type MCPToolAdapterOptions } from "../src/index.js";
 
 export const STDIO_CONFIG = { name: "test-server", transport: "stdio", command: "node" } as const;
@@ -9,13 +13,19 @@ export interface Harness {
 }
 
 /** An adapter wired to a fresh in-process server; each connect gets a new session. */
-export function createHarness(serverOptions: InMemoryTestServerOptions = {}, adapterOptions: MCPToolAdapterOptions = {}): Harness {
+export function createHarness(
+  serverOptions: InMemoryTestServerOptions = {},
+  adapterOptions: MCPToolAdapterOptions = {},
+): Harness {
   const server = createInMemoryTestServer(serverOptions);
   const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => server.connect(), ...adapterOptions });
   return { server, adapter };
 }
 
-export async function connectedHarness(serverOptions: InMemoryTestServerOptions = {}, adapterOptions: MCPToolAdapterOptions = {}): Promise<Harness> {
+export async function connectedHarness(
+  serverOptions: InMemoryTestServerOptions = {},
+  adapterOptions: MCPToolAdapterOptions = {},
+): Promise<Harness> {
   const harness = createHarness(serverOptions, adapterOptions);
   await harness.adapter.connect();
   return harness;

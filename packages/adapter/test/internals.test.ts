@@ -55,8 +55,14 @@ describe("normalizeCallResult", () => {
     expect(normalizeCallResult([{ type: "text", text: "a" }])).toEqual({ content: [{ type: "text", text: "a" }] });
     expect(normalizeCallResult(null)).toEqual({ content: [] });
     expect(normalizeCallResult("plain")).toEqual({ content: [{ type: "text", text: "plain" }] });
-    expect(normalizeCallResult({ content: { type: "text", text: "one" }, x: 1 })).toEqual({ content: [{ type: "text", text: "one" }], x: 1 });
-    expect(normalizeCallResult({ toolResult: "done" })).toEqual({ toolResult: "done", content: [{ type: "text", text: "done" }] });
+    expect(normalizeCallResult({ content: { type: "text", text: "one" }, x: 1 })).toEqual({
+      content: [{ type: "text", text: "one" }],
+      x: 1,
+    });
+    expect(normalizeCallResult({ toolResult: "done" })).toEqual({
+      toolResult: "done",
+      content: [{ type: "text", text: "done" }],
+    });
     expect(normalizeCallResult({ structuredContent: { a: 1 } })).toEqual({ structuredContent: { a: 1 }, content: [] });
     const current = { content: [], structuredContent: {} };
     expect(normalizeCallResult(current)).toBe(current); // no copy on the hot path
@@ -67,12 +73,14 @@ describe("SerialQueue", () => {
   it("runs jobs one at a time in order, and a failure does not stop the next", async () => {
     const queue = new SerialQueue<"a" | "b">();
     const log: string[] = [];
-    const job = (name: string, fail = false) => async () => {
-      log.push(`start ${name}`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      log.push(`end ${name}`);
-      if (fail) throw new Error(name);
-    };
+    const job =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        log.push(`end ${name}`);
+        if (fail) throw new Error(name);
+      };
     const first = queue.run("a", job("1", true));
     const second = queue.run("b", job("2"));
     expect(queue.tail?.kind).toBe("b");

@@ -1,12 +1,22 @@
 import { getEventListeners } from "node:events";
-import { createInMemoryTestServer, withCallFault, type TestTool, type TestToolHandler } from "@mcp-tool-adapter/test-servers";
+import {
+  createInMemoryTestServer,
+  withCallFault,
+  type TestTool,
+  type TestToolHandler,
+} from "@mcp-tool-adapter/test-servers";
 import { describe, expect, it } from "vitest";
 import { MCPNotConnectedError, MCPToolAdapter, type MCPProgress } from "../src/index.js";
 import { connectedHarness, createHarness, sleep, STDIO_CONFIG, waitFor } from "./helpers.js";
 
 const CREATE_ISSUE: TestTool = {
   name: "create_issue",
-  inputSchema: { type: "object", properties: { title: { type: "string" }, body: { type: "string" } }, required: ["title", "body"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { title: { type: "string" }, body: { type: "string" } },
+    required: ["title", "body"],
+    additionalProperties: false,
+  },
 };
 
 /** Waits `ms`, or until the server is told to cancel; records what happened. */
@@ -36,7 +46,11 @@ function progressTool(name: string, steps: number, intervalMs: number): TestTool
       for (let step = 1; step <= steps; step += 1) {
         await sleep(intervalMs);
         if (extra.signal.aborted) return { content: [] };
-        if (token !== undefined) await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total: steps, message: `step ${step}` } });
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: step, total: steps, message: `step ${step}` },
+          });
       }
       return { content: [{ type: "text", text: "finished" }] };
     },
@@ -48,7 +62,12 @@ describe("invoke", () => {
     const { adapter } = await connectedHarness({ tools: [CREATE_ISSUE] });
     await adapter.discoverTools();
     const result = await adapter.invoke("create_issue", { title: "Bug", body: "Fix it" });
-    expect(result).toEqual({ success: true, data: { content: [{ type: "text", text: '{"title":"Bug","body":"Fix it"}' }] }, error: null, durationMs: expect.any(Number) as number });
+    expect(result).toEqual({
+      success: true,
+      data: { content: [{ type: "text", text: '{"title":"Bug","body":"Fix it"}' }] },
+      error: null,
+      durationMs: expect.any(Number) as number,
+    });
     expect(result.errorKind).toBeUndefined();
     await adapter.disconnect();
   });
@@ -97,15 +116,35 @@ describe("invoke", () => {
   });
 
   it("an isError result is a server error with the server's text, content kept in data", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "bad_tool", handler: () => ({ isError: true, content: [{ type: "text", text: "repository is archived" }] }) }] });
+    const { adapter } = await connectedHarness({
+      tools: [
+        {
+          name: "bad_tool",
+          handler: () => ({ isError: true, content: [{ type: "text", text: "repository is archived" }] }),
+        },
+      ],
+    });
     const result = await adapter.invoke("bad_tool", {});
-    expect(result).toMatchObject({ success: false, errorKind: "server_error", error: "server error: repository is archived" });
+    expect(result).toMatchObject({
+      success: false,
+      errorKind: "server_error",
+      error: "server error: repository is archived",
+    });
     expect(result.data?.content).toEqual([{ type: "text", text: "repository is archived" }]);
     await adapter.disconnect();
   });
 
   it("a JSON-RPC error from the server is a server error", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "crash_tool", handler: () => { throw new Error("kaboom"); } }] });
+    const { adapter } = await connectedHarness({
+      tools: [
+        {
+          name: "crash_tool",
+          handler: () => {
+            throw new Error("kaboom");
+          },
+        },
+      ],
+    });
     const result = await adapter.invoke("crash_tool", {});
     expect(result).toMatchObject({ success: false, data: null, errorKind: "server_error" });
     expect(result.error).toMatch(/^server error: .*kaboom/);
@@ -114,7 +153,9 @@ describe("invoke", () => {
 
   it("a transport failure during the call is a server error; the connection stays usable", async () => {
     const server = createInMemoryTestServer({ tools: [{ name: "crash_tool" }, { name: "echo" }] });
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: async () => withCallFault(await server.connect(), { tool: "crash_tool" }) });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () => withCallFault(await server.connect(), { tool: "crash_tool" }),
+    });
     await adapter.connect();
     const result = await adapter.invoke("crash_tool", {});
     expect(result).toMatchObject({ success: false, errorKind: "server_error" });
@@ -126,7 +167,10 @@ describe("invoke", () => {
 
   it("a connection dropped during the call is connection lost", async () => {
     const server = createInMemoryTestServer({ tools: [{ name: "drop" }] });
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: async () => withCallFault(await server.connect(), { tool: "drop", mode: "disconnect" }), logger: {} });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () => withCallFault(await server.connect(), { tool: "drop", mode: "disconnect" }),
+      logger: {},
+    });
     await adapter.connect();
     const result = await adapter.invoke("drop", {});
     expect(result).toMatchObject({ success: false, errorKind: "connection_lost" });
@@ -190,14 +234,26 @@ describe("invoke", () => {
     const result = await adapter.invoke("work", {}, { onProgress: (p) => seen.push(p) });
     expect(result.success).toBe(true);
     expect(seen).toEqual([1, 2, 3].map((progress) => ({ progress, total: 3, message: `step ${progress}` })));
-    const again = await adapter.invoke("work", {}, { onProgress: () => { throw new Error("callback bug"); } });
+    const again = await adapter.invoke(
+      "work",
+      {},
+      {
+        onProgress: () => {
+          throw new Error("callback bug");
+        },
+      },
+    );
     expect(again.success).toBe(true);
     await adapter.disconnect();
   });
 
   it("resetTimeoutOnProgress keeps a call alive while progress arrives", async () => {
     const { adapter } = await connectedHarness({ tools: [progressTool("work", 8, 50)] });
-    const withReset = await adapter.invoke("work", {}, { timeoutMs: 300, onProgress: () => undefined, resetTimeoutOnProgress: true });
+    const withReset = await adapter.invoke(
+      "work",
+      {},
+      { timeoutMs: 300, onProgress: () => undefined, resetTimeoutOnProgress: true },
+    );
     expect(withReset.success).toBe(true);
     const withoutReset = await adapter.invoke("work", {}, { timeoutMs: 300, onProgress: () => undefined });
     expect(withoutReset.errorKind).toBe("timeout");
@@ -206,7 +262,11 @@ describe("invoke", () => {
 
   it("maxTotalTimeoutMs bounds a call that keeps sending progress", async () => {
     const { adapter } = await connectedHarness({ tools: [progressTool("endless", 1_000, 20)] });
-    const result = await adapter.invoke("endless", {}, { timeoutMs: 5_000, onProgress: () => undefined, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 150 });
+    const result = await adapter.invoke(
+      "endless",
+      {},
+      { timeoutMs: 5_000, onProgress: () => undefined, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 150 },
+    );
     expect(result).toMatchObject({ success: false, errorKind: "timeout" });
     expect(result.error).toMatch(/^timeout after 150 ms/);
     await adapter.disconnect();
@@ -215,7 +275,9 @@ describe("invoke", () => {
 
 describe("result shapes", () => {
   it("a bare content list (MCP 1.4.0) becomes { content: list }", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "fetch_data", handler: () => [{ type: "text", text: "row" }] }] });
+    const { adapter } = await connectedHarness({
+      tools: [{ name: "fetch_data", handler: () => [{ type: "text", text: "row" }] }],
+    });
     const result = await adapter.invoke("fetch_data", {});
     expect(result).toMatchObject({ success: true, data: { content: [{ type: "text", text: "row" }] } });
     expect(result.data?.content).toHaveLength(1);
@@ -223,7 +285,9 @@ describe("result shapes", () => {
   });
 
   it("the 2024-10-07 toolResult shape gets a content list too", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "old", handler: () => ({ toolResult: { rows: 2 } }) }] });
+    const { adapter } = await connectedHarness({
+      tools: [{ name: "old", handler: () => ({ toolResult: { rows: 2 } }) }],
+    });
     const result = await adapter.invoke("old", {});
     expect(result.success).toBe(true);
     expect(result.data).toEqual({ toolResult: { rows: 2 }, content: [{ type: "text", text: '{"rows":2}' }] });
@@ -246,12 +310,24 @@ describe("result shapes", () => {
 
   it("keeps structuredContent and validates it against a 2020-12 outputSchema", async () => {
     let answer: unknown = { pair: ["a", 1] };
-    const { adapter } = await connectedHarness({ tools: [{ name: "pair", outputSchema: PAIR_OUTPUT as never, handler: () => ({ content: [], structuredContent: answer }) }] });
+    const { adapter } = await connectedHarness({
+      tools: [
+        {
+          name: "pair",
+          outputSchema: PAIR_OUTPUT as never,
+          handler: () => ({ content: [], structuredContent: answer }),
+        },
+      ],
+    });
     const ok = await adapter.invoke("pair", {});
     expect(ok).toMatchObject({ success: true, data: { structuredContent: { pair: ["a", 1] } } });
     answer = { pair: ["a", "b"] }; // prefixItems is 2020-12: a draft-07 validator would accept this
     const bad = await adapter.invoke("pair", {});
-    expect(bad).toMatchObject({ success: false, errorKind: "validation", data: { structuredContent: { pair: ["a", "b"] } } });
+    expect(bad).toMatchObject({
+      success: false,
+      errorKind: "validation",
+      data: { structuredContent: { pair: ["a", "b"] } },
+    });
     expect(bad.error).toMatch(/^validation failed: structuredContent of tool "pair" does not match its output schema/);
     answer = undefined;
     expect((await adapter.invoke("pair", {})).error).toContain("returned no structuredContent");
@@ -259,14 +335,33 @@ describe("result shapes", () => {
   });
 
   it("does not validate structuredContent of an isError result", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "pair", outputSchema: PAIR_OUTPUT as never, handler: () => ({ isError: true, content: [{ type: "text", text: "nope" }], structuredContent: { wrong: true } }) }] });
-    expect(await adapter.invoke("pair", {})).toMatchObject({ success: false, errorKind: "server_error", error: "server error: nope" });
+    const { adapter } = await connectedHarness({
+      tools: [
+        {
+          name: "pair",
+          outputSchema: PAIR_OUTPUT as never,
+          handler: () => ({
+            isError: true,
+            content: [{ type: "text", text: "nope" }],
+            structuredContent: { wrong: true },
+          }),
+        },
+      ],
+    });
+    expect(await adapter.invoke("pair", {})).toMatchObject({
+      success: false,
+      errorKind: "server_error",
+      error: "server error: nope",
+    });
     await adapter.disconnect();
   });
 
   it("refuses a result larger than maxResultBytes", async () => {
     const big = "é".repeat(3_000); // 6000 bytes in UTF-8, 3000 UTF-16 units
-    const { adapter } = await connectedHarness({ tools: [{ name: "big", handler: () => ({ content: [{ type: "text", text: big }] }) }, { name: "small" }] }, { maxResultBytes: 5_000 });
+    const { adapter } = await connectedHarness(
+      { tools: [{ name: "big", handler: () => ({ content: [{ type: "text", text: big }] }) }, { name: "small" }] },
+      { maxResultBytes: 5_000 },
+    );
     const result = await adapter.invoke("big", {});
     expect(result).toMatchObject({ success: false, data: null, errorKind: "result_too_large" });
     expect(result.error).toContain("more than 5000 bytes");

@@ -107,21 +107,26 @@ describe("connect", () => {
     expect(adapter.isConnected).toBe(false);
   });
 
-  it.each(["start", "initialize"] as const)("times out when the transport hangs on %s, and closes the transport", async (hangOn) => {
-    const transport = createHangingTransport(hangOn);
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport });
-    const error = await adapter.connect({ timeoutMs: 50 }).catch((e: unknown) => e);
-    expect(MCPConnectionError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toContain("connection");
-    expect((error as Error).message).toContain("timed out after 50 ms");
-    expect(transport.closed).toBe(true);
-    expect(adapter.isConnected).toBe(false);
-  });
+  it.each(["start", "initialize"] as const)(
+    "times out when the transport hangs on %s, and closes the transport",
+    async (hangOn) => {
+      const transport = createHangingTransport(hangOn);
+      const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport });
+      const error = await adapter.connect({ timeoutMs: 50 }).catch((e: unknown) => e);
+      expect(MCPConnectionError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toContain("connection");
+      expect((error as Error).message).toContain("timed out after 50 ms");
+      expect(transport.closed).toBe(true);
+      expect(adapter.isConnected).toBe(false);
+    },
+  );
 
   it("times out a factory that never returns, and closes the transport it returns late", async () => {
     const late = createHangingTransport("initialize");
     let release: (t: Transport) => void = () => undefined;
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => new Promise<Transport>((resolve) => (release = resolve)) });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: () => new Promise<Transport>((resolve) => (release = resolve)),
+    });
     const error = await adapter.connect({ timeoutMs: 30 }).catch((e: unknown) => e);
     expect(MCPConnectionError.isInstance(error)).toBe(true);
     release(late);
@@ -129,7 +134,11 @@ describe("connect", () => {
   });
 
   it("a factory that throws or returns a non-transport is a connection error", async () => {
-    const throwing = new MCPToolAdapter(STDIO_CONFIG, { transport: () => { throw new Error("factory broke"); } });
+    const throwing = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: () => {
+        throw new Error("factory broke");
+      },
+    });
     await expect(throwing.connect()).rejects.toThrow(/connection.*factory broke/);
     const bogus = new MCPToolAdapter(STDIO_CONFIG, { transport: () => ({}) as Transport });
     await expect(bogus.connect()).rejects.toThrow(/did not return a Transport/);
@@ -138,7 +147,9 @@ describe("connect", () => {
   it("can connect again after a failed attempt", async () => {
     const server = createInMemoryTestServer();
     let attempt = 0;
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => (++attempt === 1 ? createRefusingTransport() : server.connect()) });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: () => (++attempt === 1 ? createRefusingTransport() : server.connect()),
+    });
     await expect(adapter.connect()).rejects.toThrow(MCPConnectionError);
     await adapter.connect();
     expect(adapter.isConnected).toBe(true);
@@ -160,7 +171,10 @@ describe("disconnect", () => {
   it("ends disconnected when the transport errors on close", async () => {
     const server = createInMemoryTestServer();
     const warnings: string[] = [];
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: async () => withCloseError(await server.connect()), logger: { warn: (m) => warnings.push(m) } });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () => withCloseError(await server.connect()),
+      logger: { warn: (m) => warnings.push(m) },
+    });
     await adapter.connect();
     await adapter.disconnect();
     expect(adapter.isConnected).toBe(false);
@@ -170,7 +184,10 @@ describe("disconnect", () => {
   it("settles in-flight calls with connection closed, even when the transport never closes", async () => {
     const tool = blockingTool();
     const server = createInMemoryTestServer({ tools: [tool] });
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: async () => new StuckCloseTransport(await server.connect()), logger: {} });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () => new StuckCloseTransport(await server.connect()),
+      logger: {},
+    });
     await adapter.connect();
     await adapter.discoverTools();
     const calls = [adapter.invoke("block"), adapter.invoke("block")];
@@ -202,7 +219,11 @@ describe("disconnect", () => {
 
   it("gives up on a transport whose close never settles after closeTimeoutMs", async () => {
     const server = createInMemoryTestServer();
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: async () => new HangingCloseTransport(await server.connect()), closeTimeoutMs: 30, logger: {} });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () => new HangingCloseTransport(await server.connect()),
+      closeTimeoutMs: 30,
+      logger: {},
+    });
     await adapter.connect();
     await adapter.disconnect();
     expect(adapter.isConnected).toBe(false);
@@ -249,7 +270,9 @@ describe("reconnect", () => {
     const server = createInMemoryTestServer();
     let attempt = 0;
     const hanging = createHangingTransport("start");
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => (++attempt === 1 ? server.connect() : hanging) });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: () => (++attempt === 1 ? server.connect() : hanging),
+    });
     await adapter.connect();
     await expect(adapter.reconnect({ timeoutMs: 40 })).rejects.toThrow(/connection.*timed out after 40 ms/);
     expect(hanging.closed).toBe(true);

@@ -19,7 +19,10 @@ describe("prompts", () => {
     const { adapter } = await connectedHarness({ prompts: PROMPTS });
     const result = await adapter.getPrompt("greet", { who: "Ada", tone: "warm" });
     expect(result).toMatchObject({ success: true, error: null });
-    expect(result.data?.messages[0]).toEqual({ role: "user", content: { type: "text", text: 'greet {"who":"Ada","tone":"warm"}' } });
+    expect(result.data?.messages[0]).toEqual({
+      role: "user",
+      content: { type: "text", text: 'greet {"who":"Ada","tone":"warm"}' },
+    });
     expect((await adapter.getPrompt("plain")).success).toBe(true);
   });
 
@@ -48,7 +51,10 @@ describe("prompts", () => {
   it("says not_supported on a server without prompts, and lists none", async () => {
     const { adapter } = await connectedHarness({});
     expect(await adapter.listPrompts()).toEqual([]);
-    expect(await adapter.getPrompt("greet", { who: "x" })).toMatchObject({ success: false, errorKind: "not_supported" });
+    expect(await adapter.getPrompt("greet", { who: "x" })).toMatchObject({
+      success: false,
+      errorKind: "not_supported",
+    });
   });
 
   it("validates against the new list after prompts/list_changed and tells the listeners", async () => {
@@ -71,22 +77,44 @@ describe("prompts", () => {
 });
 
 describe("complete", () => {
-  const complete = ({ ref, argument, context }: { ref: unknown; argument: { name: string; value: string }; context?: unknown }) =>
-    [`${JSON.stringify(ref)}:${argument.name}=${argument.value}`, JSON.stringify(context ?? null)];
+  const complete = ({
+    ref,
+    argument,
+    context,
+  }: {
+    ref: unknown;
+    argument: { name: string; value: string };
+    context?: unknown;
+  }) => [`${JSON.stringify(ref)}:${argument.name}=${argument.value}`, JSON.stringify(context ?? null)];
 
   it("completes prompt arguments and resource-template variables, passing the context", async () => {
     const { adapter } = await connectedHarness({ prompts: PROMPTS, complete });
-    const prompt = await adapter.complete({ type: "ref/prompt", name: "greet" }, { name: "who", value: "A" }, { context: { tone: "warm" } });
-    expect(prompt).toMatchObject({ success: true, data: { values: ['{"type":"ref/prompt","name":"greet"}:who=A', '{"arguments":{"tone":"warm"}}'], hasMore: false } });
+    const prompt = await adapter.complete(
+      { type: "ref/prompt", name: "greet" },
+      { name: "who", value: "A" },
+      { context: { tone: "warm" } },
+    );
+    expect(prompt).toMatchObject({
+      success: true,
+      data: { values: ['{"type":"ref/prompt","name":"greet"}:who=A', '{"arguments":{"tone":"warm"}}'], hasMore: false },
+    });
     const template = await adapter.complete({ type: "ref/resource", uri: "test://t/{id}" }, { name: "id", value: "1" });
     expect(template.data?.values[0]).toBe('{"type":"ref/resource","uri":"test://t/{id}"}:id=1');
   });
 
   it("classifies a malformed reference and a server without completions", async () => {
     const { adapter } = await connectedHarness({ prompts: PROMPTS, complete });
-    expect(await adapter.complete({ type: "ref/tool", name: "x" } as never, { name: "a", value: "" })).toMatchObject({ success: false, errorKind: "validation" });
-    expect(await adapter.complete({ type: "ref/prompt", name: "greet" }, { name: "a" } as never)).toMatchObject({ success: false, errorKind: "validation" });
+    expect(await adapter.complete({ type: "ref/tool", name: "x" } as never, { name: "a", value: "" })).toMatchObject({
+      success: false,
+      errorKind: "validation",
+    });
+    expect(await adapter.complete({ type: "ref/prompt", name: "greet" }, { name: "a" } as never)).toMatchObject({
+      success: false,
+      errorKind: "validation",
+    });
     const plain = await connectedHarness({ prompts: PROMPTS });
-    expect(await plain.adapter.complete({ type: "ref/prompt", name: "greet" }, { name: "who", value: "" })).toMatchObject({ success: false, errorKind: "not_supported" });
+    expect(
+      await plain.adapter.complete({ type: "ref/prompt", name: "greet" }, { name: "who", value: "" }),
+    ).toMatchObject({ success: false, errorKind: "not_supported" });
   });
 });

@@ -5,14 +5,29 @@ import { connectedHarness, createHarness } from "./helpers.js";
 
 describe("registerTools", () => {
   it("registers every tool as namespace/tool with provenance and checkpointable false", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "list_repos" }, { name: "create_issue", title: "Create", annotations: { destructiveHint: false } }] });
+    const { adapter } = await connectedHarness({
+      tools: [
+        { name: "list_repos" },
+        { name: "create_issue", title: "Create", annotations: { destructiveHint: false } },
+      ],
+    });
     const registry = new ToolRegistry();
     const report = await adapter.registerTools(registry, "mcp-github");
-    expect(report).toEqual({ namespace: "mcp-github", registered: ["mcp-github/list_repos", "mcp-github/create_issue"], skipped: [], change: expect.objectContaining({ added: ["mcp-github/list_repos", "mcp-github/create_issue"] }) as unknown });
+    expect(report).toEqual({
+      namespace: "mcp-github",
+      registered: ["mcp-github/list_repos", "mcp-github/create_issue"],
+      skipped: [],
+      change: expect.objectContaining({ added: ["mcp-github/list_repos", "mcp-github/create_issue"] }) as unknown,
+    });
     expect(registry.size).toBe(2);
     expect(registry.list()[0]!.name.startsWith("mcp-github/")).toBe(true);
     const listRepos = registry.get("mcp-github/list_repos")!;
-    expect(listRepos).toMatchObject({ source: "mcp", checkpointable: false, description: "Test tool list_repos", inputSchema: { type: "object" } });
+    expect(listRepos).toMatchObject({
+      source: "mcp",
+      checkpointable: false,
+      description: "Test tool list_repos",
+      inputSchema: { type: "object" },
+    });
     expect(listRepos.sourceMetadata).toMatchObject({ server: "test-server", originalName: "list_repos" });
     expect(listRepos.capabilities).toEqual({ readOnly: true, writes: false });
     const createIssue = registry.get("mcp-github/create_issue")!;
@@ -34,7 +49,9 @@ describe("registerTools", () => {
   });
 
   it("registered tools are callable through the registry and return the tool's result", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "list_repos", handler: () => ({ content: [{ type: "text", text: "repo-a" }] }) }] });
+    const { adapter } = await connectedHarness({
+      tools: [{ name: "list_repos", handler: () => ({ content: [{ type: "text", text: "repo-a" }] }) }],
+    });
     const registry = new ToolRegistry();
     await adapter.registerTools(registry, "mcp-github");
     const result = await registry.call("mcp-github/list_repos", {});
@@ -43,7 +60,9 @@ describe("registerTools", () => {
   });
 
   it("a failing tool gives an error result through the registry, never a throw", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "bad_tool", handler: () => ({ isError: true, content: [{ type: "text", text: "boom" }] }) }] });
+    const { adapter } = await connectedHarness({
+      tools: [{ name: "bad_tool", handler: () => ({ isError: true, content: [{ type: "text", text: "boom" }] }) }],
+    });
     const registry = new ToolRegistry();
     await adapter.registerTools(registry, "mcp-fail");
     const result = await registry.call("mcp-fail/bad_tool", {});
@@ -56,7 +75,13 @@ describe("registerTools", () => {
 
   it("passes the registry's abort signal through to the call", async () => {
     const { adapter } = await connectedHarness({
-      tools: [{ name: "slow", handler: (_a, extra) => new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve({ content: [] }))) }],
+      tools: [
+        {
+          name: "slow",
+          handler: (_a, extra) =>
+            new Promise((resolve) => extra.signal.addEventListener("abort", () => resolve({ content: [] }))),
+        },
+      ],
     });
     const registry = new ToolRegistry();
     await adapter.registerTools(registry, "ns");
@@ -70,7 +95,16 @@ describe("registerTools", () => {
   it("re-registering replaces the namespace atomically", async () => {
     const { adapter, server } = await connectedHarness({ tools: [{ name: "a" }, { name: "b" }] });
     const registry = new ToolRegistry();
-    registry.register("other", { name: "x", description: "", inputSchema: {}, capabilities: { readOnly: false, writes: false }, source: "test", sourceMetadata: {}, checkpointable: true, handler: () => ({ success: true }) });
+    registry.register("other", {
+      name: "x",
+      description: "",
+      inputSchema: {},
+      capabilities: { readOnly: false, writes: false },
+      source: "test",
+      sourceMetadata: {},
+      checkpointable: true,
+      handler: () => ({ success: true }),
+    });
     await adapter.registerTools(registry, "mcp-github");
     await server.addTool({ name: "deploy" });
     await adapter.discoverTools();
@@ -84,7 +118,9 @@ describe("registerTools", () => {
   });
 
   it("skips names the registry rejects and reports why", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "ok_tool" }, { name: "has/slash" }, { name: "has space" }, { name: ".." }] });
+    const { adapter } = await connectedHarness({
+      tools: [{ name: "ok_tool" }, { name: "has/slash" }, { name: "has space" }, { name: ".." }],
+    });
     const registry = new ToolRegistry();
     const report = await adapter.registerTools(registry, "ns");
     expect(report.registered).toEqual(["ns/ok_tool"]);
@@ -95,12 +131,19 @@ describe("registerTools", () => {
   });
 
   it("applies capability overrides and a registration filter", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "get_user" }, { name: "run_pipeline" }, { name: "delete_branch" }] });
+    const { adapter } = await connectedHarness({
+      tools: [{ name: "get_user" }, { name: "run_pipeline" }, { name: "delete_branch" }],
+    });
     const registry = new ToolRegistry();
-    const report = await adapter.registerTools(registry, "ns", { filter: { exclude: ["delete_*"] }, overrides: { run_pipeline: { writes: true } } });
+    const report = await adapter.registerTools(registry, "ns", {
+      filter: { exclude: ["delete_*"] },
+      overrides: { run_pipeline: { writes: true } },
+    });
     expect(report.registered).toEqual(["ns/get_user", "ns/run_pipeline"]);
     expect(registry.get("ns/run_pipeline")!.capabilities).toMatchObject({ writes: true, readOnly: false });
-    expect(registry.get("ns/run_pipeline")!.sourceMetadata).toMatchObject({ capabilitiesDecidedBy: { writes: "override" } });
+    expect(registry.get("ns/run_pipeline")!.sourceMetadata).toMatchObject({
+      capabilitiesDecidedBy: { writes: "override" },
+    });
     await adapter.disconnect();
   });
 
@@ -112,7 +155,13 @@ describe("registerTools", () => {
     await server.addTool({ name: "c" });
     const { added, registrations } = await event;
     expect(added).toEqual(["c"]);
-    expect(registrations).toEqual([expect.objectContaining({ namespace: "live", registered: ["live/a", "live/b", "live/c"], change: expect.objectContaining({ added: ["live/c"] }) as unknown })]);
+    expect(registrations).toEqual([
+      expect.objectContaining({
+        namespace: "live",
+        registered: ["live/a", "live/b", "live/c"],
+        change: expect.objectContaining({ added: ["live/c"] }) as unknown,
+      }),
+    ]);
     expect(registry.list({ namespace: "live" }).map((t) => t.name)).toEqual(["live/a", "live/b", "live/c"]);
     expect((await registry.call("live/c", { q: 1 })).success).toBe(true);
 
@@ -140,7 +189,13 @@ describe("capability inference", () => {
   });
 
   it("annotations and overrides take part when given", () => {
-    expect(MCPToolAdapter.inferCapabilities("run_pipeline", { readOnlyHint: true })).toMatchObject({ readOnly: true, writes: false });
-    expect(MCPToolAdapter.inferCapabilities("list_repos", undefined, { writes: true })).toMatchObject({ readOnly: false, writes: true });
+    expect(MCPToolAdapter.inferCapabilities("run_pipeline", { readOnlyHint: true })).toMatchObject({
+      readOnly: true,
+      writes: false,
+    });
+    expect(MCPToolAdapter.inferCapabilities("list_repos", undefined, { writes: true })).toMatchObject({
+      readOnly: false,
+      writes: true,
+    });
   });
 });

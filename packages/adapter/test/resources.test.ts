@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MCPDiscoveryError, MCPNotConnectedError, MCPUsageError, type ResourcesChangedEvent, type ResourceUpdatedEvent } from "../src/index.js";
+import {
+  MCPDiscoveryError,
+  MCPNotConnectedError,
+  MCPUsageError,
+  type ResourcesChangedEvent,
+  type ResourceUpdatedEvent,
+} from "../src/index.js";
 import { connectedHarness, createHarness, waitFor } from "./helpers.js";
 
 const resources = (count: number) => Array.from({ length: count }, (_, i) => ({ uri: `test://r/${i}`, name: `r${i}` }));
@@ -36,11 +42,20 @@ describe("resources", () => {
     const { adapter } = await connectedHarness({
       resources: [
         { uri: "test://text", name: "text", mimeType: "text/plain", text: "hello" },
-        { uri: "test://blob", name: "blob", mimeType: "application/octet-stream", blob: Buffer.from("bytes").toString("base64") },
+        {
+          uri: "test://blob",
+          name: "blob",
+          mimeType: "application/octet-stream",
+          blob: Buffer.from("bytes").toString("base64"),
+        },
       ],
     });
     const text = await adapter.readResource("test://text");
-    expect(text).toMatchObject({ success: true, error: null, data: { contents: [{ uri: "test://text", mimeType: "text/plain", text: "hello" }] } });
+    expect(text).toMatchObject({
+      success: true,
+      error: null,
+      data: { contents: [{ uri: "test://text", mimeType: "text/plain", text: "hello" }] },
+    });
     const blob = await adapter.readResource("test://blob");
     expect(blob.success).toBe(true);
     const item = blob.data?.contents[0] as { blob: string };
@@ -48,7 +63,9 @@ describe("resources", () => {
   });
 
   it("classifies a missing resource, a bad URI and an unusable answer", async () => {
-    const { adapter } = await connectedHarness({ resources: [{ uri: "test://odd", name: "odd", read: () => ({ contents: [{ uri: "test://odd" }] }) }] });
+    const { adapter } = await connectedHarness({
+      resources: [{ uri: "test://odd", name: "odd", read: () => ({ contents: [{ uri: "test://odd" }] }) }],
+    });
     expect(await adapter.readResource("test://nope")).toMatchObject({ success: false, errorKind: "not_found" });
     expect(await adapter.readResource("")).toMatchObject({ success: false, errorKind: "validation" });
     const odd = await adapter.readResource("test://odd");
@@ -58,15 +75,23 @@ describe("resources", () => {
 
   it("refuses a 50 MB resource with maxResultBytes", async () => {
     const huge = "x".repeat(50 * 1024 * 1024);
-    const { adapter } = await connectedHarness({ resources: [{ uri: "test://huge", name: "huge", text: huge }] }, { maxResultBytes: 1024 * 1024 });
+    const { adapter } = await connectedHarness(
+      { resources: [{ uri: "test://huge", name: "huge", text: huge }] },
+      { maxResultBytes: 1024 * 1024 },
+    );
     const result = await adapter.readResource("test://huge");
     expect(result).toMatchObject({ success: false, data: null, errorKind: "result_too_large" });
     expect(result.error).toContain("1048576 bytes");
   });
 
   it("times out and cancels reads", async () => {
-    const { adapter } = await connectedHarness({ resources: [{ uri: "test://slow", name: "slow", read: () => new Promise(() => undefined) }] });
-    expect(await adapter.readResource("test://slow", { timeoutMs: 30 })).toMatchObject({ success: false, errorKind: "timeout" });
+    const { adapter } = await connectedHarness({
+      resources: [{ uri: "test://slow", name: "slow", read: () => new Promise(() => undefined) }],
+    });
+    expect(await adapter.readResource("test://slow", { timeoutMs: 30 })).toMatchObject({
+      success: false,
+      errorKind: "timeout",
+    });
     const controller = new AbortController();
     const pending = adapter.readResource("test://slow", { signal: controller.signal });
     controller.abort();
@@ -117,7 +142,10 @@ describe("resources", () => {
 
   it("lists again after resources/list_changed and tells the listeners", async () => {
     const events: ResourcesChangedEvent[] = [];
-    const { adapter, server } = await connectedHarness({ resources: resources(1) }, { onResourcesChanged: (event) => events.push(event) });
+    const { adapter, server } = await connectedHarness(
+      { resources: resources(1) },
+      { onResourcesChanged: (event) => events.push(event) },
+    );
     expect(await adapter.listResources()).toHaveLength(1);
     await server.setResources(resources(3));
     await waitFor(() => events.length === 1);
@@ -127,7 +155,10 @@ describe("resources", () => {
 
   it("coalesces a flood of resources/list_changed into a bounded number of listings", async () => {
     const events: ResourcesChangedEvent[] = [];
-    const { adapter, server } = await connectedHarness({ resources: resources(1) }, { onResourcesChanged: (event) => events.push(event) });
+    const { adapter, server } = await connectedHarness(
+      { resources: resources(1) },
+      { onResourcesChanged: (event) => events.push(event) },
+    );
     const before = server.listCount;
     await server.floodResourceListChanged(1_000);
     await waitFor(() => events.length >= 1);

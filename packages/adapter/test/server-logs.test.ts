@@ -11,7 +11,10 @@ interface Line {
 function recordingLogger() {
   const lines: Line[] = [];
   const record = (method: string) => (message: string, data?: unknown) => lines.push({ method, message, data });
-  return { lines, logger: { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") } };
+  return {
+    lines,
+    logger: { debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") },
+  };
 }
 
 describe("server logs", () => {
@@ -68,7 +71,9 @@ describe("server logs", () => {
     await server.sendLog({ level: "info", data: "after" });
     await waitFor(() => entries.length === 51);
     const dropped = lines.find((line) => line.message.includes("were dropped"));
-    expect(dropped?.message).toBe('MCP server "test-server" sent more than 50 log messages in a second; 1950 were dropped');
+    expect(dropped?.message).toBe(
+      'MCP server "test-server" sent more than 50 log messages in a second; 1950 were dropped',
+    );
   });
 
   it("keeps a throwing onLog listener from reaching the host", async () => {

@@ -14,7 +14,15 @@ function random(seed: number): () => number {
   };
 }
 
-const ERROR_KINDS = new Set<MCPToolErrorKind>(["not_found", "validation", "timeout", "cancelled", "server_error", "connection_lost", "result_too_large"]);
+const ERROR_KINDS = new Set<MCPToolErrorKind>([
+  "not_found",
+  "validation",
+  "timeout",
+  "cancelled",
+  "server_error",
+  "connection_lost",
+  "result_too_large",
+]);
 
 describe("stress: concurrent invokes, discoveries, disconnects and reconnects", () => {
   const unhandled: unknown[] = [];
@@ -33,17 +41,34 @@ describe("stress: concurrent invokes, discoveries, disconnects and reconnects", 
     const tools: TestTool[] = [
       { name: "echo" },
       { name: "strict", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } },
-      { name: "slow", handler: async (_args, extra) => { await sleep(3); return extra.signal.aborted ? { content: [] } : { content: [{ type: "text", text: "late" }] }; } },
+      {
+        name: "slow",
+        handler: async (_args, extra) => {
+          await sleep(3);
+          return extra.signal.aborted ? { content: [] } : { content: [{ type: "text", text: "late" }] };
+        },
+      },
       { name: "fails", handler: () => ({ isError: true, content: [{ type: "text", text: "no" }] }) },
     ];
     const server = createInMemoryTestServer({ tools, pageSize: 2 });
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => server.connect(), logger: {}, defaultTimeoutMs: 2_000 });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: () => server.connect(),
+      logger: {},
+      defaultTimeoutMs: 2_000,
+    });
     const registry = new ToolRegistry();
     const sharedSignal = new AbortController().signal;
     const processListenersBefore = process.listenerCount("exit") + process.listenerCount("unhandledRejection");
     await adapter.connect();
 
-    const counts = { started: 0, settled: 0, results: 0, notConnected: 0, lifecycle: 0, byKind: new Map<string, number>() };
+    const counts = {
+      started: 0,
+      settled: 0,
+      results: 0,
+      notConnected: 0,
+      lifecycle: 0,
+      byKind: new Map<string, number>(),
+    };
     const unexpected: unknown[] = [];
     const note = (kind: string) => counts.byKind.set(kind, (counts.byKind.get(kind) ?? 0) + 1);
 
@@ -54,7 +79,10 @@ describe("stress: concurrent invokes, discoveries, disconnects and reconnects", 
         const args = name === "strict" && rand() < 0.5 ? { n: "not a number" } : { n: 1 };
         const controller = rand() < 0.1 ? new AbortController() : undefined;
         if (controller) setTimeout(() => controller.abort(), 1);
-        const result = await adapter.invoke(name, args, { signal: controller?.signal ?? sharedSignal, timeoutMs: rand() < 0.05 ? 1 : 2_000 });
+        const result = await adapter.invoke(name, args, {
+          signal: controller?.signal ?? sharedSignal,
+          timeoutMs: rand() < 0.05 ? 1 : 2_000,
+        });
         counts.results += 1;
         if (result.success) note("success");
         else {
@@ -79,7 +107,9 @@ describe("stress: concurrent invokes, discoveries, disconnects and reconnects", 
         await adapter.registerTools(registry, "stress");
         note("register");
       } else {
-        await (rand() < 0.5 ? server.addTool({ name: `extra_${Math.floor(rand() * 5)}` }) : server.removeTool(`extra_${Math.floor(rand() * 5)}`));
+        await (rand() < 0.5
+          ? server.addTool({ name: `extra_${Math.floor(rand() * 5)}` })
+          : server.removeTool(`extra_${Math.floor(rand() * 5)}`));
         note("list_changed");
       }
     }

@@ -8,12 +8,17 @@ import { STDIO_CONFIG } from "./helpers.js";
 
 /** An error as the stdio transport reports a server that exited (its fields, read structurally). */
 function serverExited(): Error {
-  return Object.assign(new Error('MCP server "node" (pid 1) exited with code 3 while connected. Its stderr ended with:\nstarting\nfatal: API_KEY is not set'), {
-    code: "SERVER_EXITED",
-    exitCode: 3,
-    signal: null,
-    stderrTail: "starting\nloading config\nfatal: API_KEY is not set\n",
-  });
+  return Object.assign(
+    new Error(
+      'MCP server "node" (pid 1) exited with code 3 while connected. Its stderr ended with:\nstarting\nfatal: API_KEY is not set',
+    ),
+    {
+      code: "SERVER_EXITED",
+      exitCode: 3,
+      signal: null,
+      stderrTail: "starting\nloading config\nfatal: API_KEY is not set\n",
+    },
+  );
 }
 
 /** A transport whose server dies while answering `initialize`: it reports why, then closes. */
@@ -61,17 +66,22 @@ async function connectError(adapter: MCPToolAdapter): Promise<MCPConnectionError
 }
 
 describe("a server that dies during the handshake", () => {
-  it.each(["onerror", "closeReason"] as const)("the connect error names its exit code and last stderr lines (reported through %s)", async (report) => {
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => new DyingTransport(report), logger: {} });
-    const error = await connectError(adapter);
-    expect(error.message).toContain("the server exited with code 3");
-    expect(error.message).toContain("loading config | fatal: API_KEY is not set");
-    expect((error.cause as { code?: unknown }).code).toBe("SERVER_EXITED");
-    expect(adapter.isConnected).toBe(false);
-  });
+  it.each(["onerror", "closeReason"] as const)(
+    "the connect error names its exit code and last stderr lines (reported through %s)",
+    async (report) => {
+      const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => new DyingTransport(report), logger: {} });
+      const error = await connectError(adapter);
+      expect(error.message).toContain("the server exited with code 3");
+      expect(error.message).toContain("loading config | fatal: API_KEY is not set");
+      expect((error.cause as { code?: unknown }).code).toBe("SERVER_EXITED");
+      expect(adapter.isConnected).toBe(false);
+    },
+  );
 
   it("a cause that ends with a full stop is not followed by a second one", async () => {
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => Promise.reject(new Error("Could not start the server. Install it.")) });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: () => Promise.reject(new Error("Could not start the server. Install it.")),
+    });
     const error = await connectError(adapter);
     expect(error.message).toContain("Install it. Check that the server can start");
     expect(error.message).not.toMatch(/\.\./);
@@ -82,7 +92,16 @@ describe("results over the transport's message limit", () => {
   it("a -32050 answer (the transports' MESSAGE_TOO_LARGE) is result_too_large, and the next call works", async () => {
     const server = createInMemoryTestServer({
       tools: [
-        { name: "huge", handler: () => { throw new McpError(-32050, "The server's response (20000000 bytes) exceeded maxMessageBytes (10485760 bytes) and was dropped", { reason: "MESSAGE_TOO_LARGE" }); } },
+        {
+          name: "huge",
+          handler: () => {
+            throw new McpError(
+              -32050,
+              "The server's response (20000000 bytes) exceeded maxMessageBytes (10485760 bytes) and was dropped",
+              { reason: "MESSAGE_TOO_LARGE" },
+            );
+          },
+        },
         { name: "echo" },
       ],
     });
@@ -97,8 +116,13 @@ describe("results over the transport's message limit", () => {
 
   it("a send refused with MESSAGE_TOO_LARGE (an HTTP body over the limit) is result_too_large", async () => {
     const server = createInMemoryTestServer({ tools: [{ name: "huge" }] });
-    const tooLarge = codedError("MESSAGE_TOO_LARGE", "Streamable HTTP response was refused: the body exceeds maxMessageBytes (1000 bytes).");
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: async () => withCallFault(await server.connect(), { tool: "huge", error: tooLarge }) });
+    const tooLarge = codedError(
+      "MESSAGE_TOO_LARGE",
+      "Streamable HTTP response was refused: the body exceeds maxMessageBytes (1000 bytes).",
+    );
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () => withCallFault(await server.connect(), { tool: "huge", error: tooLarge }),
+    });
     await adapter.connect();
     expect(await adapter.invoke("huge", {})).toMatchObject({ success: false, errorKind: "result_too_large" });
     expect(adapter.isConnected).toBe(true);
@@ -119,7 +143,9 @@ describe("a send that fails because the server is gone", () => {
       transport: async () => {
         connects += 1;
         const transport = await server.connect();
-        return connects === 1 ? withCallFault(transport, { tool: "doomed", error: codedError(code, message) }) : transport;
+        return connects === 1
+          ? withCallFault(transport, { tool: "doomed", error: codedError(code, message) })
+          : transport;
       },
       logger: {},
     });
@@ -129,7 +155,9 @@ describe("a send that fails because the server is gone", () => {
     expect(result.error).toMatch(/^connection lost: /);
     expect(result.error).toContain(message.replace(/\.$/, ""));
     expect(adapter.isConnected).toBe(false);
-    await expect(adapter.invoke("echo", {})).rejects.toSatisfy((error: unknown) => MCPNotConnectedError.isInstance(error));
+    await expect(adapter.invoke("echo", {})).rejects.toSatisfy((error: unknown) =>
+      MCPNotConnectedError.isInstance(error),
+    );
     await adapter.reconnect();
     expect((await adapter.invoke("echo", {})).success).toBe(true);
     await adapter.disconnect();
@@ -137,7 +165,9 @@ describe("a send that fails because the server is gone", () => {
 
   it("a generic Error from a send stays a server error and the connection stays up", async () => {
     const server = createInMemoryTestServer({ tools: [{ name: "flaky" }, { name: "echo" }] });
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: async () => withCallFault(await server.connect(), { tool: "flaky" }) });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () => withCallFault(await server.connect(), { tool: "flaky" }),
+    });
     await adapter.connect();
     expect(await adapter.invoke("flaky", {})).toMatchObject({ errorKind: "server_error" });
     expect(adapter.isConnected).toBe(true);
@@ -169,13 +199,19 @@ describe("credentials of an HTTP config stay out of messages", () => {
     const echo = `denied: Bearer ${bearer} key=${apiKey} url=?token=${queryToken} pass-word-42`;
     const server = createInMemoryTestServer({
       tools: [
-        { name: "rude", handler: () => { throw new Error(echo); } },
+        {
+          name: "rude",
+          handler: () => {
+            throw new Error(echo);
+          },
+        },
         { name: "dropper" },
       ],
     });
     const { logger, text } = recordingLogger();
     const adapter = new MCPToolAdapter(config, {
-      transport: async () => withCallFault(await server.connect(), { tool: "dropper", mode: "disconnect", error: new Error(echo) }),
+      transport: async () =>
+        withCallFault(await server.connect(), { tool: "dropper", mode: "disconnect", error: new Error(echo) }),
       logger,
     });
     await adapter.connect();
@@ -195,7 +231,15 @@ describe("credentials of an HTTP config stay out of messages", () => {
       send(message) {
         if ("id" in message && "method" in message) {
           const id = message.id;
-          setTimeout(() => echoing.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32600, message: `bad token Bearer ${bearer}`, data: { apiKey } } }), 1);
+          setTimeout(
+            () =>
+              echoing.onmessage?.({
+                jsonrpc: "2.0",
+                id,
+                error: { code: -32600, message: `bad token Bearer ${bearer}`, data: { apiKey } },
+              }),
+            1,
+          );
         }
         return Promise.resolve();
       },

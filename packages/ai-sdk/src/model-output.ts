@@ -5,7 +5,8 @@ import type { ToolResultPart } from "ai";
 type ToolResultOutput = ToolResultPart["output"];
 
 /** The two content parts we send; named here so the SDK's deprecated part kinds are never chosen. */
-type ContentOutput = { type: "text"; text: string } | { type: "file"; mediaType: string; data: { type: "data"; data: string } };
+type ContentOutput =
+  { type: "text"; text: string } | { type: "file"; mediaType: string; data: { type: "data"; data: string } };
 
 /**
  * A tool result as the AI SDK hands it to the model: plain text when the result is text only,
@@ -18,7 +19,9 @@ export function toAISDKModelOutput(result: ToolCallResult, options: ModelResultO
   if (isError) return { type: "error-text", value: text };
   if (parts.every((part) => part.type === "text")) return { type: "text", value: text };
   const value = parts.map((part): ContentOutput =>
-    part.type === "text" ? { type: "text", text: part.text } : { type: "file", mediaType: part.mimeType, data: { type: "data", data: part.data } },
+    part.type === "text"
+      ? { type: "text", text: part.text }
+      : { type: "file", mediaType: part.mimeType, data: { type: "data", data: part.data } },
   );
   return { type: "content", value };
 }

@@ -1,6 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createTempDirectory, everythingStdioServer, expectNoLeakedProcesses, memoryStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
+import {
+  createTempDirectory,
+  everythingStdioServer,
+  expectNoLeakedProcesses,
+  memoryStdioServer,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
 import { generateText, stepCountIs, type LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
@@ -42,7 +48,10 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge against a real server-everything 
 
   beforeAll(async () => {
     const launch = everythingStdioServer();
-    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
+    adapter = new MCPToolAdapter(
+      { name: "everything", transport: "stdio", ...launch },
+      { transport: () => createStdioTransport(launch) },
+    );
     await adapter.connect();
     await adapter.registerTools(registry, "everything");
   });
@@ -53,21 +62,40 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge against a real server-everything 
   });
 
   it("runs one agent step: the model's tool call reaches the server and the result is in the next prompt", async () => {
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallStep("everything__echo", { message: "hello bridge" }), textStep("done")] });
-    const result = await generateText({ model: model as LanguageModel, tools: createAISDKTools(registry), prompt: "echo it", stopWhen: stepCountIs(3) });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallStep("everything__echo", { message: "hello bridge" }), textStep("done")],
+    });
+    const result = await generateText({
+      model: model as LanguageModel,
+      tools: createAISDKTools(registry),
+      prompt: "echo it",
+      stopWhen: stepCountIs(3),
+    });
 
     expect(result.text).toBe("done");
     const tools = model.doGenerateCalls[0]?.tools ?? [];
     expect(tools.map((tool) => tool.name)).toContain("everything__echo");
     expect(toolResultsInSecondPrompt(model)).toEqual([
-      expect.objectContaining({ type: "tool-result", toolCallId: "call-1", toolName: "everything__echo", output: { type: "text", value: "Echo: hello bridge" } }),
+      expect.objectContaining({
+        type: "tool-result",
+        toolCallId: "call-1",
+        toolName: "everything__echo",
+        output: { type: "text", value: "Echo: hello bridge" },
+      }),
     ]);
     expect(result.steps[0]?.toolResults[0]?.output).toMatchObject({ success: true });
   });
 
   it("gives a model that sent wrong arguments the validation message as the tool result, and the run goes on", async () => {
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallStep("everything__get-sum", { a: "two" }), textStep("I will fix that")] });
-    const result = await generateText({ model: model as LanguageModel, tools: createAISDKTools(registry), prompt: "add", stopWhen: stepCountIs(3) });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallStep("everything__get-sum", { a: "two" }), textStep("I will fix that")],
+    });
+    const result = await generateText({
+      model: model as LanguageModel,
+      tools: createAISDKTools(registry),
+      prompt: "add",
+      stopWhen: stepCountIs(3),
+    });
 
     expect(result.text).toBe("I will fix that");
     const [part] = toolResultsInSecondPrompt(model) as [{ output: { type: string; value: string } }];
@@ -78,18 +106,34 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge against a real server-everything 
   });
 
   it("hands images to the model as file content parts", async () => {
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallStep("everything__get-tiny-image", {}), textStep("seen")] });
-    await generateText({ model: model as LanguageModel, tools: createAISDKTools(registry), prompt: "image", stopWhen: stepCountIs(3) });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallStep("everything__get-tiny-image", {}), textStep("seen")],
+    });
+    await generateText({
+      model: model as LanguageModel,
+      tools: createAISDKTools(registry),
+      prompt: "image",
+      stopWhen: stepCountIs(3),
+    });
 
-    const [part] = toolResultsInSecondPrompt(model) as [{ output: { type: string; value: { type: string; mediaType?: string }[] } }];
+    const [part] = toolResultsInSecondPrompt(model) as [
+      { output: { type: string; value: { type: string; mediaType?: string }[] } },
+    ];
     expect(part.output.type).toBe("content");
     expect(part.output.value).toContainEqual(expect.objectContaining({ type: "file", mediaType: "image/png" }));
     expect(part.output.value).toContainEqual(expect.objectContaining({ type: "text" }));
   });
 
   it("truncates a too-large result for the model with a visible marker", async () => {
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallStep("everything__echo", { message: "x".repeat(5_000) }), textStep("ok")] });
-    await generateText({ model: model as LanguageModel, tools: createAISDKTools(registry, { result: { maxChars: 200 } }), prompt: "big", stopWhen: stepCountIs(3) });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallStep("everything__echo", { message: "x".repeat(5_000) }), textStep("ok")],
+    });
+    await generateText({
+      model: model as LanguageModel,
+      tools: createAISDKTools(registry, { result: { maxChars: 200 } }),
+      prompt: "big",
+      stopWhen: stepCountIs(3),
+    });
 
     const [part] = toolResultsInSecondPrompt(model) as [{ output: { type: string; value: string } }];
     expect(part.output.value.length).toBeLessThan(400);
@@ -101,7 +145,10 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge against a real server-everything 
     const controller = new AbortController();
     const execute = tools["everything__trigger-long-running-operation"]?.execute;
     expect(execute).toBeDefined();
-    const pending = execute!({ duration: 30, steps: 3 }, { toolCallId: "c", messages: [], abortSignal: controller.signal, context: {} });
+    const pending = execute!(
+      { duration: 30, steps: 3 },
+      { toolCallId: "c", messages: [], abortSignal: controller.signal, context: {} },
+    );
     controller.abort();
     const output = await (pending as Promise<{ success: boolean; errorKind?: string }>);
     expect(output).toMatchObject({ success: false, errorKind: "cancelled" });
@@ -118,7 +165,10 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge approval against a real server-me
     temp = await createTempDirectory("ai-sdk-bridge-");
     memoryFile = join(temp.path, "memory.jsonl");
     const launch = memoryStdioServer(memoryFile);
-    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
+    adapter = new MCPToolAdapter(
+      { name: "memory", transport: "stdio", ...launch },
+      { transport: () => createStdioTransport(launch) },
+    );
     await adapter.connect();
     await adapter.registerTools(registry, "memory");
   });
@@ -133,9 +183,19 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge approval against a real server-me
 
   it("asks for approval before a write tool runs under the default policy", async () => {
     const model = new MockLanguageModelV4({ doGenerate: [toolCallStep("memory__create_entities", createAda)] });
-    const result = await generateText({ model: model as LanguageModel, tools: createAISDKTools(registry), prompt: "remember Ada", stopWhen: stepCountIs(3) });
+    const result = await generateText({
+      model: model as LanguageModel,
+      tools: createAISDKTools(registry),
+      prompt: "remember Ada",
+      stopWhen: stepCountIs(3),
+    });
 
-    expect(result.content).toContainEqual(expect.objectContaining({ type: "tool-approval-request", toolCall: expect.objectContaining({ toolName: "memory__create_entities" }) as unknown }));
+    expect(result.content).toContainEqual(
+      expect.objectContaining({
+        type: "tool-approval-request",
+        toolCall: expect.objectContaining({ toolName: "memory__create_entities" }) as unknown,
+      }),
+    );
     expect(result.toolResults).toEqual([]);
     expect(model.doGenerateCalls).toHaveLength(1);
     const graph = await registry.call("memory/read_graph", {});
@@ -143,8 +203,15 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge approval against a real server-me
   });
 
   it("runs read tools without asking, and write tools too under the policy 'never'", async () => {
-    const model = new MockLanguageModelV4({ doGenerate: [toolCallStep("memory__create_entities", createAda), textStep("remembered")] });
-    const result = await generateText({ model: model as LanguageModel, tools: createAISDKTools(registry, { approval: "never" }), prompt: "remember Ada", stopWhen: stepCountIs(3) });
+    const model = new MockLanguageModelV4({
+      doGenerate: [toolCallStep("memory__create_entities", createAda), textStep("remembered")],
+    });
+    const result = await generateText({
+      model: model as LanguageModel,
+      tools: createAISDKTools(registry, { approval: "never" }),
+      prompt: "remember Ada",
+      stopWhen: stepCountIs(3),
+    });
 
     expect(result.text).toBe("remembered");
     expect(await readFile(memoryFile, "utf8")).toContain("Ada");

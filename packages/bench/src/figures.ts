@@ -46,10 +46,17 @@ export interface ComparedFigure {
 }
 
 /** A side-by-side figure with its ratio, optionally judged by `target(adapter, raw, ratio)`. */
-export function compared(figure: ComparedFigure, target?: (adapter: number, raw: number, ratio: number) => TargetVerdict): Figure {
+export function compared(
+  figure: ComparedFigure,
+  target?: (adapter: number, raw: number, ratio: number) => TargetVerdict,
+): Figure {
   const { showRatio = true, ratio: givenRatio, ...rest } = figure;
   const ratio = givenRatio ?? figure.adapter / figure.raw;
-  return { ...rest, ...(showRatio ? { ratio } : {}), ...(target === undefined ? {} : { target: target(figure.adapter, figure.raw, ratio) }) };
+  return {
+    ...rest,
+    ...(showRatio ? { ratio } : {}),
+    ...(target === undefined ? {} : { target: target(figure.adapter, figure.raw, ratio) }),
+  };
 }
 
 export interface SingleFigure {
@@ -69,11 +76,17 @@ export function single(figure: SingleFigure, target?: (value: number) => TargetV
 
 export const ratioAtMost =
   (limit: number) =>
-  (_adapter: number, _raw: number, ratio: number): TargetVerdict => ({ text: `≤ ${limit} × raw`, pass: ratio <= limit });
+  (_adapter: number, _raw: number, ratio: number): TargetVerdict => ({
+    text: `≤ ${limit} × raw`,
+    pass: ratio <= limit,
+  });
 
 export const ratioAtLeast =
   (limit: number) =>
-  (_adapter: number, _raw: number, ratio: number): TargetVerdict => ({ text: `≥ ${limit} × raw`, pass: ratio >= limit });
+  (_adapter: number, _raw: number, ratio: number): TargetVerdict => ({
+    text: `≥ ${limit} × raw`,
+    pass: ratio >= limit,
+  });
 
 /**
  * `adapter ≤ raw + extra`. Given `pairedDifference` (an estimate from per-round adapter - raw
@@ -81,7 +94,10 @@ export const ratioAtLeast =
  */
 export const plusAtMost =
   (extra: number, unit: Unit, pairedDifference?: number) =>
-  (adapter: number, raw: number): TargetVerdict => ({ text: `≤ raw + ${extra} ${unit}`, pass: (pairedDifference ?? adapter - raw) <= extra });
+  (adapter: number, raw: number): TargetVerdict => ({
+    text: `≤ raw + ${extra} ${unit}`,
+    pass: (pairedDifference ?? adapter - raw) <= extra,
+  });
 
 export const atMost =
   (limit: number, unit: Unit) =>

@@ -33,10 +33,15 @@ export function formatReport(report: BenchReport): string {
   const groups = new Map<string, Figure[]>();
   for (const figure of report.figures) groups.set(figure.group, [...(groups.get(figure.group) ?? []), figure]);
   const rows = report.figures.map(row);
-  const widths = HEADERS.map((header, column) => Math.max(header.length, ...rows.map((cells) => cells[column]!.length)));
+  const widths = HEADERS.map((header, column) =>
+    Math.max(header.length, ...rows.map((cells) => cells[column]!.length)),
+  );
   const numeric = new Set([2, 3, 4]);
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd();
+    cells
+      .map((cell, column) => (numeric.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+      .join("  ")
+      .trimEnd();
   const out: string[] = [line(HEADERS), widths.map((width) => "-".repeat(width)).join("  ")];
   for (const [group, figures] of groups) {
     out.push("", group);
@@ -46,7 +51,11 @@ export function formatReport(report: BenchReport): string {
   out.push(
     "",
     `targets: ${passed} passed, ${failed.length} failed${failed.length === 0 ? "" : ` (${failed.join(", ")})`}`,
-    ...(report.calibrate ? ["calibration (A/A): both sides ran the raw SDK, so each ratio is this machine's noise between two identical sides"] : []),
+    ...(report.calibrate
+      ? [
+          "calibration (A/A): both sides ran the raw SDK, so each ratio is this machine's noise between two identical sides",
+        ]
+      : []),
     `settings: ${report.settings.name}; ${report.environment.node} on ${report.environment.cpus} × ${report.environment.cpuModel}; took ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   const notes = report.figures.filter((figure) => figure.note !== undefined);

@@ -12,4 +12,12 @@ export {
 } from "./settings.js";
 export type { Figure, TargetVerdict, Unit } from "./figures.js";
 export type { RecordedWarning } from "./warnings.js";
-export { summarize, quantile, median, medianPairedRatio, hodgesLehmannPairedShift, type PairedShift, type Summary } from "./stats.js";
+export {
+  summarize,
+  quantile,
+  median,
+  medianPairedRatio,
+  hodgesLehmannPairedShift,
+  type PairedShift,
+  type Summary,
+} from "./stats.js";

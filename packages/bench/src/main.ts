@@ -24,6 +24,8 @@ try {
   await writeFile(options.outFile, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`${formatReport(report)}\n\nJSON report: ${options.outFile}\n`);
 } catch (error) {
-  process.stderr.write(`${error instanceof BenchUsageError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `${error instanceof BenchUsageError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = error instanceof BenchUsageError ? 2 : 1;
 }

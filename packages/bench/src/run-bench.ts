@@ -40,7 +40,12 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   const startedAt = new Date().toISOString();
   const warnings = new WarningRecorder();
   const calibrate = options.calibrate ?? false;
-  const context: BenchContext = { settings: options.settings, warnings, calibrate, progress: options.progress ?? (() => undefined) };
+  const context: BenchContext = {
+    settings: options.settings,
+    warnings,
+    calibrate,
+    progress: options.progress ?? (() => undefined),
+  };
   const figures: Figure[] = [];
   // Anything already running (tsx's esbuild service) is the toolchain's, not the bench's.
   const preexisting = new Set(listOwnedProcesses().map((info) => info.pid));
@@ -58,7 +63,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     warnings.stop();
   }
   const listenerWarning = "MaxListenersExceededWarning";
-  const adapterWarnings = warnings.countDuring(listenerWarning, "adapter") + warnings.countOutsideSides(listenerWarning, SIDES);
+  const adapterWarnings =
+    warnings.countDuring(listenerWarning, "adapter") + warnings.countOutsideSides(listenerWarning, SIDES);
   figures.push(
     {
       ...compared({
@@ -73,7 +79,16 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       }),
       target: exactly(0, "none")(adapterWarnings),
     },
-    single({ id: "run.leftover-processes", group: GROUP, label: "child processes left running after the run", unit: "count", value: await leftoverProcessCount(preexisting) }, exactly(0, "none")),
+    single(
+      {
+        id: "run.leftover-processes",
+        group: GROUP,
+        label: "child processes left running after the run",
+        unit: "count",
+        value: await leftoverProcessCount(preexisting),
+      },
+      exactly(0, "none"),
+    ),
   );
   const judged = figures.filter((figure) => figure.target !== undefined);
   const failed = judged.filter((figure) => figure.target?.pass === false).map((figure) => figure.id);
@@ -81,7 +96,12 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   return {
     startedAt,
     durationMs: performance.now() - started,
-    environment: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpuList.length, cpuModel: cpuList[0]?.model ?? "unknown" },
+    environment: {
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      cpus: cpuList.length,
+      cpuModel: cpuList[0]?.model ?? "unknown",
+    },
     settings: options.settings,
     scenarios: options.scenarios,
     calibrate,

@@ -154,10 +154,15 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
     if (arg === "--quick") {
       settings = QUICK_SETTINGS;
     } else if (arg.startsWith("--only=")) {
-      const names = arg.slice("--only=".length).split(",").filter((name) => name !== "");
+      const names = arg
+        .slice("--only=".length)
+        .split(",")
+        .filter((name) => name !== "");
       const unknown = names.filter((name) => !(SCENARIO_NAMES as readonly string[]).includes(name));
       if (names.length === 0 || unknown.length > 0) {
-        throw new BenchUsageError(`--only takes a comma-separated list of ${SCENARIO_NAMES.join(", ")}; got "${arg.slice(7)}"`);
+        throw new BenchUsageError(
+          `--only takes a comma-separated list of ${SCENARIO_NAMES.join(", ")}; got "${arg.slice(7)}"`,
+        );
       }
       scenarios = SCENARIO_NAMES.filter((name) => names.includes(name));
       only = true;
@@ -168,13 +173,17 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
     } else if (arg === "--") {
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
-      throw new BenchUsageError(`Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")}] [--out=<file.json>]`);
+      throw new BenchUsageError(
+        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")}] [--out=<file.json>]`,
+      );
     }
   }
   if (calibrate) {
     const uncalibrated = scenarios.filter((name) => !CALIBRATED_SCENARIOS.includes(name));
     if (only && uncalibrated.length > 0) {
-      throw new BenchUsageError(`--calibrate compares the raw SDK with itself in the ${CALIBRATED_SCENARIOS.join(" and ")} scenarios only; drop ${uncalibrated.join(", ")} from --only`);
+      throw new BenchUsageError(
+        `--calibrate compares the raw SDK with itself in the ${CALIBRATED_SCENARIOS.join(" and ")} scenarios only; drop ${uncalibrated.join(", ")} from --only`,
+      );
     }
     scenarios = scenarios.filter((name) => CALIBRATED_SCENARIOS.includes(name));
   }

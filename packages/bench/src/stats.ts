@@ -35,7 +35,10 @@ export function summarize(samples: readonly number[]): Summary {
 }
 
 export function median(samples: readonly number[]): number {
-  return quantile([...samples].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...samples].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /**

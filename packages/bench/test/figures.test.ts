@@ -16,7 +16,10 @@ describe("plusAtMost", () => {
 
 describe("compared", () => {
   it("reports a given ratio instead of adapter / raw, and judges that one", () => {
-    const figure = compared({ id: "x", group: "g", label: "l", unit: "ms", adapter: 1.2, raw: 1, ratio: 1.01 }, (_a, _r, ratio) => ({ text: "≤ 1.05 × raw", pass: ratio <= 1.05 }));
+    const figure = compared(
+      { id: "x", group: "g", label: "l", unit: "ms", adapter: 1.2, raw: 1, ratio: 1.01 },
+      (_a, _r, ratio) => ({ text: "≤ 1.05 × raw", pass: ratio <= 1.05 }),
+    );
     expect(figure.ratio).toBe(1.01);
     expect(figure.target?.pass).toBe(true);
     expect(compared({ id: "x", group: "g", label: "l", unit: "ms", adapter: 1.2, raw: 1 }).ratio).toBeCloseTo(1.2, 12);

@@ -11,8 +11,25 @@ const report: BenchReport = {
   scenarios: ["stdio"],
   calibrate: false,
   figures: [
-    { id: "a", group: "group one", label: "echo median", unit: "ms", adapter: 1.1, raw: 1, ratio: 1.1, target: { text: "≤ 1.05 × raw", pass: false } },
-    { id: "b", group: "group two", label: "validate", unit: "µs", value: 0.5, target: { text: "≤ 2 µs", pass: true }, note: "batch means" },
+    {
+      id: "a",
+      group: "group one",
+      label: "echo median",
+      unit: "ms",
+      adapter: 1.1,
+      raw: 1,
+      ratio: 1.1,
+      target: { text: "≤ 1.05 × raw", pass: false },
+    },
+    {
+      id: "b",
+      group: "group two",
+      label: "validate",
+      unit: "µs",
+      value: 0.5,
+      target: { text: "≤ 2 µs", pass: true },
+      note: "batch means",
+    },
   ],
   warnings: [],
   targets: { passed: 1, failed: ["a"] },
@@ -37,13 +54,13 @@ describe("formatNumber", () => {
   });
 
   it("keeps a few significant digits at every magnitude", () => {
-    expect([formatNumber(12_345.6), formatNumber(123.45), formatNumber(1.2345), formatNumber(0.01234), formatNumber(0)]).toEqual([
-      "12,346",
-      "123.5",
-      "1.23",
-      "0.012",
-      "0",
-    ]);
+    expect([
+      formatNumber(12_345.6),
+      formatNumber(123.45),
+      formatNumber(1.2345),
+      formatNumber(0.01234),
+      formatNumber(0),
+    ]).toEqual(["12,346", "123.5", "1.23", "0.012", "0"]);
     expect(formatNumber(undefined)).toBe("");
   });
 });

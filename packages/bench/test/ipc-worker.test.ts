@@ -10,8 +10,15 @@ const FIXTURE = fileURLToPath(new URL("./fixtures/ipc-fixture-worker.ts", import
 let baseline: Set<number>;
 const started: IpcWorker<FixtureCommands>[] = [];
 
-async function start(options: Partial<IpcWorkerOptions> = {}, input: FixtureInput = {}): Promise<IpcWorker<FixtureCommands>> {
-  const worker = await startIpcWorker<FixtureCommands>(FIXTURE, input, { name: "fixture worker", exitGraceMs: 1_000, ...options });
+async function start(
+  options: Partial<IpcWorkerOptions> = {},
+  input: FixtureInput = {},
+): Promise<IpcWorker<FixtureCommands>> {
+  const worker = await startIpcWorker<FixtureCommands>(FIXTURE, input, {
+    name: "fixture worker",
+    exitGraceMs: 1_000,
+    ...options,
+  });
   started.push(worker);
   return worker;
 }
@@ -54,7 +61,10 @@ afterEach(async () => {
 describe("startIpcWorker", () => {
   it("answers each request with its own result, even when they finish out of order", async () => {
     const worker = await start();
-    const [slow, fast] = await Promise.all([worker.request("echo", { value: "slow", delayMs: 200 }), worker.request("echo", { value: "fast", delayMs: 0 })]);
+    const [slow, fast] = await Promise.all([
+      worker.request("echo", { value: "slow", delayMs: 200 }),
+      worker.request("echo", { value: "fast", delayMs: 0 }),
+    ]);
     expect([slow.value, fast.value]).toEqual(["slow", "fast"]);
     expect(slow.pid).toBe(worker.pid);
     expect(alive(worker.pid)).toBe(true);
@@ -68,7 +78,9 @@ describe("startIpcWorker", () => {
     await worker.close();
     expect(alive(worker.pid)).toBe(false);
     expect(await leftovers()).toEqual([]);
-    await expect(worker.request("echo", { value: "late", delayMs: 0 })).rejects.toThrow(/fixture worker was stopped before command "echo" could be sent/);
+    await expect(worker.request("echo", { value: "late", delayMs: 0 })).rejects.toThrow(
+      /fixture worker was stopped before command "echo" could be sent/,
+    );
   });
 
   it("reports a throwing command with the worker's message and keeps serving", async () => {
@@ -95,7 +107,9 @@ describe("startIpcWorker", () => {
     const worker = await start({ commandTimeoutMs: 300 });
     const error = await rejection(worker.request("hang", {}));
     expect(error).toMatchObject({ code: "COMMAND_TIMED_OUT", worker: "fixture worker", command: "hang" });
-    expect(error.message).toMatch(/^fixture worker: command "hang" got no answer within 300 ms, so the worker was stopped\./);
+    expect(error.message).toMatch(
+      /^fixture worker: command "hang" got no answer within 300 ms, so the worker was stopped\./,
+    );
     expect(alive(worker.pid)).toBe(false);
   });
 
@@ -112,7 +126,9 @@ describe("startIpcWorker", () => {
   it("rejects a worker that fails while loading, with its stderr", async () => {
     const error = await rejection(start({}, { failAtStart: true }));
     expect(error.code).toBe("WORKER_START_FAILED");
-    expect(error.message).toMatch(/^fixture worker \(.*ipc-fixture-worker\.ts\) exited before it was ready \(exit code 1, signal null\)\./);
+    expect(error.message).toMatch(
+      /^fixture worker \(.*ipc-fixture-worker\.ts\) exited before it was ready \(exit code 1, signal null\)\./,
+    );
     expect(error.message).toContain("fixture: failing at start on purpose");
     expect(error.message).toContain("fixture start failure");
   });

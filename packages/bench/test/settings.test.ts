@@ -3,7 +3,12 @@ import { BenchUsageError, DEFAULT_SETTINGS, parseBenchArgs, QUICK_SETTINGS, SCEN
 
 describe("parseBenchArgs", () => {
   it("runs every scenario with the default settings when given nothing", () => {
-    expect(parseBenchArgs([], "/out.json")).toEqual({ settings: DEFAULT_SETTINGS, scenarios: SCENARIO_NAMES, calibrate: false, outFile: "/out.json" });
+    expect(parseBenchArgs([], "/out.json")).toEqual({
+      settings: DEFAULT_SETTINGS,
+      scenarios: SCENARIO_NAMES,
+      calibrate: false,
+      outFile: "/out.json",
+    });
   });
 
   it("meets the issue's minimums by default", () => {
@@ -19,13 +24,26 @@ describe("parseBenchArgs", () => {
 
   it("takes --quick, --only (in canonical order) and --out, and ignores pnpm's --", () => {
     const options = parseBenchArgs(["--", "--quick", "--only=heap,stdio", "--out=/tmp/b.json"], "/out.json");
-    expect(options).toEqual({ settings: QUICK_SETTINGS, scenarios: ["stdio", "heap"], calibrate: false, outFile: "/tmp/b.json" });
+    expect(options).toEqual({
+      settings: QUICK_SETTINGS,
+      scenarios: ["stdio", "heap"],
+      calibrate: false,
+      outFile: "/tmp/b.json",
+    });
   });
 
   it("--calibrate runs the side-by-side wall-time scenarios only, and refuses others named in --only", () => {
-    expect(parseBenchArgs(["--calibrate"], "/out.json")).toMatchObject({ scenarios: ["stdio", "http"], calibrate: true });
-    expect(parseBenchArgs(["--calibrate", "--only=http"], "/out.json")).toMatchObject({ scenarios: ["http"], calibrate: true });
-    expect(() => parseBenchArgs(["--calibrate", "--only=stdio,heap"], "/out.json")).toThrow(/--calibrate .* drop heap from --only/);
+    expect(parseBenchArgs(["--calibrate"], "/out.json")).toMatchObject({
+      scenarios: ["stdio", "http"],
+      calibrate: true,
+    });
+    expect(parseBenchArgs(["--calibrate", "--only=http"], "/out.json")).toMatchObject({
+      scenarios: ["http"],
+      calibrate: true,
+    });
+    expect(() => parseBenchArgs(["--calibrate", "--only=stdio,heap"], "/out.json")).toThrow(
+      /--calibrate .* drop heap from --only/,
+    );
   });
 
   it.each([["--fast"], ["--only="], ["--only=stdio,nope"], ["--out="]])("rejects %s with the usage", (arg) => {

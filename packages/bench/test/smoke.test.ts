@@ -24,7 +24,11 @@ const EXPECTED_FIGURES = [
   "model-tools.call.bridge",
   "model-tools.call.overhead",
   "model-tools.call.handle-overhead",
-  ...["openai-strict", "openai-responses", "anthropic", "gemini"].flatMap((format) => [`model-tools.convert.${format}`, `model-tools.convert.${format}.cpu`, `model-tools.convert.${format}.again`]),
+  ...["openai-strict", "openai-responses", "anthropic", "gemini"].flatMap((format) => [
+    `model-tools.convert.${format}`,
+    `model-tools.convert.${format}.cpu`,
+    `model-tools.convert.${format}.again`,
+  ]),
   ...["stdio", "http"].flatMap((key) => [
     `${key}.connect.median`,
     `${key}.discover.median`,
@@ -55,7 +59,10 @@ const JUDGED_FIGURES = [
   "leaf.registry-get.ratio",
   "model-tools.call.overhead",
   "model-tools.call.handle-overhead",
-  ...["openai-strict", "openai-responses", "anthropic", "gemini"].flatMap((format) => [`model-tools.convert.${format}`, `model-tools.convert.${format}.again`]),
+  ...["openai-strict", "openai-responses", "anthropic", "gemini"].flatMap((format) => [
+    `model-tools.convert.${format}`,
+    `model-tools.convert.${format}.again`,
+  ]),
   "stdio.connect.median",
   "stdio.echo.median",
   "stdio.throughput",
@@ -80,7 +87,15 @@ describe("pnpm bench --quick", () => {
     // The same command `pnpm bench` runs, with the quick settings and a private report file.
     ({ stdout } = await runFile(
       process.execPath,
-      ["--no-warnings", "--import", "tsx", "--conditions=@mcp-tool-adapter/source", "src/main.ts", "--quick", `--out=${outFile}`],
+      [
+        "--no-warnings",
+        "--import",
+        "tsx",
+        "--conditions=@mcp-tool-adapter/source",
+        "src/main.ts",
+        "--quick",
+        `--out=${outFile}`,
+      ],
       { cwd: packageDir, maxBuffer: 16 * 1024 * 1024, timeout: 280_000 },
     ));
     report = JSON.parse(await readFile(outFile, "utf8")) as BenchReport;

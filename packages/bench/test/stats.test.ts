@@ -67,7 +67,10 @@ describe("hodgesLehmannPairedShift", () => {
   });
 
   it("shifts with the samples and ignores what both sides share", () => {
-    const shifted = hodgesLehmannPairedShift(adapter.map((value) => value + 7), raw.map((value) => value - 200));
+    const shifted = hodgesLehmannPairedShift(
+      adapter.map((value) => value + 7),
+      raw.map((value) => value - 200),
+    );
     expect(shifted).toEqual({ estimate: 210.5, low: 205.5, high: 221.5 });
   });
 

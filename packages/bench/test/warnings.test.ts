@@ -49,10 +49,19 @@ describe("WarningRecorder", () => {
     const parent = new WarningRecorder();
     parent.absorb(firstAnswer);
     parent.absorb(secondAnswer);
-    expect(parent.warnings).toEqual([{ name: "BenchTestWarning", phase: "http.throughput.raw", count: 2, firstMessage: "leak in round one" }]);
+    expect(parent.warnings).toEqual([
+      { name: "BenchTestWarning", phase: "http.throughput.raw", count: 2, firstMessage: "leak in round one" },
+    ]);
     expect(parent.countDuring("BenchTestWarning", "raw")).toBe(2);
     expect(parent.countDuring("BenchTestWarning", "adapter")).toBe(0);
     // Absorbing copies: the answers themselves are left as they came.
-    expect(firstAnswer).toEqual([{ name: "BenchTestWarning", phase: "http.throughput.raw", count: 1, firstMessage: "leak in round one" } satisfies RecordedWarning]);
+    expect(firstAnswer).toEqual([
+      {
+        name: "BenchTestWarning",
+        phase: "http.throughput.raw",
+        count: 1,
+        firstMessage: "leak in round one",
+      } satisfies RecordedWarning,
+    ]);
   });
 });

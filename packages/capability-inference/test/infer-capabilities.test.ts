@@ -75,12 +75,23 @@ describe("the spec's keyword table", () => {
     expect(inferCapabilities(name)).toMatchObject({ readOnly, writes });
   });
 
-  it.each(["settings", "target", "dataset", "reset_cache", "widget", "getter", "listen", "finder", "offset", "upsert", "updates", "readme", "created"])(
-    "a keyword inside another word (%s) matches nothing",
-    (name) => {
-      expect(inferCapabilities(name)).toMatchObject({ readOnly: false, writes: false });
-    },
-  );
+  it.each([
+    "settings",
+    "target",
+    "dataset",
+    "reset_cache",
+    "widget",
+    "getter",
+    "listen",
+    "finder",
+    "offset",
+    "upsert",
+    "updates",
+    "readme",
+    "created",
+  ])("a keyword inside another word (%s) matches nothing", (name) => {
+    expect(inferCapabilities(name)).toMatchObject({ readOnly: false, writes: false });
+  });
 });
 
 /** The README's rule table, row by row. */
@@ -94,24 +105,168 @@ type Row = [
   decidedBy: { readOnly: CapabilitySource; writes: CapabilitySource },
 ];
 const policy: Row[] = [
-  ["annotation read-only on a neutral name", "echo", { readOnlyHint: true }, {}, true, false, { readOnly: "annotation", writes: "annotation" }],
-  ["annotation read-only agrees with a read name", "list_x", { readOnlyHint: true }, {}, true, false, { readOnly: "annotation", writes: "annotation" }],
-  ["name says writes, annotation says read-only: writes", "create_x", { readOnlyHint: true }, {}, false, true, { readOnly: "name", writes: "name" }],
-  ["name says read, readOnlyHint false: writes", "get_x", { readOnlyHint: false }, {}, false, true, { readOnly: "annotation", writes: "annotation" }],
-  ["name says read, destructiveHint true: writes", "get_x", { destructiveHint: true }, {}, false, true, { readOnly: "annotation", writes: "annotation" }],
-  ["readOnlyHint true with destructiveHint true: writes", "x", { readOnlyHint: true, destructiveHint: true }, {}, false, true, { readOnly: "annotation", writes: "annotation" }],
-  ["destructiveHint false alone says nothing", "get_x", { destructiveHint: false }, {}, true, false, { readOnly: "name", writes: "name" }],
-  ["idempotent/openWorld hints alone say nothing", "run", { idempotentHint: true, openWorldHint: true }, {}, false, false, { readOnly: "default", writes: "default" }],
-  ["override readOnly true beats a write name", "delete_x", {}, { readOnly: true }, true, false, { readOnly: "override", writes: "override" }],
-  ["override readOnly true beats readOnlyHint false", "x", { readOnlyHint: false, destructiveHint: true }, { readOnly: true }, true, false, { readOnly: "override", writes: "override" }],
-  ["override writes true beats a read name", "get_x", { readOnlyHint: true }, { writes: true }, false, true, { readOnly: "override", writes: "override" }],
-  ["override readOnly and writes both true: writes", "x", {}, { readOnly: true, writes: true }, false, true, { readOnly: "override", writes: "override" }],
-  ["override destructive true means writes", "get_x", {}, { destructive: true }, false, true, { readOnly: "override", writes: "override" }],
-  ["override readOnly false on a read name", "get_x", {}, { readOnly: false }, false, false, { readOnly: "override", writes: "name" }],
-  ["override writes false on a write name", "create_x", {}, { writes: false }, false, false, { readOnly: "name", writes: "override" }],
-  ["override writes false keeps a stated read-only", "x", { readOnlyHint: true }, { writes: false }, true, false, { readOnly: "annotation", writes: "override" }],
-  ["override readOnly false keeps a stated write", "create_x", {}, { readOnly: false }, false, true, { readOnly: "override", writes: "name" }],
-  ["overrides both false", "get_x", { readOnlyHint: true }, { readOnly: false, writes: false }, false, false, { readOnly: "override", writes: "override" }],
+  [
+    "annotation read-only on a neutral name",
+    "echo",
+    { readOnlyHint: true },
+    {},
+    true,
+    false,
+    { readOnly: "annotation", writes: "annotation" },
+  ],
+  [
+    "annotation read-only agrees with a read name",
+    "list_x",
+    { readOnlyHint: true },
+    {},
+    true,
+    false,
+    { readOnly: "annotation", writes: "annotation" },
+  ],
+  [
+    "name says writes, annotation says read-only: writes",
+    "create_x",
+    { readOnlyHint: true },
+    {},
+    false,
+    true,
+    { readOnly: "name", writes: "name" },
+  ],
+  [
+    "name says read, readOnlyHint false: writes",
+    "get_x",
+    { readOnlyHint: false },
+    {},
+    false,
+    true,
+    { readOnly: "annotation", writes: "annotation" },
+  ],
+  [
+    "name says read, destructiveHint true: writes",
+    "get_x",
+    { destructiveHint: true },
+    {},
+    false,
+    true,
+    { readOnly: "annotation", writes: "annotation" },
+  ],
+  [
+    "readOnlyHint true with destructiveHint true: writes",
+    "x",
+    { readOnlyHint: true, destructiveHint: true },
+    {},
+    false,
+    true,
+    { readOnly: "annotation", writes: "annotation" },
+  ],
+  [
+    "destructiveHint false alone says nothing",
+    "get_x",
+    { destructiveHint: false },
+    {},
+    true,
+    false,
+    { readOnly: "name", writes: "name" },
+  ],
+  [
+    "idempotent/openWorld hints alone say nothing",
+    "run",
+    { idempotentHint: true, openWorldHint: true },
+    {},
+    false,
+    false,
+    { readOnly: "default", writes: "default" },
+  ],
+  [
+    "override readOnly true beats a write name",
+    "delete_x",
+    {},
+    { readOnly: true },
+    true,
+    false,
+    { readOnly: "override", writes: "override" },
+  ],
+  [
+    "override readOnly true beats readOnlyHint false",
+    "x",
+    { readOnlyHint: false, destructiveHint: true },
+    { readOnly: true },
+    true,
+    false,
+    { readOnly: "override", writes: "override" },
+  ],
+  [
+    "override writes true beats a read name",
+    "get_x",
+    { readOnlyHint: true },
+    { writes: true },
+    false,
+    true,
+    { readOnly: "override", writes: "override" },
+  ],
+  [
+    "override readOnly and writes both true: writes",
+    "x",
+    {},
+    { readOnly: true, writes: true },
+    false,
+    true,
+    { readOnly: "override", writes: "override" },
+  ],
+  [
+    "override destructive true means writes",
+    "get_x",
+    {},
+    { destructive: true },
+    false,
+    true,
+    { readOnly: "override", writes: "override" },
+  ],
+  [
+    "override readOnly false on a read name",
+    "get_x",
+    {},
+    { readOnly: false },
+    false,
+    false,
+    { readOnly: "override", writes: "name" },
+  ],
+  [
+    "override writes false on a write name",
+    "create_x",
+    {},
+    { writes: false },
+    false,
+    false,
+    { readOnly: "name", writes: "override" },
+  ],
+  [
+    "override writes false keeps a stated read-only",
+    "x",
+    { readOnlyHint: true },
+    { writes: false },
+    true,
+    false,
+    { readOnly: "annotation", writes: "override" },
+  ],
+  [
+    "override readOnly false keeps a stated write",
+    "create_x",
+    {},
+    { readOnly: false },
+    false,
+    true,
+    { readOnly: "override", writes: "name" },
+  ],
+  [
+    "overrides both false",
+    "get_x",
+    { readOnlyHint: true },
+    { readOnly: false, writes: false },
+    false,
+    false,
+    { readOnly: "override", writes: "override" },
+  ],
 ];
 
 describe("the combination policy (overrides, then annotations, then names; conservative)", () => {
@@ -125,13 +280,20 @@ describe("the combination policy (overrides, then annotations, then names; conse
   it("never reports readOnly and writes both true, for any combination", () => {
     const values = [undefined, true, false];
     for (const name of ["get_x", "create_x", "search_and_update", "run"]) {
-      for (const readOnlyHint of values) for (const destructiveHint of values)
-        for (const readOnly of values) for (const writes of values) for (const destructive of values) {
-          const capability = inferCapabilities(name, { readOnlyHint, destructiveHint }, { readOnly, writes, destructive });
-          expect(capability.readOnly && capability.writes).toBe(false);
-          // A destructive tool is a writing tool.
-          if (capability.destructive === true) expect(capability.writes).toBe(true);
-        }
+      for (const readOnlyHint of values)
+        for (const destructiveHint of values)
+          for (const readOnly of values)
+            for (const writes of values)
+              for (const destructive of values) {
+                const capability = inferCapabilities(
+                  name,
+                  { readOnlyHint, destructiveHint },
+                  { readOnly, writes, destructive },
+                );
+                expect(capability.readOnly && capability.writes).toBe(false);
+                // A destructive tool is a writing tool.
+                if (capability.destructive === true) expect(capability.writes).toBe(true);
+              }
     }
   });
 });
@@ -144,13 +306,26 @@ describe("destructive, idempotent and openWorld: only where known", () => {
   });
 
   it("reports stated annotations, decided by annotation", () => {
-    expect(inferCapabilities("x", { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true })).toEqual({
+    expect(
+      inferCapabilities("x", {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      }),
+    ).toEqual({
       readOnly: false,
       writes: true,
       destructive: false,
       idempotent: true,
       openWorld: true,
-      decidedBy: { readOnly: "annotation", writes: "annotation", destructive: "annotation", idempotent: "annotation", openWorld: "annotation" },
+      decidedBy: {
+        readOnly: "annotation",
+        writes: "annotation",
+        destructive: "annotation",
+        idempotent: "annotation",
+        openWorld: "annotation",
+      },
     });
   });
 
@@ -161,7 +336,11 @@ describe("destructive, idempotent and openWorld: only where known", () => {
       { idempotent: true, openWorld: false },
     );
     expect(capability).toMatchObject({ destructive: true, idempotent: true, openWorld: false });
-    expect(capability.decidedBy).toMatchObject({ destructive: "annotation", idempotent: "override", openWorld: "override" });
+    expect(capability.decidedBy).toMatchObject({
+      destructive: "annotation",
+      idempotent: "override",
+      openWorld: "override",
+    });
   });
 
   it("turns a stated destructive into false when the user settles that the tool does not write", () => {
@@ -174,7 +353,12 @@ describe("destructive, idempotent and openWorld: only where known", () => {
   });
 
   it("ignores hints that are not booleans (annotations arrive from the wire)", () => {
-    const loose = { readOnlyHint: "false", destructiveHint: 1, idempotentHint: null, openWorldHint: "yes" } as unknown as ToolAnnotationHints;
+    const loose = {
+      readOnlyHint: "false",
+      destructiveHint: 1,
+      idempotentHint: null,
+      openWorldHint: "yes",
+    } as unknown as ToolAnnotationHints;
     expect(inferCapabilities("get_x", loose)).toEqual({
       readOnly: true,
       writes: false,

@@ -10,7 +10,8 @@ const stringifyJson: (value: unknown) => string | undefined = JSON.stringify;
 export function describeCause(cause: unknown): string {
   try {
     // Also errors from another realm (a vm context, an iframe), where instanceof Error is false.
-    if (cause instanceof Error || Object.prototype.toString.call(cause) === "[object Error]") return describeError(cause as Error);
+    if (cause instanceof Error || Object.prototype.toString.call(cause) === "[object Error]")
+      return describeError(cause as Error);
     if (typeof cause === "string") return cause;
     if (typeof cause === "function") return "a function";
     if (typeof cause === "object" && cause !== null) return describeObject(cause);

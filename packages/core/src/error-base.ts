@@ -16,7 +16,9 @@ export interface MCPToolAdapterErrorOptions {
 }
 
 /** A class derived from {@link MCPToolAdapterError}: what `isInstance` is called on. */
-export type MCPToolAdapterErrorClass<T extends MCPToolAdapterError = MCPToolAdapterError> = (abstract new (...args: never) => T) & {
+export type MCPToolAdapterErrorClass<T extends MCPToolAdapterError = MCPToolAdapterError> = (abstract new (
+  ...args: never
+) => T) & {
   readonly errorName: string;
 };
 
@@ -55,7 +57,9 @@ export abstract class MCPToolAdapterError<Code extends string = string> extends 
    */
   static isInstance<T extends MCPToolAdapterError>(this: MCPToolAdapterErrorClass<T>, value: unknown): value is T {
     if (typeof this !== "function") {
-      throw new TypeError("isInstance was called without its class: call it as MyError.isInstance(value), or wrap it in an arrow function.");
+      throw new TypeError(
+        "isInstance was called without its class: call it as MyError.isInstance(value), or wrap it in an arrow function.",
+      );
     }
     const brand = this.errorName;
     try {

@@ -1,4 +1,9 @@
-export { ERROR_MARKER, MCPToolAdapterError, type MCPToolAdapterErrorClass, type MCPToolAdapterErrorOptions } from "./error-base.js";
+export {
+  ERROR_MARKER,
+  MCPToolAdapterError,
+  type MCPToolAdapterErrorClass,
+  type MCPToolAdapterErrorOptions,
+} from "./error-base.js";
 export { describeCause } from "./describe-cause.js";
 export type { Logger } from "./logger.js";
 export { MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "./codes.js";

@@ -73,7 +73,10 @@ function safeDecode(text: string): string {
  * values (and the bare token after their scheme, cookie values), other header values long enough
  * to be safe to redact, and the URL's userinfo and query values. An unparsable URL adds nothing.
  */
-export function collectConfigSecrets(config: { url: string; headers?: Record<string, string> | undefined }): Set<string> {
+export function collectConfigSecrets(config: {
+  url: string;
+  headers?: Record<string, string> | undefined;
+}): Set<string> {
   const secrets = new Set<string>();
   for (const [name, value] of Object.entries(config.headers ?? {})) addHeaderSecrets(secrets, name, value);
   let url: URL;

@@ -28,8 +28,22 @@ describe("describeCause", () => {
   it("never throws, whatever it is given", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const hostileError = Object.defineProperty(new Error("x"), "message", { get: () => { throw new Error("trap"); } });
-    const hostile = new Proxy({}, { get: () => { throw new Error("trap"); }, ownKeys: () => { throw new Error("trap"); } });
+    const hostileError = Object.defineProperty(new Error("x"), "message", {
+      get: () => {
+        throw new Error("trap");
+      },
+    });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("trap");
+        },
+        ownKeys: () => {
+          throw new Error("trap");
+        },
+      },
+    );
     expect(describeCause(cyclic)).toBe("[object Object]");
     expect(describeCause(hostileError)).toBe("a value that cannot be printed");
     expect(describeCause(hostile)).toBe("a value that cannot be printed");

@@ -76,8 +76,23 @@ describe("MCPToolAdapterError", () => {
   });
 
   it("isInstance is false for anything without the marker, and never throws", () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error("trap"); } });
-    for (const value of [null, undefined, 0, "ShapeError", new Error("x"), { name: "ShapeError", code: "SHAPE_BAD" }, hostile]) {
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("trap");
+        },
+      },
+    );
+    for (const value of [
+      null,
+      undefined,
+      0,
+      "ShapeError",
+      new Error("x"),
+      { name: "ShapeError", code: "SHAPE_BAD" },
+      hostile,
+    ]) {
       expect(ShapeError.isInstance(value)).toBe(false);
       expect(MCPToolAdapterError.isInstance(value)).toBe(false);
     }

@@ -25,11 +25,16 @@ describe("collectConfigSecrets", () => {
       url: "https://user:p%40ss@example.invalid/mcp?api_key=k3y",
       headers: { Authorization: "Bearer tok-123", "X-Trace": "abc", "X-Tenant": "tenant-42" },
     });
-    expect(secrets).toEqual(new Set(["Bearer tok-123", "tok-123", "tenant-42", "user", "p%40ss", "p@ss", "k3y", "api_key=k3y"]));
+    expect(secrets).toEqual(
+      new Set(["Bearer tok-123", "tok-123", "tenant-42", "user", "p%40ss", "p@ss", "k3y", "api_key=k3y"]),
+    );
   });
 
   it("collects each cookie value and keeps short credential values", () => {
-    const secrets = collectConfigSecrets({ url: "http://127.0.0.1/mcp", headers: { Cookie: "sid=abc; theme=dark", "X-Api-Key": "k1" } });
+    const secrets = collectConfigSecrets({
+      url: "http://127.0.0.1/mcp",
+      headers: { Cookie: "sid=abc; theme=dark", "X-Api-Key": "k1" },
+    });
     // "theme=dark": the credential-after-a-scheme rule also reads the second pair; redacting more is safe.
     expect(secrets).toEqual(new Set(["sid=abc; theme=dark", "theme=dark", "abc", "dark", "k1"]));
   });
@@ -45,7 +50,9 @@ describe("collectConfigSecrets", () => {
 
 describe("isSensitiveHeader", () => {
   it("knows credential headers by name", () => {
-    expect(["Authorization", "Cookie", "X-Api-Key", "X-Session-Id", "Proxy-Authorization"].every(isSensitiveHeader)).toBe(true);
+    expect(
+      ["Authorization", "Cookie", "X-Api-Key", "X-Session-Id", "Proxy-Authorization"].every(isSensitiveHeader),
+    ).toBe(true);
     expect(["Accept", "X-Trace", "Content-Type"].some(isSensitiveHeader)).toBe(false);
   });
 });

@@ -1,4 +1,9 @@
-export { createLangChainTools, MCPStructuredTool, type LangChainErrorHandling, type LangChainToolsOptions } from "./langchain-tools.js";
+export {
+  createLangChainTools,
+  MCPStructuredTool,
+  type LangChainErrorHandling,
+  type LangChainToolsOptions,
+} from "./langchain-tools.js";
 export { approvalInterruptOn } from "./approval.js";
 export { LangChainToolCallError, type LangChainBridgeErrorCode } from "./errors.js";
 export { toLangChainContent, type LangChainToolContent } from "./tool-message-content.js";

@@ -1,7 +1,13 @@
 import { ToolMessage } from "@langchain/core/messages";
 import type { ToolRunnableConfig } from "@langchain/core/tools";
 import { StructuredTool, ToolInputParsingException } from "@langchain/core/tools";
-import { createModelToolSet, type ModelResultOptions, type ModelTool, type ModelToolSetOptions, type SchemaDialect } from "@mcp-tool-adapter/model-tools";
+import {
+  createModelToolSet,
+  type ModelResultOptions,
+  type ModelTool,
+  type ModelToolSetOptions,
+  type SchemaDialect,
+} from "@mcp-tool-adapter/model-tools";
 import type { ToolCallResult } from "@mcp-tool-adapter/registry";
 import { LangChainToolCallError } from "./errors.js";
 import { toLangChainContent, type LangChainToolContent } from "./tool-message-content.js";
@@ -27,7 +33,12 @@ type ToolArgs = Record<string, unknown>;
  * ToolMessage's content is what the model reads, its `artifact` the registry's full
  * `ToolCallResult` (MCP content blocks, structuredContent) for your code.
  */
-export class MCPStructuredTool extends StructuredTool<JsonObjectSchema, ToolArgs, ToolArgs, [LangChainToolContent, ToolCallResult]> {
+export class MCPStructuredTool extends StructuredTool<
+  JsonObjectSchema,
+  ToolArgs,
+  ToolArgs,
+  [LangChainToolContent, ToolCallResult]
+> {
   readonly name: string;
   readonly description: string;
   readonly schema: JsonObjectSchema;
@@ -43,7 +54,9 @@ export class MCPStructuredTool extends StructuredTool<JsonObjectSchema, ToolArgs
     this.description = modelTool.description;
     // A copy of its own: LangChain's JSON Schema validator writes into the schema it is given,
     // and the registry's schemas are frozen.
-    this.schema = structuredClone(options.dialect === undefined ? modelTool.inputSchema : modelTool.schemaFor(options.dialect).schema);
+    this.schema = structuredClone(
+      options.dialect === undefined ? modelTool.inputSchema : modelTool.schemaFor(options.dialect).schema,
+    );
     this.#options = options;
   }
 
@@ -60,11 +73,21 @@ export class MCPStructuredTool extends StructuredTool<JsonObjectSchema, ToolArgs
       const result = await this.modelTool.execute(call.args, this.#executeOptions(config));
       const { content } = this.#contentOf(result);
       if (call.id === undefined) return content as never;
-      return new ToolMessage({ content, artifact: result, tool_call_id: call.id, name: this.name, status: result.success ? "success" : "error" }) as never;
+      return new ToolMessage({
+        content,
+        artifact: result,
+        tool_call_id: call.id,
+        name: this.name,
+        status: result.success ? "success" : "error",
+      }) as never;
     }
   }
 
-  protected async _call(args: ToolArgs, _runManager?: unknown, config?: ToolRunnableConfig): Promise<[LangChainToolContent, ToolCallResult]> {
+  protected async _call(
+    args: ToolArgs,
+    _runManager?: unknown,
+    config?: ToolRunnableConfig,
+  ): Promise<[LangChainToolContent, ToolCallResult]> {
     const result = await this.modelTool.execute(args, this.#executeOptions(config));
     return [this.#contentOf(result).content, result];
   }
@@ -72,23 +95,35 @@ export class MCPStructuredTool extends StructuredTool<JsonObjectSchema, ToolArgs
   #contentOf(result: ToolCallResult): { content: LangChainToolContent } {
     const { content, isError } = toLangChainContent(result, this.#options.result);
     if (isError && this.#options.errors === "throw") {
-      throw new LangChainToolCallError(this.modelTool.registryName, typeof content === "string" ? content : JSON.stringify(content), result);
+      throw new LangChainToolCallError(
+        this.modelTool.registryName,
+        typeof content === "string" ? content : JSON.stringify(content),
+        result,
+      );
     }
     return { content };
   }
 
   #markFailure(output: unknown): unknown {
-    if (output instanceof ToolMessage && (output.artifact as ToolCallResult | undefined)?.success === false) output.status = "error";
+    if (output instanceof ToolMessage && (output.artifact as ToolCallResult | undefined)?.success === false)
+      output.status = "error";
     return output;
   }
 
   #executeOptions(config: ToolRunnableConfig | undefined): { signal?: AbortSignal; dialect?: SchemaDialect } {
-    return { ...(config?.signal === undefined ? {} : { signal: config.signal }), ...(this.#options.dialect === undefined ? {} : { dialect: this.#options.dialect }) };
+    return {
+      ...(config?.signal === undefined ? {} : { signal: config.signal }),
+      ...(this.#options.dialect === undefined ? {} : { dialect: this.#options.dialect }),
+    };
   }
 }
 
 function toolCallOf(input: unknown, config: ToolRunnableConfig | undefined): { args: ToolArgs; id?: string } {
-  const isToolCall = typeof input === "object" && input !== null && (input as { type?: unknown }).type === "tool_call" && "args" in input;
+  const isToolCall =
+    typeof input === "object" &&
+    input !== null &&
+    (input as { type?: unknown }).type === "tool_call" &&
+    "args" in input;
   const args = isToolCall ? (input as { args: ToolArgs }).args : (input as ToolArgs);
   const id = isToolCall ? (input as { id?: string }).id : config?.toolCall?.id;
   return id === undefined ? { args } : { args, id };
@@ -100,7 +135,10 @@ function toolCallOf(input: unknown, config: ToolRunnableConfig | undefined): { a
  * failed call is a ToolMessage with `status: "error"` unless `errors: "throw"`. The list is a
  * snapshot: convert again (or build the agent again) when the registry changes.
  */
-export function createLangChainTools(source: ToolSourceInput, options: LangChainToolsOptions = {}): MCPStructuredTool[] {
+export function createLangChainTools(
+  source: ToolSourceInput,
+  options: LangChainToolsOptions = {},
+): MCPStructuredTool[] {
   const { tools } = createModelToolSet(resolveToolSource(source), options);
   return tools.map((modelTool) => new MCPStructuredTool(modelTool, options));
 }

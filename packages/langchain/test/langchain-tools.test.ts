@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
-import { createTempDirectory, everythingStdioServer, expectNoLeakedProcesses, memoryStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
+import {
+  createTempDirectory,
+  everythingStdioServer,
+  expectNoLeakedProcesses,
+  memoryStdioServer,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
 import { createAgent, humanInTheLoopMiddleware } from "langchain";
 import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { ToolRegistry, type ToolCallResult } from "@mcp-tool-adapter/registry";
@@ -23,7 +29,10 @@ describe("LangChain bridge against a real server-everything over stdio", () => {
 
   beforeAll(async () => {
     const launch = everythingStdioServer();
-    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
+    adapter = new MCPToolAdapter(
+      { name: "everything", transport: "stdio", ...launch },
+      { transport: () => createStdioTransport(launch) },
+    );
     await adapter.connect();
     await adapter.registerTools(registry, "everything");
   });
@@ -42,8 +51,16 @@ describe("LangChain bridge against a real server-everything over stdio", () => {
 
     expect(result.messages.at(-1)?.content).toBe("done");
     const [message] = toolMessagesInSecondCall(model);
-    expect(message).toMatchObject({ tool_call_id: "call-1", name: "everything__echo", status: "success", content: "Echo: hello bridge" });
-    expect(message?.artifact).toMatchObject({ success: true, data: { content: [{ type: "text", text: "Echo: hello bridge" }] } });
+    expect(message).toMatchObject({
+      tool_call_id: "call-1",
+      name: "everything__echo",
+      status: "success",
+      content: "Echo: hello bridge",
+    });
+    expect(message?.artifact).toMatchObject({
+      success: true,
+      data: { content: [{ type: "text", text: "Echo: hello bridge" }] },
+    });
   });
 
   it("gives a model that sent wrong arguments our validation message as an error ToolMessage, and the run goes on", async () => {
@@ -67,7 +84,10 @@ describe("LangChain bridge against a real server-everything over stdio", () => {
     const [asMessage] = createLangChainTools(registry, { filter: (tool) => tool.name === "everything/get-sum" });
     expect(await asMessage!.invoke(call)).toMatchObject({ status: "error", tool_call_id: "call-3" });
 
-    const [throwing] = createLangChainTools(registry, { errors: "throw", filter: (tool) => tool.name === "everything/get-sum" });
+    const [throwing] = createLangChainTools(registry, {
+      errors: "throw",
+      filter: (tool) => tool.name === "everything/get-sum",
+    });
     const error: unknown = await throwing!.invoke(call).catch((caught: unknown) => caught);
     expect(LangChainToolCallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: "TOOL_CALL_FAILED", errorKind: "validation" });
@@ -75,15 +95,28 @@ describe("LangChain bridge against a real server-everything over stdio", () => {
 
   it("hands images to the model as standard image content blocks, with the MCP result as artifact", async () => {
     const [imageTool] = createLangChainTools(registry, { filter: (tool) => tool.name === "everything/get-tiny-image" });
-    const message = (await imageTool!.invoke({ type: "tool_call", id: "call-4", name: imageTool!.name, args: {} })) as ToolMessage;
+    const message = (await imageTool!.invoke({
+      type: "tool_call",
+      id: "call-4",
+      name: imageTool!.name,
+      args: {},
+    })) as ToolMessage;
 
     expect(message.content).toContainEqual(expect.objectContaining({ type: "image", mimeType: "image/png" }));
     expect(message.content).toContainEqual(expect.objectContaining({ type: "text" }));
   });
 
   it("truncates a too-large result for the model with a visible marker", async () => {
-    const [echo] = createLangChainTools(registry, { result: { maxChars: 200 }, filter: (tool) => tool.name === "everything/echo" });
-    const message = (await echo!.invoke({ type: "tool_call", id: "call-5", name: echo!.name, args: { message: "x".repeat(5_000) } })) as ToolMessage;
+    const [echo] = createLangChainTools(registry, {
+      result: { maxChars: 200 },
+      filter: (tool) => tool.name === "everything/echo",
+    });
+    const message = (await echo!.invoke({
+      type: "tool_call",
+      id: "call-5",
+      name: echo!.name,
+      args: { message: "x".repeat(5_000) },
+    })) as ToolMessage;
 
     expect(typeof message.content).toBe("string");
     expect((message.content as string).length).toBeLessThan(400);
@@ -91,9 +124,14 @@ describe("LangChain bridge against a real server-everything over stdio", () => {
   });
 
   it("passes LangChain's abort signal through to the MCP call", async () => {
-    const [longRunning] = createLangChainTools(registry, { filter: (tool) => tool.name === "everything/trigger-long-running-operation" });
+    const [longRunning] = createLangChainTools(registry, {
+      filter: (tool) => tool.name === "everything/trigger-long-running-operation",
+    });
     const controller = new AbortController();
-    const pending = longRunning!.invoke({ type: "tool_call", id: "call-6", name: longRunning!.name, args: { duration: 30, steps: 3 } }, { signal: controller.signal });
+    const pending = longRunning!.invoke(
+      { type: "tool_call", id: "call-6", name: longRunning!.name, args: { duration: 30, steps: 3 } },
+      { signal: controller.signal },
+    );
     controller.abort();
     const message = (await pending) as ToolMessage;
     expect(message.status).toBe("error");
@@ -111,7 +149,10 @@ describe("LangChain bridge approval against a real server-memory", () => {
     temp = await createTempDirectory("langchain-bridge-");
     memoryFile = join(temp.path, "memory.jsonl");
     const launch = memoryStdioServer(memoryFile);
-    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
+    adapter = new MCPToolAdapter(
+      { name: "memory", transport: "stdio", ...launch },
+      { transport: () => createStdioTransport(launch) },
+    );
     await adapter.connect();
     await adapter.registerTools(registry, "memory");
   });
@@ -130,7 +171,11 @@ describe("LangChain bridge approval against a real server-memory", () => {
   it("stops a createAgent run at a write tool under the default policy, before the server is called", async () => {
     const tools = createLangChainTools(registry);
     const model = fakeModel().respondWithTools([
-      { name: "memory__create_entities", args: { entities: [{ name: "Ada", entityType: "person", observations: ["first program"] }] }, id: "call-7" },
+      {
+        name: "memory__create_entities",
+        args: { entities: [{ name: "Ada", entityType: "person", observations: ["first program"] }] },
+        id: "call-7",
+      },
     ]);
     const agent = createAgent({
       model,
@@ -138,7 +183,10 @@ describe("LangChain bridge approval against a real server-memory", () => {
       middleware: [humanInTheLoopMiddleware({ interruptOn: await approvalInterruptOn(tools) })],
       checkpointer: new MemorySaver(),
     });
-    const result = await agent.invoke({ messages: [new HumanMessage("remember Ada")] }, { configurable: { thread_id: "approval" } });
+    const result = await agent.invoke(
+      { messages: [new HumanMessage("remember Ada")] },
+      { configurable: { thread_id: "approval" } },
+    );
 
     expect(result.__interrupt__).toHaveLength(1);
     expect(JSON.stringify(result.__interrupt__)).toContain("memory__create_entities");

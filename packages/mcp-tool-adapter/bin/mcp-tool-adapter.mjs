@@ -24,9 +24,13 @@ const tsx = inCheckout ? resolveTsx() : undefined;
 
 if (tsx !== undefined) {
   const source = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", tsx, "--conditions=@mcp-tool-adapter/source", source, ...process.argv.slice(2)], {
-    stdio: "inherit",
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", tsx, "--conditions=@mcp-tool-adapter/source", source, ...process.argv.slice(2)],
+    {
+      stdio: "inherit",
+    },
+  );
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.on(signal, () => child.kill(signal));
   }
@@ -40,6 +44,8 @@ if (tsx !== undefined) {
 } else if (existsSync(compiled)) {
   await import(compiled.href);
 } else {
-  process.stderr.write('mcp-tool-adapter: dist/ is missing; run "pnpm build" in packages/mcp-tool-adapter (or "pnpm install" for tsx).\n');
+  process.stderr.write(
+    'mcp-tool-adapter: dist/ is missing; run "pnpm build" in packages/mcp-tool-adapter (or "pnpm install" for tsx).\n',
+  );
   process.exitCode = 1;
 }

@@ -38,10 +38,14 @@ if (bin !== undefined) {
   process.argv = [process.argv[0], bin, ...serverArgs];
   await import(pathToFileURL(bin).href);
 } else {
-  const npx = spawn(process.platform === "win32" ? "npx.cmd" : "npx", ["-y", spec, ...serverArgs], { stdio: "inherit" });
+  const npx = spawn(process.platform === "win32" ? "npx.cmd" : "npx", ["-y", spec, ...serverArgs], {
+    stdio: "inherit",
+  });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => npx.kill(signal));
   npx.on("error", (error) => {
-    process.stderr.write(`run-server: cannot start npx for ${spec}: ${error.message}. Install ${packageName} or put npx on PATH.\n`);
+    process.stderr.write(
+      `run-server: cannot start npx for ${spec}: ${error.message}. Install ${packageName} or put npx on PATH.\n`,
+    );
     process.exitCode = 1;
   });
   npx.on("exit", (code, signal) => {

@@ -1,6 +1,10 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger, MCPServerConfig } from "@mcp-tool-adapter/adapter";
-import { createSseTransport, createStreamableHttpTransport, type StreamableHttpTransportOptions } from "@mcp-tool-adapter/transport-http";
+import {
+  createSseTransport,
+  createStreamableHttpTransport,
+  type StreamableHttpTransportOptions,
+} from "@mcp-tool-adapter/transport-http";
 import { createStdioTransport, type StdioTransportOptions } from "@mcp-tool-adapter/transport-stdio";
 
 /** Options for the transports `createDefaultTransport` builds, per kind. */
@@ -24,7 +28,10 @@ const ENVELOPE_BYTES = 64 * 1024;
  * result far over the limit is then dropped by the transport as it streams in, never buffered
  * whole. Limits the caller set explicitly are kept.
  */
-export function withMessageLimits(options: DefaultTransportOptions, maxResultBytes: number | undefined): DefaultTransportOptions {
+export function withMessageLimits(
+  options: DefaultTransportOptions,
+  maxResultBytes: number | undefined,
+): DefaultTransportOptions {
   if (maxResultBytes === undefined || !(maxResultBytes > 0) || !Number.isFinite(maxResultBytes)) return options;
   const maxMessageBytes = Math.max(MIN_DERIVED_MESSAGE_BYTES, Math.ceil(maxResultBytes * 1.25) + ENVELOPE_BYTES);
   return {

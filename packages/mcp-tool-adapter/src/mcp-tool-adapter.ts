@@ -1,4 +1,8 @@
-import { MCPToolAdapter as BaseMCPToolAdapter, type MCPServerConfig, type MCPToolAdapterOptions as BaseMCPToolAdapterOptions } from "@mcp-tool-adapter/adapter";
+import {
+  MCPToolAdapter as BaseMCPToolAdapter,
+  type MCPServerConfig,
+  type MCPToolAdapterOptions as BaseMCPToolAdapterOptions,
+} from "@mcp-tool-adapter/adapter";
 import { createDefaultTransport, withMessageLimits, type DefaultTransportOptions } from "./default-transport.js";
 
 export interface MCPToolAdapterOptions extends BaseMCPToolAdapterOptions {
@@ -14,7 +18,10 @@ export interface MCPToolAdapterOptions extends BaseMCPToolAdapterOptions {
 export class MCPToolAdapter extends BaseMCPToolAdapter {
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const { transportOptions, ...adapterOptions } = options;
-    const defaults = withMessageLimits({ ...(options.logger === undefined ? {} : { logger: options.logger }), ...transportOptions }, options.maxResultBytes);
+    const defaults = withMessageLimits(
+      { ...(options.logger === undefined ? {} : { logger: options.logger }), ...transportOptions },
+      options.maxResultBytes,
+    );
     super(config, {
       ...adapterOptions,
       transport: adapterOptions.transport ?? ((serverConfig) => createDefaultTransport(serverConfig, defaults)),

@@ -1,4 +1,11 @@
-import type { ElicitationHandler, Logger, MCPServerConfig, RegisterToolsOptions, SamplingHandler, ServerLogListener } from "@mcp-tool-adapter/adapter";
+import type {
+  ElicitationHandler,
+  Logger,
+  MCPServerConfig,
+  RegisterToolsOptions,
+  SamplingHandler,
+  ServerLogListener,
+} from "@mcp-tool-adapter/adapter";
 import { ToolRegistry, validateToolName } from "@mcp-tool-adapter/registry";
 import { MCPToolAdapter } from "./mcp-tool-adapter.js";
 import { classifyServerFailure } from "./server-set/classify-failure.js";
@@ -78,8 +85,14 @@ export class MCPServerSet {
   #connecting: Promise<ServerSetConnectReport> | undefined;
 
   constructor(servers: ServerEntries, options: MCPServerSetOptions = {}) {
-    this.registry = options.registry ?? new ToolRegistry(options.logger === undefined ? {} : { logger: options.logger });
-    this.#members = Object.entries(servers).map(([name, entry]) => ({ name, entry, connected: false, registered: false }));
+    this.registry =
+      options.registry ?? new ToolRegistry(options.logger === undefined ? {} : { logger: options.logger });
+    this.#members = Object.entries(servers).map(([name, entry]) => ({
+      name,
+      entry,
+      connected: false,
+      registered: false,
+    }));
     this.#factory = options.adapterFactory ?? defaultAdapterFactory(options.logger, options.clientFeatures);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
@@ -132,7 +145,9 @@ export class MCPServerSet {
       this.#members.map(async (member) => {
         const result = await this.#connectMember(member);
         if (result.status === "failed") {
-          this.#logger?.warn?.(`MCP server "${member.name}" failed (${result.error?.kind ?? "unknown"}): ${result.error?.message ?? ""}`);
+          this.#logger?.warn?.(
+            `MCP server "${member.name}" failed (${result.error?.kind ?? "unknown"}): ${result.error?.message ?? ""}`,
+          );
         }
         try {
           options.onServerResult?.(result);
@@ -155,7 +170,12 @@ export class MCPServerSet {
   async #connectMember(member: Member): Promise<ServerConnectResult> {
     const start = this.#now();
     const { name, entry } = member;
-    const failed = (stage: ServerConnectResult["stage"], error: unknown, fallback: ServerFailureKind, extra: Partial<ServerConnectResult> = {}): ServerConnectResult => ({
+    const failed = (
+      stage: ServerConnectResult["stage"],
+      error: unknown,
+      fallback: ServerFailureKind,
+      extra: Partial<ServerConnectResult> = {},
+    ): ServerConnectResult => ({
       name,
       transport: member.adapter?.transportType ?? entry.transport,
       status: "failed",
@@ -169,7 +189,11 @@ export class MCPServerSet {
 
     const nameProblem = validateToolName("namespace", name);
     if (nameProblem !== undefined) {
-      const error = new MCPServerSetError("SERVER_NAME_INVALID", `Server name "${name}" cannot be a tool namespace: ${nameProblem}. Rename the server in the config.`, { serverName: name });
+      const error = new MCPServerSetError(
+        "SERVER_NAME_INVALID",
+        `Server name "${name}" cannot be a tool namespace: ${nameProblem}. Rename the server in the config.`,
+        { serverName: name },
+      );
       return failed("config", error, "config_invalid");
     }
     let adapter: ServerSetAdapter;
@@ -220,7 +244,12 @@ export class MCPServerSet {
     } catch (error) {
       // Connected but could not list or register: do not leave the server running.
       if (progress.stage === "register") await this.#disconnectQuietly(adapter, name);
-      return failed(progress.stage, error, progress.stage === "register" ? "registration_failed" : "connection_failed", timing(progress));
+      return failed(
+        progress.stage,
+        error,
+        progress.stage === "register" ? "registration_failed" : "connection_failed",
+        timing(progress),
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -267,7 +296,11 @@ export class MCPServerSet {
         }),
       ]);
       if (outcome === "timeout") {
-        const error = new MCPServerSetError("SERVER_TIMEOUT", `MCP server "${member.name}" did not disconnect within ${this.#closeTimeoutMs} ms.`, { serverName: member.name });
+        const error = new MCPServerSetError(
+          "SERVER_TIMEOUT",
+          `MCP server "${member.name}" did not disconnect within ${this.#closeTimeoutMs} ms.`,
+          { serverName: member.name },
+        );
         return { name: member.name, error: classifyServerFailure(error, "timeout") };
       }
       return { name: member.name };
@@ -295,7 +328,10 @@ export class MCPServerSet {
   }
 }
 
-function defaultAdapterFactory(logger: Logger | undefined, clientFeatures: ServerSetClientFeatures = {}): ServerSetAdapterFactory {
+function defaultAdapterFactory(
+  logger: Logger | undefined,
+  clientFeatures: ServerSetClientFeatures = {},
+): ServerSetAdapterFactory {
   return (config, { entry }) =>
     new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),

@@ -13,7 +13,15 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mcp-cli-protocol-"));
   configPath = join(dir, "mcp.json");
   const everything = everythingStdioServer();
-  const config = { mcpServers: { everything: { command: everything.command, args: everything.args, tools: { include: ["trigger-elicitation-request", "toggle-simulated-logging", "echo"] } } } };
+  const config = {
+    mcpServers: {
+      everything: {
+        command: everything.command,
+        args: everything.args,
+        tools: { include: ["trigger-elicitation-request", "toggle-simulated-logging", "echo"] },
+      },
+    },
+  };
   await writeFile(configPath, JSON.stringify(config));
 });
 
@@ -74,7 +82,9 @@ describe("CLI resources, prompts, logs and elicitation against server-everything
     expect(prompt.stdout).toContain("user: What's weather in Lyon, Rhône?");
     const missing = await cli(["prompt", "everything/args-prompt", "--arg", "state=Rhône"]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('validation: validation failed: arguments for prompt "args-prompt": required argument "city" is missing');
+    expect(missing.stderr).toContain(
+      'validation: validation failed: arguments for prompt "args-prompt": required argument "city" is missing',
+    );
     const bad = await cli(["prompt", "everything/args-prompt", "--arg", "city"]);
     expect(bad.code).toBe(2);
   });

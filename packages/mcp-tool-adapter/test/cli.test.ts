@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { MCPToolAdapter as BaseMCPToolAdapter, type MCPServerConfig } from "@mcp-tool-adapter/adapter";
-import { createInMemoryTestServer, createRefusingTransport, expectNoLeakedProcesses, type InMemoryTestServer } from "@mcp-tool-adapter/test-servers";
+import {
+  createInMemoryTestServer,
+  createRefusingTransport,
+  expectNoLeakedProcesses,
+  type InMemoryTestServer,
+} from "@mcp-tool-adapter/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CliIO, type ServerSetAdapterFactory } from "../src/index.js";
 import { runDemo } from "../src/cli/demo.js";
@@ -29,7 +34,12 @@ let baseEnv: Record<string, string | undefined>;
 beforeAll(async () => {
   memoryDir = await mkdtemp(join(tmpdir(), "mcp-cli-test-"));
   // Never the shared default graph file: each run of the suite starts from an empty graph.
-  baseEnv = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, MCP_MEMORY_FILE_PATH: join(memoryDir, "memory.jsonl") };
+  baseEnv = {
+    ...process.env,
+    NO_COLOR: undefined,
+    FORCE_COLOR: undefined,
+    MCP_MEMORY_FILE_PATH: join(memoryDir, "memory.jsonl"),
+  };
 });
 
 afterAll(async () => {
@@ -58,7 +68,10 @@ describe("CLI against the shipped default config (real server-everything and ser
   it("check: reports both servers connected with handshake time and tool count", async () => {
     const result = await cli(["check", "--json"]);
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { ok: boolean; servers: { name: string; status: string; handshakeMs: number; toolCount: number }[] };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      servers: { name: string; status: string; handshakeMs: number; toolCount: number }[];
+    };
     expect(report.ok).toBe(true);
     expect(report.servers.map((s) => [s.name, s.status])).toEqual([
       ["everything", "connected"],
@@ -74,9 +87,15 @@ describe("CLI against the shipped default config (real server-everything and ser
   it("tools: one row per tool with capabilities and the source that decided them; unsafe tools excluded by the default config", async () => {
     const result = await cli(["tools", "--json"]);
     expect(result.code).toBe(0);
-    const { tools } = JSON.parse(result.stdout) as { tools: { name: string; readOnly: boolean; writes: boolean; decidedBy?: { readOnly: string; writes: string } }[] };
+    const { tools } = JSON.parse(result.stdout) as {
+      tools: { name: string; readOnly: boolean; writes: boolean; decidedBy?: { readOnly: string; writes: string } }[];
+    };
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(byName.get("memory/read_graph")).toMatchObject({ readOnly: true, writes: false, decidedBy: { readOnly: "annotation" } });
+    expect(byName.get("memory/read_graph")).toMatchObject({
+      readOnly: true,
+      writes: false,
+      decidedBy: { readOnly: "annotation" },
+    });
     expect(byName.get("memory/create_entities")).toMatchObject({ readOnly: false, writes: true });
     expect(byName.has("everything/echo")).toBe(true);
     expect(byName.has("everything/get-env")).toBe(false);
@@ -96,13 +115,19 @@ describe("CLI against the shipped default config (real server-everything and ser
   });
 
   it("call: a write tool, then a read tool that sees what it wrote", async () => {
-    const entities = { entities: [{ name: "cli-test", entityType: "test", observations: ["written by the CLI test"] }] };
+    const entities = {
+      entities: [{ name: "cli-test", entityType: "test", observations: ["written by the CLI test"] }],
+    };
     const write = await cli(["call", "memory/create_entities", "--args", JSON.stringify(entities)]);
     expect(write.code).toBe(0);
     expect(write.stderr).toMatch(/✔ memory\/create_entities succeeded in \d+ ms/);
     const read = await cli(["call", "memory/read_graph", "--json"]);
     expect(read.code).toBe(0);
-    const output = JSON.parse(read.stdout) as { success: boolean; durationMs: number; content: { type: string; text: string }[] };
+    const output = JSON.parse(read.stdout) as {
+      success: boolean;
+      durationMs: number;
+      content: { type: string; text: string }[];
+    };
     expect(output.success).toBe(true);
     expect(output.durationMs).toBeGreaterThanOrEqual(0);
     expect(output.content[0]?.text).toContain("written by the CLI test");
@@ -128,7 +153,15 @@ describe("CLI against the shipped default config (real server-everything and ser
   });
 
   it("call --timeout: a call past its deadline fails as a timeout", async () => {
-    const result = await cli(["call", "everything/trigger-long-running-operation", "--args", '{"duration":30,"steps":3}', "--timeout", "300", "--json"]);
+    const result = await cli([
+      "call",
+      "everything/trigger-long-running-operation",
+      "--args",
+      '{"duration":30,"steps":3}',
+      "--timeout",
+      "300",
+      "--json",
+    ]);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ success: false, errorKind: "timeout" });
   });
@@ -170,7 +203,10 @@ describe("CLI usage and config errors (exit 2)", () => {
 
   it("names the variable, file, server and field of an unset ${VAR}", async () => {
     const file = join(memoryDir, "needs-token.yaml");
-    await writeFile(file, "mcpServers:\n  github:\n    url: https://api.example.invalid/mcp\n    headers:\n      Authorization: Bearer ${GITHUB_TOKEN_FOR_TEST}\n");
+    await writeFile(
+      file,
+      "mcpServers:\n  github:\n    url: https://api.example.invalid/mcp\n    headers:\n      Authorization: Bearer ${GITHUB_TOKEN_FOR_TEST}\n",
+    );
     const result = await cli(["check", "--config", file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('"GITHUB_TOKEN_FOR_TEST"');
@@ -195,7 +231,9 @@ describe("CLI with in-process servers", () => {
   let weather: InMemoryTestServer;
   let configFile: string;
   const factory: ServerSetAdapterFactory = (config: MCPServerConfig) =>
-    new BaseMCPToolAdapter(config, { transport: config.name === "weather" ? () => weather.connect() : () => createRefusingTransport() });
+    new BaseMCPToolAdapter(config, {
+      transport: config.name === "weather" ? () => weather.connect() : () => createRefusingTransport(),
+    });
 
   beforeAll(async () => {
     weather = createInMemoryTestServer({
@@ -205,17 +243,28 @@ describe("CLI with in-process servers", () => {
       ],
     });
     configFile = join(memoryDir, "in-process.json");
-    await writeFile(configFile, JSON.stringify({ mcpServers: { weather: { command: "in-process" }, down: { command: "in-process" } } }));
+    await writeFile(
+      configFile,
+      JSON.stringify({ mcpServers: { weather: { command: "in-process" }, down: { command: "in-process" } } }),
+    );
   });
 
   it("check: exit 1 when a server fails, with its classified error; the others are still reported", async () => {
     const result = await cli(["check", "--config", configFile, "--json"], { adapterFactory: factory });
     expect(result.code).toBe(1);
-    const report = JSON.parse(result.stdout) as { ok: boolean; servers: { name: string; status: string; toolCount: number; error?: { kind: string } }[] };
+    const report = JSON.parse(result.stdout) as {
+      ok: boolean;
+      servers: { name: string; status: string; toolCount: number; error?: { kind: string } }[];
+    };
     expect(report.ok).toBe(false);
     expect(report.servers).toEqual([
       expect.objectContaining({ name: "weather", status: "connected", toolCount: 2 }),
-      expect.objectContaining({ name: "down", status: "failed", toolCount: 0, error: expect.objectContaining({ kind: "connection_failed" }) as unknown }),
+      expect.objectContaining({
+        name: "down",
+        status: "failed",
+        toolCount: 0,
+        error: expect.objectContaining({ kind: "connection_failed" }) as unknown,
+      }),
     ]);
     const human = await cli(["check", "--config", configFile], { adapterFactory: factory });
     expect(human.stdout).toMatch(/down\s+failed\s+stdio\s+-\s+-\s+connection_failed: /);
@@ -231,12 +280,21 @@ describe("CLI with in-process servers", () => {
   });
 
   it("on a TTY: colour, and descriptions cut to the terminal width; NO_COLOR turns colour off", async () => {
-    const tty = await cli(["tools", "--config", configFile, "--server", "weather"], { adapterFactory: factory, isTTY: true, columns: 100 });
+    const tty = await cli(["tools", "--config", configFile, "--server", "weather"], {
+      adapterFactory: factory,
+      isTTY: true,
+      columns: 100,
+    });
     expect(tty.stdout).toMatch(ANSI);
     const row = tty.stdout.split("\n").find((line) => line.includes("get_weather")) ?? "";
     expect(row.replace(/\u001b\[[0-9;]*m/g, "").length).toBeLessThanOrEqual(100); // eslint-disable-line no-control-regex
     expect(row).toContain("…");
-    const noColor = await cli(["tools", "--config", configFile, "--server", "weather"], { adapterFactory: factory, isTTY: true, columns: 100, env: { ...baseEnv, NO_COLOR: "1" } });
+    const noColor = await cli(["tools", "--config", configFile, "--server", "weather"], {
+      adapterFactory: factory,
+      isTTY: true,
+      columns: 100,
+      env: { ...baseEnv, NO_COLOR: "1" },
+    });
     expect(noColor.stdout).not.toMatch(ANSI);
     expect(noColor.stdout).toContain("…");
     const piped = await cli(["tools", "--config", configFile, "--server", "weather"], { adapterFactory: factory });
@@ -290,7 +348,11 @@ describe("the mcp-tool-adapter bin (spawned)", () => {
 
   function runBin(args: string[]): Promise<Captured> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [binPath, ...args], { cwd: memoryDir, env: { ...baseEnv, NO_COLOR: "" }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [binPath, ...args], {
+        cwd: memoryDir,
+        env: { ...baseEnv, NO_COLOR: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -10,7 +10,12 @@ import {
   type TempDirectory,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPToolAdapter, type MCPElicitationRequest, type MCPSamplingRequest, type MCPServerConfig } from "../src/index.js";
+import {
+  MCPToolAdapter,
+  type MCPElicitationRequest,
+  type MCPSamplingRequest,
+  type MCPServerConfig,
+} from "../src/index.js";
 
 // Elicitation, sampling and roots against the real servers. Tools called: trigger-elicitation-request,
 // trigger-url-elicitation, trigger-sampling-request, get-roots-list (server-everything) and
@@ -18,8 +23,15 @@ import { MCPToolAdapter, type MCPElicitationRequest, type MCPSamplingRequest, ty
 
 let http: EverythingHttpServer | undefined;
 const targets = [
-  { label: "stdio", config: (): MCPServerConfig => ({ name: "everything", transport: "stdio", ...everythingStdioServer() }) },
-  { label: "streamable-http", config: (): MCPServerConfig => ({ name: "everything", transport: "streamable-http", url: http!.url }), start: () => startEverythingHttp({ mode: "streamableHttp" }) },
+  {
+    label: "stdio",
+    config: (): MCPServerConfig => ({ name: "everything", transport: "stdio", ...everythingStdioServer() }),
+  },
+  {
+    label: "streamable-http",
+    config: (): MCPServerConfig => ({ name: "everything", transport: "streamable-http", url: http!.url }),
+    start: () => startEverythingHttp({ mode: "streamableHttp" }),
+  },
 ];
 
 function textOf(result: { data: { content: unknown[] } | null }): string {
@@ -38,11 +50,18 @@ describe.each(targets)("server-everything client features over $label", (target)
       roots: [{ uri: "file:///srv/project", name: "project" }],
       onElicitation: (request) => {
         elicitations.push(request);
-        return request.mode === "form" ? { action: "accept", content: { name: "Ada", check: true, integer: 7 } } : { action: "decline" };
+        return request.mode === "form"
+          ? { action: "accept", content: { name: "Ada", check: true, integer: 7 } }
+          : { action: "decline" };
       },
       onSampling: (request) => {
         samplings.push(request);
-        return { role: "assistant", content: { type: "text", text: "sampled by the host" }, model: "host-model", stopReason: "endTurn" };
+        return {
+          role: "assistant",
+          content: { type: "text", text: "sampled by the host" },
+          model: "host-model",
+          stopReason: "endTurn",
+        };
       },
     });
     await adapter.connect();
@@ -57,7 +76,14 @@ describe.each(targets)("server-everything client features over $label", (target)
 
   it("offers the tools that need elicitation, sampling and roots (it saw our capabilities)", async () => {
     const names = (await adapter.discoverTools()).map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(["trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request", "get-roots-list"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "trigger-elicitation-request",
+        "trigger-url-elicitation",
+        "trigger-sampling-request",
+        "get-roots-list",
+      ]),
+    );
   });
 
   it("answers a form elicitation through onElicitation, checked against the server's schema", async () => {
@@ -69,16 +95,28 @@ describe.each(targets)("server-everything client features over $label", (target)
   });
 
   it("passes a URL elicitation with its URL and id", async () => {
-    const result = await adapter.invoke("trigger-url-elicitation", { url: "https://example.invalid/consent", elicitationId: "consent-1" });
+    const result = await adapter.invoke("trigger-url-elicitation", {
+      url: "https://example.invalid/consent",
+      elicitationId: "consent-1",
+    });
     expect(result.success).toBe(true);
-    expect(elicitations.at(-1)).toEqual({ mode: "url", message: "Please open the link to complete this action.", url: "https://example.invalid/consent", elicitationId: "consent-1" });
+    expect(elicitations.at(-1)).toEqual({
+      mode: "url",
+      message: "Please open the link to complete this action.",
+      url: "https://example.invalid/consent",
+      elicitationId: "consent-1",
+    });
   });
 
   it("answers sampling/createMessage with the host model", async () => {
     const result = await adapter.invoke("trigger-sampling-request", { prompt: "capital of France?", maxTokens: 30 });
     expect(result.success).toBe(true);
     expect(textOf(result)).toContain("sampled by the host");
-    expect(samplings.at(-1)).toMatchObject({ maxTokens: 30, systemPrompt: "You are a helpful test server.", messages: [{ role: "user" }] });
+    expect(samplings.at(-1)).toMatchObject({
+      maxTokens: 30,
+      systemPrompt: "You are a helpful test server.",
+      messages: [{ role: "user" }],
+    });
   });
 
   it("lists our roots to the server", async () => {
@@ -94,7 +132,11 @@ describe("server-filesystem with roots given by us", () => {
   let second: TempDirectory;
 
   beforeAll(async () => {
-    [started, first, second] = await Promise.all([createTempDirectory("fs-start-"), createTempDirectory("fs-root-a-"), createTempDirectory("fs-root-b-")]);
+    [started, first, second] = await Promise.all([
+      createTempDirectory("fs-start-"),
+      createTempDirectory("fs-root-a-"),
+      createTempDirectory("fs-root-b-"),
+    ]);
   });
 
   afterAll(async () => {
@@ -105,16 +147,24 @@ describe("server-filesystem with roots given by us", () => {
 
   async function allowed(): Promise<string[]> {
     const result = await adapter.invoke("list_allowed_directories", {});
-    return textOf(result).split("\n").slice(1).map((line) => line.trim()).filter((line) => line !== "").sort();
+    return textOf(result)
+      .split("\n")
+      .slice(1)
+      .map((line) => line.trim())
+      .filter((line) => line !== "")
+      .sort();
   }
 
   it("sees exactly our roots, and the new ones after setRoots()", async () => {
     const firstPath = await realpath(first.path);
     const secondPath = await realpath(second.path);
-    adapter = new MCPToolAdapter({ name: "files", transport: "stdio", ...filesystemStdioServer([started.path]) }, {
-      connectTimeoutMs: 20_000,
-      roots: [{ uri: pathToFileURL(firstPath).href, name: "a" }],
-    });
+    adapter = new MCPToolAdapter(
+      { name: "files", transport: "stdio", ...filesystemStdioServer([started.path]) },
+      {
+        connectTimeoutMs: 20_000,
+        roots: [{ uri: pathToFileURL(firstPath).href, name: "a" }],
+      },
+    );
     await adapter.connect();
     await expect.poll(allowed, { timeout: 10_000 }).toEqual([firstPath]);
     await adapter.setRoots([{ uri: pathToFileURL(firstPath).href }, { uri: pathToFileURL(secondPath).href }]);

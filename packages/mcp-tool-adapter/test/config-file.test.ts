@@ -20,7 +20,11 @@ import type { ServerToolsConfigSchema } from "../src/config-file/schema.js";
 const env = { HOME: "/home/ada", TOKEN: "s3cret", EMPTY: "" };
 
 function parseJson(document: unknown, options: { env?: Record<string, string>; servers?: string[] } = {}) {
-  return parseConfig(JSON.stringify(document), { file: "/cfg/mcp.json", env: options.env ?? env, ...(options.servers ? { servers: options.servers } : {}) });
+  return parseConfig(JSON.stringify(document), {
+    file: "/cfg/mcp.json",
+    env: options.env ?? env,
+    ...(options.servers ? { servers: options.servers } : {}),
+  });
 }
 
 function configError(run: () => unknown): MCPConfigFileError {
@@ -54,7 +58,11 @@ describe("config file shapes", () => {
     });
     expect(config.servers).toEqual({
       files: { transport: "stdio", command: "npx", args: ["-y", "server-filesystem", "/tmp"], env: { DEBUG: "1" } },
-      remote: { transport: "streamable-http", url: "https://mcp.example.invalid/mcp", headers: { Authorization: "Bearer x" } },
+      remote: {
+        transport: "streamable-http",
+        url: "https://mcp.example.invalid/mcp",
+        headers: { Authorization: "Bearer x" },
+      },
       legacy: { transport: "sse", url: "http://127.0.0.1:3001/sse" },
     });
     expect(Object.keys(config.servers)).toEqual(["files", "remote", "legacy"]);
@@ -85,7 +93,11 @@ describe("config file shapes", () => {
         kept: {
           command: "node",
           autoApprove: ["x"],
-          tools: { include: ["get_*"], exclude: ["get_env"], overrides: { get_thing: { readOnly: false, writes: true } } },
+          tools: {
+            include: ["get_*"],
+            exclude: ["get_env"],
+            overrides: { get_thing: { readOnly: false, writes: true } },
+          },
           connectTimeoutMs: 5000,
         },
         off: { command: "node", disabled: true, env: { X: "${UNSET_BUT_DISABLED}" } },
@@ -95,7 +107,11 @@ describe("config file shapes", () => {
       kept: {
         transport: "stdio",
         command: "node",
-        tools: { include: ["get_*"], exclude: ["get_env"], overrides: { get_thing: { readOnly: false, writes: true } } },
+        tools: {
+          include: ["get_*"],
+          exclude: ["get_env"],
+          overrides: { get_thing: { readOnly: false, writes: true } },
+        },
         connectTimeoutMs: 5000,
       },
     });
@@ -118,14 +134,23 @@ describe("config file shapes", () => {
     const config = parseConfig(yaml, { file: "/cfg/mcp.yaml", env });
     expect(config.format).toBe("yaml");
     expect(config.servers).toEqual({
-      memory: { transport: "stdio", command: "node", args: ["server.js"], env: { MEMORY_FILE_PATH: "/home/ada/memory.jsonl" }, tools: { exclude: ["delete_*"] } },
+      memory: {
+        transport: "stdio",
+        command: "node",
+        args: ["server.js"],
+        env: { MEMORY_FILE_PATH: "/home/ada/memory.jsonl" },
+        tools: { exclude: ["delete_*"] },
+      },
       remote: { transport: "streamable-http", url: "http://127.0.0.1:9/mcp" },
     });
   });
 
   it("accepts JSONC comments and trailing commas (VS Code's mcp.json)", () => {
-    const text = '{\n  // my servers\n  "servers": {\n    /* local */ "a": { "command": "node", "args": ["x",], },\n  },\n}\n';
-    expect(parseConfig(text, { file: "/cfg/mcp.json", env }).servers).toEqual({ a: { transport: "stdio", command: "node", args: ["x"] } });
+    const text =
+      '{\n  // my servers\n  "servers": {\n    /* local */ "a": { "command": "node", "args": ["x",], },\n  },\n}\n';
+    expect(parseConfig(text, { file: "/cfg/mcp.json", env }).servers).toEqual({
+      a: { transport: "stdio", command: "node", args: ["x"] },
+    });
   });
 
   it("selects servers by name, and names the known ones for an unknown name", () => {
@@ -147,7 +172,20 @@ describe("config file schema", () => {
     expectTypeOf<NonNullable<ServerToolsConfig["overrides"]>[string]>().toEqualTypeOf<CapabilityOverrides>();
     // Run time: the transports' own property schemas, not copies.
     expect(Object.keys(ConfigFileServerEntrySchema.properties)).toEqual(
-      expect.arrayContaining(["type", "transport", "tools", "connectTimeoutMs", "disabled", "command", "args", "env", "cwd", "inheritEnv", "url", "headers"]),
+      expect.arrayContaining([
+        "type",
+        "transport",
+        "tools",
+        "connectTimeoutMs",
+        "disabled",
+        "command",
+        "args",
+        "env",
+        "cwd",
+        "inheritEnv",
+        "url",
+        "headers",
+      ]),
     );
   });
 });
@@ -170,22 +208,44 @@ describe("environment expansion", () => {
         remote: { url: "http://127.0.0.1:${PORT:-8080}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
       },
     });
-    expect(config.servers.local).toEqual({ transport: "stdio", command: "/home/ada/bin/server", args: ["--token=s3cret"], env: { KEY: "s3cret" }, cwd: "/home/ada" });
-    expect(config.servers.remote).toEqual({ transport: "streamable-http", url: "http://127.0.0.1:8080/mcp", headers: { Authorization: "Bearer s3cret" } });
+    expect(config.servers.local).toEqual({
+      transport: "stdio",
+      command: "/home/ada/bin/server",
+      args: ["--token=s3cret"],
+      env: { KEY: "s3cret" },
+      cwd: "/home/ada",
+    });
+    expect(config.servers.remote).toEqual({
+      transport: "streamable-http",
+      url: "http://127.0.0.1:8080/mcp",
+      headers: { Authorization: "Bearer s3cret" },
+    });
   });
 
   it("passes inheritEnv through for stdio servers and refuses it for HTTP ones", () => {
-    const config = parseJson({ mcpServers: { all: { command: "node", inheritEnv: true }, some: { command: "node", inheritEnv: ["LANG"] } } });
+    const config = parseJson({
+      mcpServers: { all: { command: "node", inheritEnv: true }, some: { command: "node", inheritEnv: ["LANG"] } },
+    });
     expect(config.servers.all).toEqual({ transport: "stdio", command: "node", inheritEnv: true });
     expect(config.servers.some).toEqual({ transport: "stdio", command: "node", inheritEnv: ["LANG"] });
     const wrongType = configError(() => parseJson({ mcpServers: { bad: { command: "node", inheritEnv: "yes" } } }));
     expect(wrongType.issues).toEqual([expect.objectContaining({ server: "bad", field: "inheritEnv" })]);
-    const remote = configError(() => parseJson({ mcpServers: { remote: { url: "http://127.0.0.1:1/mcp", inheritEnv: true } } }));
-    expect(remote.issues).toEqual([expect.objectContaining({ server: "remote", field: "inheritEnv", message: expect.stringContaining("not used by the streamable-http transport") as string })]);
+    const remote = configError(() =>
+      parseJson({ mcpServers: { remote: { url: "http://127.0.0.1:1/mcp", inheritEnv: true } } }),
+    );
+    expect(remote.issues).toEqual([
+      expect.objectContaining({
+        server: "remote",
+        field: "inheritEnv",
+        message: expect.stringContaining("not used by the streamable-http transport") as string,
+      }),
+    ]);
   });
 
   it("reports an unset variable with its name, the file, the server and the field", () => {
-    const error = configError(() => parseJson({ mcpServers: { github: { command: "gh-mcp", env: { GITHUB_TOKEN: "${GITHUB_PAT}" } } } }));
+    const error = configError(() =>
+      parseJson({ mcpServers: { github: { command: "gh-mcp", env: { GITHUB_TOKEN: "${GITHUB_PAT}" } } } }),
+    );
     expect(error.code).toBe("CONFIG_ENV_UNSET");
     expect(error.file).toBe("/cfg/mcp.json");
     expect(error.server).toBe("github");
@@ -207,12 +267,16 @@ describe("environment expansion", () => {
   it("never expands in keys and never reads process.env when a map is injected", () => {
     process.env.MCP_TOOL_ADAPTER_TEST_ONLY = "from-process";
     try {
-      const error = configError(() => parseJson({ mcpServers: { a: { command: "${MCP_TOOL_ADAPTER_TEST_ONLY}" } } }, { env: {} }));
+      const error = configError(() =>
+        parseJson({ mcpServers: { a: { command: "${MCP_TOOL_ADAPTER_TEST_ONLY}" } } }, { env: {} }),
+      );
       expect(error.code).toBe("CONFIG_ENV_UNSET");
     } finally {
       delete process.env.MCP_TOOL_ADAPTER_TEST_ONLY;
     }
-    expect(parseJson({ mcpServers: { a: { command: "x", env: { "${TOKEN}": "v" } } } }).servers.a).toMatchObject({ env: { "${TOKEN}": "v" } });
+    expect(parseJson({ mcpServers: { a: { command: "x", env: { "${TOKEN}": "v" } } } }).servers.a).toMatchObject({
+      env: { "${TOKEN}": "v" },
+    });
   });
 });
 
@@ -227,7 +291,11 @@ describe("bad config files", () => {
 
   it("says what a JSON syntax error found and expected", () => {
     const cases: [string, [number, number], string][] = [
-      ['{ "mcpServers": { "a": { "command": "node" } "b": {} } }', [1, 46], 'unexpected character "\\"", expected "," or "}"'],
+      [
+        '{ "mcpServers": { "a": { "command": "node" } "b": {} } }',
+        [1, 46],
+        'unexpected character "\\"", expected "," or "}"',
+      ],
       ['{ "mcpServers": { "a": { "args": ["x" "y"] } } }', [1, 39], 'expected "," or "]"'],
       ['{ "mcpServers": {\n  "a": { "command": \'node\' } } }', [2, 21], "a JSON value"],
       ['{ "mcpServers": { "a": { "command": "node" } } /* open', [1, 48], "unterminated /* comment"],
@@ -243,11 +311,19 @@ describe("bad config files", () => {
   });
 
   it("refuses a duplicate JSON key at its line and column, and keeps a __proto__ key as data", () => {
-    const duplicate = configError(() => parseConfig('{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "a": { "command": "y" }\n  }\n}', { file: "/cfg/mcp.json", env }));
+    const duplicate = configError(() =>
+      parseConfig('{\n  "mcpServers": {\n    "a": { "command": "x" },\n    "a": { "command": "y" }\n  }\n}', {
+        file: "/cfg/mcp.json",
+        env,
+      }),
+    );
     expect(duplicate.code).toBe("CONFIG_FILE_SYNTAX");
     expect([duplicate.line, duplicate.column]).toEqual([4, 5]);
     expect(duplicate.message).toContain('duplicate property name "a"');
-    const config = parseConfig('\uFEFF{ "mcpServers": { "a": { "command": "x", "env": { "__proto__": "data" } } } }', { file: "/cfg/mcp.json", env });
+    const config = parseConfig('\uFEFF{ "mcpServers": { "a": { "command": "x", "env": { "__proto__": "data" } } } }', {
+      file: "/cfg/mcp.json",
+      env,
+    });
     const serverEnv = (config.servers.a as { env?: Record<string, string> }).env ?? {};
     expect(Object.getOwnPropertyNames(serverEnv)).toEqual(["__proto__"]);
     expect(Object.getPrototypeOf(serverEnv)).toBe(Object.prototype);
@@ -273,7 +349,13 @@ describe("bad config files", () => {
 
   it("names the server and field of every wrongly typed field at once", () => {
     const error = configError(() =>
-      parseJson({ mcpServers: { a: { command: "node", args: "--flag", env: { N: 1 } }, b: { url: 42 }, c: { command: "x", tools: { includes: ["x"] } } } }),
+      parseJson({
+        mcpServers: {
+          a: { command: "node", args: "--flag", env: { N: 1 } },
+          b: { url: 42 },
+          c: { command: "x", tools: { includes: ["x"] } },
+        },
+      }),
     );
     expect(error.code).toBe("CONFIG_FILE_INVALID");
     expect(error.issues).toEqual(
@@ -281,7 +363,11 @@ describe("bad config files", () => {
         expect.objectContaining({ server: "a", field: "args" }),
         expect.objectContaining({ server: "a", field: "env.N" }),
         expect.objectContaining({ server: "b", field: "url" }),
-        expect.objectContaining({ server: "c", field: "tools", message: expect.stringContaining('"includes"') as string }),
+        expect.objectContaining({
+          server: "c",
+          field: "tools",
+          message: expect.stringContaining('"includes"') as string,
+        }),
       ]),
     );
     expect(error.server).toBe("a");
@@ -293,10 +379,14 @@ describe("bad config files", () => {
     expect(neither.message).toMatch(/server "a".*needs "command".*or "url"/);
     const both = configError(() => parseJson({ mcpServers: { a: { command: "x", url: "http://127.0.0.1:1/mcp" } } }));
     expect(both.field).toBe("command");
-    const foreign = configError(() => parseJson({ servers: { a: { type: "http", url: "http://127.0.0.1:1/mcp", args: ["x"] } } }));
+    const foreign = configError(() =>
+      parseJson({ servers: { a: { type: "http", url: "http://127.0.0.1:1/mcp", args: ["x"] } } }),
+    );
     expect(foreign.field).toBe("args");
     expect(foreign.message).toContain("streamable-http");
-    const conflicting = configError(() => parseJson({ mcpServers: { a: { command: "x", type: "stdio", transport: "sse" } } }));
+    const conflicting = configError(() =>
+      parseJson({ mcpServers: { a: { command: "x", type: "stdio", transport: "sse" } } }),
+    );
     expect(conflicting.field).toBe("transport");
   });
 
@@ -311,7 +401,9 @@ describe("bad config files", () => {
   });
 
   it("rejects an unknown capability override", () => {
-    const error = configError(() => parseJson({ mcpServers: { a: { command: "x", tools: { overrides: { t: { readonly: true } } } } } }));
+    const error = configError(() =>
+      parseJson({ mcpServers: { a: { command: "x", tools: { overrides: { t: { readonly: true } } } } } }),
+    );
     expect(error.field).toBe("tools.overrides.t");
     expect(error.message).toContain('"readonly"');
   });
@@ -327,10 +419,17 @@ describe("loadConfigFile", () => {
   });
 
   it("reads JSON and YAML files, relative to cwd", async () => {
-    await writeFile(join(dir, "claude.json"), JSON.stringify({ mcpServers: { a: { command: "node", args: ["${TOKEN}"] } } }));
+    await writeFile(
+      join(dir, "claude.json"),
+      JSON.stringify({ mcpServers: { a: { command: "node", args: ["${TOKEN}"] } } }),
+    );
     await writeFile(join(dir, "servers.yml"), "servers:\n  b:\n    type: sse\n    url: http://127.0.0.1:1/events\n");
     const json = await loadConfigFile("claude.json", { cwd: dir, env });
-    expect(json).toEqual({ file: join(dir, "claude.json"), format: "json", servers: { a: { transport: "stdio", command: "node", args: ["s3cret"] } } });
+    expect(json).toEqual({
+      file: join(dir, "claude.json"),
+      format: "json",
+      servers: { a: { transport: "stdio", command: "node", args: ["s3cret"] } },
+    });
     const yaml = await loadConfigFile(join(dir, "servers.yml"), { env });
     expect(yaml.servers.b).toEqual({ transport: "sse", url: "http://127.0.0.1:1/events" });
   });
@@ -348,7 +447,9 @@ describe("loadConfigFile", () => {
     expect(directory.code).toBe("CONFIG_FILE_UNREADABLE");
     expect(directory.message).toContain("directory");
     const denied = Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
-    const unreadable = await configErrorAsync(() => loadConfigFile("/etc/x.json", { readFile: () => Promise.reject(denied) }));
+    const unreadable = await configErrorAsync(() =>
+      loadConfigFile("/etc/x.json", { readFile: () => Promise.reject(denied) }),
+    );
     expect(unreadable).toMatchObject({ code: "CONFIG_FILE_UNREADABLE", file: "/etc/x.json", cause: denied });
     expect(unreadable.message).toContain("permission denied");
   });

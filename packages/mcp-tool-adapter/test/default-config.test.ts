@@ -25,7 +25,9 @@ describe("the CLI's default config", () => {
 
   it("pins each server at the version the repository tests and demos (its development dependency)", () => {
     const specs = Object.values(defaultConfig.mcpServers).map((entry) => entry.args[1]);
-    expect(specs.sort()).toEqual(SERVERS.map((server) => `${server}@${manifest.devDependencies?.[server] ?? "missing"}`).sort());
+    expect(specs.sort()).toEqual(
+      SERVERS.map((server) => `${server}@${manifest.devDependencies?.[server] ?? "missing"}`).sort(),
+    );
   });
 });
 

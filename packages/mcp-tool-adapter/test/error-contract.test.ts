@@ -38,20 +38,27 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
 /** One instance of each error class, built with `cause`; a new exported error class must be added here. */
 const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
   RegistryError: (cause) => new registry.RegistryError("INVALID_TOOL", "bad tool", { cause }),
-  SchemaValidationError: (cause) => new schemaValidation.SchemaValidationError("SCHEMA_INVALID", "bad schema", { cause }),
+  SchemaValidationError: (cause) =>
+    new schemaValidation.SchemaValidationError("SCHEMA_INVALID", "bad schema", { cause }),
   StdioTransportError: (cause) => new transportStdio.StdioTransportError("SPAWN_FAILED", "no such command", { cause }),
-  HttpTransportError: (cause) => new transportHttp.HttpTransportError("CONNECTION_FAILED", "nothing listening", { cause }),
+  HttpTransportError: (cause) =>
+    new transportHttp.HttpTransportError("CONNECTION_FAILED", "nothing listening", { cause }),
   MCPAdapterError: (cause) => new adapter.MCPAdapterError("CONNECTION_FAILED", "failed", { cause }),
   MCPConfigError: (cause) => new adapter.MCPConfigError("bad config", [], { cause }),
-  MCPConnectionError: (cause) => new adapter.MCPConnectionError("failed", { serverName: "s", transportType: "stdio", cause }),
+  MCPConnectionError: (cause) =>
+    new adapter.MCPConnectionError("failed", { serverName: "s", transportType: "stdio", cause }),
   MCPNotConnectedError: (cause) => new adapter.MCPNotConnectedError("not connected", { serverName: "s", cause }),
   MCPUsageError: (cause) => new adapter.MCPUsageError("bad argument", { cause }),
   MCPDiscoveryError: (cause) => new adapter.MCPDiscoveryError("discovery failed", { serverName: "s", cause }),
-  MCPServerSetError: (cause) => new umbrella.MCPServerSetError("SERVER_TIMEOUT", "too slow", { serverName: "s", cause }),
-  MCPConfigFileError: (cause) => new umbrella.MCPConfigFileError("CONFIG_FILE_INVALID", "bad file", { file: "mcp.json", cause }),
+  MCPServerSetError: (cause) =>
+    new umbrella.MCPServerSetError("SERVER_TIMEOUT", "too slow", { serverName: "s", cause }),
+  MCPConfigFileError: (cause) =>
+    new umbrella.MCPConfigFileError("CONFIG_FILE_INVALID", "bad file", { file: "mcp.json", cause }),
   ModelToolsError: (cause) => new modelTools.ModelToolsError("UNKNOWN_TOOL", "no such tool", { cause }),
-  LangChainToolCallError: (cause) => new langchain.LangChainToolCallError("ns/tool", "failed", { success: false, error: "failed" }, { cause }),
-  OpenAIAgentsBridgeError: (cause) => new openaiAgents.OpenAIAgentsBridgeError("NAME_COLLISION", "two tools, one name", { cause }),
+  LangChainToolCallError: (cause) =>
+    new langchain.LangChainToolCallError("ns/tool", "failed", { success: false, error: "failed" }, { cause }),
+  OpenAIAgentsBridgeError: (cause) =>
+    new openaiAgents.OpenAIAgentsBridgeError("NAME_COLLISION", "two tools, one name", { cause }),
   CliUsageError: (cause) => new CliUsageError("bad arguments", { cause }),
 };
 
@@ -64,14 +71,17 @@ function exportedErrorClasses(): Map<ErrorClass, string> {
   const found = new Map<ErrorClass, string>();
   for (const [entry, exports] of Object.entries(ENTRIES)) {
     for (const [name, value] of Object.entries(exports)) {
-      if (isErrorClass(value) && value !== core.MCPToolAdapterError && !found.has(value)) found.set(value, `${entry} ${name}`);
+      if (isErrorClass(value) && value !== core.MCPToolAdapterError && !found.has(value))
+        found.set(value, `${entry} ${name}`);
     }
   }
   return found;
 }
 
 const classes = exportedErrorClasses();
-const samples = new Map([...classes.keys()].map((errorClass) => [errorClass, SAMPLES[errorClass.name]?.(new Error("root cause"))]));
+const samples = new Map(
+  [...classes.keys()].map((errorClass) => [errorClass, SAMPLES[errorClass.name]?.(new Error("root cause"))]),
+);
 
 describe("every public error class follows the contract of @mcp-tool-adapter/core", () => {
   it("finds the error classes of every package and has a sample of each", () => {
@@ -109,7 +119,9 @@ describe("every public error class follows the contract of @mcp-tool-adapter/cor
         for (const [otherClass, other] of samples) {
           if (other === undefined || otherClass === errorClass) continue;
           // Only a subclass's errors are also this class's (MCPConfigError is an MCPAdapterError).
-          expect(errorClass.isInstance(other), `${errorClass.name}.isInstance(a ${otherClass.name})`).toBe(other instanceof errorClass);
+          expect(errorClass.isInstance(other), `${errorClass.name}.isInstance(a ${otherClass.name})`).toBe(
+            other instanceof errorClass,
+          );
         }
       });
 
@@ -117,7 +129,12 @@ describe("every public error class follows the contract of @mcp-tool-adapter/cor
         const { code, message } = sample();
         const older = { [MARKER]: true, name: errorClass.name, code, message };
         expect(errorClass.isInstance(older)).toBe(true);
-        const subclassFromOtherCopy = Object.assign(new Error(message), { name: "SubclassInOtherCopy", code, [MARKER]: true, [LINEAGE]: ["SubclassInOtherCopy", errorClass.name] });
+        const subclassFromOtherCopy = Object.assign(new Error(message), {
+          name: "SubclassInOtherCopy",
+          code,
+          [MARKER]: true,
+          [LINEAGE]: ["SubclassInOtherCopy", errorClass.name],
+        });
         expect(errorClass.isInstance(subclassFromOtherCopy)).toBe(true);
         expect(errorClass.isInstance({ ...older, [MARKER]: false })).toBe(false);
       });

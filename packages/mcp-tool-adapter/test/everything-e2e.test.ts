@@ -6,7 +6,15 @@ import {
   type EverythingHttpServer,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDefaultTransport, MCPNotConnectedError, MCPToolAdapter, ToolRegistry, type MCPProgress, type MCPServerConfig, StdioTransport } from "../src/index.js";
+import {
+  createDefaultTransport,
+  MCPNotConnectedError,
+  MCPToolAdapter,
+  ToolRegistry,
+  type MCPProgress,
+  type MCPServerConfig,
+  StdioTransport,
+} from "../src/index.js";
 
 // Tools these tests may call. Never get-env (prints the environment) nor gzip-file-as-resource (fetches URLs).
 const SAFE_TOOLS = ["echo", "get-sum", "get-structured-content", "trigger-long-running-operation", "get-tiny-image"];
@@ -19,8 +27,16 @@ interface Target {
 
 const targets: Target[] = [
   { label: "stdio", config: () => ({ name: "everything", transport: "stdio", ...everythingStdioServer() }) },
-  { label: "sse", config: () => ({ name: "everything", transport: "sse", url: httpServers.sse!.url }), start: () => startEverythingHttp({ mode: "sse" }) },
-  { label: "streamable-http", config: () => ({ name: "everything", transport: "streamable-http", url: httpServers["streamable-http"]!.url }), start: () => startEverythingHttp({ mode: "streamableHttp" }) },
+  {
+    label: "sse",
+    config: () => ({ name: "everything", transport: "sse", url: httpServers.sse!.url }),
+    start: () => startEverythingHttp({ mode: "sse" }),
+  },
+  {
+    label: "streamable-http",
+    config: () => ({ name: "everything", transport: "streamable-http", url: httpServers["streamable-http"]!.url }),
+    start: () => startEverythingHttp({ mode: "streamableHttp" }),
+  },
 ];
 const httpServers: Partial<Record<string, EverythingHttpServer>> = {};
 
@@ -46,7 +62,9 @@ describe.each(targets)("server-everything over $label", (target) => {
   });
 
   it("discovers tools with an include filter of exact names and globs", async () => {
-    const tools = await adapter.discoverTools({ include: ["echo", "get-s*", "trigger-long-running-operation", "get-tiny-image"] });
+    const tools = await adapter.discoverTools({
+      include: ["echo", "get-s*", "trigger-long-running-operation", "get-tiny-image"],
+    });
     expect(tools.map((t) => t.name).sort()).toEqual([...SAFE_TOOLS].sort());
     const echo = tools.find((t) => t.name === "echo")!;
     expect(echo.inputSchema).toMatchObject({ type: "object", required: ["message"] });
@@ -83,7 +101,11 @@ describe.each(targets)("server-everything over $label", (target) => {
 
   it("delivers progress notifications", async () => {
     const progress: MCPProgress[] = [];
-    const result = await adapter.invoke("trigger-long-running-operation", { duration: 0.3, steps: 3 }, { onProgress: (p) => progress.push(p), timeoutMs: 20_000 });
+    const result = await adapter.invoke(
+      "trigger-long-running-operation",
+      { duration: 0.3, steps: 3 },
+      { onProgress: (p) => progress.push(p), timeoutMs: 20_000 },
+    );
     expect(result.success).toBe(true);
     // The last notification may race the result; the ones before it must have arrived in order.
     expect(progress.length).toBeGreaterThanOrEqual(2);
@@ -92,7 +114,11 @@ describe.each(targets)("server-everything over $label", (target) => {
   });
 
   it("times out a long operation and stays usable", async () => {
-    const result = await adapter.invoke("trigger-long-running-operation", { duration: 30, steps: 3 }, { timeoutMs: 200 });
+    const result = await adapter.invoke(
+      "trigger-long-running-operation",
+      { duration: 30, steps: 3 },
+      { timeoutMs: 200 },
+    );
     expect(result).toMatchObject({ success: false, errorKind: "timeout" });
     expect(result.error).toMatch(/^timeout after 200 ms/);
     expect((await adapter.invoke("echo", { message: "still here" })).success).toBe(true);
@@ -102,7 +128,11 @@ describe.each(targets)("server-everything over $label", (target) => {
     const registry = new ToolRegistry();
     const report = await adapter.registerTools(registry, "everything");
     expect(report.registered).toContain("everything/echo");
-    expect(registry.get("everything/echo")).toMatchObject({ source: "mcp", checkpointable: false, capabilities: { readOnly: true, writes: false } });
+    expect(registry.get("everything/echo")).toMatchObject({
+      source: "mcp",
+      checkpointable: false,
+      capabilities: { readOnly: true, writes: false },
+    });
     expect(await registry.call("everything/echo", { message: "via registry" })).toMatchObject({ success: true });
   });
 

@@ -1,6 +1,16 @@
-import { everythingStdioServer, expectNoLeakedProcesses, startEverythingHttp, type EverythingHttpServer } from "@mcp-tool-adapter/test-servers";
+import {
+  everythingStdioServer,
+  expectNoLeakedProcesses,
+  startEverythingHttp,
+  type EverythingHttpServer,
+} from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPToolAdapter, type MCPServerConfig, type MCPServerLogEntry, type ResourceUpdatedEvent } from "../src/index.js";
+import {
+  MCPToolAdapter,
+  type MCPServerConfig,
+  type MCPServerLogEntry,
+  type ResourceUpdatedEvent,
+} from "../src/index.js";
 
 // Resources, prompts, completions and logging of the real server-everything. The tools called
 // here only toggle its simulated notifications; never get-env nor gzip-file-as-resource.
@@ -14,7 +24,11 @@ interface Target {
 let http: EverythingHttpServer | undefined;
 const targets: Target[] = [
   { label: "stdio", config: () => ({ name: "everything", transport: "stdio", ...everythingStdioServer() }) },
-  { label: "streamable-http", config: () => ({ name: "everything", transport: "streamable-http", url: http!.url }), start: () => startEverythingHttp({ mode: "streamableHttp" }) },
+  {
+    label: "streamable-http",
+    config: () => ({ name: "everything", transport: "streamable-http", url: http!.url }),
+    start: () => startEverythingHttp({ mode: "streamableHttp" }),
+  },
 ];
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -36,7 +50,12 @@ describe.each(targets)("server-everything resources, prompts and logs over $labe
       connectTimeoutMs: 20_000,
       logLevel: "debug",
       onLog: (entry) => logs.push(entry),
-      logger: { info: (message) => loggerLines.push(message), warn: (message) => loggerLines.push(message), error: (message) => loggerLines.push(message), debug: (message) => loggerLines.push(message) },
+      logger: {
+        info: (message) => loggerLines.push(message),
+        warn: (message) => loggerLines.push(message),
+        error: (message) => loggerLines.push(message),
+        debug: (message) => loggerLines.push(message),
+      },
     });
     await adapter.connect();
   });
@@ -53,7 +72,10 @@ describe.each(targets)("server-everything resources, prompts and logs over $labe
     expect(resources.length).toBeGreaterThan(0);
     expect(resources.every((r) => r.uri.startsWith("demo://resource/static/document/"))).toBe(true);
     const templates = await adapter.listResourceTemplates();
-    expect(templates.map((t) => t.uriTemplate).sort()).toEqual(["demo://resource/dynamic/blob/{resourceId}", "demo://resource/dynamic/text/{resourceId}"]);
+    expect(templates.map((t) => t.uriTemplate).sort()).toEqual([
+      "demo://resource/dynamic/blob/{resourceId}",
+      "demo://resource/dynamic/text/{resourceId}",
+    ]);
   });
 
   it("reads a static resource, a text template and a blob template", async () => {
@@ -64,7 +86,9 @@ describe.each(targets)("server-everything resources, prompts and logs over $labe
     const text = await adapter.readResource("demo://resource/dynamic/text/7");
     expect((text.data!.contents[0] as { text: string }).text).toMatch(/^Resource 7: This is a plaintext resource/);
     const blob = await adapter.readResource("demo://resource/dynamic/blob/7");
-    expect(Buffer.from((blob.data!.contents[0] as { blob: string }).blob, "base64").toString()).toMatch(/^Resource 7: This is a base64 blob/);
+    expect(Buffer.from((blob.data!.contents[0] as { blob: string }).blob, "base64").toString()).toMatch(
+      /^Resource 7: This is a base64 blob/,
+    );
     const missing = await adapter.readResource("demo://resource/dynamic/text/0");
     expect(missing.success).toBe(false);
     expect(missing.error).toContain("Unknown resource");
@@ -73,7 +97,10 @@ describe.each(targets)("server-everything resources, prompts and logs over $labe
   it("lists prompts with their arguments and gets one after checking the arguments", async () => {
     const prompts = await adapter.listPrompts();
     const args = prompts.find((p) => p.name === "args-prompt");
-    expect(args?.arguments?.map((a) => [a.name, a.required ?? false])).toEqual([["city", true], ["state", false]]);
+    expect(args?.arguments?.map((a) => [a.name, a.required ?? false])).toEqual([
+      ["city", true],
+      ["state", false],
+    ]);
     const got = await adapter.getPrompt("args-prompt", { city: "Lyon", state: "Rhône" });
     expect(got.data?.messages[0]?.content).toEqual({ type: "text", text: "What's weather in Lyon, Rhône?" });
     const missing = await adapter.getPrompt("args-prompt", { state: "Rhône" });
@@ -81,11 +108,21 @@ describe.each(targets)("server-everything resources, prompts and logs over $labe
   });
 
   it("completes prompt arguments (with context) and template variables", async () => {
-    const department = await adapter.complete({ type: "ref/prompt", name: "completable-prompt" }, { name: "department", value: "S" });
+    const department = await adapter.complete(
+      { type: "ref/prompt", name: "completable-prompt" },
+      { name: "department", value: "S" },
+    );
     expect(department.data?.values).toEqual(["Sales", "Support"]);
-    const name = await adapter.complete({ type: "ref/prompt", name: "completable-prompt" }, { name: "name", value: "" }, { context: { department: "Engineering" } });
+    const name = await adapter.complete(
+      { type: "ref/prompt", name: "completable-prompt" },
+      { name: "name", value: "" },
+      { context: { department: "Engineering" } },
+    );
     expect(name.data?.values).toEqual(["Alice", "Bob", "Charlie"]);
-    const id = await adapter.complete({ type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" }, { name: "resourceId", value: "12" });
+    const id = await adapter.complete(
+      { type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" },
+      { name: "resourceId", value: "12" },
+    );
     expect(id.data?.values).toEqual(["12"]);
   });
 

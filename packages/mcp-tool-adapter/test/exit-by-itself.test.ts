@@ -1,7 +1,12 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTempDirectory, expectNoLeakedProcesses, leakMarkerEnv, type TempDirectory } from "@mcp-tool-adapter/test-servers";
+import {
+  createTempDirectory,
+  expectNoLeakedProcesses,
+  leakMarkerEnv,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 
 // Issue 15: after disconnect() nothing of ours may keep Node's event loop alive, or every script
@@ -25,17 +30,30 @@ describe("a script using MCPToolAdapter over stdio", () => {
   it("exits by itself after disconnect(), even with an hour of killGraceMs", { timeout: 2 * BOUND_MS }, async () => {
     const directory = await createTempDirectory();
     directories.push(directory);
-    const child = spawn(process.execPath, ["--conditions=@mcp-tool-adapter/source", "--import", "tsx", FIXTURE, join(directory.path, "memory.jsonl"), String(HOUR_MS)], {
-      cwd: PACKAGE_DIR,
-      env: { ...process.env, ...leakMarkerEnv() },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=@mcp-tool-adapter/source",
+        "--import",
+        "tsx",
+        FIXTURE,
+        join(directory.path, "memory.jsonl"),
+        String(HOUR_MS),
+      ],
+      {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, ...leakMarkerEnv() },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     let timer: NodeJS.Timeout | undefined;
     const exit = await Promise.race([
-      new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal }))),
+      new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on("exit", (code, signal) => resolve({ code, signal })),
+      ),
       new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), BOUND_MS))),
     ]).finally(() => clearTimeout(timer));
     if (exit === "hung") child.kill("SIGKILL");

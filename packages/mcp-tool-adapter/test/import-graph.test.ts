@@ -10,7 +10,16 @@ const recorder = fileURLToPath(new URL("fixtures/record-imports.mjs", import.met
 async function modulesResolvedBy(script: string): Promise<string[]> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "--conditions=@mcp-tool-adapter/source", "--import", recorder, "--input-type=module", "-e", script],
+    [
+      "--import",
+      "tsx",
+      "--conditions=@mcp-tool-adapter/source",
+      "--import",
+      recorder,
+      "--input-type=module",
+      "-e",
+      script,
+    ],
     { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
@@ -40,13 +49,23 @@ describe("importing the library", () => {
       ${printResolved}`;
     const urls = await modulesResolvedBy(script);
     expect(urls.some((url) => /\/node_modules\/(\.pnpm\/)?commander[@/]/.test(url))).toBe(true);
-    expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(typebox|ajv|@modelcontextprotocol\+sdk|zod)[@/]/.test(url) || url.includes("/packages/adapter/"))).toEqual([]);
+    expect(
+      urls.filter(
+        (url) =>
+          /\/node_modules\/(\.pnpm\/)?(typebox|ajv|@modelcontextprotocol\+sdk|zod)[@/]/.test(url) ||
+          url.includes("/packages/adapter/"),
+      ),
+    ).toEqual([]);
   });
 
   it("loads the stdio transport's schema for the adapter, never its process code", async () => {
     const urls = await modulesResolvedBy(`await import("@mcp-tool-adapter/adapter"); ${printResolved}`);
     expect(urls.some((url) => url.includes("/packages/transport-stdio/src/config.ts"))).toBe(true);
-    expect(urls.filter((url) => url === "node:child_process" || url.includes("/packages/transport-stdio/src/stdio-transport.ts"))).toEqual([]);
+    expect(
+      urls.filter(
+        (url) => url === "node:child_process" || url.includes("/packages/transport-stdio/src/stdio-transport.ts"),
+      ),
+    ).toEqual([]);
   });
 
   it("loads the argument parser once the CLI runs", async () => {

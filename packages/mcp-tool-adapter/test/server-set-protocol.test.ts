@@ -1,6 +1,12 @@
 import { realpath } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
-import { createTempDirectory, everythingStdioServer, expectNoLeakedProcesses, filesystemStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
+import {
+  createTempDirectory,
+  everythingStdioServer,
+  expectNoLeakedProcesses,
+  filesystemStdioServer,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPConfigFileError, MCPServerSet, parseConfig, type MCPServerLogEntry } from "../src/index.js";
 
@@ -8,7 +14,11 @@ describe("config files: roots and logLevel per server", () => {
   it("reads roots (absolute paths, file:// URIs, { uri, name }) and logLevel", () => {
     const text = JSON.stringify({
       mcpServers: {
-        files: { command: "node", roots: ["/srv/data", "file:///srv/logs", { uri: "file:///srv/docs", name: "docs" }], logLevel: "warning" },
+        files: {
+          command: "node",
+          roots: ["/srv/data", "file:///srv/logs", { uri: "file:///srv/docs", name: "docs" }],
+          logLevel: "warning",
+        },
       },
     });
     const { servers } = parseConfig(text, { file: "/cfg/mcp.json", env: {} });
@@ -16,12 +26,18 @@ describe("config files: roots and logLevel per server", () => {
       transport: "stdio",
       command: "node",
       logLevel: "warning",
-      roots: [{ uri: pathToFileURL("/srv/data").href }, { uri: "file:///srv/logs" }, { uri: "file:///srv/docs", name: "docs" }],
+      roots: [
+        { uri: pathToFileURL("/srv/data").href },
+        { uri: "file:///srv/logs" },
+        { uri: "file:///srv/docs", name: "docs" },
+      ],
     });
   });
 
   it("names a relative root and an unknown log level", () => {
-    const text = JSON.stringify({ mcpServers: { a: { command: "node", roots: ["data"] }, b: { command: "node", logLevel: "verbose" } } });
+    const text = JSON.stringify({
+      mcpServers: { a: { command: "node", roots: ["data"] }, b: { command: "node", logLevel: "verbose" } },
+    });
     let error: unknown;
     try {
       parseConfig(text, { file: "/cfg/mcp.json", env: {} });
@@ -43,11 +59,24 @@ describe("MCPServerSet with roots, log levels and client handlers per server", (
   const logs: MCPServerLogEntry[] = [];
 
   beforeAll(async () => {
-    [rootA, rootB, started] = await Promise.all([createTempDirectory("set-root-a-"), createTempDirectory("set-root-b-"), createTempDirectory("set-start-")]);
+    [rootA, rootB, started] = await Promise.all([
+      createTempDirectory("set-root-a-"),
+      createTempDirectory("set-root-b-"),
+      createTempDirectory("set-start-"),
+    ]);
     set = new MCPServerSet(
       {
-        files: { transport: "stdio", ...filesystemStdioServer([started.path]), roots: [{ uri: pathToFileURL(await realpath(rootA.path)).href }] },
-        everything: { transport: "stdio", ...everythingStdioServer(), logLevel: "debug", tools: { include: ["toggle-simulated-logging", "get-roots-list"] } },
+        files: {
+          transport: "stdio",
+          ...filesystemStdioServer([started.path]),
+          roots: [{ uri: pathToFileURL(await realpath(rootA.path)).href }],
+        },
+        everything: {
+          transport: "stdio",
+          ...everythingStdioServer(),
+          logLevel: "debug",
+          tools: { include: ["toggle-simulated-logging", "get-roots-list"] },
+        },
       },
       { connectTimeoutMs: 20_000, clientFeatures: { onLog: (entry) => logs.push(entry) } },
     );
@@ -79,7 +108,11 @@ describe("MCPServerSet with roots, log levels and client handlers per server", (
 
   it("sends each server's log level and hands its log messages, tagged, to onLog", async () => {
     expect((await set.registry.call("everything/toggle-simulated-logging", {})).success).toBe(true);
-    await expect.poll(() => logs.some((entry) => entry.serverName === "everything" && /level/i.test(String(entry.data))), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => logs.some((entry) => entry.serverName === "everything" && /level/i.test(String(entry.data))), {
+        timeout: 10_000,
+      })
+      .toBe(true);
     expect((await set.registry.call("everything/toggle-simulated-logging", {})).success).toBe(true);
   });
 });

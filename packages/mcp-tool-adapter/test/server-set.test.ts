@@ -12,7 +12,12 @@ import {
 } from "@mcp-tool-adapter/test-servers";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { MCPServerSet, type ServerConnectResult, type ServerEntries, type ServerSetAdapterFactory } from "../src/index.js";
+import {
+  MCPServerSet,
+  type ServerConnectResult,
+  type ServerEntries,
+  type ServerSetAdapterFactory,
+} from "../src/index.js";
 
 // The stdio config is a placeholder for in-process servers: the factory below hands the adapter
 // a transport to the test server instead of spawning anything.
@@ -60,14 +65,28 @@ describe("MCPServerSet with in-process servers", () => {
   it("registers every server's tools under its name in one registry", async () => {
     const a = weather();
     const b = notes();
-    const set = track(new MCPServerSet({ weather: inProcess, notes: inProcess }, { adapterFactory: factoryFor({ weather: () => a.connect(), notes: () => b.connect() }) }));
+    const set = track(
+      new MCPServerSet(
+        { weather: inProcess, notes: inProcess },
+        { adapterFactory: factoryFor({ weather: () => a.connect(), notes: () => b.connect() }) },
+      ),
+    );
     const report = await set.connect();
     expect(report.ok).toBe(true);
     expect(report.connected).toEqual(["weather", "notes"]);
     expect(report.toolCount).toBe(5);
-    expect(set.registry.list().map((t) => t.name).sort()).toEqual(
-      ["notes/create_note", "notes/list_notes", "weather/get_forecast", "weather/purge_cache", "weather/set_alert"],
-    );
+    expect(
+      set.registry
+        .list()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual([
+      "notes/create_note",
+      "notes/list_notes",
+      "weather/get_forecast",
+      "weather/purge_cache",
+      "weather/set_alert",
+    ]);
     const forecast = set.registry.get("weather/get_forecast");
     expect(forecast?.capabilities).toMatchObject({ readOnly: true, writes: false });
     expect(set.registry.get("notes/create_note")?.sourceMetadata).toMatchObject({ server: "notes" });
@@ -147,7 +166,10 @@ describe("MCPServerSet with in-process servers", () => {
       return server.connect();
     };
     const set = track(
-      new MCPServerSet({ weather: inProcess, notes: inProcess }, { adapterFactory: factoryFor({ weather: gated(a), notes: gated(b) }), connectTimeoutMs: 10_000 }),
+      new MCPServerSet(
+        { weather: inProcess, notes: inProcess },
+        { adapterFactory: factoryFor({ weather: gated(a), notes: gated(b) }), connectTimeoutMs: 10_000 },
+      ),
     );
     const report = await set.connect();
     expect(report.ok).toBe(true);
@@ -158,7 +180,11 @@ describe("MCPServerSet with in-process servers", () => {
     const servers: ServerEntries = {
       weather: {
         ...inProcess,
-        tools: { include: ["*_*"], exclude: ["purge_*"], overrides: { get_forecast: { readOnly: false, writes: true } } },
+        tools: {
+          include: ["*_*"],
+          exclude: ["purge_*"],
+          overrides: { get_forecast: { readOnly: false, writes: true } },
+        },
       },
     };
     const set = track(new MCPServerSet(servers, { adapterFactory: factoryFor({ weather: () => a.connect() }) }));
@@ -167,7 +193,9 @@ describe("MCPServerSet with in-process servers", () => {
     expect(set.registry.has("weather/purge_cache")).toBe(false);
     const forecast = set.registry.get("weather/get_forecast");
     expect(forecast?.capabilities).toMatchObject({ readOnly: false, writes: true });
-    expect(forecast?.sourceMetadata).toMatchObject({ capabilitiesDecidedBy: { readOnly: "override", writes: "override" } });
+    expect(forecast?.sourceMetadata).toMatchObject({
+      capabilitiesDecidedBy: { readOnly: "override", writes: "override" },
+    });
   });
 
   it("fails a server whose name cannot be a namespace, or whose adapter cannot be built, as config_invalid", async () => {
@@ -186,10 +214,20 @@ describe("MCPServerSet with in-process servers", () => {
     const report = await set.connect();
     expect(report.connected).toEqual(["weather"]);
     const bad = report.servers.find((s) => s.name === "bad/name");
-    expect(bad).toMatchObject({ status: "failed", stage: "config", error: { kind: "config_invalid", code: "SERVER_NAME_INVALID" } });
-    expect(bad?.error?.message).toMatch(/^Server name "bad\/name" cannot be a tool namespace: a namespace name must not contain "\/"/);
+    expect(bad).toMatchObject({
+      status: "failed",
+      stage: "config",
+      error: { kind: "config_invalid", code: "SERVER_NAME_INVALID" },
+    });
+    expect(bad?.error?.message).toMatch(
+      /^Server name "bad\/name" cannot be a tool namespace: a namespace name must not contain "\/"/,
+    );
     const broken = report.servers.find((s) => s.name === "broken");
-    expect(broken).toMatchObject({ status: "failed", stage: "config", error: { kind: "config_invalid", code: "CONFIG_INVALID" } });
+    expect(broken).toMatchObject({
+      status: "failed",
+      stage: "config",
+      error: { kind: "config_invalid", code: "CONFIG_INVALID" },
+    });
   });
 
   it("uses a registry it is given, next to tools from other sources", async () => {
@@ -205,10 +243,17 @@ describe("MCPServerSet with in-process servers", () => {
       handler: () => ({ success: true, data: "pong" }),
     });
     const b = notes();
-    const set = track(new MCPServerSet({ notes: inProcess }, { registry, adapterFactory: factoryFor({ notes: () => b.connect() }) }));
+    const set = track(
+      new MCPServerSet({ notes: inProcess }, { registry, adapterFactory: factoryFor({ notes: () => b.connect() }) }),
+    );
     await set.connect();
     expect(set.registry).toBe(registry);
-    expect(registry.list().map((t) => t.name).sort()).toEqual(["local/ping", "notes/create_note", "notes/list_notes"]);
+    expect(
+      registry
+        .list()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["local/ping", "notes/create_note", "notes/list_notes"]);
     await set.close();
     expect(registry.list().map((t) => t.name)).toEqual(["local/ping"]);
   });
@@ -216,7 +261,12 @@ describe("MCPServerSet with in-process servers", () => {
   it("returns the same report to repeated connect() calls and connects afresh after close()", async () => {
     const a = weather();
     let transports = 0;
-    const set = track(new MCPServerSet({ weather: inProcess }, { adapterFactory: factoryFor({ weather: () => ((transports += 1), a.connect()) }) }));
+    const set = track(
+      new MCPServerSet(
+        { weather: inProcess },
+        { adapterFactory: factoryFor({ weather: () => ((transports += 1), a.connect()) }) },
+      ),
+    );
     const [first, second] = await Promise.all([set.connect(), set.connect()]);
     expect(second).toBe(first);
     expect(transports).toBe(1);
@@ -244,7 +294,10 @@ describe("MCPServerSet.close", () => {
       {
         adapterFactory: (config) => {
           const transport = config.name === "weather" ? () => a.connect() : () => b.connect();
-          const adapter = config.name === "notes" ? new FailingDisconnect(config, { transport }) : new BaseMCPToolAdapter(config, { transport });
+          const adapter =
+            config.name === "notes"
+              ? new FailingDisconnect(config, { transport })
+              : new BaseMCPToolAdapter(config, { transport });
           adapters.push(adapter);
           return adapter;
         },
@@ -254,7 +307,10 @@ describe("MCPServerSet.close", () => {
     const report = await set.close();
     expect(report.closed).toEqual(["weather"]);
     expect(report.failed).toHaveLength(1);
-    expect(report.failed[0]).toMatchObject({ name: "notes", error: { kind: "unknown", message: "socket would not close" } });
+    expect(report.failed[0]).toMatchObject({
+      name: "notes",
+      error: { kind: "unknown", message: "socket would not close" },
+    });
     expect(adapters.every((adapter) => !adapter.isConnected)).toBe(true);
     expect(set.registry.size).toBe(0);
   });
@@ -279,7 +335,11 @@ describe("MCPServerSet with real stdio servers", () => {
         new MCPServerSet({
           memory: { transport: "stdio", ...memory },
           missing: { transport: "stdio", command: `${dir.path}/no-such-server` },
-          quitter: { transport: "stdio", command: process.execPath, args: ["-e", "process.stderr.write('no config found\\n'); process.exit(4)"] },
+          quitter: {
+            transport: "stdio",
+            command: process.execPath,
+            args: ["-e", "process.stderr.write('no config found\\n'); process.exit(4)"],
+          },
         }),
       );
       const report = await set.connect();
@@ -290,7 +350,9 @@ describe("MCPServerSet with real stdio servers", () => {
       expect(missing?.error).toMatchObject({ kind: "spawn_failed", code: "SPAWN_FAILED" });
       const quitter = report.servers.find((s) => s.name === "quitter");
       expect(quitter?.error).toMatchObject({ kind: "server_exited", code: "SERVER_EXITED" });
-      expect(quitter?.error?.message).toContain("the server exited with code 4; its stderr ended with: no config found");
+      expect(quitter?.error?.message).toContain(
+        "the server exited with code 4; its stderr ended with: no config found",
+      );
       const read = await set.registry.call("memory/read_graph", {});
       expect(read.success).toBe(true);
       const closed = await set.close();

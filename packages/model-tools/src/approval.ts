@@ -5,10 +5,7 @@ import type { ModelTool } from "./model-tool-set.js";
  * ("writes", the default the bridges use); only for tools that write destructively; or your function.
  */
 export type ApprovalPolicy =
-  | "never"
-  | "writes"
-  | "destructive"
-  | ((tool: ModelTool, args: Record<string, unknown>) => boolean | Promise<boolean>);
+  "never" | "writes" | "destructive" | ((tool: ModelTool, args: Record<string, unknown>) => boolean | Promise<boolean>);
 
 /**
  * Whether this call needs approval under `policy`. "writes" asks for every tool whose capabilities
@@ -16,7 +13,11 @@ export type ApprovalPolicy =
  * are not known to be non-destructive (MCP's default for a writing tool is destructive).
  * A policy function that throws counts as "needs approval": failing closed.
  */
-export async function needsApproval(policy: ApprovalPolicy, tool: ModelTool, args: Record<string, unknown>): Promise<boolean> {
+export async function needsApproval(
+  policy: ApprovalPolicy,
+  tool: ModelTool,
+  args: Record<string, unknown>,
+): Promise<boolean> {
   if (typeof policy === "function") {
     try {
       return await policy(tool, args);

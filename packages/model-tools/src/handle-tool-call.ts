@@ -32,12 +32,18 @@ export interface ToolCallOutputs {
 
 export type ToolCallFormat = keyof ToolCallOutputs;
 
-export interface HandleToolCallOptions<F extends ToolCallFormat = ToolCallFormat> extends ModelResultOptions, ModelToolSetOptions {
+export interface HandleToolCallOptions<F extends ToolCallFormat = ToolCallFormat>
+  extends ModelResultOptions, ModelToolSetOptions {
   format: F;
   signal?: AbortSignal;
 }
 
-const DIALECT_OF: Readonly<Record<ToolCallFormat, SchemaDialect>> = { "openai-chat": "openai-strict", "openai-responses": "openai-strict", anthropic: "anthropic", gemini: "gemini" };
+const DIALECT_OF: Readonly<Record<ToolCallFormat, SchemaDialect>> = {
+  "openai-chat": "openai-strict",
+  "openai-responses": "openai-strict",
+  anthropic: "anthropic",
+  gemini: "gemini",
+};
 const LISTED_TOOLS = 20;
 
 /**
@@ -47,25 +53,52 @@ const LISTED_TOOLS = 20;
  * an error result the model can read. Pass a ModelToolSet (not a bare source) when you also sent
  * the tools from it, so both sides use the very same names.
  */
-export async function handleToolCall<F extends ToolCallFormat>(source: ModelToolsInput, call: ProviderToolCall, options: HandleToolCallOptions<F>): Promise<ToolCallOutputs[F]> {
+export async function handleToolCall<F extends ToolCallFormat>(
+  source: ModelToolsInput,
+  call: ProviderToolCall,
+  options: HandleToolCallOptions<F>,
+): Promise<ToolCallOutputs[F]> {
   const result = await runToolCall(source, call, options);
   return shape(options.format, call, result, options) as ToolCallOutputs[F];
 }
 
-async function runToolCall(source: ModelToolsInput, call: ProviderToolCall, options: HandleToolCallOptions): Promise<ToolCallResult> {
+async function runToolCall(
+  source: ModelToolsInput,
+  call: ProviderToolCall,
+  options: HandleToolCallOptions,
+): Promise<ToolCallResult> {
   try {
     const set = isModelToolSet(source) ? source : toolSetFor(source, options);
     const tool = set.get(call.name);
     if (tool === undefined) {
       const names = set.tools.slice(0, LISTED_TOOLS).map((candidate) => candidate.modelName);
       const more = set.tools.length > LISTED_TOOLS ? `, and ${set.tools.length - LISTED_TOOLS} more` : "";
-      return { success: false, errorKind: "not_found", error: `there is no tool named "${call.name}". Available tools: ${names.join(", ") || "none"}${more}`, durationMs: 0 };
+      return {
+        success: false,
+        errorKind: "not_found",
+        error: `there is no tool named "${call.name}". Available tools: ${names.join(", ") || "none"}${more}`,
+        durationMs: 0,
+      };
     }
     const args = parseArguments(call.arguments);
-    if (typeof args === "string") return { success: false, errorKind: "validation", error: `invalid arguments for tool "${call.name}": ${args}`, durationMs: 0 };
-    return await tool.execute(args, { dialect: DIALECT_OF[options.format], ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    if (typeof args === "string")
+      return {
+        success: false,
+        errorKind: "validation",
+        error: `invalid arguments for tool "${call.name}": ${args}`,
+        durationMs: 0,
+      };
+    return await tool.execute(args, {
+      dialect: DIALECT_OF[options.format],
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
   } catch (error) {
-    return { success: false, errorKind: "handler_error", error: `the tool call "${call.name}" could not be run: ${error instanceof Error ? error.message : "a non-Error value was thrown"}`, durationMs: 0 };
+    return {
+      success: false,
+      errorKind: "handler_error",
+      error: `the tool call "${call.name}" could not be run: ${error instanceof Error ? error.message : "a non-Error value was thrown"}`,
+      durationMs: 0,
+    };
   }
 }
 
@@ -75,14 +108,20 @@ function parseArguments(raw: ProviderToolCall["arguments"]): Record<string, unkn
   if (typeof raw !== "string") return raw;
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
     return `the arguments must be a JSON object, got ${Array.isArray(parsed) ? "an array" : parsed === null ? "null" : typeof parsed}`;
   } catch (error) {
     return `the arguments are not valid JSON (${error instanceof Error ? error.message : "parse error"}); send one JSON object`;
   }
 }
 
-function shape(format: ToolCallFormat, call: ProviderToolCall, result: ToolCallResult, options: ModelResultOptions): ToolCallOutputs[ToolCallFormat] {
+function shape(
+  format: ToolCallFormat,
+  call: ProviderToolCall,
+  result: ToolCallResult,
+  options: ModelResultOptions,
+): ToolCallOutputs[ToolCallFormat] {
   switch (format) {
     case "openai-chat":
       return toOpenAIChatToolMessage(call.id, result, options);
@@ -103,7 +142,13 @@ function shape(format: ToolCallFormat, call: ProviderToolCall, result: ToolCallR
 const defaultSets = new WeakMap<ToolSource, ModelToolSet>();
 
 function toolSetFor(source: ToolSource, options: ModelToolSetOptions): ModelToolSet {
-  if (options.names !== undefined || options.filter !== undefined || options.validator !== undefined || options.validateArguments !== undefined) return createModelToolSet(source, options);
+  if (
+    options.names !== undefined ||
+    options.filter !== undefined ||
+    options.validator !== undefined ||
+    options.validateArguments !== undefined
+  )
+    return createModelToolSet(source, options);
   let set = defaultSets.get(source);
   if (set === undefined) {
     set = createModelToolSet(source);

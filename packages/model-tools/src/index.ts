@@ -1,8 +1,33 @@
 export { needsApproval, type ApprovalPolicy } from "./approval.js";
-export { handleToolCall, type HandleToolCallOptions, type ProviderToolCall, type ToolCallFormat, type ToolCallOutputs } from "./handle-tool-call.js";
-export { DEFAULT_MODEL_RESULT_MAX_CHARS, DEFAULT_MODEL_RESULT_MAX_MEDIA_BYTES, toModelContent, toModelText, type ModelContent, type ModelContentPart, type ModelResultOptions } from "./model-content.js";
-export { createModelToolNames, MODEL_TOOL_NAME_PATTERN, type ModelToolNameOptions, type ModelToolNames } from "./model-tool-names.js";
-export { createModelToolSet, type ModelTool, type ModelToolExecuteOptions, type ModelToolSet, type ModelToolSetOptions } from "./model-tool-set.js";
+export {
+  handleToolCall,
+  type HandleToolCallOptions,
+  type ProviderToolCall,
+  type ToolCallFormat,
+  type ToolCallOutputs,
+} from "./handle-tool-call.js";
+export {
+  DEFAULT_MODEL_RESULT_MAX_CHARS,
+  DEFAULT_MODEL_RESULT_MAX_MEDIA_BYTES,
+  toModelContent,
+  toModelText,
+  type ModelContent,
+  type ModelContentPart,
+  type ModelResultOptions,
+} from "./model-content.js";
+export {
+  createModelToolNames,
+  MODEL_TOOL_NAME_PATTERN,
+  type ModelToolNameOptions,
+  type ModelToolNames,
+} from "./model-tool-names.js";
+export {
+  createModelToolSet,
+  type ModelTool,
+  type ModelToolExecuteOptions,
+  type ModelToolSet,
+  type ModelToolSetOptions,
+} from "./model-tool-set.js";
 export { ModelToolsError, type ModelToolsErrorCode } from "./model-tools-error.js";
 export {
   toAnthropicToolResult,
@@ -28,5 +53,10 @@ export {
   type OpenAIResponsesFunctionTool,
   type OpenAIToolsOptions,
 } from "./provider-tools.js";
-export { convertInputSchema, SCHEMA_DIALECTS, type ConvertedSchema, type SchemaDialect } from "./schema/convert-input-schema.js";
+export {
+  convertInputSchema,
+  SCHEMA_DIALECTS,
+  type ConvertedSchema,
+  type SchemaDialect,
+} from "./schema/convert-input-schema.js";
 export { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";

@@ -27,13 +27,23 @@ const NO_CONTENT = "(the tool returned no content)";
 
 /** A tool result as content parts for a model: images and audio as they are, everything else as text. */
 export function toModelContent(result: ToolCallResult, options: ModelResultOptions = {}): ModelContent {
-  return budget(collectParts(result, true, options.maxMediaBytes ?? DEFAULT_MODEL_RESULT_MAX_MEDIA_BYTES), !result.success, options.maxChars ?? DEFAULT_MODEL_RESULT_MAX_CHARS);
+  return budget(
+    collectParts(result, true, options.maxMediaBytes ?? DEFAULT_MODEL_RESULT_MAX_MEDIA_BYTES),
+    !result.success,
+    options.maxChars ?? DEFAULT_MODEL_RESULT_MAX_CHARS,
+  );
 }
 
 /** A tool result as one text for a model; images and audio appear as short notes. Never throws. */
 export function toModelText(result: ToolCallResult, options: ModelResultOptions = {}): string {
-  const { parts } = budget(collectParts(result, false, 0), !result.success, options.maxChars ?? DEFAULT_MODEL_RESULT_MAX_CHARS);
-  return parts.length === 1 ? (parts[0] as { text: string }).text : parts.map((part) => (part as { text: string }).text).join("\n");
+  const { parts } = budget(
+    collectParts(result, false, 0),
+    !result.success,
+    options.maxChars ?? DEFAULT_MODEL_RESULT_MAX_CHARS,
+  );
+  return parts.length === 1
+    ? (parts[0] as { text: string }).text
+    : parts.map((part) => (part as { text: string }).text).join("\n");
 }
 
 function collectParts(result: ToolCallResult, withMedia: boolean, maxMediaBytes: number): ModelContentPart[] {
@@ -48,7 +58,11 @@ function collectParts(result: ToolCallResult, withMedia: boolean, maxMediaBytes:
 }
 
 /** MCP content blocks (text, image, audio, resource links, embedded resources) plus structuredContent. */
-function mcpParts(data: { content: unknown[]; structuredContent?: unknown }, withMedia: boolean, maxMediaBytes: number): ModelContentPart[] {
+function mcpParts(
+  data: { content: unknown[]; structuredContent?: unknown },
+  withMedia: boolean,
+  maxMediaBytes: number,
+): ModelContentPart[] {
   const parts: ModelContentPart[] = [];
   for (const block of data.content) {
     const part = blockPart(block, withMedia, maxMediaBytes);
@@ -63,7 +77,8 @@ function mcpParts(data: { content: unknown[]; structuredContent?: unknown }, wit
 }
 
 function blockPart(block: unknown, withMedia: boolean, maxMediaBytes: number): ModelContentPart | undefined {
-  if (typeof block !== "object" || block === null) return block === undefined ? undefined : { type: "text", text: jsonText(block) };
+  if (typeof block !== "object" || block === null)
+    return block === undefined ? undefined : { type: "text", text: jsonText(block) };
   const item = block as Record<string, unknown>;
   switch (item.type) {
     case "text":
@@ -139,7 +154,9 @@ const MAX_COVERAGE_LEAVES = 1_000;
  * (servers that send a readable text of the same data, like server-filesystem).
  */
 function coveredByText(structured: unknown, parts: readonly ModelContentPart[]): boolean {
-  const texts = parts.filter((part): part is { type: "text"; text: string } => part.type === "text").map((part) => part.text);
+  const texts = parts
+    .filter((part): part is { type: "text"; text: string } => part.type === "text")
+    .map((part) => part.text);
   if (texts.length === 0) return false;
   if (texts.some((text) => sameJson(text, structured))) return true;
   const joined = texts.join("\n");

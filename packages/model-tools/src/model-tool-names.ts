@@ -37,14 +37,23 @@ const CLEAN_PART = /^[a-zA-Z0-9_-]+$/;
  * once sanitised, gets a short hash of its full registry name. So a model name depends only on
  * its registry name and on which other names it collides with, never on the order they came in.
  */
-export function createModelToolNames(registryNames: Iterable<string>, options: ModelToolNameOptions = {}): ModelToolNames {
+export function createModelToolNames(
+  registryNames: Iterable<string>,
+  options: ModelToolNameOptions = {},
+): ModelToolNames {
   const separator = options.separator ?? "__";
   const maxLength = options.maxLength ?? 64;
   if (!SEPARATOR_PATTERN.test(separator)) {
-    throw new ModelToolsError("INVALID_OPTIONS", `model tool names: separator ${JSON.stringify(separator)} is not allowed; use 1-8 characters of a-z, A-Z, 0-9, "_" or "-"`);
+    throw new ModelToolsError(
+      "INVALID_OPTIONS",
+      `model tool names: separator ${JSON.stringify(separator)} is not allowed; use 1-8 characters of a-z, A-Z, 0-9, "_" or "-"`,
+    );
   }
   if (!Number.isInteger(maxLength) || maxLength < MIN_LENGTH || maxLength > 64) {
-    throw new ModelToolsError("INVALID_OPTIONS", `model tool names: maxLength ${String(maxLength)} is not allowed; use a whole number from ${MIN_LENGTH} to 64 (the providers' limit)`);
+    throw new ModelToolsError(
+      "INVALID_OPTIONS",
+      `model tool names: maxLength ${String(maxLength)} is not allowed; use a whole number from ${MIN_LENGTH} to 64 (the providers' limit)`,
+    );
   }
   const names = [...new Set(registryNames)].sort();
   const readable = new Map(names.map((name) => [name, readableName(name, separator)]));
@@ -55,7 +64,12 @@ export function createModelToolNames(registryNames: Iterable<string>, options: M
   for (const name of names) {
     const base = readable.get(name) ?? name;
     const readableEnough = base !== UNREADABLE || name === UNREADABLE;
-    toModel.set(name, readableEnough && base.length <= maxLength && byReadable.get(base) === 1 ? base : hashedName(base, name, SHORT_HASH, maxLength));
+    toModel.set(
+      name,
+      readableEnough && base.length <= maxLength && byReadable.get(base) === 1
+        ? base
+        : hashedName(base, name, SHORT_HASH, maxLength),
+    );
   }
   settleCollisions(names, readable, toModel, maxLength);
 
@@ -65,7 +79,10 @@ export function createModelToolNames(registryNames: Iterable<string>, options: M
     toModelName(registryName) {
       const model = toModel.get(registryName);
       if (model === undefined) {
-        throw new ModelToolsError("UNKNOWN_TOOL", `model tool names: ${JSON.stringify(registryName)} is not one of the ${toModel.size} tools this name map was built for; rebuild it after the registry changed`);
+        throw new ModelToolsError(
+          "UNKNOWN_TOOL",
+          `model tool names: ${JSON.stringify(registryName)} is not one of the ${toModel.size} tools this name map was built for; rebuild it after the registry changed`,
+        );
       }
       return model;
     },
@@ -103,7 +120,12 @@ function hashedName(base: string, registryName: string, hashLength: number, maxL
  * A hashed name can, very rarely, still meet another model name. Those are given a longer hash,
  * then (for a true hash collision) a counter in registry-name order, so the map stays injective.
  */
-function settleCollisions(names: readonly string[], readable: ReadonlyMap<string, string>, toModel: Map<string, string>, maxLength: number): void {
+function settleCollisions(
+  names: readonly string[],
+  readable: ReadonlyMap<string, string>,
+  toModel: Map<string, string>,
+  maxLength: number,
+): void {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const owners = new Map<string, string[]>();
     for (const name of names) {
@@ -125,5 +147,8 @@ function settleCollisions(names: readonly string[], readable: ReadonlyMap<string
     }
     if (clashes === 0) return;
   }
-  throw new ModelToolsError("INVALID_OPTIONS", "model tool names: could not give every tool a distinct name; please report this set of names");
+  throw new ModelToolsError(
+    "INVALID_OPTIONS",
+    "model tool names: could not give every tool a distinct name; please report this set of names",
+  );
 }

@@ -1,7 +1,18 @@
 import type { RegisteredTool, ToolCallResult, ToolCapabilities } from "@mcp-tool-adapter/registry";
-import { createSchemaValidator, formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import {
+  createSchemaValidator,
+  formatValidationErrors,
+  type CompiledSchema,
+  type SchemaValidator,
+} from "@mcp-tool-adapter/schema-validation";
 import { createModelToolNames, type ModelToolNameOptions, type ModelToolNames } from "./model-tool-names.js";
-import { convertPrepared, prepareSchema, type ConvertedSchema, type PreparedSchema, type SchemaDialect } from "./schema/convert-input-schema.js";
+import {
+  convertPrepared,
+  prepareSchema,
+  type ConvertedSchema,
+  type PreparedSchema,
+  type SchemaDialect,
+} from "./schema/convert-input-schema.js";
 import type { ToolSource } from "./tool-source.js";
 
 export interface ModelToolExecuteOptions {
@@ -69,7 +80,15 @@ export function createModelToolSet(source: ToolSource, options: ModelToolSetOpti
   let validator = options.validator;
   const sharedValidator = (): SchemaValidator => (validator ??= createSchemaValidator());
   const validateArguments = options.validateArguments ?? defaultValidateArguments;
-  const tools = registered.map((tool) => new RegistryModelTool(source, tool, names.toModelName(tool.name), validateArguments(tool) ? sharedValidator : undefined));
+  const tools = registered.map(
+    (tool) =>
+      new RegistryModelTool(
+        source,
+        tool,
+        names.toModelName(tool.name),
+        validateArguments(tool) ? sharedValidator : undefined,
+      ),
+  );
   const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
   return { tools, names, get: (modelName) => byModelName.get(modelName) };
 }
@@ -127,15 +146,27 @@ class RegistryModelTool implements ModelTool {
 
   async execute(args: unknown, options: ModelToolExecuteOptions = {}): Promise<ToolCallResult> {
     if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      return invalid(this.registryName, `the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`);
+      return invalid(
+        this.registryName,
+        `the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`,
+      );
     }
     const restored = this.#schemaConversions().prepared.restoreArguments(args as Record<string, unknown>);
     const check = this.#compiledSchema()?.validate(restored);
     if (check !== undefined && !check.valid) return invalid(this.registryName, formatValidationErrors(check.errors));
     try {
-      return await this.source.call(this.registryName, restored, options.signal === undefined ? undefined : { signal: options.signal });
+      return await this.source.call(
+        this.registryName,
+        restored,
+        options.signal === undefined ? undefined : { signal: options.signal },
+      );
     } catch (error) {
-      return { success: false, errorKind: "handler_error", error: `tool "${this.registryName}" failed: ${error instanceof Error ? error.message : typeof error === "string" ? error : "it threw a non-Error value"}`, durationMs: 0 };
+      return {
+        success: false,
+        errorKind: "handler_error",
+        error: `tool "${this.registryName}" failed: ${error instanceof Error ? error.message : typeof error === "string" ? error : "it threw a non-Error value"}`,
+        durationMs: 0,
+      };
     }
   }
 
@@ -158,7 +189,12 @@ class RegistryModelTool implements ModelTool {
 }
 
 function invalid(name: string, problems: string): ToolCallResult {
-  return { success: false, errorKind: "validation", error: `invalid arguments for tool "${name}": ${problems}`, durationMs: 0 };
+  return {
+    success: false,
+    errorKind: "validation",
+    error: `invalid arguments for tool "${name}": ${problems}`,
+    durationMs: 0,
+  };
 }
 
 /** Conversions are shared between tool sets, so nobody may change one in place. */

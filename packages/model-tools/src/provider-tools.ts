@@ -40,7 +40,9 @@ export interface OpenAIToolsOptions extends ModelToolSetOptions {
 export type ModelToolsInput = ToolSource | ModelToolSet;
 
 export function isModelToolSet(input: ModelToolsInput): input is ModelToolSet {
-  return Array.isArray((input as Partial<ModelToolSet>).tools) && typeof (input as Partial<ModelToolSet>).get === "function";
+  return (
+    Array.isArray((input as Partial<ModelToolSet>).tools) && typeof (input as Partial<ModelToolSet>).get === "function"
+  );
 }
 
 export function toolsOf(input: ModelToolsInput, options: ModelToolSetOptions): readonly ModelTool[] {
@@ -48,25 +50,40 @@ export function toolsOf(input: ModelToolsInput, options: ModelToolSetOptions): r
 }
 
 /** OpenAI function tools (Chat Completions or Responses shape), strict where the schema allows it. */
-export function toOpenAITools(source: ModelToolsInput, options: OpenAIToolsOptions & { api: "responses" }): OpenAIResponsesFunctionTool[];
-export function toOpenAITools(source: ModelToolsInput, options?: OpenAIToolsOptions & { api?: "chat" }): OpenAIChatFunctionTool[];
+export function toOpenAITools(
+  source: ModelToolsInput,
+  options: OpenAIToolsOptions & { api: "responses" },
+): OpenAIResponsesFunctionTool[];
+export function toOpenAITools(
+  source: ModelToolsInput,
+  options?: OpenAIToolsOptions & { api?: "chat" },
+): OpenAIChatFunctionTool[];
 export function toOpenAITools(source: ModelToolsInput, options?: OpenAIToolsOptions): OpenAIFunctionTool[];
 export function toOpenAITools(source: ModelToolsInput, options: OpenAIToolsOptions = {}): OpenAIFunctionTool[] {
   const dialect = options.strict === false ? "openai" : "openai-strict";
   return toolsOf(source, options).map((tool) => {
     const { schema, strict } = tool.schemaFor(dialect);
     const definition = { name: tool.modelName, description: tool.description, parameters: schema, strict };
-    return options.api === "responses" ? { type: "function", ...definition } : { type: "function", function: definition };
+    return options.api === "responses"
+      ? { type: "function", ...definition }
+      : { type: "function", function: definition };
   });
 }
 
 /** Anthropic Messages API tools (`name`, `description`, `input_schema`). */
 export function toAnthropicTools(source: ModelToolsInput, options: ModelToolSetOptions = {}): AnthropicTool[] {
-  return toolsOf(source, options).map((tool) => ({ name: tool.modelName, description: tool.description, input_schema: tool.schemaFor("anthropic").schema }));
+  return toolsOf(source, options).map((tool) => ({
+    name: tool.modelName,
+    description: tool.description,
+    input_schema: tool.schemaFor("anthropic").schema,
+  }));
 }
 
 /** Gemini function declarations (`tools: [{ functionDeclarations }]`), parameters in Gemini's OpenAPI subset. */
-export function toGeminiFunctionDeclarations(source: ModelToolsInput, options: ModelToolSetOptions = {}): GeminiFunctionDeclaration[] {
+export function toGeminiFunctionDeclarations(
+  source: ModelToolsInput,
+  options: ModelToolSetOptions = {},
+): GeminiFunctionDeclaration[] {
   return toolsOf(source, options).map((tool) => {
     const { schema } = tool.schemaFor("gemini");
     const properties = schema.properties;

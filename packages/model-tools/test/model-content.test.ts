@@ -5,7 +5,15 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 
 describe("toModelText", () => {
   it("joins the text of an MCP result's content blocks", () => {
-    const text = toModelText({ success: true, data: { content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] } });
+    const text = toModelText({
+      success: true,
+      data: {
+        content: [
+          { type: "text", text: "first" },
+          { type: "text", text: "second" },
+        ],
+      },
+    });
     expect(text).toBe("first\nsecond");
   });
 
@@ -16,7 +24,13 @@ describe("toModelText", () => {
         content: [
           { type: "image", data: PNG, mimeType: "image/png" },
           { type: "audio", data: "AAAA", mimeType: "audio/wav" },
-          { type: "resource_link", uri: "file:///tmp/a.txt", name: "a.txt", mimeType: "text/plain", description: "the notes" },
+          {
+            type: "resource_link",
+            uri: "file:///tmp/a.txt",
+            name: "a.txt",
+            mimeType: "text/plain",
+            description: "the notes",
+          },
           { type: "resource", resource: { uri: "test://doc", mimeType: "text/markdown", text: "# Title" } },
           { type: "resource", resource: { uri: "test://bin", mimeType: "application/pdf", blob: "AAAAAAAA" } },
         ],
@@ -33,11 +47,20 @@ describe("toModelText", () => {
     const structured = { total: 42, items: ["a"] };
     const withOnlyStructured = toModelText({ success: true, data: { content: [], structuredContent: structured } });
     expect(JSON.parse(withOnlyStructured)).toEqual(structured);
-    const alreadyThere = toModelText({ success: true, data: { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured } });
+    const alreadyThere = toModelText({
+      success: true,
+      data: { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured },
+    });
     expect(alreadyThere).toBe(JSON.stringify(structured));
-    const readable = toModelText({ success: true, data: { content: [{ type: "text", text: "42 items: a" }], structuredContent: structured } });
+    const readable = toModelText({
+      success: true,
+      data: { content: [{ type: "text", text: "42 items: a" }], structuredContent: structured },
+    });
     expect(readable).toBe("42 items: a");
-    const summaryOnly = toModelText({ success: true, data: { content: [{ type: "text", text: "42 things" }], structuredContent: structured } });
+    const summaryOnly = toModelText({
+      success: true,
+      data: { content: [{ type: "text", text: "42 things" }], structuredContent: structured },
+    });
     expect(summaryOnly.split("\n")[0]).toBe("42 things");
     expect(summaryOnly).toContain('"total": 42');
   });
@@ -59,8 +82,21 @@ describe("toModelText", () => {
   });
 
   it("cuts text past the budget with a visible marker", () => {
-    const text = toModelText({ success: true, data: { content: [{ type: "text", text: "a".repeat(30) }, { type: "text", text: "b".repeat(30) }] } }, { maxChars: 40 });
-    expect(text).toBe(`${"a".repeat(30)}\n${"b".repeat(10)}\n[truncated: showing 40 of 60 characters. Ask the tool for less (a narrower query, a smaller range) to see the rest.]`);
+    const text = toModelText(
+      {
+        success: true,
+        data: {
+          content: [
+            { type: "text", text: "a".repeat(30) },
+            { type: "text", text: "b".repeat(30) },
+          ],
+        },
+      },
+      { maxChars: 40 },
+    );
+    expect(text).toBe(
+      `${"a".repeat(30)}\n${"b".repeat(10)}\n[truncated: showing 40 of 60 characters. Ask the tool for less (a narrower query, a smaller range) to see the rest.]`,
+    );
   });
 
   it("does not split a surrogate pair when cutting", () => {
@@ -86,7 +122,9 @@ describe("toModelText", () => {
     });
 
     it("says so when a failure has no message or kind", () => {
-      expect(toModelText({ success: false })).toBe("Error (errorKind: unknown): the tool call failed without a message\nNext step: Try again later, or continue without this tool.");
+      expect(toModelText({ success: false })).toBe(
+        "Error (errorKind: unknown): the tool call failed without a message\nNext step: Try again later, or continue without this tool.",
+      );
     });
 
     it("truncates a huge error message too", () => {
@@ -99,7 +137,16 @@ describe("toModelText", () => {
 
 describe("toModelContent", () => {
   it("keeps images and audio as parts, text as text", () => {
-    const content = toModelContent({ success: true, data: { content: [{ type: "text", text: "see" }, { type: "image", data: PNG, mimeType: "image/png" }, { type: "audio", data: "AAAA", mimeType: "audio/wav" }] } });
+    const content = toModelContent({
+      success: true,
+      data: {
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", data: PNG, mimeType: "image/png" },
+          { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+        ],
+      },
+    });
     expect(content).toEqual({
       isError: false,
       truncated: false,
@@ -112,12 +159,20 @@ describe("toModelContent", () => {
   });
 
   it("replaces media over the byte limit with a note", () => {
-    const content = toModelContent({ success: true, data: { content: [{ type: "image", data: PNG, mimeType: "image/png" }] } }, { maxMediaBytes: 10 });
-    expect(content.parts).toEqual([{ type: "text", text: "[image: image/png, 70 B, more than the 10 B limit, left out]" }]);
+    const content = toModelContent(
+      { success: true, data: { content: [{ type: "image", data: PNG, mimeType: "image/png" }] } },
+      { maxMediaBytes: 10 },
+    );
+    expect(content.parts).toEqual([
+      { type: "text", text: "[image: image/png, 70 B, more than the 10 B limit, left out]" },
+    ]);
   });
 
   it("reports failures and truncation", () => {
-    expect(toModelContent({ success: false, errorKind: "timeout", error: "late" })).toMatchObject({ isError: true, truncated: false });
+    expect(toModelContent({ success: false, errorKind: "timeout", error: "late" })).toMatchObject({
+      isError: true,
+      truncated: false,
+    });
     const cut = toModelContent({ success: true, data: "x".repeat(100) }, { maxChars: 10 });
     expect(cut.truncated).toBe(true);
     expect(cut.parts).toHaveLength(2);

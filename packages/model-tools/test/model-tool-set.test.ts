@@ -8,9 +8,18 @@ describe("createModelToolSet", () => {
   it("names every registry tool for models and finds it back", () => {
     const { registry } = createNotesRegistry();
     const set = createModelToolSet(registry);
-    expect(set.tools.map((tool) => tool.modelName).sort()).toEqual(["notes__append", "notes__delete_all", "notes__mystery", "notes__search"]);
+    expect(set.tools.map((tool) => tool.modelName).sort()).toEqual([
+      "notes__append",
+      "notes__delete_all",
+      "notes__mystery",
+      "notes__search",
+    ]);
     const search = set.get("notes__search");
-    expect(search).toMatchObject({ registryName: "notes/search", description: "The search tool", capabilities: { readOnly: true, writes: false } });
+    expect(search).toMatchObject({
+      registryName: "notes/search",
+      description: "The search tool",
+      capabilities: { readOnly: true, writes: false },
+    });
     expect(search?.inputSchema).toBe(registry.get("notes/search")?.inputSchema);
     expect(search?.registered).toBe(registry.get("notes/search"));
     expect(set.get("notes/search")).toBeUndefined();
@@ -19,7 +28,10 @@ describe("createModelToolSet", () => {
 
   it("keeps only the tools the filter accepts, and passes name options on", () => {
     const { registry } = createNotesRegistry();
-    const set = createModelToolSet(registry, { filter: (tool) => tool.capabilities.readOnly, names: { separator: "-" } });
+    const set = createModelToolSet(registry, {
+      filter: (tool) => tool.capabilities.readOnly,
+      names: { separator: "-" },
+    });
     expect(set.tools.map((tool) => tool.modelName)).toEqual(["notes-search"]);
   });
 
@@ -27,7 +39,10 @@ describe("createModelToolSet", () => {
     const { registry, calls } = createNotesRegistry();
     const search = createModelToolSet(registry).get("notes__search")!;
     const controller = new AbortController();
-    const result = await search.execute({ query: "ada", limit: null }, { signal: controller.signal, dialect: "openai-strict" });
+    const result = await search.execute(
+      { query: "ada", limit: null },
+      { signal: controller.signal, dialect: "openai-strict" },
+    );
     expect(result).toMatchObject({ success: true, data: { content: [{ type: "text", text: "found ada" }] } });
     expect(calls).toEqual([{ tool: "search", args: { query: "ada" }, signal: controller.signal }]);
   });
@@ -42,17 +57,37 @@ describe("createModelToolSet", () => {
     expect(result.error).toContain("/query");
     expect(result.error).toContain("/limit");
     expect(calls).toEqual([]);
-    expect(await search.execute("query=ada")).toMatchObject({ errorKind: "validation", error: 'invalid arguments for tool "notes/search": the arguments must be a JSON object, got string' });
-    expect(await search.execute([1])).toMatchObject({ errorKind: "validation", error: expect.stringContaining("got an array") as unknown });
+    expect(await search.execute("query=ada")).toMatchObject({
+      errorKind: "validation",
+      error: 'invalid arguments for tool "notes/search": the arguments must be a JSON object, got string',
+    });
+    expect(await search.execute([1])).toMatchObject({
+      errorKind: "validation",
+      error: expect.stringContaining("got an array") as unknown,
+    });
   });
 
   it("leaves validation of MCP tools to the adapter (it validates every call), unless told otherwise", async () => {
     const registry = new ToolRegistry();
     const seen: unknown[] = [];
-    registry.register("srv", { name: "t", description: "", inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"] }, capabilities: { readOnly: true, writes: false }, source: "mcp", sourceMetadata: {}, checkpointable: false, handler: (args) => { seen.push(args); return { success: true }; } });
+    registry.register("srv", {
+      name: "t",
+      description: "",
+      inputSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"] },
+      capabilities: { readOnly: true, writes: false },
+      source: "mcp",
+      sourceMetadata: {},
+      checkpointable: false,
+      handler: (args) => {
+        seen.push(args);
+        return { success: true };
+      },
+    });
     await createModelToolSet(registry).get("srv__t")!.execute({ b: null });
     expect(seen).toEqual([{}]);
-    const checked = await createModelToolSet(registry, { validateArguments: () => true }).get("srv__t")!.execute({});
+    const checked = await createModelToolSet(registry, { validateArguments: () => true })
+      .get("srv__t")!
+      .execute({});
     expect(checked).toMatchObject({ success: false, errorKind: "validation" });
     expect(seen).toHaveLength(1);
   });
@@ -73,7 +108,12 @@ describe("createModelToolSet", () => {
       call: () => Promise.reject(new Error("socket closed")),
     };
     const result = await createModelToolSet(throwing).get("notes__append")!.execute({ text: "x" });
-    expect(result).toEqual({ success: false, errorKind: "handler_error", error: 'tool "notes/append" failed: socket closed', durationMs: 0 });
+    expect(result).toEqual({
+      success: false,
+      errorKind: "handler_error",
+      error: 'tool "notes/append" failed: socket closed',
+      durationMs: 0,
+    });
   });
 
   it("converts the schema once per dialect", () => {
@@ -87,7 +127,16 @@ describe("createModelToolSet", () => {
   it("takes a snapshot: a registry change needs a new set", () => {
     const registry = new ToolRegistry();
     const before = createModelToolSet(registry);
-    registry.register("x", { name: "y", description: "", inputSchema: { type: "object" }, capabilities: { readOnly: true, writes: false }, source: "local", sourceMetadata: {}, checkpointable: true, handler: () => ({ success: true }) });
+    registry.register("x", {
+      name: "y",
+      description: "",
+      inputSchema: { type: "object" },
+      capabilities: { readOnly: true, writes: false },
+      source: "local",
+      sourceMetadata: {},
+      checkpointable: true,
+      handler: () => ({ success: true }),
+    });
     expect(before.tools).toHaveLength(0);
     expect(createModelToolSet(registry).tools.map((tool) => tool.modelName)).toEqual(["x__y"]);
   });
@@ -119,10 +168,27 @@ describe("needsApproval", () => {
   it("asks a policy function, and fails closed when it throws or the policy is unknown", async () => {
     const { search } = tools();
     const seen: unknown[] = [];
-    expect(await needsApproval((tool: ModelTool, args) => { seen.push([tool.modelName, args]); return args.limit === 1000; }, search!, { limit: 1000 })).toBe(true);
+    expect(
+      await needsApproval(
+        (tool: ModelTool, args) => {
+          seen.push([tool.modelName, args]);
+          return args.limit === 1000;
+        },
+        search!,
+        { limit: 1000 },
+      ),
+    ).toBe(true);
     expect(seen).toEqual([["notes__search", { limit: 1000 }]]);
     expect(await needsApproval(() => Promise.resolve(false), search!, {})).toBe(false);
-    expect(await needsApproval(() => { throw new Error("policy bug"); }, search!, {})).toBe(true);
+    expect(
+      await needsApproval(
+        () => {
+          throw new Error("policy bug");
+        },
+        search!,
+        {},
+      ),
+    ).toBe(true);
     expect(await needsApproval("sometimes" as "never", search!, {})).toBe(true);
   });
 });

@@ -4,9 +4,23 @@ import { createModelToolNames, MODEL_TOOL_NAME_PATTERN, ModelToolsError } from "
 
 /** Registry-like names: "namespace/tool" from any Unicode, plus some without a namespace. */
 const registryName = fc.oneof(
-  fc.tuple(fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 140 })).map(([ns, tool]) => `${ns}/${tool}`),
+  fc
+    .tuple(
+      fc.string({ unit: "grapheme", minLength: 1, maxLength: 40 }),
+      fc.string({ unit: "grapheme", minLength: 1, maxLength: 140 }),
+    )
+    .map(([ns, tool]) => `${ns}/${tool}`),
   fc.string({ unit: "binary", maxLength: 80 }),
-  fc.constantFrom("memory/read_graph", "memory/read.graph", "memory/read graph", "memory__read/graph", "Memory/read_graph", "a/b", "a__b", "a/_b"),
+  fc.constantFrom(
+    "memory/read_graph",
+    "memory/read.graph",
+    "memory/read graph",
+    "memory__read/graph",
+    "Memory/read_graph",
+    "a/b",
+    "a__b",
+    "a/_b",
+  ),
 );
 
 describe("createModelToolNames", () => {
@@ -54,7 +68,10 @@ describe("createModelToolNames", () => {
   });
 
   it("uses the configured separator and length", () => {
-    const names = createModelToolNames(["memory/read_graph", `ns/${"x".repeat(40)}`], { separator: "-", maxLength: 32 });
+    const names = createModelToolNames(["memory/read_graph", `ns/${"x".repeat(40)}`], {
+      separator: "-",
+      maxLength: 32,
+    });
     expect(names.toModelName("memory/read_graph")).toBe("memory-read_graph");
     expect(names.toModelName(`ns/${"x".repeat(40)}`)).toHaveLength(32);
   });
@@ -81,7 +98,10 @@ describe("createModelToolNames", () => {
   });
 
   it("lists every pair in registry-name order", () => {
-    expect([...createModelToolNames(["b/x", "a/y"]).entries()]).toEqual([["a/y", "a__y"], ["b/x", "b__x"]]);
+    expect([...createModelToolNames(["b/x", "a/y"]).entries()]).toEqual([
+      ["a/y", "a__y"],
+      ["b/x", "b__x"],
+    ]);
   });
 
   describe("properties", () => {

@@ -12,7 +12,13 @@ import {
 import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createModelToolSet, handleToolCall, MODEL_TOOL_NAME_PATTERN, SCHEMA_DIALECTS, type ModelToolSet } from "../src/index.js";
+import {
+  createModelToolSet,
+  handleToolCall,
+  MODEL_TOOL_NAME_PATTERN,
+  SCHEMA_DIALECTS,
+  type ModelToolSet,
+} from "../src/index.js";
 
 // Real npm servers over real stdio pipes, registered through the adapter: what a user runs.
 let registry: ToolRegistry;
@@ -75,7 +81,8 @@ describe("with server-everything, server-filesystem, server-memory and hostile s
         expect(schema.type, `${tool.registryName} ${dialect}`).toBe(dialect === "gemini" ? "OBJECT" : "object");
       }
     }
-    const strictOf = (name: string): boolean => toolSet.get(toolSet.names.toModelName(name))!.schemaFor("openai-strict").strict;
+    const strictOf = (name: string): boolean =>
+      toolSet.get(toolSet.names.toModelName(name))!.schemaFor("openai-strict").strict;
     expect(strictOf("memory/create_entities")).toBe(true);
     expect(strictOf("filesystem/read_text_file")).toBe(true);
     expect(strictOf("everything/echo")).toBe(true);
@@ -84,45 +91,110 @@ describe("with server-everything, server-filesystem, server-memory and hostile s
   });
 
   it("runs a model's tool calls end to end: create an entity with strict-style nulls, then read it back", async () => {
-    const created = await handleToolCall(toolSet, {
-      id: "call_1",
-      name: "memory__create_entities",
-      arguments: JSON.stringify({ entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }] }),
-    }, { format: "openai-chat" });
+    const created = await handleToolCall(
+      toolSet,
+      {
+        id: "call_1",
+        name: "memory__create_entities",
+        arguments: JSON.stringify({
+          entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }],
+        }),
+      },
+      { format: "openai-chat" },
+    );
     expect(created.tool_call_id).toBe("call_1");
     expect(created.content).toContain("Ada");
-    const graph = await handleToolCall(toolSet, { id: "call_2", name: "memory__read_graph", arguments: "{}" }, { format: "anthropic" });
+    const graph = await handleToolCall(
+      toolSet,
+      { id: "call_2", name: "memory__read_graph", arguments: "{}" },
+      { format: "anthropic" },
+    );
     expect(graph.is_error).toBeUndefined();
     expect(JSON.stringify(graph.content)).toContain("wrote the first program");
   });
 
   it("restores nulls for optional arguments before the real server sees them", async () => {
-    await handleToolCall(toolSet, { id: "c", name: "filesystem__write_file", arguments: { path: join(temp.path, "notes.txt"), content: "line one\nline two\nline three" } }, { format: "openai-chat" });
-    const strictSchema = toolSet.get("filesystem__read_text_file")!.schemaFor("openai-strict").schema as { required: string[] };
+    await handleToolCall(
+      toolSet,
+      {
+        id: "c",
+        name: "filesystem__write_file",
+        arguments: { path: join(temp.path, "notes.txt"), content: "line one\nline two\nline three" },
+      },
+      { format: "openai-chat" },
+    );
+    const strictSchema = toolSet.get("filesystem__read_text_file")!.schemaFor("openai-strict").schema as {
+      required: string[];
+    };
     expect(strictSchema.required).toEqual(expect.arrayContaining(["path", "head"]) as unknown);
-    const read = await handleToolCall(toolSet, { id: "c", name: "filesystem__read_text_file", arguments: JSON.stringify({ path: join(temp.path, "notes.txt"), head: null, tail: null }) }, { format: "openai-responses" });
+    const read = await handleToolCall(
+      toolSet,
+      {
+        id: "c",
+        name: "filesystem__read_text_file",
+        arguments: JSON.stringify({ path: join(temp.path, "notes.txt"), head: null, tail: null }),
+      },
+      { format: "openai-responses" },
+    );
     expect(read.output).toBe("line one\nline two\nline three");
   });
 
   it("returns an image from a real server in each provider's image shape", async () => {
-    const anthropic = await handleToolCall(toolSet, { id: "t", name: "everything__get-tiny-image", arguments: "{}" }, { format: "anthropic" });
-    expect(anthropic.content.some((block) => block.type === "image" && block.source.media_type === "image/png")).toBe(true);
-    const responses = await handleToolCall(toolSet, { id: "t", name: "everything__get-tiny-image", arguments: "{}" }, { format: "openai-responses" });
-    expect(Array.isArray(responses.output) && responses.output.some((item) => item.type === "input_image" && item.image_url.startsWith("data:image/png;base64,"))).toBe(true);
+    const anthropic = await handleToolCall(
+      toolSet,
+      { id: "t", name: "everything__get-tiny-image", arguments: "{}" },
+      { format: "anthropic" },
+    );
+    expect(anthropic.content.some((block) => block.type === "image" && block.source.media_type === "image/png")).toBe(
+      true,
+    );
+    const responses = await handleToolCall(
+      toolSet,
+      { id: "t", name: "everything__get-tiny-image", arguments: "{}" },
+      { format: "openai-responses" },
+    );
+    expect(
+      Array.isArray(responses.output) &&
+        responses.output.some(
+          (item) => item.type === "input_image" && item.image_url.startsWith("data:image/png;base64,"),
+        ),
+    ).toBe(true);
   });
 
   it("answers wrong arguments with the validation problems, and the next call works", async () => {
-    const wrong = await handleToolCall(toolSet, { id: "c", name: "everything__echo", arguments: '{"msg":"hi"}' }, { format: "openai-chat" });
+    const wrong = await handleToolCall(
+      toolSet,
+      { id: "c", name: "everything__echo", arguments: '{"msg":"hi"}' },
+      { format: "openai-chat" },
+    );
     // MCP tools are validated once, by the adapter, against the same schema.
-    expect(wrong.content).toMatch(/^Error \(errorKind: validation\): .*tool "echo": must have required property 'message'/);
+    expect(wrong.content).toMatch(
+      /^Error \(errorKind: validation\): .*tool "echo": must have required property 'message'/,
+    );
     expect(wrong.content).toContain("Next step: Fix the arguments");
-    const right = await handleToolCall(toolSet, { id: "c", name: "everything__echo", arguments: '{"message":"hi"}' }, { format: "openai-chat" });
+    const right = await handleToolCall(
+      toolSet,
+      { id: "c", name: "everything__echo", arguments: '{"message":"hi"}' },
+      { format: "openai-chat" },
+    );
     expect(right.content).toContain("hi");
   });
 
   it("cuts a large real result to the budget with a visible marker", async () => {
-    await handleToolCall(toolSet, { id: "c", name: "filesystem__write_file", arguments: { path: join(temp.path, "big.txt"), content: "x".repeat(50_000) } }, { format: "openai-chat" });
-    const read = await handleToolCall(toolSet, { id: "c", name: "filesystem__read_text_file", arguments: { path: join(temp.path, "big.txt") } }, { format: "openai-chat", maxChars: 1_000 });
+    await handleToolCall(
+      toolSet,
+      {
+        id: "c",
+        name: "filesystem__write_file",
+        arguments: { path: join(temp.path, "big.txt"), content: "x".repeat(50_000) },
+      },
+      { format: "openai-chat" },
+    );
+    const read = await handleToolCall(
+      toolSet,
+      { id: "c", name: "filesystem__read_text_file", arguments: { path: join(temp.path, "big.txt") } },
+      { format: "openai-chat", maxChars: 1_000 },
+    );
     expect(read.content).toMatch(/^x{1000}\n\[truncated: showing 1,000 of 50,000 characters\. Ask the tool for less/);
   });
 });

@@ -10,7 +10,12 @@ export interface RecordedCall {
 export function createNotesRegistry(): { registry: ToolRegistry; calls: RecordedCall[] } {
   const registry = new ToolRegistry();
   const calls: RecordedCall[] = [];
-  const tool = (name: string, inputSchema: Record<string, unknown>, capabilities: ToolDefinition["capabilities"], answer: (args: Record<string, unknown>) => ToolCallResult): ToolDefinition => ({
+  const tool = (
+    name: string,
+    inputSchema: Record<string, unknown>,
+    capabilities: ToolDefinition["capabilities"],
+    answer: (args: Record<string, unknown>) => ToolCallResult,
+  ): ToolDefinition => ({
     name,
     description: `The ${name} tool`,
     inputSchema,
@@ -26,13 +31,29 @@ export function createNotesRegistry(): { registry: ToolRegistry; calls: Recorded
   registry.replaceNamespace("notes", [
     tool(
       "search",
-      { type: "object", properties: { query: { type: "string", minLength: 1 }, limit: { type: "integer", minimum: 1 } }, required: ["query"] },
+      {
+        type: "object",
+        properties: { query: { type: "string", minLength: 1 }, limit: { type: "integer", minimum: 1 } },
+        required: ["query"],
+      },
       { readOnly: true, writes: false },
       (args) => ({ success: true, data: { content: [{ type: "text", text: `found ${String(args.query)}` }] } }),
     ),
-    tool("delete.all", { type: "object" }, { readOnly: false, writes: true, destructive: true }, () => ({ success: true, data: "deleted" })),
-    tool("append", { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, { readOnly: false, writes: true, destructive: false }, () => ({ success: true, data: "ok" })),
-    tool("mystery", { type: "object" }, { readOnly: false, writes: false }, () => ({ success: false, errorKind: "server_error", error: "broken" })),
+    tool("delete.all", { type: "object" }, { readOnly: false, writes: true, destructive: true }, () => ({
+      success: true,
+      data: "deleted",
+    })),
+    tool(
+      "append",
+      { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+      { readOnly: false, writes: true, destructive: false },
+      () => ({ success: true, data: "ok" }),
+    ),
+    tool("mystery", { type: "object" }, { readOnly: false, writes: false }, () => ({
+      success: false,
+      errorKind: "server_error",
+      error: "broken",
+    })),
   ]);
   return { registry, calls };
 }

@@ -1,4 +1,8 @@
-export { createOpenAIAgentsTools, type OpenAIAgentsTool, type OpenAIAgentsToolsOptions } from "./openai-agents-tools.js";
+export {
+  createOpenAIAgentsTools,
+  type OpenAIAgentsTool,
+  type OpenAIAgentsToolsOptions,
+} from "./openai-agents-tools.js";
 export { OpenAIAgentsBridgeError, type OpenAIAgentsBridgeErrorCode } from "./errors.js";
 export { toAgentsToolOutput, type AgentsToolOutput } from "./tool-output.js";
 export type { ApprovalPolicy, ToolSource, ToolSourceInput } from "@mcp-tool-adapter/model-tools";

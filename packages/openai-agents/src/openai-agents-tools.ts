@@ -42,7 +42,10 @@ export type OpenAIAgentsTool = FunctionTool<unknown, StrictParameters | NonStric
  * model as text naming its errorKind, and the run goes on. The list is a snapshot: convert again
  * when the registry changes.
  */
-export function createOpenAIAgentsTools(source: ToolSourceInput, options: OpenAIAgentsToolsOptions = {}): OpenAIAgentsTool[] {
+export function createOpenAIAgentsTools(
+  source: ToolSourceInput,
+  options: OpenAIAgentsToolsOptions = {},
+): OpenAIAgentsTool[] {
   const { tools } = createModelToolSet(resolveToolSource(source), options);
   const agentsNames = agentsToolNames(tools);
   return tools.map((modelTool) => toAgentsTool(modelTool, agentsNames.get(modelTool) ?? modelTool.modelName, options));
@@ -55,17 +58,35 @@ function toAgentsTool(modelTool: ModelTool, name: string, options: OpenAIAgentsT
   const common = {
     name,
     description: modelTool.description,
-    needsApproval: approval === "never" ? false : (_context: unknown, input: unknown) => needsApproval(approval, modelTool, input as Record<string, unknown>),
-    execute: async (input: unknown, _context?: unknown, details?: { signal?: AbortSignal }): Promise<AgentsToolOutput> => {
-      const result = await modelTool.execute(input, { dialect, ...(details?.signal === undefined ? {} : { signal: details.signal }) });
+    needsApproval:
+      approval === "never"
+        ? false
+        : (_context: unknown, input: unknown) => needsApproval(approval, modelTool, input as Record<string, unknown>),
+    execute: async (
+      input: unknown,
+      _context?: unknown,
+      details?: { signal?: AbortSignal },
+    ): Promise<AgentsToolOutput> => {
+      const result = await modelTool.execute(input, {
+        dialect,
+        ...(details?.signal === undefined ? {} : { signal: details.signal }),
+      });
       return toAgentsToolOutput(result, options.result);
     },
   };
   // Typed per branch: the SDK's types tie `strict` to the shape of `parameters`.
   if (strictSchema?.strict === true) {
-    return tool<StrictParameters, unknown, AgentsToolOutput>({ ...common, parameters: strictSchema.schema as unknown as StrictParameters, strict: true });
+    return tool<StrictParameters, unknown, AgentsToolOutput>({
+      ...common,
+      parameters: strictSchema.schema as unknown as StrictParameters,
+      strict: true,
+    });
   }
-  return tool<NonStrictParameters, unknown, AgentsToolOutput>({ ...common, parameters: modelTool.schemaFor("openai").schema as unknown as NonStrictParameters, strict: false });
+  return tool<NonStrictParameters, unknown, AgentsToolOutput>({
+    ...common,
+    parameters: modelTool.schemaFor("openai").schema as unknown as NonStrictParameters,
+    strict: false,
+  });
 }
 
 /**

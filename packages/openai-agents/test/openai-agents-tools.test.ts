@@ -2,7 +2,13 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Agent, run, setTracingDisabled } from "@openai/agents";
 import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents-core/testing";
-import { createTempDirectory, everythingStdioServer, expectNoLeakedProcesses, memoryStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
+import {
+  createTempDirectory,
+  everythingStdioServer,
+  expectNoLeakedProcesses,
+  memoryStdioServer,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
 import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { ToolRegistry } from "@mcp-tool-adapter/registry";
 import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
@@ -37,7 +43,10 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
 
   beforeAll(async () => {
     const launch = everythingStdioServer();
-    adapter = new MCPToolAdapter({ name: "everything", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
+    adapter = new MCPToolAdapter(
+      { name: "everything", transport: "stdio", ...launch },
+      { transport: () => createStdioTransport(launch) },
+    );
     await adapter.connect();
     await adapter.registerTools(registry, "everything");
   });
@@ -48,7 +57,10 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
   });
 
   it("runs one agent step with a custom Model: the call reaches the server and the result is in the next request", async () => {
-    const model = new ScriptedModel([[functionCall("everything__echo", { message: "hello bridge" }, { callId: "call-1" })], [assistantMessage("done")]]);
+    const model = new ScriptedModel([
+      [functionCall("everything__echo", { message: "hello bridge" }, { callId: "call-1" })],
+      [assistantMessage("done")],
+    ]);
     const agent = new Agent({ name: "echoer", model, tools: createOpenAIAgentsTools(registry) });
     const result = await run(agent, "echo it");
 
@@ -64,10 +76,22 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
     const tools = createOpenAIAgentsTools(registry);
     const annotated = tools.find((entry) => entry.name === "everything__get_annotated_message");
     expect(annotated?.strict).toBe(true);
-    expect(annotated?.parameters).toMatchObject({ additionalProperties: false, required: expect.arrayContaining(["messageType", "includeImage"]) as unknown });
+    expect(annotated?.parameters).toMatchObject({
+      additionalProperties: false,
+      required: expect.arrayContaining(["messageType", "includeImage"]) as unknown,
+    });
 
     // includeImage is optional: strict mode makes the model send null, which must arrive as "absent".
-    const model = new ScriptedModel([[functionCall("everything__get_annotated_message", { messageType: "success", includeImage: null }, { callId: "call-n" })], [assistantMessage("ok")]]);
+    const model = new ScriptedModel([
+      [
+        functionCall(
+          "everything__get_annotated_message",
+          { messageType: "success", includeImage: null },
+          { callId: "call-n" },
+        ),
+      ],
+      [assistantMessage("ok")],
+    ]);
     await run(new Agent({ name: "nulls", model, tools }), "run it");
     const text = outputText(toolResultsInSecondRequest(model)[0]);
     expect(text).not.toMatch(/validation|failed|error/i);
@@ -75,8 +99,14 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
   });
 
   it("gives a model that sent wrong arguments the validation message as the tool output, and the run goes on", async () => {
-    const model = new ScriptedModel([[functionCall("everything__get_sum", { a: "two", b: null }, { callId: "call-2" })], [assistantMessage("I will fix that")]]);
-    const result = await run(new Agent({ name: "adder", model, tools: createOpenAIAgentsTools(registry, { strict: false }) }), "add");
+    const model = new ScriptedModel([
+      [functionCall("everything__get_sum", { a: "two", b: null }, { callId: "call-2" })],
+      [assistantMessage("I will fix that")],
+    ]);
+    const result = await run(
+      new Agent({ name: "adder", model, tools: createOpenAIAgentsTools(registry, { strict: false }) }),
+      "add",
+    );
 
     expect(result.finalOutput).toBe("I will fix that");
     const text = outputText(toolResultsInSecondRequest(model)[0]);
@@ -85,8 +115,14 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
   });
 
   it("truncates a too-large result for the model with a visible marker", async () => {
-    const model = new ScriptedModel([[functionCall("everything__echo", { message: "x".repeat(5_000) }, { callId: "call-3" })], [assistantMessage("ok")]]);
-    await run(new Agent({ name: "big", model, tools: createOpenAIAgentsTools(registry, { result: { maxChars: 200 } }) }), "big");
+    const model = new ScriptedModel([
+      [functionCall("everything__echo", { message: "x".repeat(5_000) }, { callId: "call-3" })],
+      [assistantMessage("ok")],
+    ]);
+    await run(
+      new Agent({ name: "big", model, tools: createOpenAIAgentsTools(registry, { result: { maxChars: 200 } }) }),
+      "big",
+    );
 
     const text = outputText(toolResultsInSecondRequest(model)[0]);
     expect(text.length).toBeLessThan(400);
@@ -95,7 +131,15 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
 
   it("refuses two tools that the SDK would give one name", () => {
     const local = new ToolRegistry();
-    const definition = { description: "d", inputSchema: { type: "object" }, capabilities: { readOnly: true, writes: false }, source: "local", sourceMetadata: {}, checkpointable: true, handler: () => ({ success: true }) };
+    const definition = {
+      description: "d",
+      inputSchema: { type: "object" },
+      capabilities: { readOnly: true, writes: false },
+      source: "local",
+      sourceMetadata: {},
+      checkpointable: true,
+      handler: () => ({ success: true }),
+    };
     local.register("ns", { ...definition, name: "get-sum" });
     local.register("ns", { ...definition, name: "get_sum" });
     let caught: unknown;
@@ -119,7 +163,10 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge approval against a real se
     temp = await createTempDirectory("openai-agents-bridge-");
     memoryFile = join(temp.path, "memory.jsonl");
     const launch = memoryStdioServer(memoryFile);
-    adapter = new MCPToolAdapter({ name: "memory", transport: "stdio", ...launch }, { transport: () => createStdioTransport(launch) });
+    adapter = new MCPToolAdapter(
+      { name: "memory", transport: "stdio", ...launch },
+      { transport: () => createStdioTransport(launch) },
+    );
     await adapter.connect();
     await adapter.registerTools(registry, "memory");
   });
@@ -133,7 +180,10 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge approval against a real se
   const createAda = { entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }] };
 
   it("interrupts the run for approval before a write tool runs, and runs it once approved", async () => {
-    const model = new ScriptedModel([[functionCall("memory__create_entities", createAda, { callId: "call-4" })], [assistantMessage("remembered")]]);
+    const model = new ScriptedModel([
+      [functionCall("memory__create_entities", createAda, { callId: "call-4" })],
+      [assistantMessage("remembered")],
+    ]);
     const agent = new Agent({ name: "memory", model, tools: createOpenAIAgentsTools(registry) });
     const first = await run(agent, "remember Ada");
 

@@ -39,8 +39,10 @@ function snapshotPlain(value: unknown, depth: number, budget: Budget): unknown {
 
 function snapshotArray(array: readonly unknown[], depth: number, budget: Budget): unknown {
   // Holes and extra (non-index) properties are left to structuredClone, which keeps them.
-  if (Object.getOwnPropertyNames(array).length !== array.length + 1 || Object.getOwnPropertySymbols(array).length !== 0) return UNSUPPORTED;
-  let copy: unknown[] | undefined = Object.isFrozen(array) && hasOnlyDataProperties(array, Object.keys(array)) ? undefined : [];
+  if (Object.getOwnPropertyNames(array).length !== array.length + 1 || Object.getOwnPropertySymbols(array).length !== 0)
+    return UNSUPPORTED;
+  let copy: unknown[] | undefined =
+    Object.isFrozen(array) && hasOnlyDataProperties(array, Object.keys(array)) ? undefined : [];
   for (let index = 0; index < array.length; index++) {
     const item = array[index];
     const snapshot = snapshotPlain(item, depth + 1, budget);
@@ -79,7 +81,8 @@ function snapshotRecord(record: object, depth: number, budget: Budget): unknown 
 
 function setMember(record: Record<string, unknown>, key: string, value: unknown): void {
   // Assigning "__proto__" would set the prototype; it must stay an ordinary own property.
-  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
   else record[key] = value;
 }
 

@@ -42,7 +42,8 @@ function definitionProblem(definition: ToolDefinition): string | undefined {
   }
   if (typeof source !== "string" || source.length === 0) return "its source must be a non-empty string";
   if (!isRecord(sourceMetadata)) return `its sourceMetadata must be an object (got ${typeName(sourceMetadata)})`;
-  if (typeof checkpointable !== "boolean") return `its checkpointable must be a boolean (got ${typeName(checkpointable)})`;
+  if (typeof checkpointable !== "boolean")
+    return `its checkpointable must be a boolean (got ${typeName(checkpointable)})`;
   return undefined;
 }
 
@@ -79,7 +80,10 @@ export function snapshotTool(namespace: string, definition: ToolDefinition): Reg
   assertValidName("tool", localName, namespace);
   const problem = definitionProblem(definition);
   if (problem !== undefined) {
-    throw new RegistryError("INVALID_TOOL", `Cannot register ${describeTool(namespace, localName)}: ${problem}. Fix the tool definition and register it again.`);
+    throw new RegistryError(
+      "INVALID_TOOL",
+      `Cannot register ${describeTool(namespace, localName)}: ${problem}. Fix the tool definition and register it again.`,
+    );
   }
   return Object.freeze({
     name: `${namespace}/${localName}`,

@@ -36,7 +36,9 @@ describe("call", () => {
     const registry = registryWith(
       (_args, { signal }) =>
         new Promise((resolve) => {
-          signal?.addEventListener("abort", () => resolve({ success: false, error: "cancelled", errorKind: "cancelled" }));
+          signal?.addEventListener("abort", () =>
+            resolve({ success: false, error: "cancelled", errorKind: "cancelled" }),
+          );
         }),
     );
     const controller = new AbortController();
@@ -53,27 +55,55 @@ describe("call", () => {
 
   it("says not_found for a name that is not even a string (JavaScript callers)", async () => {
     const result = await new ToolRegistry().call(42 as unknown as string);
-    expect(result).toMatchObject({ success: false, errorKind: "not_found", error: expect.stringContaining("Tool (number) not found") as string });
+    expect(result).toMatchObject({
+      success: false,
+      errorKind: "not_found",
+      error: expect.stringContaining("Tool (number) not found") as string,
+    });
   });
 
   it.each<[string, ToolHandler, string]>([
-    ["throws synchronously", () => {
-      throw new Error("boom");
-    }, 'Tool "ns/t" failed: boom'],
+    [
+      "throws synchronously",
+      () => {
+        throw new Error("boom");
+      },
+      'Tool "ns/t" failed: boom',
+    ],
     ["rejects", () => Promise.reject(new TypeError("async boom")), 'Tool "ns/t" failed: async boom'],
-    ["throws a string", () => {
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a handler from JavaScript may throw anything
-      throw "plain string";
-    }, 'Tool "ns/t" failed: plain string'],
-    ["rejects with an unprintable value", () => Promise.reject(Object.create(null) as Error), 'Tool "ns/t" failed: a value that cannot be printed'],
-    ["throws an Error without a message", () => {
-      throw new RangeError();
-    }, 'Tool "ns/t" failed: RangeError'],
-    ["returns undefined", (() => undefined) as unknown as ToolHandler, "returned undefined instead of a ToolCallResult"],
+    [
+      "throws a string",
+      () => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a handler from JavaScript may throw anything
+        throw "plain string";
+      },
+      'Tool "ns/t" failed: plain string',
+    ],
+    [
+      "rejects with an unprintable value",
+      () => Promise.reject(Object.create(null) as Error),
+      'Tool "ns/t" failed: a value that cannot be printed',
+    ],
+    [
+      "throws an Error without a message",
+      () => {
+        throw new RangeError();
+      },
+      'Tool "ns/t" failed: RangeError',
+    ],
+    [
+      "returns undefined",
+      (() => undefined) as unknown as ToolHandler,
+      "returned undefined instead of a ToolCallResult",
+    ],
     ["returns null", (() => null) as unknown as ToolHandler, "returned null instead of a ToolCallResult"],
     ["returns a number", (() => 42) as unknown as ToolHandler, "returned number instead of a ToolCallResult"],
     ["returns an array", (() => []) as unknown as ToolHandler, "returned an array instead of a ToolCallResult"],
-    ["resolves to an object without success", (() => Promise.resolve({ data: 1 })) as unknown as ToolHandler, "an object without a boolean `success`"],
+    [
+      "resolves to an object without success",
+      (() => Promise.resolve({ data: 1 })) as unknown as ToolHandler,
+      "an object without a boolean `success`",
+    ],
   ])("returns handler_error when the handler %s", async (_label, handler, message) => {
     const result = await registryWith(handler).call("ns/t", {});
     expect(result.success).toBe(false);
@@ -96,13 +126,19 @@ describe("call", () => {
   });
 
   it("passes a handler's own failure result through", async () => {
-    const result = await registryWith(() => ({ success: false, error: "server error: nope", errorKind: "server_error" })).call("ns/t");
+    const result = await registryWith(() => ({
+      success: false,
+      error: "server error: nope",
+      errorKind: "server_error",
+    })).call("ns/t");
     expect(result).toMatchObject({ success: false, error: "server error: nope", errorKind: "server_error" });
   });
 
   it("keeps running a call whose tool is replaced meanwhile, and uses the new tool for the next call", async () => {
     let release: () => void = () => undefined;
-    const registry = registryWith(() => new Promise((resolve) => (release = () => resolve({ success: true, data: "old" }))));
+    const registry = registryWith(
+      () => new Promise((resolve) => (release = () => resolve({ success: true, data: "old" }))),
+    );
     const pending = registry.call("ns/t");
     registry.replaceNamespace("ns", [toolDefinition("t", { handler: () => ({ success: true, data: "new" }) })]);
     release();

@@ -6,7 +6,11 @@ import { toolDefinition } from "./tool-definition.js";
 
 describe("frozen snapshots of plain data", () => {
   it("shares a schema that is already deep-frozen plain data instead of copying it", () => {
-    const inputSchema = deepFreeze({ type: "object", properties: { q: { type: "string", enum: ["a", "b"] } }, required: ["q"] });
+    const inputSchema = deepFreeze({
+      type: "object",
+      properties: { q: { type: "string", enum: ["a", "b"] } },
+      required: ["q"],
+    });
     const entry = new ToolRegistry().register("ns", toolDefinition("t", { inputSchema }));
     expect(entry.inputSchema).toBe(inputSchema);
   });
@@ -35,9 +39,9 @@ describe("frozen snapshots of plain data", () => {
 
   it("copies a frozen object with a getter, so the value cannot change later", () => {
     let current = 1;
-    const withGetter = Object.freeze(
-      Object.defineProperty({}, "n", { get: () => current, enumerable: true }),
-    ) as { readonly n: number };
+    const withGetter = Object.freeze(Object.defineProperty({}, "n", { get: () => current, enumerable: true })) as {
+      readonly n: number;
+    };
     const snapshot = frozenSnapshot(withGetter);
     current = 2;
     expect(snapshot.n).toBe(1);

@@ -57,32 +57,37 @@ describe("validateToolName", () => {
 });
 
 describe("names in the registry", () => {
-  it.each(invalid.filter(([, kind]) => kind === "tool"))("refuses to register a tool named with %s", (_label, _kind, name, reason) => {
-    const registry = new ToolRegistry();
-    let thrown: unknown;
-    try {
-      registry.register("ns", toolDefinition(name));
-    } catch (error) {
-      thrown = error;
-    }
-    expect(RegistryError.isInstance(thrown)).toBe(true);
-    const error = thrown as RegistryError;
-    expect(error.code).toBe("INVALID_NAME");
-    expect(error.message).toMatch(reason);
-    expect(error.message).toContain("Invalid tool name");
-    expect(registry.size).toBe(0);
-  });
+  it.each(invalid.filter(([, kind]) => kind === "tool"))(
+    "refuses to register a tool named with %s",
+    (_label, _kind, name, reason) => {
+      const registry = new ToolRegistry();
+      let thrown: unknown;
+      try {
+        registry.register("ns", toolDefinition(name));
+      } catch (error) {
+        thrown = error;
+      }
+      expect(RegistryError.isInstance(thrown)).toBe(true);
+      const error = thrown as RegistryError;
+      expect(error.code).toBe("INVALID_NAME");
+      expect(error.message).toMatch(reason);
+      expect(error.message).toContain("Invalid tool name");
+      expect(registry.size).toBe(0);
+    },
+  );
 
   it.each(invalid.filter(([, kind]) => kind === "namespace"))("refuses a namespace with %s", (_label, _kind, name) => {
     const registry = new ToolRegistry();
-    expect(() => registry.register(name, toolDefinition("ok"))).toThrow(expect.objectContaining({ code: "INVALID_NAME" }) as Error);
+    expect(() => registry.register(name, toolDefinition("ok"))).toThrow(
+      expect.objectContaining({ code: "INVALID_NAME" }) as Error,
+    );
     expect(() => registry.replaceNamespace(name, [toolDefinition("ok")])).toThrow(/Invalid namespace name/);
     expect(registry.size).toBe(0);
   });
 
   it("escapes invisible characters and cuts long names in messages", () => {
     const registry = new ToolRegistry();
-    expect(() => registry.register("ns", toolDefinition("evil\u202E\u0000\"x"))).toThrow(
+    expect(() => registry.register("ns", toolDefinition('evil\u202E\u0000"x'))).toThrow(
       'Invalid tool name "evil\\u{202E}\\u{0000}\\"x" in namespace "ns"',
     );
     const long = "b".repeat(5000);
@@ -106,12 +111,21 @@ describe("names in the registry", () => {
     registry.register("constructor", toolDefinition("hasOwnProperty"));
     registry.replaceNamespace("prototype", [toolDefinition("__proto__"), toolDefinition("constructor")]);
     const metadata = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
-    registry.register("ns", toolDefinition("meta", { sourceMetadata: metadata, inputSchema: JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown> }));
+    registry.register(
+      "ns",
+      toolDefinition("meta", {
+        sourceMetadata: metadata,
+        inputSchema: JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>,
+      }),
+    );
 
     expect(registry.size).toBe(5);
     expect(registry.get("__proto__/__proto__")?.localName).toBe("__proto__");
     expect(registry.list({ namespace: "__proto__" }).map((tool) => tool.name)).toEqual(["__proto__/__proto__"]);
-    expect(registry.list({ namespace: "prototype" }).map((tool) => tool.name)).toEqual(["prototype/__proto__", "prototype/constructor"]);
+    expect(registry.list({ namespace: "prototype" }).map((tool) => tool.name)).toEqual([
+      "prototype/__proto__",
+      "prototype/constructor",
+    ]);
     expect(registry.list({ namespace: "toString" })).toEqual([]);
     expect(Object.getOwnPropertyNames(registry.get("ns/meta")?.sourceMetadata)).toEqual(["__proto__"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

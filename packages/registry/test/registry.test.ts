@@ -15,7 +15,10 @@ function thrownBy(action: () => unknown): RegistryError {
 describe("register, get, has, list, unregister", () => {
   it("registers a tool under namespace/name with its provenance", () => {
     const registry = new ToolRegistry();
-    const entry = registry.register("mcp-github", toolDefinition("list_repos", { source: "mcp", sourceMetadata: { server: "github" }, checkpointable: false }));
+    const entry = registry.register(
+      "mcp-github",
+      toolDefinition("list_repos", { source: "mcp", sourceMetadata: { server: "github" }, checkpointable: false }),
+    );
     expect(entry).toMatchObject({
       name: "mcp-github/list_repos",
       namespace: "mcp-github",
@@ -47,7 +50,8 @@ describe("register, get, has, list, unregister", () => {
     registry.register("a", toolDefinition("one", { source: "mcp" }));
     registry.register("b", toolDefinition("two", { source: "local" }));
     registry.register("a", toolDefinition("three", { source: "local" }));
-    const names = (filter?: { namespace?: string; source?: string }): string[] => registry.list(filter).map((tool) => tool.name);
+    const names = (filter?: { namespace?: string; source?: string }): string[] =>
+      registry.list(filter).map((tool) => tool.name);
     expect(names()).toEqual(["a/one", "b/two", "a/three"]);
     expect(names({ namespace: "a" })).toEqual(["a/one", "a/three"]);
     expect(names({ source: "local" })).toEqual(["b/two", "a/three"]);
@@ -71,7 +75,12 @@ describe("register, get, has, list, unregister", () => {
     const registry = new ToolRegistry();
     registry.replaceNamespace("a", [toolDefinition("one"), toolDefinition("two")]);
     registry.register("b", toolDefinition("three"));
-    expect(registry.unregisterNamespace("a")).toEqual({ namespace: "a", added: [], removed: ["a/one", "a/two"], changed: [] });
+    expect(registry.unregisterNamespace("a")).toEqual({
+      namespace: "a",
+      added: [],
+      removed: ["a/one", "a/two"],
+      changed: [],
+    });
     expect(registry.unregisterNamespace("a")).toEqual({ namespace: "a", added: [], removed: [], changed: [] });
     expect(registry.list().map((tool) => tool.name)).toEqual(["b/three"]);
   });
@@ -89,7 +98,7 @@ describe("frozen snapshots", () => {
     definition.description = "changed";
     definition.name = "renamed";
     (definition.inputSchema.required as string[]).push("evil");
-    ((definition.inputSchema.properties as Record<string, Record<string, unknown>>).q!).type = "number";
+    (definition.inputSchema.properties as Record<string, Record<string, unknown>>).q!.type = "number";
     (definition.sourceMetadata.tags as string[]).push("y");
     definition.capabilities.writes = true;
 
@@ -124,9 +133,11 @@ describe("frozen snapshots", () => {
     expect(entry.sourceMetadata.self).toBe(entry.sourceMetadata);
     expect(entry.sourceMetadata).not.toBe(cyclic);
 
-    const error = thrownBy(() => registry.register("ns", toolDefinition("fn", { sourceMetadata: { callback: () => 1 } })));
+    const error = thrownBy(() =>
+      registry.register("ns", toolDefinition("fn", { sourceMetadata: { callback: () => 1 } })),
+    );
     expect(error.code).toBe("INVALID_TOOL");
-    expect(error.message).toContain('its sourceMetadata cannot be copied');
+    expect(error.message).toContain("its sourceMetadata cannot be copied");
     expect(error.cause).toBeDefined();
     expect(registry.has("ns/fn")).toBe(false);
   });
@@ -135,14 +146,30 @@ describe("frozen snapshots", () => {
 describe("definition checks", () => {
   const bad: [label: string, fields: Record<string, unknown>, message: string][] = [
     ["a handler that is not a function", { handler: "run" }, "its handler must be a function (got string)"],
-    ["a description that is not a string", { description: undefined }, "its description must be a string (got undefined)"],
+    [
+      "a description that is not a string",
+      { description: undefined },
+      "its description must be a string (got undefined)",
+    ],
     ["an array inputSchema", { inputSchema: [] }, "its inputSchema must be an object (got array)"],
     ["null capabilities", { capabilities: null }, "its capabilities must be an object (got null)"],
     ["capabilities without booleans", { capabilities: { readOnly: "yes", writes: false } }, "must be booleans"],
-    ["read-only and writing capabilities", { capabilities: { readOnly: true, writes: true } }, "both readOnly and writes"],
+    [
+      "read-only and writing capabilities",
+      { capabilities: { readOnly: true, writes: true } },
+      "both readOnly and writes",
+    ],
     ["an empty source", { source: "" }, "its source must be a non-empty string"],
-    ["sourceMetadata that is not an object", { sourceMetadata: 3 }, "its sourceMetadata must be an object (got number)"],
-    ["checkpointable that is not a boolean", { checkpointable: "no" }, "its checkpointable must be a boolean (got string)"],
+    [
+      "sourceMetadata that is not an object",
+      { sourceMetadata: 3 },
+      "its sourceMetadata must be an object (got number)",
+    ],
+    [
+      "checkpointable that is not a boolean",
+      { checkpointable: "no" },
+      "its checkpointable must be a boolean (got string)",
+    ],
   ];
 
   it.each(bad)("refuses %s with INVALID_TOOL", (_label, fields, message) => {
@@ -157,7 +184,9 @@ describe("definition checks", () => {
   it("refuses something that is not a definition at all", () => {
     const registry = new ToolRegistry();
     expect(thrownBy(() => registry.register("ns", null as unknown as ToolDefinition)).code).toBe("INVALID_TOOL");
-    expect(thrownBy(() => registry.replaceNamespace("ns", "tools" as unknown as ToolDefinition[])).code).toBe("INVALID_TOOL");
+    expect(thrownBy(() => registry.replaceNamespace("ns", "tools" as unknown as ToolDefinition[])).code).toBe(
+      "INVALID_TOOL",
+    );
   });
 
   it("marks its errors for isInstance across copies of the package", () => {
@@ -195,14 +224,21 @@ describe("replaceNamespace", () => {
       removed: ["gh/list_repos", "gh/create_issue"],
       changed: [],
     });
-    expect(registry.list().map((tool) => tool.name).sort()).toEqual(["gh/close_issue", "other/keep"]);
+    expect(
+      registry
+        .list()
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(["gh/close_issue", "other/keep"]);
     expect(registry.size).toBe(2);
   });
 
   it("replaces entries whose only difference is the handler, without calling that a change", async () => {
     const registry = new ToolRegistry();
     registry.replaceNamespace("ns", [toolDefinition("t", { handler: () => ({ success: true, data: "old" }) })]);
-    const change = registry.replaceNamespace("ns", [toolDefinition("t", { handler: () => ({ success: true, data: "new" }) })]);
+    const change = registry.replaceNamespace("ns", [
+      toolDefinition("t", { handler: () => ({ success: true, data: "new" }) }),
+    ]);
     expect(change).toEqual({ namespace: "ns", added: [], removed: [], changed: [] });
     expect((await registry.call("ns/t")).data).toBe("new");
   });
@@ -231,7 +267,9 @@ describe("replaceNamespace", () => {
   ])("compares sourceMetadata structurally: %s", (_label, before, after, changed) => {
     const registry = new ToolRegistry();
     registry.replaceNamespace("ns", [toolDefinition("t", { sourceMetadata: before })]);
-    expect(registry.replaceNamespace("ns", [toolDefinition("t", { sourceMetadata: after })]).changed).toEqual(changed ? ["ns/t"] : []);
+    expect(registry.replaceNamespace("ns", [toolDefinition("t", { sourceMetadata: after })]).changed).toEqual(
+      changed ? ["ns/t"] : [],
+    );
   });
 
   it("compares cyclic metadata without looping", () => {
@@ -252,12 +290,17 @@ describe("replaceNamespace", () => {
     const changes: RegistryChange[] = [];
     registry.subscribe((change) => changes.push(change));
 
-    const invalidName = thrownBy(() => registry.replaceNamespace("gh", [toolDefinition("c"), toolDefinition("../escape")]));
+    const invalidName = thrownBy(() =>
+      registry.replaceNamespace("gh", [toolDefinition("c"), toolDefinition("../escape")]),
+    );
     expect(invalidName.code).toBe("INVALID_NAME");
     expect(invalidName.message).toContain('"../escape"');
 
     const invalidTool = thrownBy(() =>
-      registry.replaceNamespace("gh", [toolDefinition("c"), toolDefinition("d", { handler: undefined as unknown as ToolDefinition["handler"] })]),
+      registry.replaceNamespace("gh", [
+        toolDefinition("c"),
+        toolDefinition("d", { handler: undefined as unknown as ToolDefinition["handler"] }),
+      ]),
     );
     expect(invalidTool.code).toBe("INVALID_TOOL");
 
@@ -302,7 +345,10 @@ describe("at 10,000 tools", () => {
   it("finds every tool by name and lists one namespace exactly", () => {
     const registry = new ToolRegistry();
     for (let namespace = 0; namespace < 100; namespace += 1) {
-      registry.replaceNamespace(`ns${namespace}`, Array.from({ length: 100 }, (_, index) => toolDefinition(`tool${index}`)));
+      registry.replaceNamespace(
+        `ns${namespace}`,
+        Array.from({ length: 100 }, (_, index) => toolDefinition(`tool${index}`)),
+      );
     }
     expect(registry.size).toBe(10_000);
     for (let index = 0; index < 10_000; index += 1) {

@@ -51,7 +51,8 @@ function serializeContainer(value: object, path: Path, ancestors: Set<object>): 
     text = `[${items.join(",")}]`;
   } else {
     const prototype: unknown = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) throw notJson(path, "an object with a prototype (a class instance?)");
+    if (prototype !== Object.prototype && prototype !== null)
+      throw notJson(path, "an object with a prototype (a class instance?)");
     const record = value as Record<string, unknown>;
     const members: string[] = [];
     for (const key of Object.keys(record).sort()) {

@@ -38,11 +38,18 @@ export function compileSchema(schema: unknown, logger?: Logger, options: Compile
   // reject takes this path.
   if (options.interpretSimpleSchemas !== false && isSimpleSchema(record)) return interpreted(record);
   // ajv looks the meta-schema up by the exact `$schema` string, so spelling variants are normalized.
-  const normalized = record.$schema === undefined || record.$schema === dialect.metaSchemaId ? record : { ...record, $schema: dialect.metaSchemaId };
+  const normalized =
+    record.$schema === undefined || record.$schema === dialect.metaSchemaId
+      ? record
+      : { ...record, $schema: dialect.metaSchemaId };
   return wrap(compileChecked(dialect.engine, normalized, logger));
 }
 
-function compileChecked(engine: Parameters<typeof compileWithAjv>[0], schema: AnySchema, logger: Logger | undefined): ValidateFunction {
+function compileChecked(
+  engine: Parameters<typeof compileWithAjv>[0],
+  schema: AnySchema,
+  logger: Logger | undefined,
+): ValidateFunction {
   try {
     return compileWithAjv(engine, schema, logger);
   } catch (error) {
@@ -66,7 +73,10 @@ function toSchemaError(error: unknown): SchemaValidationError {
 
 /** ajv words meta-schema failures as "schema is invalid: data/type must ..."; say "/type must ..." instead. */
 function tidyAjvReason(reason: string): string {
-  return reason.replace(/^schema is invalid: /, "").replace(/(^|, )data\//g, "$1/").replace(/(^|, )data /g, "$1the schema ");
+  return reason
+    .replace(/^schema is invalid: /, "")
+    .replace(/(^|, )data\//g, "$1/")
+    .replace(/(^|, )data /g, "$1the schema ");
 }
 
 function wrap(ajvValidate: ValidateFunction): CompiledSchema {

@@ -14,7 +14,10 @@ const DRAFT_2020_12: Dialect = { engine: "2020-12", metaSchemaId: "https://json-
 // Keyed by the `$schema` URI without scheme and trailing "#": servers write both http and https.
 const KNOWN_DIALECTS = new Map<string, Dialect>([
   ["json-schema.org/draft/2020-12/schema", DRAFT_2020_12],
-  ["json-schema.org/draft/2019-09/schema", { engine: "2019-09", metaSchemaId: "https://json-schema.org/draft/2019-09/schema" }],
+  [
+    "json-schema.org/draft/2019-09/schema",
+    { engine: "2019-09", metaSchemaId: "https://json-schema.org/draft/2019-09/schema" },
+  ],
   ["json-schema.org/draft-07/schema", { engine: "draft-07", metaSchemaId: "http://json-schema.org/draft-07/schema#" }],
   // Draft-06 is a subset of draft-07 (which only added keywords), so the draft-07 engine runs it.
   ["json-schema.org/draft-06/schema", { engine: "draft-07", metaSchemaId: "http://json-schema.org/draft-06/schema#" }],
@@ -33,7 +36,10 @@ export function resolveDialect(declared: unknown): Dialect {
   if (typeof declared !== "string") {
     throw invalidSchema(`"$schema" must be a URI string, got ${JSON.stringify(declared)}`);
   }
-  const normalized = declared.trim().replace(/^https?:\/\//, "").replace(/#$/, "");
+  const normalized = declared
+    .trim()
+    .replace(/^https?:\/\//, "")
+    .replace(/#$/, "");
   const dialect = KNOWN_DIALECTS.get(normalized);
   if (dialect !== undefined) return dialect;
   const supported = `declare one of ${SUPPORTED_SCHEMA_URIS.join(", ")} or omit "$schema" for 2020-12`;

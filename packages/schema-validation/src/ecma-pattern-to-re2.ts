@@ -29,7 +29,8 @@ export interface Re2Pattern {
 
 const ALL_CODE_POINTS = "\\x00-\\x{10FFFF}";
 // ECMA-262 WhiteSpace and LineTerminator, what "\s" means there; RE2's "\s" is ASCII only.
-const WHITESPACE = "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
+const WHITESPACE =
+  "\\t\\n\\x0B\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
 // The complement written out, so that it also works inside a character class.
 const NOT_WHITESPACE =
   "\\x00-\\x08\\x0E-\\x1F\\x21-\\x9F\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}\\x{202A}-\\x{202E}" +
@@ -39,15 +40,48 @@ const DOT = "[^\\n\\r\\x{2028}\\x{2029}]";
 
 // ECMA-262 accepts the long General_Category names; RE2 only the short ones.
 const GENERAL_CATEGORIES: Readonly<Record<string, string>> = {
-  Cased_Letter: "LC", Close_Punctuation: "Pe", Connector_Punctuation: "Pc", Control: "Cc", cntrl: "Cc",
-  Currency_Symbol: "Sc", Dash_Punctuation: "Pd", Decimal_Number: "Nd", digit: "Nd", Enclosing_Mark: "Me",
-  Final_Punctuation: "Pf", Format: "Cf", Initial_Punctuation: "Pi", Letter: "L", Letter_Number: "Nl",
-  Line_Separator: "Zl", Lowercase_Letter: "Ll", Mark: "M", Combining_Mark: "M", Math_Symbol: "Sm",
-  Modifier_Letter: "Lm", Modifier_Symbol: "Sk", Nonspacing_Mark: "Mn", Number: "N", Open_Punctuation: "Ps",
-  Other: "C", Other_Letter: "Lo", Other_Number: "No", Other_Punctuation: "Po", Other_Symbol: "So",
-  Paragraph_Separator: "Zp", Private_Use: "Co", Punctuation: "P", punct: "P", Separator: "Z",
-  Space_Separator: "Zs", Spacing_Mark: "Mc", Surrogate: "Cs", Symbol: "S", Titlecase_Letter: "Lt",
-  Unassigned: "Cn", Uppercase_Letter: "Lu",
+  Cased_Letter: "LC",
+  Close_Punctuation: "Pe",
+  Connector_Punctuation: "Pc",
+  Control: "Cc",
+  cntrl: "Cc",
+  Currency_Symbol: "Sc",
+  Dash_Punctuation: "Pd",
+  Decimal_Number: "Nd",
+  digit: "Nd",
+  Enclosing_Mark: "Me",
+  Final_Punctuation: "Pf",
+  Format: "Cf",
+  Initial_Punctuation: "Pi",
+  Letter: "L",
+  Letter_Number: "Nl",
+  Line_Separator: "Zl",
+  Lowercase_Letter: "Ll",
+  Mark: "M",
+  Combining_Mark: "M",
+  Math_Symbol: "Sm",
+  Modifier_Letter: "Lm",
+  Modifier_Symbol: "Sk",
+  Nonspacing_Mark: "Mn",
+  Number: "N",
+  Open_Punctuation: "Ps",
+  Other: "C",
+  Other_Letter: "Lo",
+  Other_Number: "No",
+  Other_Punctuation: "Po",
+  Other_Symbol: "So",
+  Paragraph_Separator: "Zp",
+  Private_Use: "Co",
+  Punctuation: "P",
+  punct: "P",
+  Separator: "Z",
+  Space_Separator: "Zs",
+  Spacing_Mark: "Mc",
+  Surrogate: "Cs",
+  Symbol: "S",
+  Titlecase_Letter: "Lt",
+  Unassigned: "Cn",
+  Uppercase_Letter: "Lu",
 };
 
 // Binary properties ECMA-262 has and RE2 lacks, each one range of code points.
@@ -88,15 +122,20 @@ class Translation {
       else if (char === ".") {
         this.#atom();
         this.#emit(DOT, 1);
-      }
-      else if (char === "[") this.#openClass();
+      } else if (char === "[") this.#openClass();
       else if (char === "(") this.#openGroup();
       else this.#plain(char);
     }
     const source = this.#out;
-    const wholeString = source.startsWith("^") && this.#endsWithEndAnchor && !this.#topLevelAlternation && !this.#hasLookbehind;
+    const wholeString =
+      source.startsWith("^") && this.#endsWithEndAnchor && !this.#topLevelAlternation && !this.#hasLookbehind;
     const estimatedSize = this.#groupSizes[0] as number;
-    return { source, hasLookbehind: this.#hasLookbehind, estimatedSize, ...(wholeString ? { wholeStringSource: source.slice(1, -1) } : {}) };
+    return {
+      source,
+      hasLookbehind: this.#hasLookbehind,
+      estimatedSize,
+      ...(wholeString ? { wholeStringSource: source.slice(1, -1) } : {}),
+    };
   }
 
   #plain(char: string): void {
@@ -171,7 +210,8 @@ class Translation {
     // refuses capturing groups inside lookbehinds.
     if (!this.#startsWith("(?")) return this.#emit("(?:", 1);
     if (this.#startsWith("(?:")) return this.#emit("(?:", 3);
-    if (this.#startsWith("(?=") || this.#startsWith("(?!")) throw new UnsupportedPatternError("lookahead ((?=...) or (?!...))");
+    if (this.#startsWith("(?=") || this.#startsWith("(?!"))
+      throw new UnsupportedPatternError("lookahead ((?=...) or (?!...))");
     if (this.#startsWith("(?<=") || this.#startsWith("(?<!")) {
       this.#hasLookbehind = true;
       return this.#emit(this.#pattern.slice(this.#at, this.#at + 4), 4);
@@ -223,7 +263,8 @@ class Translation {
     // With the "u" flag an escaped surrogate pair is one code point.
     if (unit >= 0xd800 && unit <= 0xdbff && pattern.startsWith("\\u", this.#at + 6)) {
       const low = Number.parseInt(pattern.slice(this.#at + 8, this.#at + 12), 16);
-      if (low >= 0xdc00 && low <= 0xdfff) return this.#emit(codePointEscape(0x10000 + (unit - 0xd800) * 0x400 + (low - 0xdc00)), 12);
+      if (low >= 0xdc00 && low <= 0xdfff)
+        return this.#emit(codePointEscape(0x10000 + (unit - 0xd800) * 0x400 + (low - 0xdc00)), 12);
     }
     this.#emit(codePointEscape(unit), 6);
   }
@@ -236,12 +277,16 @@ class Translation {
     const key = separator === -1 ? undefined : property.slice(0, separator);
     const name = property.slice(separator + 1);
     // Script_Extensions differs from Script; RE2 knows only the latter. (General_Category= and Script= drop their key.)
-    if (key === "Script_Extensions" || key === "scx") throw new UnsupportedPatternError(`the Unicode property ${property}`);
+    if (key === "Script_Extensions" || key === "scx")
+      throw new UnsupportedPatternError(`the Unicode property ${property}`);
     const range = key === undefined ? RANGE_PROPERTIES[name] : undefined;
     if (range !== undefined) {
       const [first, last] = range;
       const below = first > 0 ? `\\x00-${codePointEscape(first - 1)}` : "";
-      const members = letter === "p" ? `${codePointEscape(first)}-${codePointEscape(last)}` : `${below}${codePointEscape(last + 1)}-\\x{10FFFF}`;
+      const members =
+        letter === "p"
+          ? `${codePointEscape(first)}-${codePointEscape(last)}`
+          : `${below}${codePointEscape(last + 1)}-\\x{10FFFF}`;
       return this.#emit(this.#inClass ? members : `[${members}]`, consumed);
     }
     this.#emit(`\\${letter}{${GENERAL_CATEGORIES[name] ?? name}}`, consumed);

@@ -1,5 +1,9 @@
 export { createSchemaValidator } from "./schema-validator.js";
-export { createSdkJsonSchemaValidator, type SdkJsonSchemaValidator, type SdkJsonSchemaValidatorResult } from "./sdk-validator.js";
+export {
+  createSdkJsonSchemaValidator,
+  type SdkJsonSchemaValidator,
+  type SdkJsonSchemaValidatorResult,
+} from "./sdk-validator.js";
 export { formatValidationErrors, DEFAULT_MAX_FORMATTED_ERRORS, type FormatValidationErrorsOptions } from "./issues.js";
 export { SchemaValidationError, type SchemaValidationErrorCode, type SchemaValidationErrorOptions } from "./errors.js";
 export { SUPPORTED_SCHEMA_URIS } from "./dialects.js";

@@ -39,7 +39,8 @@ export function planSimpleSchema(schema: SimpleSchema): (value: unknown) => Vali
 function planNode(schema: SimpleSchema): Check {
   const { type } = schema;
   const checks: Check[] = [];
-  const typeInGroup = type !== undefined && type !== "integer" && type !== "boolean" && type !== "null" && usesGroup(schema, type);
+  const typeInGroup =
+    type !== undefined && type !== "integer" && type !== "boolean" && type !== "null" && usesGroup(schema, type);
   if (type !== undefined && !typeInGroup) {
     checks.push((value, path, issues) => {
       if (!hasType(type, value)) issues.push(typeIssue(path, type));
@@ -48,7 +49,8 @@ function planNode(schema: SimpleSchema): Check {
   if (schema.enum !== undefined) {
     const allowed: readonly unknown[] = schema.enum;
     checks.push((value, path, issues) => {
-      if (!allowed.includes(value)) issues.push({ path, keyword: "enum", message: "must be equal to one of the allowed values" });
+      if (!allowed.includes(value))
+        issues.push({ path, keyword: "enum", message: "must be equal to one of the allowed values" });
     });
   }
   for (const group of GROUPS) {
@@ -123,12 +125,14 @@ function planNumber(schema: SimpleSchema): Check[] {
   }
   if (exclusiveMaximum !== undefined) {
     checks.push((value, path, issues) => {
-      if (!((value as number) < exclusiveMaximum)) issues.push({ path, keyword: "exclusiveMaximum", message: `must be < ${exclusiveMaximum}` });
+      if (!((value as number) < exclusiveMaximum))
+        issues.push({ path, keyword: "exclusiveMaximum", message: `must be < ${exclusiveMaximum}` });
     });
   }
   if (exclusiveMinimum !== undefined) {
     checks.push((value, path, issues) => {
-      if (!((value as number) > exclusiveMinimum)) issues.push({ path, keyword: "exclusiveMinimum", message: `must be > ${exclusiveMinimum}` });
+      if (!((value as number) > exclusiveMinimum))
+        issues.push({ path, keyword: "exclusiveMinimum", message: `must be > ${exclusiveMinimum}` });
     });
   }
   return checks;
@@ -139,8 +143,10 @@ function planString(schema: SimpleSchema): Check {
   const minLength = schema.minLength ?? 0;
   return (value, path, issues) => {
     const length = codePointLength(value as string);
-    if (length > maxLength) issues.push({ path, keyword: "maxLength", message: `must NOT have more than ${maxLength} characters` });
-    if (length < minLength) issues.push({ path, keyword: "minLength", message: `must NOT have fewer than ${minLength} characters` });
+    if (length > maxLength)
+      issues.push({ path, keyword: "maxLength", message: `must NOT have more than ${maxLength} characters` });
+    if (length < minLength)
+      issues.push({ path, keyword: "minLength", message: `must NOT have fewer than ${minLength} characters` });
   };
 }
 
@@ -162,12 +168,14 @@ function planArray(schema: SimpleSchema): Check[] {
   const { maxItems, minItems, items } = schema;
   if (maxItems !== undefined) {
     checks.push((value, path, issues) => {
-      if ((value as unknown[]).length > maxItems) issues.push({ path, keyword: "maxItems", message: `must NOT have more than ${maxItems} items` });
+      if ((value as unknown[]).length > maxItems)
+        issues.push({ path, keyword: "maxItems", message: `must NOT have more than ${maxItems} items` });
     });
   }
   if (minItems !== undefined) {
     checks.push((value, path, issues) => {
-      if ((value as unknown[]).length < minItems) issues.push({ path, keyword: "minItems", message: `must NOT have fewer than ${minItems} items` });
+      if ((value as unknown[]).length < minItems)
+        issues.push({ path, keyword: "minItems", message: `must NOT have fewer than ${minItems} items` });
     });
   }
   if (items !== undefined) {
@@ -188,7 +196,8 @@ function planObject(schema: SimpleSchema): Check[] {
     checks.push((value, path, issues) => {
       const object = value as Readonly<Record<string, unknown>>;
       for (const name of required) {
-        if (object[name] === undefined) issues.push({ path, keyword: "required", message: `must have required property '${name}'` });
+        if (object[name] === undefined)
+          issues.push({ path, keyword: "required", message: `must have required property '${name}'` });
       }
     });
   }
@@ -196,12 +205,21 @@ function planObject(schema: SimpleSchema): Check[] {
     const known = new Set(properties === undefined ? [] : Object.keys(properties));
     checks.push((value, path, issues) => {
       for (const name in value as object) {
-        if (!known.has(name)) issues.push({ path, keyword: "additionalProperties", message: `must NOT have additional properties: '${name}'` });
+        if (!known.has(name))
+          issues.push({
+            path,
+            keyword: "additionalProperties",
+            message: `must NOT have additional properties: '${name}'`,
+          });
       }
     });
   }
   if (properties !== undefined) {
-    const planned = Object.entries(properties).map(([name, propertySchema]) => ({ name, segment: `/${escapePointer(name)}`, check: planNode(propertySchema) }));
+    const planned = Object.entries(properties).map(([name, propertySchema]) => ({
+      name,
+      segment: `/${escapePointer(name)}`,
+      check: planNode(propertySchema),
+    }));
     checks.push((value, path, issues) => {
       const object = value as Readonly<Record<string, unknown>>;
       for (const { name, segment, check } of planned) {

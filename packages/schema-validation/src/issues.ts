@@ -38,7 +38,9 @@ export function formatValidationErrors(
 ): string {
   const limit = options.maxErrors;
   const maxErrors = limit !== undefined && limit >= 1 ? Math.floor(limit) : DEFAULT_MAX_FORMATTED_ERRORS;
-  const shown = errors.slice(0, maxErrors).map((issue) => (issue.path === "" ? issue.message : `${issue.path} ${issue.message}`));
+  const shown = errors
+    .slice(0, maxErrors)
+    .map((issue) => (issue.path === "" ? issue.message : `${issue.path} ${issue.message}`));
   const hidden = errors.length - shown.length;
   if (hidden > 0) shown.push(`and ${hidden} more`);
   return shown.join("; ");

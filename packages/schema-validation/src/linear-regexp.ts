@@ -38,7 +38,10 @@ export function compileLinearRegExp(pattern: string): LinearRegExp {
   try {
     test = compileParts(pattern, { remaining: MAX_PATTERN_PROGRAM_SIZE });
   } catch (error) {
-    const reason = error instanceof UnsupportedPatternError ? `it uses ${error.message}` : describeError(error).replace(/^error parsing regexp: /, "");
+    const reason =
+      error instanceof UnsupportedPatternError
+        ? `it uses ${error.message}`
+        : describeError(error).replace(/^error parsing regexp: /, "");
     throw new Error(
       `pattern ${JSON.stringify(pattern)} cannot be used: ${reason}. Patterns run on a linear-time engine (RE2), so that no ` +
         "schema can stall validation; it has no backreferences and no lookahead except right after a leading ^, and a pattern " +
@@ -59,7 +62,10 @@ interface SizeBudget {
 function compileParts(pattern: string, budget: SizeBudget): (text: string) => boolean {
   const split = splitLeadingLookaheads(pattern);
   if (split === undefined) return compileRe2(pattern, budget);
-  const lookaheads = split.lookaheads.map(({ negated, pattern: part }) => ({ negated, test: compileParts(part, budget) }));
+  const lookaheads = split.lookaheads.map(({ negated, pattern: part }) => ({
+    negated,
+    test: compileParts(part, budget),
+  }));
   const rest = compileParts(split.rest, budget);
   return (text) => lookaheads.every(({ negated, test }) => test(text) !== negated) && rest(text);
 }
@@ -69,7 +75,8 @@ function compileRe2(pattern: string, budget: SizeBudget): (text: string) => bool
   const used = MAX_PATTERN_PROGRAM_SIZE - budget.remaining;
   // The estimate is within a factor of two of the real size; checking it first keeps a pattern
   // asking for millions of instructions from taking seconds to compile.
-  if (estimatedSize > 2 * budget.remaining) throw new UnsupportedPatternError(tooLarge(`about ${used + estimatedSize}`));
+  if (estimatedSize > 2 * budget.remaining)
+    throw new UnsupportedPatternError(tooLarge(`about ${used + estimatedSize}`));
   const matcher = RE2JS.compile(wholeStringSource ?? source, hasLookbehind ? RE2JS.LOOKBEHINDS : 0);
   const size = matcher.programSize();
   if (size > budget.remaining) throw new UnsupportedPatternError(tooLarge(String(used + size)));

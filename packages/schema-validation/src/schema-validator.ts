@@ -22,7 +22,9 @@ export function createSchemaValidator(options: SchemaValidatorOptions = {}): Sch
     throw new RangeError(`maxCacheEntries must be a positive integer, got ${String(maxEntries)}`);
   }
   const cache = new LruCache<string, CacheEntry>(maxEntries, () => {
-    logger?.debug?.("schema cache full: dropped the least recently used compiled schema", { maxCacheEntries: maxEntries });
+    logger?.debug?.("schema cache full: dropped the least recently used compiled schema", {
+      maxCacheEntries: maxEntries,
+    });
   });
   // Serializing a schema costs more than validating with it, so each object's key is remembered.
   const keysBySchemaObject = new WeakMap<object, string>();

@@ -4,7 +4,8 @@ import { createSchemaValidator } from "./schema-validator.js";
 import type { CompiledSchema, SchemaValidator } from "./types.js";
 
 /** What one check of the SDK's validator returns; the same shape as the SDK's `JsonSchemaValidatorResult`. */
-export type SdkJsonSchemaValidatorResult<T> = { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
+export type SdkJsonSchemaValidatorResult<T> =
+  { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
 
 /**
  * The MCP SDK's `jsonSchemaValidator` interface (`@modelcontextprotocol/sdk/validation/types.js`),
@@ -22,7 +23,9 @@ export interface SdkJsonSchemaValidator {
  * A tool whose output schema cannot be compiled does not break `listTools()`; instead each of its
  * results is rejected with the reason the schema is unusable.
  */
-export function createSdkJsonSchemaValidator(validator: SchemaValidator = createSchemaValidator()): SdkJsonSchemaValidator {
+export function createSdkJsonSchemaValidator(
+  validator: SchemaValidator = createSchemaValidator(),
+): SdkJsonSchemaValidator {
   return {
     getValidator<T>(schema: object | boolean): (input: unknown) => SdkJsonSchemaValidatorResult<T> {
       let compiled: CompiledSchema;

@@ -94,6 +94,8 @@ function isStringSet(value: unknown): boolean {
 /** Non-empty and duplicate-free, as draft-06 requires; ajv refuses an empty enum outright. */
 function isPrimitiveSet(value: unknown): boolean {
   if (!Array.isArray(value) || value.length === 0) return false;
-  const primitive = value.every((v) => v === null || typeof v === "string" || typeof v === "boolean" || isFiniteNumber(v));
+  const primitive = value.every(
+    (v) => v === null || typeof v === "string" || typeof v === "boolean" || isFiniteNumber(v),
+  );
   return primitive && new Set(value).size === value.length;
 }

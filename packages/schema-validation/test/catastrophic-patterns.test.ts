@@ -30,7 +30,10 @@ function runChild(): Promise<ChildRun> {
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
       clearTimeout(killer);
-      const outcomes = stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Outcome);
+      const outcomes = stdout
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Outcome);
       resolve({ outcomes, code, signal, stderr });
     });
   });
@@ -40,7 +43,9 @@ function expectedErrors(outcome: Outcome): Outcome["errors"] {
   const patternIssue = { path: "", keyword: "pattern", message: `must match pattern "${outcome.pattern}"` };
   if (outcome.keyword === "pattern") return outcome.input === "match" ? [] : [patternIssue];
   if (outcome.keyword === "propertyNames") {
-    return outcome.input === "match" ? [] : [patternIssue, { path: "", keyword: "propertyNames", message: "property name must be valid" }];
+    return outcome.input === "match"
+      ? []
+      : [patternIssue, { path: "", keyword: "propertyNames", message: "property name must be valid" }];
   }
   // A key the pattern matches has its value checked; any other key is an additional property.
   return outcome.input === "match"

@@ -14,7 +14,11 @@ describe("SchemaValidationError", () => {
   });
 
   it("recognizes instances across package copies through the shared marker", () => {
-    const fromOtherCopy = { name: "SchemaValidationError", code: "SCHEMA_INVALID", [Symbol.for("mcp-tool-adapter.error")]: true };
+    const fromOtherCopy = {
+      name: "SchemaValidationError",
+      code: "SCHEMA_INVALID",
+      [Symbol.for("mcp-tool-adapter.error")]: true,
+    };
     expect(SchemaValidationError.isInstance(new SchemaValidationError("SCHEMA_INVALID", "bad"))).toBe(true);
     expect(SchemaValidationError.isInstance(fromOtherCopy)).toBe(true);
     expect(SchemaValidationError.isInstance(new Error("plain"))).toBe(false);

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { compileSchema } from "../src/compile-schema.js";
 import { isSimpleSchema } from "../src/simple-schema.js";
 
-const viaAjv = (schema: unknown, value: unknown) => compileSchema(schema, undefined, { interpretSimpleSchemas: false }).validate(value);
+const viaAjv = (schema: unknown, value: unknown) =>
+  compileSchema(schema, undefined, { interpretSimpleSchemas: false }).validate(value);
 const viaInterpreter = (schema: Record<string, unknown>, value: unknown) => {
   expect(isSimpleSchema(schema)).toBe(true);
   return compileSchema(schema).validate(value);
@@ -11,9 +12,17 @@ const viaInterpreter = (schema: Record<string, unknown>, value: unknown) => {
 
 // Names include ones that exist on Object.prototype and ones JSON Pointer must escape.
 const propertyName = fc.constantFrom("a", "b", "query", "limit", "constructor", "toString", "x/y", "t~1", "");
-const primitive = fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant(null));
+const primitive = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.integer({ min: -5, max: 5 }),
+  fc.boolean(),
+  fc.constant(null),
+);
 const count = fc.integer({ min: 0, max: 6 });
-const limit = fc.oneof(fc.integer({ min: -10, max: 10 }), fc.double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true }));
+const limit = fc.oneof(
+  fc.integer({ min: -10, max: 10 }),
+  fc.double({ min: -10, max: 10, noNaN: true, noDefaultInfinity: true }),
+);
 const simpleType = fc.constantFrom("string", "number", "integer", "boolean", "null", "array", "object");
 
 const leafSchema = fc.record(
@@ -53,7 +62,11 @@ const { schema: simpleSchema } = fc.letrec<{ schema: Record<string, unknown> }>(
   ),
 }));
 
-const dialect = fc.constantFrom(undefined, "https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#");
+const dialect = fc.constantFrom(
+  undefined,
+  "https://json-schema.org/draft/2020-12/schema",
+  "http://json-schema.org/draft-07/schema#",
+);
 
 const value: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -126,7 +139,9 @@ describe("interpreted keywords", () => {
   });
 
   it("enum, minimum, maximum and the exclusive limits", () => {
-    expect(issues({ enum: ["a", 1] }, "b")).toEqual([{ path: "", keyword: "enum", message: "must be equal to one of the allowed values" }]);
+    expect(issues({ enum: ["a", 1] }, "b")).toEqual([
+      { path: "", keyword: "enum", message: "must be equal to one of the allowed values" },
+    ]);
     expect(issues({ maximum: 5 }, 6)[0]?.message).toBe("must be <= 5");
     expect(issues({ minimum: 5 }, 4)[0]?.message).toBe("must be >= 5");
     expect(issues({ exclusiveMaximum: 5 }, 5)[0]?.message).toBe("must be < 5");
@@ -136,7 +151,9 @@ describe("interpreted keywords", () => {
 
   it("minLength and maxLength count code points", () => {
     expect(issues({ maxLength: 1 }, "😀")).toEqual([]);
-    expect(issues({ maxLength: 1 }, "ab")).toEqual([{ path: "", keyword: "maxLength", message: "must NOT have more than 1 characters" }]);
+    expect(issues({ maxLength: 1 }, "ab")).toEqual([
+      { path: "", keyword: "maxLength", message: "must NOT have more than 1 characters" },
+    ]);
     expect(issues({ minLength: 2 }, "😀")[0]?.message).toBe("must NOT have fewer than 2 characters");
   });
 
@@ -149,7 +166,12 @@ describe("interpreted keywords", () => {
   });
 
   it("required, properties and additionalProperties", () => {
-    const schema = { type: "object", properties: { "a/b": { type: "string" } }, required: ["c"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { "a/b": { type: "string" } },
+      required: ["c"],
+      additionalProperties: false,
+    };
     expect(issues(schema, { "a/b": 1, d: true })).toEqual([
       { path: "", keyword: "required", message: "must have required property 'c'" },
       { path: "", keyword: "additionalProperties", message: "must NOT have additional properties: 'd'" },
@@ -159,7 +181,12 @@ describe("interpreted keywords", () => {
   });
 
   it("reports a value it cannot read instead of throwing", () => {
-    const hostile = Object.defineProperty({}, "a", { enumerable: true, get: () => { throw new Error("boom"); } });
+    const hostile = Object.defineProperty({}, "a", {
+      enumerable: true,
+      get: () => {
+        throw new Error("boom");
+      },
+    });
     const result = viaInterpreter({ properties: { a: { type: "string" } } }, hostile);
     expect(result.valid).toBe(false);
     expect(result.errors[0]?.message).toContain("boom");
@@ -168,7 +195,9 @@ describe("interpreted keywords", () => {
 
 describe("the recogniser", () => {
   it("admits typical tool schemas and sends everything else to ajv", () => {
-    expect(isSimpleSchema({ $schema: "x", type: "object", properties: { a: { type: "string", default: "z" } } })).toBe(true);
+    expect(isSimpleSchema({ $schema: "x", type: "object", properties: { a: { type: "string", default: "z" } } })).toBe(
+      true,
+    );
     for (const schema of [
       { pattern: "a" },
       { format: "uri" },
@@ -194,6 +223,8 @@ describe("the recogniser", () => {
   });
 
   it("leaves invalid schemas to ajv, so their errors stay the same", () => {
-    expect(() => compileSchema({ type: "object", properties: { a: { minLength: -1 } } })).toThrow(/minLength must be >= 0/);
+    expect(() => compileSchema({ type: "object", properties: { a: { minLength: -1 } } })).toThrow(
+      /minLength must be >= 0/,
+    );
   });
 });

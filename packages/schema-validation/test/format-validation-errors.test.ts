@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { createSchemaValidator, DEFAULT_MAX_FORMATTED_ERRORS, formatValidationErrors, type ValidationIssue } from "../src/index.js";
+import {
+  createSchemaValidator,
+  DEFAULT_MAX_FORMATTED_ERRORS,
+  formatValidationErrors,
+  type ValidationIssue,
+} from "../src/index.js";
 
 const issue = (path: string, message: string): ValidationIssue => ({ path, keyword: "x", message });
 
 describe("formatValidationErrors", () => {
   it("joins path and rule, leaving the path out at the root", () => {
-    expect(formatValidationErrors([issue("/title", "must be string"), issue("", "must have required property 'body'")])).toBe(
-      "/title must be string; must have required property 'body'",
-    );
+    expect(
+      formatValidationErrors([issue("/title", "must be string"), issue("", "must have required property 'body'")]),
+    ).toBe("/title must be string; must have required property 'body'");
   });
 
   it("keeps the order validation found the problems in: the README's example, on both paths", () => {
@@ -17,9 +22,17 @@ describe("formatValidationErrors", () => {
       required: ["title", "body"],
     };
     const expected = "must have required property 'body'; /title must be string";
-    expect(formatValidationErrors(createSchemaValidator().compile(article).validate({ title: 42 }).errors)).toBe(expected);
+    expect(formatValidationErrors(createSchemaValidator().compile(article).validate({ title: 42 }).errors)).toBe(
+      expected,
+    );
     // An unknown keyword sends the same schema through ajv instead of the interpreter.
-    expect(formatValidationErrors(createSchemaValidator().compile({ ...article, "x-extra": 1 }).validate({ title: 42 }).errors)).toBe(expected);
+    expect(
+      formatValidationErrors(
+        createSchemaValidator()
+          .compile({ ...article, "x-extra": 1 })
+          .validate({ title: 42 }).errors,
+      ),
+    ).toBe(expected);
   });
 
   it("gives an empty string for no errors", () => {

@@ -39,7 +39,11 @@ const schemaLike = fc.letrec<{ schema: Record<string, unknown> | boolean }>((tie
         format: fc.constantFrom("email", "uri", "date-time", "uuid", "unknown-format"),
         $ref: fc.constantFrom("#", "#/$defs/a", "#/$defs/missing"),
         $defs: fc.record({ a: tie("schema") }),
-        dependentRequired: fc.dictionary(fc.string({ maxLength: 3 }), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), { maxKeys: 2 }),
+        dependentRequired: fc.dictionary(
+          fc.string({ maxLength: 3 }),
+          fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+          { maxKeys: 2 },
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -47,20 +51,22 @@ const schemaLike = fc.letrec<{ schema: Record<string, unknown> | boolean }>((tie
 }));
 
 /** Values that are not JSON: BigInt, functions, symbols, holes, odd prototypes, __proto__ keys. */
-const anyValue = fc.anything({
-  maxDepth: 4,
-  withBigInt: true,
-  withBoxedValues: true,
-  withDate: true,
-  withMap: true,
-  withSet: true,
-  withNullPrototype: true,
-  withObjectString: true,
-  withSparseArray: true,
-  withTypedArray: true,
-  stringUnit: "binary",
-  key: fc.oneof(fc.string(), fc.constant("__proto__")),
-}).chain((value) => fc.constantFrom(value, [value, () => value], { value, symbol: Symbol("s") }));
+const anyValue = fc
+  .anything({
+    maxDepth: 4,
+    withBigInt: true,
+    withBoxedValues: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withNullPrototype: true,
+    withObjectString: true,
+    withSparseArray: true,
+    withTypedArray: true,
+    stringUnit: "binary",
+    key: fc.oneof(fc.string(), fc.constant("__proto__")),
+  })
+  .chain((value) => fc.constantFrom(value, [value, () => value], { value, symbol: Symbol("s") }));
 
 describe("never throws", () => {
   it("validates arbitrary JSON against arbitrary JSON treated as a schema", () => {
@@ -106,7 +112,11 @@ describe("cache key", () => {
     const reorder = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(reorder);
       if (typeof value !== "object" || value === null) return value;
-      return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reorder(v)]));
+      return Object.fromEntries(
+        Object.entries(value)
+          .reverse()
+          .map(([k, v]) => [k, reorder(v)]),
+      );
     };
     fc.assert(
       fc.property(schemaLike.schema, (schema) => {

@@ -49,7 +49,10 @@ describe("validation results", () => {
       ]),
     );
     expect(result.errors).toHaveLength(2);
-    expect(formatValidationErrors(result.errors).split("; ").sort()).toEqual(["/title must be string", "must have required property 'body'"]);
+    expect(formatValidationErrors(result.errors).split("; ").sort()).toEqual([
+      "/title must be string",
+      "must have required property 'body'",
+    ]);
   });
 
   it("names the unexpected property when additional properties are forbidden", () => {
@@ -58,14 +61,19 @@ describe("validation results", () => {
   });
 
   it("escapes paths as JSON Pointers", () => {
-    const result = createSchemaValidator().validate({ properties: { "a/b": { properties: { "c~d": { type: "number" } } } } }, { "a/b": { "c~d": "x" } });
+    const result = createSchemaValidator().validate(
+      { properties: { "a/b": { properties: { "c~d": { type: "number" } } } } },
+      { "a/b": { "c~d": "x" } },
+    );
     expect(result.errors[0]?.path).toBe("/a~1b/c~0d");
   });
 
   it("checks formats", () => {
     const validator = createSchemaValidator();
     expect(validator.validate({ format: "email" }, "someone@example.com").valid).toBe(true);
-    expect(formatValidationErrors(validator.validate({ format: "email" }, "nope").errors)).toBe('must match format "email"');
+    expect(formatValidationErrors(validator.validate({ format: "email" }, "nope").errors)).toBe(
+      'must match format "email"',
+    );
     expect(validator.validate({ format: "date-time" }, "2025-06-18T10:00:00Z").valid).toBe(true);
     expect(validator.validate({ format: "uri" }, "not a uri").valid).toBe(false);
   });
@@ -73,42 +81,58 @@ describe("validation results", () => {
   it("accepts boolean schemas", () => {
     const validator = createSchemaValidator();
     expect(validator.validate(true, { anything: 1 }).valid).toBe(true);
-    expect(validator.validate(false, 1)).toEqual({ valid: false, errors: [{ path: "", keyword: "false schema", message: "boolean schema is false" }] });
+    expect(validator.validate(false, 1)).toEqual({
+      valid: false,
+      errors: [{ path: "", keyword: "false schema", message: "boolean schema is false" }],
+    });
   });
 
   it("compiles schemas with unknown keywords (strict mode off) and warns about unknown formats", () => {
     const { logger, records } = recordingLogger();
     const validator = createSchemaValidator({ logger });
-    expect(validator.validate({ type: "string", "x-ui-widget": "textarea", format: "made-up" }, "text").valid).toBe(true);
+    expect(validator.validate({ type: "string", "x-ui-widget": "textarea", format: "made-up" }, "text").valid).toBe(
+      true,
+    );
     expect(records.some((r) => r.level === "warn" && r.message.includes('unknown format "made-up"'))).toBe(true);
   });
 });
 
 describe("dialects", () => {
-  const tupleOf = (draft: string | undefined) => ({ ...(draft === undefined ? {} : { $schema: draft }), prefixItems: [{ type: "string" }] });
+  const tupleOf = (draft: string | undefined) => ({
+    ...(draft === undefined ? {} : { $schema: draft }),
+    prefixItems: [{ type: "string" }],
+  });
 
   it("uses 2020-12 when $schema is absent", () => {
     expect(createSchemaValidator().validate(tupleOf(undefined), [1]).valid).toBe(false);
-    expect(createSchemaValidator().validate({ dependentRequired: { a: ["b"] } }, { a: 1 }).errors[0]?.keyword).toBe("dependentRequired");
+    expect(createSchemaValidator().validate({ dependentRequired: { a: ["b"] } }, { a: 1 }).errors[0]?.keyword).toBe(
+      "dependentRequired",
+    );
   });
 
-  it.each(["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft/2020-12/schema#"])("runs 2020-12 for %s", (draft) => {
-    expect(createSchemaValidator().validate(tupleOf(draft), [1]).valid).toBe(false);
-  });
-
-  it.each(["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema", "http://json-schema.org/draft-06/schema#"])(
-    "runs draft-07 rules for %s",
+  it.each(["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft/2020-12/schema#"])(
+    "runs 2020-12 for %s",
     (draft) => {
-      const validator = createSchemaValidator();
-      // prefixItems is not a draft-07 keyword; array-form items is.
-      expect(validator.validate(tupleOf(draft), [1]).valid).toBe(true);
-      expect(validator.validate({ $schema: draft, items: [{ type: "string" }] }, [1]).valid).toBe(false);
+      expect(createSchemaValidator().validate(tupleOf(draft), [1]).valid).toBe(false);
     },
   );
 
+  it.each([
+    "http://json-schema.org/draft-07/schema#",
+    "https://json-schema.org/draft-07/schema",
+    "http://json-schema.org/draft-06/schema#",
+  ])("runs draft-07 rules for %s", (draft) => {
+    const validator = createSchemaValidator();
+    // prefixItems is not a draft-07 keyword; array-form items is.
+    expect(validator.validate(tupleOf(draft), [1]).valid).toBe(true);
+    expect(validator.validate({ $schema: draft, items: [{ type: "string" }] }, [1]).valid).toBe(false);
+  });
+
   it("runs 2019-09 for its $schema", () => {
     const schema = { $schema: "https://json-schema.org/draft/2019-09/schema", dependentRequired: { a: ["b"] } };
-    expect(formatValidationErrors(createSchemaValidator().validate(schema, { a: 1 }).errors)).toBe("must have property b when property a is present");
+    expect(formatValidationErrors(createSchemaValidator().validate(schema, { a: 1 }).errors)).toBe(
+      "must have property b when property a is present",
+    );
   });
 
   it("rejects draft-04 and unknown dialects with the supported list", () => {
@@ -125,32 +149,62 @@ describe("dialects", () => {
 describe("$ref", () => {
   it("follows #/definitions in draft-07 and #/$defs in 2020-12", () => {
     const validator = createSchemaValidator();
-    const draft07 = { $schema: "http://json-schema.org/draft-07/schema#", definitions: { name: { type: "string" } }, properties: { n: { $ref: "#/definitions/name" } } };
+    const draft07 = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      definitions: { name: { type: "string" } },
+      properties: { n: { $ref: "#/definitions/name" } },
+    };
     const draft2020 = { $defs: { name: { type: "string" } }, properties: { n: { $ref: "#/$defs/name" } } };
     for (const schema of [draft07, draft2020]) {
       expect(validator.validate(schema, { n: "ok" }).valid).toBe(true);
-      expect(validator.validate(schema, { n: 1 }).errors).toEqual([{ path: "/n", keyword: "type", message: "must be string" }]);
+      expect(validator.validate(schema, { n: 1 }).errors).toEqual([
+        { path: "/n", keyword: "type", message: "must be string" },
+      ]);
     }
   });
 
   it("follows recursive references", () => {
-    const tree = { $defs: { node: { type: "object", properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#/$defs/node" } } } } }, $ref: "#/$defs/node" };
-    const result = createSchemaValidator().validate(tree, { value: 1, children: [{ value: 2, children: [{ value: "three" }] }] });
-    expect(result.errors).toEqual([{ path: "/children/0/children/0/value", keyword: "type", message: "must be number" }]);
-    expect(createSchemaValidator().validate({ properties: { self: { $ref: "#" } }, required: ["x"] }, { x: 1, self: { self: {} } }).errors.map((e) => e.path)).toEqual(["/self", "/self/self"]);
+    const tree = {
+      $defs: {
+        node: {
+          type: "object",
+          properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#/$defs/node" } } },
+        },
+      },
+      $ref: "#/$defs/node",
+    };
+    const result = createSchemaValidator().validate(tree, {
+      value: 1,
+      children: [{ value: 2, children: [{ value: "three" }] }],
+    });
+    expect(result.errors).toEqual([
+      { path: "/children/0/children/0/value", keyword: "type", message: "must be number" },
+    ]);
+    expect(
+      createSchemaValidator()
+        .validate({ properties: { self: { $ref: "#" } }, required: ["x"] }, { x: 1, self: { self: {} } })
+        .errors.map((e) => e.path),
+    ).toEqual(["/self", "/self/self"]);
   });
 
   it("resolves absolute references to the schema's own $id without fetching", () => {
-    const schema = { $id: "https://tools.example.invalid/search.json", $defs: { q: { type: "string" } }, properties: { q: { $ref: "https://tools.example.invalid/search.json#/$defs/q" } } };
+    const schema = {
+      $id: "https://tools.example.invalid/search.json",
+      $defs: { q: { type: "string" } },
+      properties: { q: { $ref: "https://tools.example.invalid/search.json#/$defs/q" } },
+    };
     expect(createSchemaValidator().validate(schema, { q: 5 }).errors[0]?.path).toBe("/q");
   });
 
-  it.each(["#/definitions/missing", "https://example.invalid/remote.json", "other.json#/x"])("reports %s as unresolved, naming it", (ref) => {
-    const error = compileError({ properties: { a: { $ref: ref } } });
-    expect(error.code).toBe("SCHEMA_REF_UNRESOLVED");
-    expect(error.ref).toContain(ref.replace(/^#/, ""));
-    expect(error.message).toContain("nothing is fetched");
-  });
+  it.each(["#/definitions/missing", "https://example.invalid/remote.json", "other.json#/x"])(
+    "reports %s as unresolved, naming it",
+    (ref) => {
+      const error = compileError({ properties: { a: { $ref: ref } } });
+      expect(error.code).toBe("SCHEMA_REF_UNRESOLVED");
+      expect(error.ref).toContain(ref.replace(/^#/, ""));
+      expect(error.message).toContain("nothing is fetched");
+    },
+  );
 
   it("keeps schemas with the same $id independent", () => {
     const validator = createSchemaValidator();
@@ -213,7 +267,14 @@ describe("invalid schemas", () => {
   });
 
   it("turns a schema that throws while being read into SCHEMA_INVALID", () => {
-    const hostile = new Proxy({}, { ownKeys: () => { throw new Error("no peeking"); } });
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error("no peeking");
+        },
+      },
+    );
     const error = compileError(hostile);
     expect(error.code).toBe("SCHEMA_INVALID");
     expect(error.message).toContain("no peeking");
@@ -224,7 +285,11 @@ describe("invalid schemas", () => {
     const validator = createSchemaValidator({ logger });
     for (let i = 0; i < 3; i++) expect(validator.validate({ type: "strin" }, 1).valid).toBe(false);
     expect(records.filter((r) => r.level === "warn")).toEqual([
-      { level: "warn", message: "JSON Schema could not be compiled", data: { code: "SCHEMA_INVALID", reason: expect.stringContaining("/type") as string } },
+      {
+        level: "warn",
+        message: "JSON Schema could not be compiled",
+        data: { code: "SCHEMA_INVALID", reason: expect.stringContaining("/type") as string },
+      },
     ]);
     expect(validator.cacheSize).toBe(1);
   });
@@ -257,7 +322,10 @@ describe("values that are not JSON", () => {
   it("reports a circular value the schema recurses into as not validatable", () => {
     const node: Record<string, unknown> = { value: 1 };
     node.next = node;
-    const list = { $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } } } }, $ref: "#/$defs/node" };
+    const list = {
+      $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } } } },
+      $ref: "#/$defs/node",
+    };
     const result = validator.validate(list, node);
     expect(result.valid).toBe(false);
     expect(result.errors[0]?.keyword).toBe("value");
@@ -267,9 +335,25 @@ describe("values that are not JSON", () => {
   });
 
   it("reports a value that throws when read", () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error("boom"); }, has: () => true, ownKeys: () => ["a"], getOwnPropertyDescriptor: () => ({ configurable: true, enumerable: true, value: 1 }) });
-    const result = validator.validate({ type: "object", properties: { a: { type: "number" } }, required: ["a"] }, hostile);
-    expect(result).toEqual({ valid: false, errors: [{ path: "", keyword: "value", message: expect.stringContaining("boom") as string }] });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("boom");
+        },
+        has: () => true,
+        ownKeys: () => ["a"],
+        getOwnPropertyDescriptor: () => ({ configurable: true, enumerable: true, value: 1 }),
+      },
+    );
+    const result = validator.validate(
+      { type: "object", properties: { a: { type: "number" } }, required: ["a"] },
+      hostile,
+    );
+    expect(result).toEqual({
+      valid: false,
+      errors: [{ path: "", keyword: "value", message: expect.stringContaining("boom") as string }],
+    });
   });
 });
 
@@ -282,7 +366,9 @@ describe("compile cache", () => {
     expect(b).toBe(a);
     expect(validator.cacheSize).toBe(1);
     expect(records.filter((r) => r.message === "compiled JSON Schema")).toHaveLength(1);
-    expect(validator.compile({ type: "object", properties: { x: { type: "number", minimum: 1 } }, required: ["x"] })).not.toBe(a);
+    expect(
+      validator.compile({ type: "object", properties: { x: { type: "number", minimum: 1 } }, required: ["x"] }),
+    ).not.toBe(a);
     expect(validator.cacheSize).toBe(2);
   });
 
@@ -315,7 +401,9 @@ describe("compile cache", () => {
   });
 
   it("rejects a maxCacheEntries that is not a positive integer", () => {
-    expect(() => createSchemaValidator({ maxCacheEntries: 0 })).toThrow(/maxCacheEntries must be a positive integer, got 0/);
+    expect(() => createSchemaValidator({ maxCacheEntries: 0 })).toThrow(
+      /maxCacheEntries must be a positive integer, got 0/,
+    );
     expect(() => createSchemaValidator({ maxCacheEntries: 1.5 })).toThrow(RangeError);
   });
 });

@@ -25,7 +25,11 @@ const BROKEN_TOOL: TestTool = {
   handler: () => ({ content: [], structuredContent: { a: 1 } }),
 };
 
-async function connectClient(structuredContent: Record<string, unknown>, options: ConstructorParameters<typeof Client>[1] = {}, extraTools: TestTool[] = []) {
+async function connectClient(
+  structuredContent: Record<string, unknown>,
+  options: ConstructorParameters<typeof Client>[1] = {},
+  extraTools: TestTool[] = [],
+) {
   const server = createInMemoryTestServer({
     tools: [
       {
@@ -46,7 +50,10 @@ async function connectClient(structuredContent: Record<string, unknown>, options
 
 describe("createSdkJsonSchemaValidator with a real SDK Client", () => {
   it("makes the SDK reject structured content that breaks 2020-12 keywords", async () => {
-    const client = await connectClient({ point: ["north", 2], label: "home" }, { jsonSchemaValidator: createSdkJsonSchemaValidator() });
+    const client = await connectClient(
+      { point: ["north", 2], label: "home" },
+      { jsonSchemaValidator: createSdkJsonSchemaValidator() },
+    );
     const call = client.callTool({ name: "locate", arguments: {} });
     await expect(call).rejects.toThrow(/does not match the tool's output schema/);
     await expect(call).rejects.toThrow("/point/0 must be number");
@@ -54,7 +61,10 @@ describe("createSdkJsonSchemaValidator with a real SDK Client", () => {
   });
 
   it("lets conforming structured content through", async () => {
-    const client = await connectClient({ point: [1, 2], label: "home", color: "red" }, { jsonSchemaValidator: createSdkJsonSchemaValidator() });
+    const client = await connectClient(
+      { point: [1, 2], label: "home", color: "red" },
+      { jsonSchemaValidator: createSdkJsonSchemaValidator() },
+    );
     const result = await client.callTool({ name: "locate", arguments: {} });
     expect(result.structuredContent).toEqual({ point: [1, 2], label: "home", color: "red" });
   });
@@ -66,9 +76,15 @@ describe("createSdkJsonSchemaValidator with a real SDK Client", () => {
   });
 
   it("rejects results of a tool whose output schema cannot be compiled, without breaking listTools", async () => {
-    const client = await connectClient({ point: [1, 2] }, { jsonSchemaValidator: createSdkJsonSchemaValidator() }, [BROKEN_TOOL]);
-    await expect(client.callTool({ name: "broken", arguments: {} })).rejects.toThrow(/output schema cannot be used: JSON Schema \$ref "#\/\$defs\/missing"/);
-    await expect(client.callTool({ name: "locate", arguments: {} })).resolves.toMatchObject({ structuredContent: { point: [1, 2] } });
+    const client = await connectClient({ point: [1, 2] }, { jsonSchemaValidator: createSdkJsonSchemaValidator() }, [
+      BROKEN_TOOL,
+    ]);
+    await expect(client.callTool({ name: "broken", arguments: {} })).rejects.toThrow(
+      /output schema cannot be used: JSON Schema \$ref "#\/\$defs\/missing"/,
+    );
+    await expect(client.callTool({ name: "locate", arguments: {} })).resolves.toMatchObject({
+      structuredContent: { point: [1, 2] },
+    });
   });
 });
 
@@ -97,6 +113,10 @@ describe("createSdkJsonSchemaValidator", () => {
       validate: () => ({ valid: true, errors: [] }),
       cacheSize: 0,
     });
-    expect(sdkValidator.getValidator({})(1)).toEqual({ valid: false, data: undefined, errorMessage: "the output schema cannot be used: custom failure" });
+    expect(sdkValidator.getValidator({})(1)).toEqual({
+      valid: false,
+      data: undefined,
+      errorMessage: "the output schema cannot be used: custom failure",
+    });
   });
 });

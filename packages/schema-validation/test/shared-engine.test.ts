@@ -6,7 +6,9 @@ import { sharedScopeSize } from "../src/ajv-engines.js";
 function distinctSchema(index: number): Record<string, unknown> {
   return {
     type: "object",
-    $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" }, id: { type: "integer", maximum: index } } } },
+    $defs: {
+      node: { type: "object", properties: { next: { $ref: "#/$defs/node" }, id: { type: "integer", maximum: index } } },
+    },
     properties: {
       code: { type: "string", pattern: `^c${index}-[a-z]+$`, maxLength: 20 + index },
       at: { type: "string", format: "date-time" },
@@ -26,7 +28,9 @@ describe("the shared ajv engine", () => {
     for (let index = 2; index < 300; index++) validator.compile(distinctSchema(index));
     expect(sharedScopeSize("2020-12")).toBeLessThanOrEqual(sizeAfterFirstCompiles);
 
-    expect(first.validate({ code: "c0-ab", at: "2024-01-01T00:00:00Z", mode: "m0", tree: { next: { id: 0 } } })).toEqual({ valid: true, errors: [] });
+    expect(
+      first.validate({ code: "c0-ab", at: "2024-01-01T00:00:00Z", mode: "m0", tree: { next: { id: 0 } } }),
+    ).toEqual({ valid: true, errors: [] });
     const result = first.validate({ code: "c1-ab", at: "yesterday", mode: "m1", tree: { next: { next: { id: 1 } } } });
     expect(result.errors.map((issue) => `${issue.path} ${issue.keyword}`)).toEqual([
       "/code pattern",

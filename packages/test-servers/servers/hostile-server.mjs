@@ -117,7 +117,10 @@ const DAEMONIZE_SCRIPT = `
 
 function startGrandchild() {
   if (GRANDCHILD_STYLE === "daemon") {
-    const intermediate = spawnSync(process.execPath, ["-e", DAEMONIZE_SCRIPT], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+    const intermediate = spawnSync(process.execPath, ["-e", DAEMONIZE_SCRIPT], {
+      stdio: ["ignore", "pipe", "inherit"],
+      encoding: "utf8",
+    });
     return Number(intermediate.stdout);
   }
   const holdStdio = hasFlag("grandchild-holds-stdio");
@@ -169,7 +172,9 @@ function readGroupAndSession() {
   }
 }
 
-const text = (value) => ({ content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }] });
+const text = (value) => ({
+  content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }],
+});
 const objectSchema = (properties = {}, required) => ({
   type: "object",
   properties,
@@ -177,21 +182,37 @@ const objectSchema = (properties = {}, required) => ({
 });
 
 const STANDARD_TOOLS = [
-  { name: "echo", description: "Echoes its arguments as JSON text.", inputSchema: { type: "object", additionalProperties: true } },
+  {
+    name: "echo",
+    description: "Echoes its arguments as JSON text.",
+    inputSchema: { type: "object", additionalProperties: true },
+  },
   {
     name: "crash",
     description: "Exits the server process mid-call, optionally starting a grandchild first.",
     inputSchema: objectSchema({ grandchild: { type: "boolean" } }),
   },
-  { name: "exit", description: "Answers, then exits with code.", inputSchema: objectSchema({ code: { type: "integer" } }) },
+  {
+    name: "exit",
+    description: "Answers, then exits with code.",
+    inputSchema: objectSchema({ code: { type: "integer" } }),
+  },
   { name: "hang", description: "Never answers.", inputSchema: objectSchema() },
   {
     name: "slow",
     description: "Answers after ms milliseconds, reporting progress.",
     inputSchema: objectSchema({ ms: { type: "number", minimum: 0 }, steps: { type: "integer", minimum: 1 } }),
   },
-  { name: "garbage", description: "Writes garbage to stdout, then echoes.", inputSchema: { type: "object", additionalProperties: true } },
-  { name: "huge", description: "Answers a result of mb megabytes.", inputSchema: objectSchema({ mb: { type: "number", minimum: 0 } }) },
+  {
+    name: "garbage",
+    description: "Writes garbage to stdout, then echoes.",
+    inputSchema: { type: "object", additionalProperties: true },
+  },
+  {
+    name: "huge",
+    description: "Answers a result of mb megabytes.",
+    inputSchema: objectSchema({ mb: { type: "number", minimum: 0 } }),
+  },
   {
     name: "proto",
     description: "Answers objects with __proto__ and constructor keys.",
@@ -200,15 +221,39 @@ const STANDARD_TOOLS = [
   { name: "error", description: "Answers a tool error (isError).", inputSchema: objectSchema() },
   { name: "throw", description: "Answers a JSON-RPC error.", inputSchema: objectSchema() },
   { name: "spawn-grandchild", description: "Starts a grandchild and answers its pid.", inputSchema: objectSchema() },
-  { name: "spawn-grandchild-and-exit", description: "Starts a grandchild, answers its pid, then exits.", inputSchema: objectSchema() },
-  { name: "pid", description: "Answers this server's pid, process group id and session id.", inputSchema: objectSchema() },
-  { name: "env", description: "Answers one environment variable.", inputSchema: objectSchema({ name: { type: "string" } }, ["name"]) },
+  {
+    name: "spawn-grandchild-and-exit",
+    description: "Starts a grandchild, answers its pid, then exits.",
+    inputSchema: objectSchema(),
+  },
+  {
+    name: "pid",
+    description: "Answers this server's pid, process group id and session id.",
+    inputSchema: objectSchema(),
+  },
+  {
+    name: "env",
+    description: "Answers one environment variable.",
+    inputSchema: objectSchema({ name: { type: "string" } }, ["name"]),
+  },
   { name: "argv", description: "Answers this server's arguments.", inputSchema: objectSchema() },
   { name: "stderr", description: "Writes text to stderr.", inputSchema: objectSchema({ text: { type: "string" } }) },
 ];
 
 function badNameTools() {
-  const names = ["../x", "a/b", "", "n".repeat(10 * 1024), "tab\there", "new\nline", "nul\u0000byte", "esc\u001b[2J", "__proto__", "constructor", "ok_tool"];
+  const names = [
+    "../x",
+    "a/b",
+    "",
+    "n".repeat(10 * 1024),
+    "tab\there",
+    "new\nline",
+    "nul\u0000byte",
+    "esc\u001b[2J",
+    "__proto__",
+    "constructor",
+    "ok_tool",
+  ];
   return names.map((name) => ({ name, description: "A tool with a hostile name.", inputSchema: objectSchema() }));
 }
 
@@ -323,7 +368,10 @@ async function callTool(name, args, extra) {
       // client handles notifications a tick later than responses and would drop a late one).
       for (let step = 1; step <= steps; step += 1) {
         if (progressToken !== undefined) {
-          await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: step, total: steps } });
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken, progress: step, total: steps },
+          });
         }
         await delay(ms / steps, extra.signal);
         if (extra.signal.aborted) return text("cancelled");
@@ -381,7 +429,9 @@ async function serve() {
     const end = start + pageSize;
     return { tools: tools.slice(start, end), ...(end < tools.length ? { nextCursor: String(end) } : {}) };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(request.params.name, request.params.arguments ?? {}, extra));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(request.params.name, request.params.arguments ?? {}, extra),
+  );
   await server.connect(new HostileStdioServerTransport());
 }
 

@@ -249,7 +249,8 @@ export class CallResultRewriteTransport extends TransportDecorator {
 
   override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const toolName = calledToolName(message);
-    if (toolName !== undefined && this.#matches(toolName) && "id" in message && message.id !== undefined) this.#pending.add(message.id);
+    if (toolName !== undefined && this.#matches(toolName) && "id" in message && message.id !== undefined)
+      this.#pending.add(message.id);
     return this.inner.send(message, options);
   }
 
@@ -279,7 +280,11 @@ export interface CountingTransportSource {
  * A transport factory whose first `successfulConnects` calls delegate to `source` and whose
  * later calls hand out refusing transports — a server that went away after the first session.
  */
-export function failAfterConnects(source: TransportSource, successfulConnects = 1, error?: Error): CountingTransportSource {
+export function failAfterConnects(
+  source: TransportSource,
+  successfulConnects = 1,
+  error?: Error,
+): CountingTransportSource {
   let attempts = 0;
   const factory = async (): Promise<Transport> => {
     attempts += 1;

@@ -52,7 +52,12 @@ export async function startHttpProxy(): Promise<HttpProxyServer> {
       response.writeHead(403, { "content-type": "text/plain" }).end("this test proxy only forwards http to loopback");
       return;
     }
-    proxied.push({ kind: "forward", target: target.href, method: request.method ?? "", proxyAuthorization: proxyAuthorizationOf(request) });
+    proxied.push({
+      kind: "forward",
+      target: target.href,
+      method: request.method ?? "",
+      proxyAuthorization: proxyAuthorizationOf(request),
+    });
     const headers = { ...request.headers };
     delete headers["proxy-authorization"];
     delete headers["proxy-connection"];
@@ -62,7 +67,8 @@ export async function startHttpProxy(): Promise<HttpProxyServer> {
     });
     upstream.on("socket", track);
     upstream.on("error", () => {
-      if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain" }).end("the target refused the connection");
+      if (!response.headersSent)
+        response.writeHead(502, { "content-type": "text/plain" }).end("the target refused the connection");
       else response.destroy();
     });
     request.pipe(upstream);
@@ -88,7 +94,8 @@ export async function startHttpProxy(): Promise<HttpProxyServer> {
       client.pipe(upstream);
     });
     upstream.on("error", () => {
-      if (client.writable && upstream.bytesRead === 0) client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
+      if (client.writable && upstream.bytesRead === 0)
+        client.end("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
       else client.destroy();
     });
     client.on("error", () => upstream.destroy());

@@ -111,9 +111,12 @@ async function startOnce(options: StartEverythingHttpOptions, port: number): Pro
     await waitUntilListening(port, child, options.startTimeoutMs ?? 20_000);
   } catch (error) {
     await stop();
-    throw new Error(`server-everything (${options.mode}) did not start on port ${port}: ${(error as Error).message}\n${output}`, {
-      cause: error,
-    });
+    throw new Error(
+      `server-everything (${options.mode}) did not start on port ${port}: ${(error as Error).message}\n${output}`,
+      {
+        cause: error,
+      },
+    );
   }
 
   return {
@@ -166,7 +169,12 @@ export interface RecordedRequest {
 /** How the fault server answers one request. */
 export type FaultBehavior =
   /** A status with an optional body (text, bytes as given, or JSON when an object) and headers. */
-  | { kind: "status"; status: number; body?: string | Uint8Array | Record<string, unknown>; headers?: Record<string, string> }
+  | {
+      kind: "status";
+      status: number;
+      body?: string | Uint8Array | Record<string, unknown>;
+      headers?: Record<string, string>;
+    }
   /** Read the request, then never answer (the socket stays open until the server closes). */
   | { kind: "hang" }
   /** Destroy the socket without any response. */
@@ -212,7 +220,9 @@ export interface FaultHttpServer {
  * (401, 403, 404, 405, 500...), hangs, drops the connection or streams raw SSE, and records
  * every request it receives.
  */
-export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", status: 500 }): Promise<FaultHttpServer> {
+export async function startFaultHttpServer(
+  plan: FaultPlan = { kind: "status", status: 500 },
+): Promise<FaultHttpServer> {
   let current = plan;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -247,7 +257,11 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
         const isJson = typeof given === "object" && !(given instanceof Uint8Array);
         const body = isJson ? JSON.stringify(given) : (given ?? "");
         res.writeHead(behavior.status, {
-          "content-type": isJson ? "application/json" : given instanceof Uint8Array ? "application/octet-stream" : "text/plain",
+          "content-type": isJson
+            ? "application/json"
+            : given instanceof Uint8Array
+              ? "application/octet-stream"
+              : "text/plain",
           "content-length": String(Buffer.byteLength(body)),
           ...behavior.headers,
         });
@@ -261,7 +275,11 @@ export async function startFaultHttpServer(plan: FaultPlan = { kind: "status", s
         res.socket?.destroy();
         return;
       case "chunks": {
-        res.writeHead(behavior.status ?? 200, { "content-type": behavior.contentType, "cache-control": "no-cache", ...behavior.headers });
+        res.writeHead(behavior.status ?? 200, {
+          "content-type": behavior.contentType,
+          "cache-control": "no-cache",
+          ...behavior.headers,
+        });
         const finish = (): void => {
           // Destroyed once the chunks reached the socket, so the client gets them before the drop.
           if (behavior.dropAfter === true) res.write("", () => res.socket?.destroy());

@@ -31,7 +31,10 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 
-type RawCallHandler = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<unknown>;
+type RawCallHandler = (
+  request: CallToolRequest,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+) => Promise<unknown>;
 
 export type TestToolHandler = (
   args: Record<string, unknown>,
@@ -124,7 +127,11 @@ export interface InMemoryTestServer {
    * `sampling/createMessage`, `roots/list`...) without checking what the client declared, as a
    * careless or hostile server would; resolves with the raw result, rejects with the client's error.
    */
-  requestFromClient(method: string, params?: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<unknown>;
+  requestFromClient(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: { timeoutMs?: number },
+  ): Promise<unknown>;
   /** Number of notifications/roots/list_changed received. */
   readonly rootsChangedCount: number;
   /** Closes every open session. */
@@ -175,7 +182,9 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
       {
         capabilities: {
           tools: { listChanged: true },
-          ...(options.resources === undefined && options.resourceTemplates === undefined ? {} : { resources: { subscribe: true, listChanged: true } }),
+          ...(options.resources === undefined && options.resourceTemplates === undefined
+            ? {}
+            : { resources: { subscribe: true, listChanged: true } }),
           ...(options.prompts === undefined ? {} : { prompts: { listChanged: true } }),
           ...(options.complete === undefined ? {} : { completions: {} }),
           ...(options.logging === true ? { logging: {} } : {}),
@@ -185,20 +194,34 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
     if (options.resources !== undefined || options.resourceTemplates !== undefined) {
       server.setRequestHandler(ListResourcesRequestSchema, (request) => {
         listCount += 1;
-        const { items, nextCursor } = page(resources.map(({ text: _t, blob: _b, read: _r, ...listing }) => listing), request.params?.cursor);
+        const { items, nextCursor } = page(
+          resources.map(({ text: _t, blob: _b, read: _r, ...listing }) => listing),
+          request.params?.cursor,
+        );
         return { resources: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
       });
       server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
         const { items, nextCursor } = page(options.resourceTemplates ?? [], request.params?.cursor);
         return { resourceTemplates: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
       });
-      const setRawRead = Protocol.prototype.setRequestHandler as unknown as (this: unknown, schema: typeof ReadResourceRequestSchema, handler: (request: { params: { uri: string } }) => unknown) => void;
+      const setRawRead = Protocol.prototype.setRequestHandler as unknown as (
+        this: unknown,
+        schema: typeof ReadResourceRequestSchema,
+        handler: (request: { params: { uri: string } }) => unknown,
+      ) => void;
       setRawRead.call(server, ReadResourceRequestSchema, (request: { params: { uri: string } }) => {
         const resource = resources.find((candidate) => candidate.uri === request.params.uri);
         if (resource === undefined) throw new McpError(-32002, `Resource ${request.params.uri} not found`);
         if (resource.read !== undefined) return resource.read();
-        const body = resource.blob === undefined ? { text: resource.text ?? `contents of ${resource.uri}` } : { blob: resource.blob };
-        return { contents: [{ uri: resource.uri, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...body }] };
+        const body =
+          resource.blob === undefined
+            ? { text: resource.text ?? `contents of ${resource.uri}` }
+            : { blob: resource.blob };
+        return {
+          contents: [
+            { uri: resource.uri, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...body },
+          ],
+        };
       });
       server.setRequestHandler(SubscribeRequestSchema, (request) => {
         subscriptions.push(request.params.uri);
@@ -213,16 +236,22 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
     if (options.prompts !== undefined) {
       server.setRequestHandler(ListPromptsRequestSchema, (request) => {
         listCount += 1;
-        const { items, nextCursor } = page(prompts.map(({ handler: _h, ...listing }) => listing), request.params?.cursor);
+        const { items, nextCursor } = page(
+          prompts.map(({ handler: _h, ...listing }) => listing),
+          request.params?.cursor,
+        );
         return { prompts: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
       });
       server.setRequestHandler(GetPromptRequestSchema, (request) => {
         promptGetCount += 1;
         const prompt = prompts.find((candidate) => candidate.name === request.params.name);
-        if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+        if (prompt === undefined)
+          throw new McpError(ErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
         const args = request.params.arguments ?? {};
         if (prompt.handler !== undefined) return prompt.handler(args) as { messages: [] };
-        return { messages: [{ role: "user", content: { type: "text", text: `${prompt.name} ${JSON.stringify(args)}` } }] };
+        return {
+          messages: [{ role: "user", content: { type: "text", text: `${prompt.name} ${JSON.stringify(args)}` } }],
+        };
       });
     }
     const { complete } = options;
@@ -247,15 +276,23 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
     });
     // Registered through Protocol, not Server: Server validates tools/call results against
     // CallToolResultSchema, which would turn a legacy answer (a bare content list) into an error.
-    const setRawHandler = Protocol.prototype.setRequestHandler as unknown as (this: unknown, schema: typeof CallToolRequestSchema, handler: RawCallHandler) => void;
-    setRawHandler.call(server, CallToolRequestSchema, async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
-      callCount += 1;
-      const tool = tools.get(request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-      const args = request.params.arguments ?? {};
-      const result = tool.handler ? await tool.handler(args, extra) : echoResult(args);
-      return result as CallToolResult;
-    });
+    const setRawHandler = Protocol.prototype.setRequestHandler as unknown as (
+      this: unknown,
+      schema: typeof CallToolRequestSchema,
+      handler: RawCallHandler,
+    ) => void;
+    setRawHandler.call(
+      server,
+      CallToolRequestSchema,
+      async (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
+        callCount += 1;
+        const tool = tools.get(request.params.name);
+        if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+        const args = request.params.arguments ?? {};
+        const result = tool.handler ? await tool.handler(args, extra) : echoResult(args);
+        return result as CallToolResult;
+      },
+    );
     server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
       rootsChangedCount += 1;
     });
@@ -284,9 +321,15 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
     },
     async requestFromClient(method, params, requestOptions) {
       if (newest === undefined) throw new Error("requestFromClient: no session is connected");
-      const anyResult = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<Server["request"]>[1];
+      const anyResult = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<
+        Server["request"]
+      >[1];
       const request: Parameters<Server["request"]>[0] = { method, ...(params === undefined ? {} : { params }) };
-      const result: unknown = await newest.request(request, anyResult, requestOptions?.timeoutMs === undefined ? undefined : { timeout: requestOptions.timeoutMs });
+      const result: unknown = await newest.request(
+        request,
+        anyResult,
+        requestOptions?.timeoutMs === undefined ? undefined : { timeout: requestOptions.timeoutMs },
+      );
       return result;
     },
     get listCount() {
@@ -296,12 +339,19 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
       return promptGetCount;
     },
     async sendLog(params) {
-      await Promise.all([...sessions].map((s) => s.notification({ method: "notifications/message", params }).catch(() => undefined)));
+      await Promise.all(
+        [...sessions].map((s) => s.notification({ method: "notifications/message", params }).catch(() => undefined)),
+      );
     },
     async floodLogs(count) {
       const sends: Promise<void>[] = [];
       for (const s of sessions) {
-        for (let i = 0; i < count; i++) sends.push(s.notification({ method: "notifications/message", params: { level: "info", data: `flood ${i}` } }).catch(() => undefined));
+        for (let i = 0; i < count; i++)
+          sends.push(
+            s
+              .notification({ method: "notifications/message", params: { level: "info", data: `flood ${i}` } })
+              .catch(() => undefined),
+          );
       }
       await Promise.all(sends);
     },
@@ -318,7 +368,9 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
     },
     async floodResourceListChanged(count) {
       const sends: Promise<void>[] = [];
-      for (const s of sessions) for (let i = 0; i < count; i++) sends.push(s.notification({ method: "notifications/resources/list_changed" }).catch(() => undefined));
+      for (const s of sessions)
+        for (let i = 0; i < count; i++)
+          sends.push(s.notification({ method: "notifications/resources/list_changed" }).catch(() => undefined));
       await Promise.all(sends);
     },
     async connect() {

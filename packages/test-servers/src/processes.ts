@@ -148,7 +148,8 @@ export function listOwnedProcesses(): ProcessInfo[] {
     if (info.state === "Z" || info.pid === process.pid || owned.has(info.pid)) continue;
     // The marker was made by this process, so only processes started since can carry it.
     const markable = self === undefined || info.startTime >= self.startTime;
-    const watched = watchedProcesses.get(info.pid) === info.startTime || watchedGroups.has(info.pgid) || watchedGroups.has(info.sid);
+    const watched =
+      watchedProcesses.get(info.pid) === info.startTime || watchedGroups.has(info.pgid) || watchedGroups.has(info.sid);
     if (watched || (markable && hasLeakMarker(info.pid))) owned.set(info.pid, info);
   }
   return [...owned.values()];
@@ -158,15 +159,18 @@ export function listOwnedProcesses(): ProcessInfo[] {
  * Processes a leak check leaves alone: a test (or a command line) pattern, or a predicate. For
  * helpers the runner itself keeps alive, e.g. tsx's `esbuild --service` child under cucumber.
  */
-export type ProcessIgnore = RegExp | string | ((info: ProcessInfo) => boolean) | readonly (RegExp | string | ((info: ProcessInfo) => boolean))[];
+export type ProcessIgnore =
+  RegExp | string | ((info: ProcessInfo) => boolean) | readonly (RegExp | string | ((info: ProcessInfo) => boolean))[];
 
 function ignoredBy(ignore: ProcessIgnore | undefined): (info: ProcessInfo) => boolean {
   if (ignore === undefined) return () => false;
   const rules = Array.isArray(ignore) ? ignore : [ignore];
   const tests = rules.map((rule: RegExp | string | ((info: ProcessInfo) => boolean)) =>
-    typeof rule === "function" ? rule
-    : typeof rule === "string" ? (info: ProcessInfo) => info.cmdline.includes(rule)
-    : (info: ProcessInfo) => rule.test(info.cmdline),
+    typeof rule === "function"
+      ? rule
+      : typeof rule === "string"
+        ? (info: ProcessInfo) => info.cmdline.includes(rule)
+        : (info: ProcessInfo) => rule.test(info.cmdline),
   );
   return (info) => tests.some((test) => test(info));
 }
@@ -175,7 +179,11 @@ function ignoredBy(ignore: ProcessIgnore | undefined): (info: ProcessInfo) => bo
  * Waits (polling /proc) until no process of ours is left; resolves with the leftovers after
  * `timeoutMs`, or an empty list as soon as there are none. `ignore` names processes that do not count.
  */
-export async function waitForNoDescendants(timeoutMs = 5000, pollMs = 25, ignore?: ProcessIgnore): Promise<ProcessInfo[]> {
+export async function waitForNoDescendants(
+  timeoutMs = 5000,
+  pollMs = 25,
+  ignore?: ProcessIgnore,
+): Promise<ProcessInfo[]> {
   const ignored = ignoredBy(ignore);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -211,6 +219,11 @@ export async function expectNoLeakedProcesses(options: LeakCheckOptions = {}): P
       // Already gone.
     }
   }
-  const list = left.map((info) => `  pid ${info.pid} (ppid ${info.ppid}, pgid ${info.pgid}, sid ${info.sid}, state ${info.state}): ${info.cmdline}`).join("\n");
+  const list = left
+    .map(
+      (info) =>
+        `  pid ${info.pid} (ppid ${info.ppid}, pgid ${info.pgid}, sid ${info.sid}, state ${info.state}): ${info.cmdline}`,
+    )
+    .join("\n");
   throw new Error(`${left.length} process(es) leaked by this test (now killed):\n${list}`);
 }

@@ -122,12 +122,17 @@ describe("withCallFault", () => {
 
   it("drops the connection while the call is in flight in disconnect mode", async () => {
     const testServer = server();
-    const transport = withCallFault(await testServer.connect(), { tool: (name) => name.startsWith("crash"), mode: "disconnect" });
+    const transport = withCallFault(await testServer.connect(), {
+      tool: (name) => name.startsWith("crash"),
+      mode: "disconnect",
+    });
     const c = client();
     const errors: Error[] = [];
     c.onerror = (error) => errors.push(error);
     await c.connect(transport);
-    await expect(c.callTool({ name: "crash_tool", arguments: {} })).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
+    await expect(c.callTool({ name: "crash_tool", arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.ConnectionClosed,
+    });
     expect(errors.map((e) => e.message)).toContain("injected fault: transport failed during tools/call");
     expect(testServer.callCount).toBe(0);
   });

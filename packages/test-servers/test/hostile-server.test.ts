@@ -7,7 +7,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { expectNoLeakedProcesses, hostileServerConfig, parseGrandchildPids, readProcess, type HostileServerOptions } from "../src/index.js";
+import {
+  expectNoLeakedProcesses,
+  hostileServerConfig,
+  parseGrandchildPids,
+  readProcess,
+  type HostileServerOptions,
+} from "../src/index.js";
 
 // Raw SDK client and transport on purpose: this suite checks the fixture, not our transports.
 
@@ -74,7 +80,9 @@ async function connect(options: HostileServerOptions = {}): Promise<Session> {
 
 /** The NUL-separated strings of a process's environment. */
 function environOf(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((entry) => entry !== "");
+  return readFileSync(`/proc/${pid}/environ`, "utf8")
+    .split("\0")
+    .filter((entry) => entry !== "");
 }
 
 function firstText(result: unknown): string {
@@ -113,7 +121,11 @@ describe("hostile server: normal tools", () => {
 
   it("answers its own pid, process group and session", async () => {
     const session = await connect();
-    const info = JSON.parse(firstText(await session.client.callTool({ name: "pid", arguments: {} }))) as { pid: number; pgid: number; sid: number };
+    const info = JSON.parse(firstText(await session.client.callTool({ name: "pid", arguments: {} }))) as {
+      pid: number;
+      pgid: number;
+      sid: number;
+    };
     const seen = readProcess(session.transport.pid!)!;
     expect(info).toEqual({ pid: session.transport.pid, pgid: seen.pgid, sid: seen.sid });
   });
@@ -146,7 +158,9 @@ describe("hostile server: normal tools", () => {
   it("sees only the environment it was given and its arguments verbatim", async () => {
     const hostile = "a; rm -rf / && echo $(whoami) `id` | cat > x";
     const { client } = await connect({ env: { HOSTILE_GIVEN: "given" }, extraArgs: [hostile] });
-    const given = JSON.parse(firstText(await client.callTool({ name: "env", arguments: { name: "HOSTILE_GIVEN" } }))) as { value: string };
+    const given = JSON.parse(
+      firstText(await client.callTool({ name: "env", arguments: { name: "HOSTILE_GIVEN" } })),
+    ) as { value: string };
     expect(given.value).toBe("given");
     const args = JSON.parse(firstText(await client.callTool({ name: "argv", arguments: {} }))) as string[];
     expect(args.at(-1)).toBe(hostile);
@@ -168,10 +182,14 @@ describe("hostile server: misbehaving tools", () => {
 
   it("hang never answers", async () => {
     const { client } = await connect();
-    const failure = await client.callTool({ name: "hang", arguments: {} }, undefined, { timeout: 300 }).catch((error: unknown) => error);
+    const failure = await client
+      .callTool({ name: "hang", arguments: {} }, undefined, { timeout: 300 })
+      .catch((error: unknown) => error);
     expect((failure as McpError).code).toBe(ErrorCode.RequestTimeout);
     // The server itself still works after a hung call.
-    expect(JSON.parse(firstText(await client.callTool({ name: "echo", arguments: { after: "hang" } })))).toEqual({ after: "hang" });
+    expect(JSON.parse(firstText(await client.callTool({ name: "echo", arguments: { after: "hang" } })))).toEqual({
+      after: "hang",
+    });
   });
 
   it("garbage writes invalid lines, then answers", async () => {
@@ -187,7 +205,12 @@ describe("hostile server: misbehaving tools", () => {
     trackedPids.add(child.pid!);
     const lines = createInterface({ input: child.stdout });
     const send = (message: object): boolean => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "proto", arguments: {} } });
     let raw: string | undefined;
@@ -199,7 +222,9 @@ describe("hostile server: misbehaving tools", () => {
     }
     child.stdin.end();
     await once(child, "exit");
-    const message = JSON.parse(raw!) as { result: { structuredContent: Record<string, unknown>; content: Record<string, unknown>[] } };
+    const message = JSON.parse(raw!) as {
+      result: { structuredContent: Record<string, unknown>; content: Record<string, unknown>[] };
+    };
     expect(Object.hasOwn(message.result.structuredContent, "__proto__")).toBe(true);
     expect(Object.hasOwn(message.result.structuredContent, "constructor")).toBe(true);
     expect(Object.hasOwn(message.result.content[0]!, "__proto__")).toBe(true);
@@ -231,7 +256,9 @@ describe("hostile server: misbehaving tools", () => {
 describe("hostile server: startup modes", () => {
   it("--exit-at-start exits 3 with a message on stderr", async () => {
     const session = startSession({ exitAtStart: true });
-    const failure = await session.client.connect(session.transport, { timeout: 10_000 }).catch((error: unknown) => error);
+    const failure = await session.client
+      .connect(session.transport, { timeout: 10_000 })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     expect(await waitForStderr(session, /exiting at start/)).toContain("--exit-at-start");
   });
@@ -247,7 +274,9 @@ describe("hostile server: startup modes", () => {
 
   it("--garbage-at-start writes invalid lines, then serves", async () => {
     const session = await connect({ garbageAtStart: true });
-    expect(JSON.parse(firstText(await session.client.callTool({ name: "echo", arguments: { x: 1 } })))).toEqual({ x: 1 });
+    expect(JSON.parse(firstText(await session.client.callTool({ name: "echo", arguments: { x: 1 } })))).toEqual({
+      x: 1,
+    });
     expect(session.transportErrors.length).toBeGreaterThan(3);
   });
 
@@ -273,7 +302,11 @@ describe("hostile server: startup modes", () => {
   });
 
   it("--grandchild-style=daemon starts a grandchild that is an orphan in a session of its own, keeping the environment", async () => {
-    const session = await connect({ spawnGrandchild: "serve", grandchildStyle: "daemon", env: { HOSTILE_FIXTURE_MARK: "kept" } });
+    const session = await connect({
+      spawnGrandchild: "serve",
+      grandchildStyle: "daemon",
+      env: { HOSTILE_FIXTURE_MARK: "kept" },
+    });
     const serverPid = session.transport.pid!;
     const grandchildPid = await trackedGrandchildPid(session);
     const grandchild = readProcess(grandchildPid)!;
@@ -288,7 +321,11 @@ describe("hostile server: startup modes", () => {
   });
 
   it("--grandchild-style=scrubbed-env starts a child of the server with an empty environment", async () => {
-    const session = await connect({ spawnGrandchild: "serve", grandchildStyle: "scrubbed-env", env: { HOSTILE_FIXTURE_MARK: "dropped" } });
+    const session = await connect({
+      spawnGrandchild: "serve",
+      grandchildStyle: "scrubbed-env",
+      env: { HOSTILE_FIXTURE_MARK: "dropped" },
+    });
     const serverPid = session.transport.pid!;
     const grandchildPid = await trackedGrandchildPid(session);
     expect(readProcess(grandchildPid)?.ppid).toBe(serverPid);
@@ -298,7 +335,11 @@ describe("hostile server: startup modes", () => {
   });
 
   it("--grandchild-style=new-group starts a child of the server in a process group of its own, in the server's session, keeping the environment", async () => {
-    const session = await connect({ spawnGrandchild: "serve", grandchildStyle: "new-group", env: { HOSTILE_FIXTURE_MARK: "kept" } });
+    const session = await connect({
+      spawnGrandchild: "serve",
+      grandchildStyle: "new-group",
+      env: { HOSTILE_FIXTURE_MARK: "kept" },
+    });
     const serverPid = session.transport.pid!;
     const grandchildPid = await trackedGrandchildPid(session);
     const grandchild = readProcess(grandchildPid)!;
@@ -315,11 +356,15 @@ describe("hostile server: startup modes", () => {
   it("spawn-grandchild answers the grandchild's pid and keeps serving; crash {grandchild} starts one, then exits mid-call", async () => {
     const session = await connect({ grandchildStyle: "scrubbed-env" });
     const serverPid = session.transport.pid!;
-    const { grandchildPid } = JSON.parse(firstText(await session.client.callTool({ name: "spawn-grandchild", arguments: {} }))) as { grandchildPid: number };
+    const { grandchildPid } = JSON.parse(
+      firstText(await session.client.callTool({ name: "spawn-grandchild", arguments: {} })),
+    ) as { grandchildPid: number };
     trackedPids.add(grandchildPid);
     expect(readProcess(grandchildPid)?.ppid).toBe(serverPid);
     expect(environOf(grandchildPid)).toEqual([]);
-    expect(JSON.parse(firstText(await session.client.callTool({ name: "echo", arguments: { still: 1 } })))).toEqual({ still: 1 });
+    expect(JSON.parse(firstText(await session.client.callTool({ name: "echo", arguments: { still: 1 } })))).toEqual({
+      still: 1,
+    });
 
     const call = session.client.callTool({ name: "crash", arguments: { grandchild: true } });
     await expect(call).rejects.toThrow();

@@ -20,11 +20,14 @@ import {
  * setsid execs in place rather than forking).
  */
 async function daemonPid(shell: ChildProcessByStdio<null, Readable, null>, cmdline: string): Promise<number> {
-  const pid = await new Promise<number>((resolve) => shell.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+  const pid = await new Promise<number>((resolve) =>
+    shell.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+  );
   await new Promise((resolve) => shell.once("exit", resolve));
   const deadline = Date.now() + 5000;
   for (let info = readProcess(pid); info?.cmdline !== cmdline || info.sid !== pid; info = readProcess(pid)) {
-    if (Date.now() > deadline) throw new Error(`pid ${pid} never became a session leader running "${cmdline}": ${JSON.stringify(info)}`);
+    if (Date.now() > deadline)
+      throw new Error(`pid ${pid} never became a session leader running "${cmdline}": ${JSON.stringify(info)}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return pid;
@@ -39,7 +42,12 @@ describe("process leak checks", () => {
     const child = spawn("sleep", ["30"], { stdio: "ignore" });
     await new Promise((resolve) => child.once("spawn", resolve));
     const found = listDescendantProcesses().find((info) => info.pid === child.pid);
-    expect(found).toMatchObject({ pid: child.pid, ppid: process.pid, pgid: readProcess(process.pid)!.pgid, cmdline: "sleep 30" });
+    expect(found).toMatchObject({
+      pid: child.pid,
+      ppid: process.pid,
+      pgid: readProcess(process.pid)!.pgid,
+      cmdline: "sleep 30",
+    });
     child.kill("SIGKILL");
     expect(await waitForNoDescendants(5000)).toEqual([]);
   });
@@ -48,14 +56,18 @@ describe("process leak checks", () => {
     const child = spawn("sleep", ["30"], { stdio: "ignore" });
     await new Promise((resolve) => child.once("spawn", resolve));
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    await expect(expectNoLeakedProcesses({ timeoutMs: 100 })).rejects.toThrow(new RegExp(`pid ${child.pid} .*sleep 30`));
+    await expect(expectNoLeakedProcesses({ timeoutMs: 100 })).rejects.toThrow(
+      new RegExp(`pid ${child.pid} .*sleep 30`),
+    );
     await exited;
   });
 
   it("keeps finding an orphan through its watched process group", async () => {
     // A detached shell starts a sleep in its group and exits: the sleep is re-parented away from us.
     const shell = spawn("sh", ["-c", "sleep 30 & echo $!"], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
-    const orphanPid = await new Promise<number>((resolve) => shell.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    const orphanPid = await new Promise<number>((resolve) =>
+      shell.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+    );
     await new Promise((resolve) => shell.once("exit", resolve));
     expect(listDescendantProcesses().some((info) => info.pid === orphanPid)).toBe(false);
 
@@ -80,7 +92,10 @@ describe("process leak checks", () => {
   });
 
   it("keeps finding a watched orphan that has no marker, no group of ours and a session of its own", async () => {
-    const shell = spawn("sh", ["-c", "setsid sleep 35 </dev/null >/dev/null 2>&1 & echo $!"], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdio: ["ignore", "pipe", "ignore"] });
+    const shell = spawn("sh", ["-c", "setsid sleep 35 </dev/null >/dev/null 2>&1 & echo $!"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     const orphanPid = await daemonPid(shell, "sleep 35");
     expect(listOwnedProcesses().map((info) => info.pid)).not.toContain(orphanPid);
     watchProcess(orphanPid);
@@ -125,7 +140,9 @@ describe("process leak checks: ignore", () => {
       const leak = spawn("sleep", ["32"], { stdio: "ignore" });
       await new Promise((resolve) => leak.once("spawn", resolve));
       const exited = new Promise((resolve) => leak.once("exit", resolve));
-      await expect(expectNoLeakedProcesses({ timeoutMs: 100, ignore: /^sleep 31$/ })).rejects.toThrow(new RegExp(`pid ${leak.pid} .*sleep 32`));
+      await expect(expectNoLeakedProcesses({ timeoutMs: 100, ignore: /^sleep 31$/ })).rejects.toThrow(
+        new RegExp(`pid ${leak.pid} .*sleep 32`),
+      );
       await exited;
       expect(readProcess(helper.pid!)).toBeDefined();
     } finally {

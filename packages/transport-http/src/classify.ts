@@ -29,7 +29,12 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
   const where = `${TRANSPORT_LABEL[context.transport]} ${PHASE_LABEL[context.phase]} ${context.url}`;
   const cause = redactError(error, context.secrets);
   const detail = redactSecrets(describeCause(error), context.secrets);
-  const make = (code: HttpTransportErrorCode, message: string, status?: number, causeOverride?: unknown): HttpTransportError =>
+  const make = (
+    code: HttpTransportErrorCode,
+    message: string,
+    status?: number,
+    causeOverride?: unknown,
+  ): HttpTransportError =>
     new HttpTransportError(code, message, {
       transport: context.transport,
       url: context.url,
@@ -50,17 +55,36 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
 
   // The SSE library reports network failures as a flattened string; the fetch error itself
   // was seen by our fetch wrapper and is the better cause.
-  const network = networkErrorCode(error) ?? (error instanceof SseError ? networkErrorCode(context.lastNetworkError) : undefined);
-  if (network !== undefined || isFetchFailure(error) || (error instanceof SseError && isFetchFailure(context.lastNetworkError))) {
-    const networkCause = network !== undefined && networkErrorCode(error) === undefined ? redactError(context.lastNetworkError, context.secrets) : undefined;
-    return make("CONNECTION_FAILED", `${capitalize(where)} failed: ${describeNetworkFailure(network, detail)}`, undefined, networkCause);
+  const network =
+    networkErrorCode(error) ?? (error instanceof SseError ? networkErrorCode(context.lastNetworkError) : undefined);
+  if (
+    network !== undefined ||
+    isFetchFailure(error) ||
+    (error instanceof SseError && isFetchFailure(context.lastNetworkError))
+  ) {
+    const networkCause =
+      network !== undefined && networkErrorCode(error) === undefined
+        ? redactError(context.lastNetworkError, context.secrets)
+        : undefined;
+    return make(
+      "CONNECTION_FAILED",
+      `${capitalize(where)} failed: ${describeNetworkFailure(network, detail)}`,
+      undefined,
+      networkCause,
+    );
   }
 
   if (error instanceof StreamableHTTPError && error.code === -1) {
-    return make("UNEXPECTED_RESPONSE", `${capitalize(where)} got a response it cannot use: ${detail}. Check that the URL is an MCP endpoint.`);
+    return make(
+      "UNEXPECTED_RESPONSE",
+      `${capitalize(where)} got a response it cannot use: ${detail}. Check that the URL is an MCP endpoint.`,
+    );
   }
   if (describeCause(error) === "Not connected") {
-    return make("NOT_CONNECTED", `${capitalize(where)} failed: the transport is not connected. Call start() (or connect the client) first.`);
+    return make(
+      "NOT_CONNECTED",
+      `${capitalize(where)} failed: the transport is not connected. Call start() (or connect the client) first.`,
+    );
   }
   return make("TRANSPORT_ERROR", `${capitalize(where)} failed: ${detail}`);
 }
@@ -76,7 +100,11 @@ function classifyStatus(
 ): HttpTransportError {
   const server = ` Server said: ${truncate(detail)}`;
   if (status === 401) {
-    return make("AUTH_FAILED", `Authentication failed (HTTP 401) for ${where}: the server did not accept the credentials. ${AUTH_ADVICE}${server}`, status);
+    return make(
+      "AUTH_FAILED",
+      `Authentication failed (HTTP 401) for ${where}: the server did not accept the credentials. ${AUTH_ADVICE}${server}`,
+      status,
+    );
   }
   if (status === 403) {
     return make(
@@ -86,10 +114,18 @@ function classifyStatus(
     );
   }
   if (status >= 500 && status <= 599) {
-    return make("SERVER_ERROR", `${capitalize(where)} failed with HTTP ${status} (server error). The server is failing; check its logs or retry later.${server}`, status);
+    return make(
+      "SERVER_ERROR",
+      `${capitalize(where)} failed with HTTP ${status} (server error). The server is failing; check its logs or retry later.${server}`,
+      status,
+    );
   }
   if (status === 404) {
-    return make("NOT_FOUND", `${capitalize(where)} failed with HTTP 404: no MCP endpoint at this path. Check the URL's path.${server}`, status);
+    return make(
+      "NOT_FOUND",
+      `${capitalize(where)} failed with HTTP 404: no MCP endpoint at this path. Check the URL's path.${server}`,
+      status,
+    );
   }
   if (status === 405) {
     return make(
@@ -99,9 +135,17 @@ function classifyStatus(
     );
   }
   if (status >= 400 && status <= 499) {
-    return make("CLIENT_ERROR", `${capitalize(where)} was rejected with HTTP ${status}. Check the URL, headers and transport type.${server}`, status);
+    return make(
+      "CLIENT_ERROR",
+      `${capitalize(where)} was rejected with HTTP ${status}. Check the URL, headers and transport type.${server}`,
+      status,
+    );
   }
-  return make("UNEXPECTED_RESPONSE", `${capitalize(where)} got an unexpected HTTP ${status}. Check that the URL is an MCP endpoint.${server}`, status);
+  return make(
+    "UNEXPECTED_RESPONSE",
+    `${capitalize(where)} got an unexpected HTTP ${status}. Check that the URL is an MCP endpoint.${server}`,
+    status,
+  );
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -175,7 +219,12 @@ function describeNetworkFailure(code: string | undefined, detail: string): strin
  * fetch's network failure, as each runtime words it: Node (undici), Chrome, Firefox, Safari. The
  * message is all a browser gives: no cause, no code.
  */
-const FETCH_FAILURE_MESSAGES = new Set(["fetch failed", "Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed"]);
+const FETCH_FAILURE_MESSAGES = new Set([
+  "fetch failed",
+  "Failed to fetch",
+  "NetworkError when attempting to fetch resource.",
+  "Load failed",
+]);
 
 function isFetchFailure(error: unknown): boolean {
   return error instanceof TypeError && FETCH_FAILURE_MESSAGES.has(error.message);
@@ -202,9 +251,16 @@ export function redactError(error: unknown, secrets: ReadonlySet<string>, depth 
   if (typeof error === "string") return redactSecrets(error, secrets);
   if (!(error instanceof Error)) return error;
   const cause = redactError(error.cause, secrets, depth + 1);
-  const members = error instanceof AggregateError ? error.errors.map((member: unknown) => redactError(member, secrets, depth + 1)) : undefined;
+  const members =
+    error instanceof AggregateError
+      ? error.errors.map((member: unknown) => redactError(member, secrets, depth + 1))
+      : undefined;
   const leaks = containsSecret(error.message, secrets) || containsSecret(error.stack ?? "", secrets);
-  if (!leaks && cause === error.cause && (members === undefined || members.every((member, i) => member === (error as AggregateError).errors[i]))) {
+  if (
+    !leaks &&
+    cause === error.cause &&
+    (members === undefined || members.every((member, i) => member === (error as AggregateError).errors[i]))
+  ) {
     return error;
   }
   const copy = new Error(redactSecrets(error.message, secrets), cause === undefined ? undefined : { cause });

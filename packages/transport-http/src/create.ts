@@ -44,7 +44,10 @@ export interface StreamableHttpTransportOptions extends HttpTransportOptions {
 }
 
 /** A Transport for an MCP server over Streamable HTTP, optionally falling back to SSE. */
-export function createStreamableHttpTransport(config: HttpServerConfig, options: StreamableHttpTransportOptions = {}): Transport {
+export function createStreamableHttpTransport(
+  config: HttpServerConfig,
+  options: StreamableHttpTransportOptions = {},
+): Transport {
   const primary = buildTransport("streamable-http", config, options);
   if (options.fallbackToSse !== true) return primary;
   const sseConfig: HttpServerConfig = { ...config, url: options.sseUrl ?? config.url };
@@ -56,7 +59,11 @@ export function createSseTransport(config: HttpServerConfig, options: HttpTransp
   return buildTransport("sse", config, options);
 }
 
-function buildTransport(kind: HttpTransportKind, config: HttpServerConfig, options: HttpTransportOptions): HttpTransport {
+function buildTransport(
+  kind: HttpTransportKind,
+  config: HttpServerConfig,
+  options: HttpTransportOptions,
+): HttpTransport {
   const secrets = new Set<string>();
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(config.headers ?? {})) {
@@ -69,10 +76,14 @@ function buildTransport(kind: HttpTransportKind, config: HttpServerConfig, optio
 
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   if (!(maxMessageBytes > 0)) {
-    throw new HttpTransportError("INVALID_CONFIG", `maxMessageBytes must be a positive number of bytes, got ${String(maxMessageBytes)}.`, {
-      transport: kind,
-      url: shownUrl,
-    });
+    throw new HttpTransportError(
+      "INVALID_CONFIG",
+      `maxMessageBytes must be a positive number of bytes, got ${String(maxMessageBytes)}.`,
+      {
+        transport: kind,
+        url: shownUrl,
+      },
+    );
   }
 
   // The guard reports oversized events to the transport it serves, which is built after it.
@@ -114,13 +125,20 @@ function parseUrl(kind: HttpTransportKind, raw: string, secrets: Set<string>): U
     url = new URL(raw);
   } catch {
     // Nothing of the URL is echoed: it may hold a token.
-    throw new HttpTransportError("INVALID_CONFIG", `The ${kind} server url is not a valid absolute URL. Use e.g. "https://host/mcp".`, { transport: kind });
+    throw new HttpTransportError(
+      "INVALID_CONFIG",
+      `The ${kind} server url is not a valid absolute URL. Use e.g. "https://host/mcp".`,
+      { transport: kind },
+    );
   }
   addUrlSecrets(secrets, url);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new HttpTransportError(
       "INVALID_CONFIG",
-      redactSecrets(`The ${kind} server url must use http: or https:, got "${url.protocol}". Use e.g. "https://host/mcp".`, secrets),
+      redactSecrets(
+        `The ${kind} server url must use http: or https:, got "${url.protocol}". Use e.g. "https://host/mcp".`,
+        secrets,
+      ),
       { transport: kind },
     );
   }

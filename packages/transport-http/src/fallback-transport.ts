@@ -65,9 +65,12 @@ export class FallbackHttpTransport implements Transport {
 
   private async fallBack(reason: HttpTransportError): Promise<void> {
     const primary = this.active;
-    this.logger?.info?.(`Streamable HTTP at ${primary.url} answered HTTP ${String(reason.status)}; falling back to SSE`, {
-      status: reason.status,
-    });
+    this.logger?.info?.(
+      `Streamable HTTP at ${primary.url} answered HTTP ${String(reason.status)}; falling back to SSE`,
+      {
+        status: reason.status,
+      },
+    );
     await primary.closeQuietly();
     const sse = this.createSse();
     this.wire(sse);

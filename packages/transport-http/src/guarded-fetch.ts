@@ -92,7 +92,11 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
     return limitResponse(response, options, requestBody, release);
   }
 
-  async function direct(client: DirectClient, request: DirectRequestParts, init: RequestInit | undefined): Promise<Response> {
+  async function direct(
+    client: DirectClient,
+    request: DirectRequestParts,
+    init: RequestInit | undefined,
+  ): Promise<Response> {
     rememberHeaderSecrets(request.headers, options.secrets);
     const shared = init?.signal ?? undefined;
     // fetch rejects with the signal's reason, whatever it is.
@@ -113,7 +117,10 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
 
   const client =
     options.fetch === undefined
-      ? createDirectClient({ dispatcher: options.dispatcher, env: options.env ?? (typeof process === "undefined" ? {} : process.env) })
+      ? createDirectClient({
+          dispatcher: options.dispatcher,
+          env: options.env ?? (typeof process === "undefined" ? {} : process.env),
+        })
       : undefined;
 
   const guarded: FetchLike = async (input, init) => {
@@ -180,14 +187,24 @@ function rememberHeaderSecrets(headers: HeadersInitLike | undefined, secrets: Se
 }
 
 /** The error a body over the limit fails with; an oversized event is reported to the transport too. */
-function overLimit(options: GuardedFetchOptions, meter: BodyMeter, status: number, requestBody: string | undefined): HttpTransportError {
+function overLimit(
+  options: GuardedFetchOptions,
+  meter: BodyMeter,
+  status: number,
+  requestBody: string | undefined,
+): HttpTransportError {
   const error = tooLargeError(options, status, meter.unit === "event" ? "a server-sent event" : "the body");
   if (meter.unit === "event") options.onOversizedEvent(error, requestBody);
   return error;
 }
 
 /** A response from an injected fetch (or the global one), its body counted by a stream around it. */
-function limitResponse(response: Response, options: GuardedFetchOptions, requestBody: string | undefined, release: () => void): Response {
+function limitResponse(
+  response: Response,
+  options: GuardedFetchOptions,
+  requestBody: string | undefined,
+  release: () => void,
+): Response {
   const body = response.body;
   let meter: BodyMeter | undefined;
   try {

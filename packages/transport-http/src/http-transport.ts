@@ -78,10 +78,14 @@ export class HttpTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.closed) {
-      throw new HttpTransportError("NOT_CONNECTED", `${this.label} transport to ${this.url} is closed; connect again to send.`, {
-        transport: this.transportType,
-        url: this.url,
-      });
+      throw new HttpTransportError(
+        "NOT_CONNECTED",
+        `${this.label} transport to ${this.url} is closed; connect again to send.`,
+        {
+          transport: this.transportType,
+          url: this.url,
+        },
+      );
     }
     try {
       await this.inner.send(message, options);
@@ -133,7 +137,11 @@ export class HttpTransport implements Transport {
       this.onmessage?.({
         jsonrpc: "2.0",
         id,
-        error: { code: MESSAGE_TOO_LARGE_ERROR_CODE, message: error.message, data: { reason: MESSAGE_TOO_LARGE, code: error.code } },
+        error: {
+          code: MESSAGE_TOO_LARGE_ERROR_CODE,
+          message: error.message,
+          data: { reason: MESSAGE_TOO_LARGE, code: error.code },
+        },
       });
     }
   }
@@ -182,7 +190,11 @@ export class HttpTransport implements Transport {
     if (logger === undefined) return;
     const safe = redactSecrets(message, this.context.secrets);
     if (data === undefined) logger[level]?.(safe);
-    else logger[level]?.(safe, JSON.parse(redactSecrets(JSON.stringify(data), this.context.secrets)) as Record<string, unknown>);
+    else
+      logger[level]?.(
+        safe,
+        JSON.parse(redactSecrets(JSON.stringify(data), this.context.secrets)) as Record<string, unknown>,
+      );
   }
 }
 
@@ -193,7 +205,10 @@ function requestIdsOf(body: string | undefined): RequestId[] {
     const messages: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
     return messages.flatMap((message) => {
       const candidate = message as { id?: unknown; method?: unknown };
-      return typeof candidate.method === "string" && (typeof candidate.id === "string" || typeof candidate.id === "number") ? [candidate.id] : [];
+      return typeof candidate.method === "string" &&
+        (typeof candidate.id === "string" || typeof candidate.id === "number")
+        ? [candidate.id]
+        : [];
     });
   } catch {
     return [];

@@ -6,7 +6,12 @@ export {
   type HttpTransportOptions,
   type StreamableHttpTransportOptions,
 } from "./create.js";
-export { HttpTransportError, type HttpTransportErrorCode, type HttpTransportErrorOptions, type HttpTransportKind } from "./errors.js";
+export {
+  HttpTransportError,
+  type HttpTransportErrorCode,
+  type HttpTransportErrorOptions,
+  type HttpTransportKind,
+} from "./errors.js";
 export { FallbackHttpTransport } from "./fallback-transport.js";
 export { HttpTransport } from "./http-transport.js";
 export type { Logger } from "./logger.js";

@@ -20,7 +20,9 @@ let loading: Promise<Modules> | undefined;
  */
 function modules(): Modules | Promise<Modules> {
   if (loaded !== undefined) return loaded;
-  loading ??= Promise.all([import("undici"), import("node:zlib")]).then(([undici, zlib]) => (loaded = { undici, zlib }));
+  loading ??= Promise.all([import("undici"), import("node:zlib")]).then(
+    ([undici, zlib]) => (loaded = { undici, zlib }),
+  );
   return loading;
 }
 
@@ -53,7 +55,8 @@ export function createDirectClient(options: DirectClientOptions): DirectClient {
   return {
     send(request) {
       const ready = modules();
-      if (ready instanceof Promise) return ready.then((loadedModules) => send(loadedModules, dispatcherFor(loadedModules.undici), request));
+      if (ready instanceof Promise)
+        return ready.then((loadedModules) => send(loadedModules, dispatcherFor(loadedModules.undici), request));
       return send(ready, dispatcherFor(ready.undici), request);
     },
     async fetch(input, init) {
@@ -89,7 +92,9 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 /** The default global dispatcher (Node's or undici's) is a plain Agent; anything else was set by the user. */
 function isPlainAgent(dispatcher: Dispatcher): boolean {
-  return (Object.getPrototypeOf(dispatcher) as { constructor?: { name?: unknown } } | null)?.constructor?.name === "Agent";
+  return (
+    (Object.getPrototypeOf(dispatcher) as { constructor?: { name?: unknown } } | null)?.constructor?.name === "Agent"
+  );
 }
 
 let defaultAgent: Dispatcher | undefined;
@@ -257,11 +262,20 @@ function decoded(zlib: typeof NodeZlib, incoming: Readable, headers: Headers): R
   switch (encoding) {
     case "gzip":
     case "x-gzip":
-      return incoming.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+      return incoming.pipe(
+        zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+      );
     case "deflate":
-      return incoming.pipe(zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+      return incoming.pipe(
+        zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+      );
     case "br":
-      return incoming.pipe(zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }));
+      return incoming.pipe(
+        zlib.createBrotliDecompress({
+          flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        }),
+      );
     default:
       return incoming;
   }

@@ -1,8 +1,19 @@
-import { expectNoLeakedProcesses, findFreePort, startFaultHttpServer, startEverythingHttp, type FaultHttpServer } from "@mcp-tool-adapter/test-servers";
+import {
+  expectNoLeakedProcesses,
+  findFreePort,
+  startFaultHttpServer,
+  startEverythingHttp,
+  type FaultHttpServer,
+} from "@mcp-tool-adapter/test-servers";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSseTransport, createStreamableHttpTransport, HttpTransportError, type HttpTransportErrorCode } from "../src/index.js";
+import {
+  createSseTransport,
+  createStreamableHttpTransport,
+  HttpTransportError,
+  type HttpTransportErrorCode,
+} from "../src/index.js";
 import { errorTexts, newClient, recordingLogger, rejectionOf, waitFor } from "./helpers.js";
 
 let servers: FaultHttpServer[] = [];
@@ -107,9 +118,15 @@ describe.each(kinds)("$kind failures", ({ kind, create }) => {
     expectHttpError(error, "AUTH_FAILED");
     // The credentials did reach the server...
     expect(server.requests[0]?.headers["x-api-key"]).toBe("api-key-77de21");
-    expect(server.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from("alice:user-pw-8812").toString("base64")}`);
+    expect(server.requests[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from("alice:user-pw-8812").toString("base64")}`,
+    );
     // ...and were echoed back, yet appear in nothing we raise or log.
-    const texts = [...errorTexts(error), ...reported.flatMap((e) => errorTexts(e)), ...logger.lines.map((line) => JSON.stringify(line))];
+    const texts = [
+      ...errorTexts(error),
+      ...reported.flatMap((e) => errorTexts(e)),
+      ...logger.lines.map((line) => JSON.stringify(line)),
+    ];
     // The streamable transport quotes the response body (the echo) in its error; the SSE one does not.
     if (kind === "streamable-http") expect(texts.join("\n")).toContain("[REDACTED]");
     const basic = Buffer.from("alice:user-pw-8812").toString("base64");
@@ -120,7 +137,11 @@ describe.each(kinds)("$kind failures", ({ kind, create }) => {
   });
 
   it("passes an authProvider's token through and redacts it", async () => {
-    const server = await faultServer((request) => ({ kind: "status", status: 500, body: `boom ${request.headers.authorization ?? ""}` }));
+    const server = await faultServer((request) => ({
+      kind: "status",
+      status: 500,
+      body: `boom ${request.headers.authorization ?? ""}`,
+    }));
     const authProvider = {
       tokens: () => ({ access_token: "oauth-access-4471", token_type: "Bearer" }),
     } as unknown as OAuthClientProvider;
@@ -134,7 +155,9 @@ describe.each(kinds)("$kind failures", ({ kind, create }) => {
     const server = await faultServer({ kind: "status", status: 500 });
     const seen: string[] = [];
     const injected: typeof fetch = (input, init) => {
-      seen.push(`${init?.method ?? "GET"} ${typeof input === "string" ? input : input instanceof URL ? input.href : input.url}`);
+      seen.push(
+        `${init?.method ?? "GET"} ${typeof input === "string" ? input : input instanceof URL ? input.href : input.url}`,
+      );
       return fetch(input, init);
     };
     await failingConnect(create({ url: server.url, headers: { "X-Tenant": "tenant-a" } }, { fetch: injected }));
@@ -169,14 +192,22 @@ describe("SSE transport against a programmable server", () => {
   it("sends the configured headers on the event-stream GET and on the POSTs", async () => {
     const server = await faultServer((request) =>
       request.method === "GET"
-        ? { kind: "chunks", contentType: "text/event-stream", chunks: ["event: endpoint\ndata: /message?sessionId=s1\n\n"], keepOpen: true }
+        ? {
+            kind: "chunks",
+            contentType: "text/event-stream",
+            chunks: ["event: endpoint\ndata: /message?sessionId=s1\n\n"],
+            keepOpen: true,
+          }
         : { kind: "status", status: 202 },
     );
     const transport = createSseTransport({ url: server.url, headers: { "X-Tenant": "tenant-b" } });
     await transport.start();
     await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await transport.close();
-    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(["GET /mcp", "POST /message?sessionId=s1"]);
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      "GET /mcp",
+      "POST /message?sessionId=s1",
+    ]);
     for (const request of server.requests) expect(request.headers["x-tenant"]).toBe("tenant-b");
     expect(server.requests[0]?.headers.accept).toBe("text/event-stream");
   });
@@ -184,11 +215,19 @@ describe("SSE transport against a programmable server", () => {
   it("redacts credentials a server echoes in its answer to a POST", async () => {
     const server = await faultServer((request) =>
       request.method === "GET"
-        ? { kind: "chunks", contentType: "text/event-stream", chunks: ["event: endpoint\ndata: /message\n\n"], keepOpen: true }
+        ? {
+            kind: "chunks",
+            contentType: "text/event-stream",
+            chunks: ["event: endpoint\ndata: /message\n\n"],
+            keepOpen: true,
+          }
         : { kind: "status", status: 403, body: `forbidden for ${request.headers.authorization ?? ""}` },
     );
     const logger = recordingLogger();
-    const transport = createSseTransport({ url: server.url, headers: { Authorization: "Bearer sse-secret-6620" } }, { logger });
+    const transport = createSseTransport(
+      { url: server.url, headers: { Authorization: "Bearer sse-secret-6620" } },
+      { logger },
+    );
     await transport.start();
     const error = await rejectionOf(transport.send({ jsonrpc: "2.0", id: 1, method: "ping" }));
     await transport.close();
@@ -212,8 +251,13 @@ describe("SSE transport against a programmable server", () => {
 
 describe("fallbackToSse with a programmable server", () => {
   it("tries SSE after a 405 on the POST and surfaces the SSE failure, sending headers on both", async () => {
-    const server = await faultServer((request) => (request.method === "POST" ? { kind: "status", status: 405 } : { kind: "status", status: 500 }));
-    const transport = createStreamableHttpTransport({ url: server.url, headers: { "X-Tenant": "t" } }, { fallbackToSse: true });
+    const server = await faultServer((request) =>
+      request.method === "POST" ? { kind: "status", status: 405 } : { kind: "status", status: 500 },
+    );
+    const transport = createStreamableHttpTransport(
+      { url: server.url, headers: { "X-Tenant": "t" } },
+      { fallbackToSse: true },
+    );
     const { error, reported } = await failingConnect(transport);
     const failure = expectHttpError(error, "SERVER_ERROR");
     expect(failure.transport).toBe("sse");
@@ -257,7 +301,9 @@ describe("maxMessageBytes on JSON responses", () => {
       status: 200,
       body: JSON.parse(bigResult((JSON.parse(request.body) as { id: unknown }).id)) as Record<string, unknown>,
     }));
-    const { error } = await failingConnect(createStreamableHttpTransport({ url: server.url }, { maxMessageBytes: 10_000 }));
+    const { error } = await failingConnect(
+      createStreamableHttpTransport({ url: server.url }, { maxMessageBytes: 10_000 }),
+    );
     const failure = expectHttpError(error, "MESSAGE_TOO_LARGE");
     expect(failure.message).toContain("Content-Length of");
     expect(failure.message).toContain("maxMessageBytes (10000 bytes)");
@@ -268,7 +314,9 @@ describe("maxMessageBytes on JSON responses", () => {
       const body = bigResult((JSON.parse(request.body) as { id: unknown }).id);
       return { kind: "chunks", contentType: "application/json", chunks: [body.slice(0, 30_000), body.slice(30_000)] };
     });
-    const { error } = await failingConnect(createStreamableHttpTransport({ url: server.url }, { maxMessageBytes: 10_000 }));
+    const { error } = await failingConnect(
+      createStreamableHttpTransport({ url: server.url }, { maxMessageBytes: 10_000 }),
+    );
     expect(expectHttpError(error, "MESSAGE_TOO_LARGE").message).toContain("the body exceeds maxMessageBytes");
   });
 
@@ -278,7 +326,9 @@ describe("maxMessageBytes on JSON responses", () => {
       return { kind: "chunks", contentType: "application/json", chunks: [body] };
     });
     // The fake result is no valid initialize result, so the client fails later, not on size.
-    const { error } = await failingConnect(createStreamableHttpTransport({ url: server.url }, { maxMessageBytes: 100_000 }));
+    const { error } = await failingConnect(
+      createStreamableHttpTransport({ url: server.url }, { maxMessageBytes: 100_000 }),
+    );
     expect(HttpTransportError.isInstance(error) && error.code === "MESSAGE_TOO_LARGE").toBe(false);
   });
 });
@@ -299,6 +349,8 @@ describe("config", () => {
   });
 
   it("rejects a non-positive maxMessageBytes", () => {
-    expect(() => createSseTransport({ url: "http://127.0.0.1/mcp" }, { maxMessageBytes: 0 })).toThrow(/maxMessageBytes must be a positive/);
+    expect(() => createSseTransport({ url: "http://127.0.0.1/mcp" }, { maxMessageBytes: 0 })).toThrow(
+      /maxMessageBytes must be a positive/,
+    );
   });
 });

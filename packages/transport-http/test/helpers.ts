@@ -36,7 +36,11 @@ export function errorTexts(error: unknown, depth = 0): string[] {
   if (!(error instanceof Error)) return [typeof error === "string" ? error : JSON.stringify(error)];
   const texts = [error.message, error.stack ?? "", String(error)];
   const members = error instanceof AggregateError ? error.errors : [];
-  return [...texts, ...errorTexts(error.cause, depth + 1), ...members.flatMap((member: unknown) => errorTexts(member, depth + 1))];
+  return [
+    ...texts,
+    ...errorTexts(error.cause, depth + 1),
+    ...members.flatMap((member: unknown) => errorTexts(member, depth + 1)),
+  ];
 }
 
 export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {

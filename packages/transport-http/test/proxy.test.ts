@@ -1,4 +1,10 @@
-import { startEverythingHttp, startFaultHttpServer, startHttpProxy, type EverythingHttpServer, type HttpProxyServer } from "@mcp-tool-adapter/test-servers";
+import {
+  startEverythingHttp,
+  startFaultHttpServer,
+  startHttpProxy,
+  type EverythingHttpServer,
+  type HttpProxyServer,
+} from "@mcp-tool-adapter/test-servers";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { getGlobalDispatcher, ProxyAgent, setGlobalDispatcher } from "undici";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -49,9 +55,11 @@ describe("a proxy in the environment", () => {
 
   it("reads the lower-case form first, as curl does, and sends https_proxy's credentials to it", async () => {
     const withCredentials = proxy.url.replace("http://", "http://user:pass@");
-    expect(await echoThrough({ env: { https_proxy: "http://127.0.0.1:9/", http_proxy: withCredentials, HTTP_PROXY: "http://127.0.0.1:9/" } })).toContain(
-      "via the proxy",
-    );
+    expect(
+      await echoThrough({
+        env: { https_proxy: "http://127.0.0.1:9/", http_proxy: withCredentials, HTTP_PROXY: "http://127.0.0.1:9/" },
+      }),
+    ).toContain("via the proxy");
     expect(proxy.proxied.length).toBeGreaterThan(0);
     expect(proxy.proxied[0]?.proxyAuthorization).toBe(`Basic ${Buffer.from("user:pass").toString("base64")}`);
   });
@@ -66,13 +74,17 @@ describe("a proxy in the environment", () => {
   });
 
   it("still uses the proxy when NO_PROXY names only other hosts or ports", async () => {
-    expect(await echoThrough({ env: { HTTP_PROXY: proxy.url, no_proxy: "localhost,127.0.0.1:1" } })).toContain("via the proxy");
+    expect(await echoThrough({ env: { HTTP_PROXY: proxy.url, no_proxy: "localhost,127.0.0.1:1" } })).toContain(
+      "via the proxy",
+    );
     expect(proxy.proxied.length).toBeGreaterThan(0);
   });
 
   it("sends the requests the global fetch makes (a redirect to follow, OAuth discovery) through it too", async () => {
     const server = await startFaultHttpServer((request) =>
-      request.url === "/mcp" ? { kind: "status", status: 307, headers: { location: "/moved" } } : { kind: "status", status: 200, body: { moved: true } },
+      request.url === "/mcp"
+        ? { kind: "status", status: 307, headers: { location: "/moved" } }
+        : { kind: "status", status: 200, body: { moved: true } },
     );
     try {
       const guard = createGuardedFetch({
@@ -117,7 +129,9 @@ describe("a dispatcher the user chose", () => {
   it("sends through the dispatcher option, before the environment: absolute-form requests without a tunnel", async () => {
     const agent = new ProxyAgent({ uri: proxy.url, proxyTunnel: false });
     try {
-      expect(await echoThrough({ dispatcher: agent, env: { HTTP_PROXY: "http://127.0.0.1:9/" } })).toContain("via the proxy");
+      expect(await echoThrough({ dispatcher: agent, env: { HTTP_PROXY: "http://127.0.0.1:9/" } })).toContain(
+        "via the proxy",
+      );
     } finally {
       await agent.close();
     }

@@ -1,4 +1,8 @@
-import { expectNoLeakedProcesses, startEverythingHttp, type EverythingHttpServer } from "@mcp-tool-adapter/test-servers";
+import {
+  expectNoLeakedProcesses,
+  startEverythingHttp,
+  type EverythingHttpServer,
+} from "@mcp-tool-adapter/test-servers";
 import { getEventListeners } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +13,10 @@ let streamable: EverythingHttpServer;
 let sse: EverythingHttpServer;
 
 beforeAll(async () => {
-  [streamable, sse] = await Promise.all([startEverythingHttp({ mode: "streamableHttp" }), startEverythingHttp({ mode: "sse" })]);
+  [streamable, sse] = await Promise.all([
+    startEverythingHttp({ mode: "streamableHttp" }),
+    startEverythingHttp({ mode: "sse" }),
+  ]);
 });
 
 afterAll(async () => {
@@ -23,7 +30,10 @@ function textOf(result: unknown): string {
 }
 
 describe.each([
-  { name: "streamable-http", create: () => createStreamableHttpTransport({ url: streamable.url, headers: { "X-Test": "yes-1" } }) },
+  {
+    name: "streamable-http",
+    create: () => createStreamableHttpTransport({ url: streamable.url, headers: { "X-Test": "yes-1" } }),
+  },
   { name: "sse", create: () => createSseTransport({ url: sse.url, headers: { "X-Test": "yes-1" } }) },
 ])("server-everything over $name", ({ create }) => {
   it("initializes, lists tools and calls echo through an SDK Client", async () => {
@@ -62,7 +72,9 @@ describe("fallback to SSE", () => {
       const result = await client.callTool({ name: "echo", arguments: { message: "after fallback" } });
       expect(textOf(result)).toContain("after fallback");
       expect(errors).toEqual([]);
-      expect(logger.lines.some((line) => line.level === "info" && line.message.includes("falling back to SSE"))).toBe(true);
+      expect(logger.lines.some((line) => line.level === "info" && line.message.includes("falling back to SSE"))).toBe(
+        true,
+      );
     } finally {
       await client.close();
     }
@@ -96,13 +108,19 @@ describe("load", () => {
       if (init?.signal) mostListeners = Math.max(mostListeners, getEventListeners(init.signal, "abort").length);
       return pending;
     };
-    const client = await connectClient(createStreamableHttpTransport({ url: streamable.url }, { fetch: observingFetch }));
+    const client = await connectClient(
+      createStreamableHttpTransport({ url: streamable.url }, { fetch: observingFetch }),
+    );
     try {
       for (let round = 0; round < 3; round++) {
         const results = await Promise.all(
-          Array.from({ length: 100 }, (_, i) => client.callTool({ name: "echo", arguments: { message: `r${round}-${i}` } })),
+          Array.from({ length: 100 }, (_, i) =>
+            client.callTool({ name: "echo", arguments: { message: `r${round}-${i}` } }),
+          ),
         );
-        expect(results.map(textOf)).toEqual(Array.from({ length: 100 }, (_, i) => expect.stringContaining(`r${round}-${i}`) as string));
+        expect(results.map(textOf)).toEqual(
+          Array.from({ length: 100 }, (_, i) => expect.stringContaining(`r${round}-${i}`) as string),
+        );
       }
       await new Promise((resolve) => setImmediate(resolve));
       expect(mostListeners).toBeGreaterThan(0);
@@ -122,7 +140,9 @@ describe("maxMessageBytes", () => {
     const client = await connectClient(transport);
     client.onerror = (error) => reported.push(error);
     try {
-      const error = await rejectionOf(client.callTool({ name: "echo", arguments: { message: "x".repeat(30_000) } }, undefined, { timeout: 30_000 }));
+      const error = await rejectionOf(
+        client.callTool({ name: "echo", arguments: { message: "x".repeat(30_000) } }, undefined, { timeout: 30_000 }),
+      );
       expect((error as Error).message).toContain("exceeds maxMessageBytes (20000 bytes)");
       expect(reported.some((e) => HttpTransportError.isInstance(e) && e.code === "MESSAGE_TOO_LARGE")).toBe(true);
       expect(textOf(await client.callTool({ name: "echo", arguments: { message: "small" } }))).toContain("small");
@@ -138,7 +158,9 @@ describe("maxMessageBytes", () => {
     let closed = false;
     client.onclose = () => (closed = true);
     client.onerror = (error) => reported.push(error);
-    const error = await rejectionOf(client.callTool({ name: "echo", arguments: { message: "y".repeat(30_000) } }, undefined, { timeout: 30_000 }));
+    const error = await rejectionOf(
+      client.callTool({ name: "echo", arguments: { message: "y".repeat(30_000) } }, undefined, { timeout: 30_000 }),
+    );
     expect((error as Error).message).toMatch(/Connection closed/i);
     await waitFor(() => closed);
     const tooLarge = reported.find((e) => HttpTransportError.isInstance(e) && e.code === "MESSAGE_TOO_LARGE");

@@ -1,5 +1,8 @@
 import { Value } from "typebox/value";
-import { collectConfigSecrets as coreCollectConfigSecrets, redactSecrets as coreRedactSecrets } from "@mcp-tool-adapter/core";
+import {
+  collectConfigSecrets as coreCollectConfigSecrets,
+  redactSecrets as coreRedactSecrets,
+} from "@mcp-tool-adapter/core";
 import { describe, expect, it } from "vitest";
 import { collectConfigSecrets, HttpServerConfigSchema, HttpTransportError, redactSecrets } from "../src/index.js";
 
@@ -8,15 +11,32 @@ describe("redaction", () => {
   it("is core's redaction, re-exported", () => {
     expect(redactSecrets).toBe(coreRedactSecrets);
     expect(collectConfigSecrets).toBe(coreCollectConfigSecrets);
-    expect(redactSecrets("Bearer tok-123", collectConfigSecrets({ url: "http://127.0.0.1/mcp", headers: { Authorization: "Bearer tok-123" } }))).toBe("[REDACTED]");
+    expect(
+      redactSecrets(
+        "Bearer tok-123",
+        collectConfigSecrets({ url: "http://127.0.0.1/mcp", headers: { Authorization: "Bearer tok-123" } }),
+      ),
+    ).toBe("[REDACTED]");
   });
 });
 
 describe("HttpTransportError", () => {
   it("carries code, status and cause, and is recognised by its marker", () => {
     const cause = new Error("underlying");
-    const error = new HttpTransportError("SERVER_ERROR", "boom", { status: 502, cause, transport: "sse", url: "http://h/sse" });
-    expect(error).toMatchObject({ code: "SERVER_ERROR", status: 502, cause, transport: "sse", url: "http://h/sse", name: "HttpTransportError" });
+    const error = new HttpTransportError("SERVER_ERROR", "boom", {
+      status: 502,
+      cause,
+      transport: "sse",
+      url: "http://h/sse",
+    });
+    expect(error).toMatchObject({
+      code: "SERVER_ERROR",
+      status: 502,
+      cause,
+      transport: "sse",
+      url: "http://h/sse",
+      name: "HttpTransportError",
+    });
     expect(HttpTransportError.isInstance(error)).toBe(true);
     expect(HttpTransportError.isInstance(new Error("boom"))).toBe(false);
     expect(HttpTransportError.isInstance({ code: "SERVER_ERROR" })).toBe(false);

@@ -38,7 +38,11 @@ function guard(maxMessageBytes = 1_000_000): Guard {
 
 /** A POST as the SDK's streamable HTTP transport sends it. */
 function post(body: string, signal?: AbortSignal): RequestInit {
-  const headers = new Headers({ "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": "s-1" });
+  const headers = new Headers({
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-session-id": "s-1",
+  });
   return { method: "POST", headers, body, redirect: "manual", ...(signal === undefined ? {} : { signal }) };
 }
 
@@ -53,7 +57,12 @@ const event = (data: string): string => `event: message\ndata: ${data}\n\n`;
 
 describe("the guard's own HTTP client (no fetch injected)", () => {
   it("sends the request as given and hands out the body the server streamed", async () => {
-    const server = await serve({ kind: "chunks", contentType: "text/event-stream", headers: { "mcp-session-id": "s-1" }, chunks: [event('{"n":1}'), event('{"n":2}')] });
+    const server = await serve({
+      kind: "chunks",
+      contentType: "text/event-stream",
+      headers: { "mcp-session-id": "s-1" },
+      chunks: [event('{"n":1}'), event('{"n":2}')],
+    });
     const response = await guard().fetch(server.url, post('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
 
     expect(response.status).toBe(200);
@@ -85,7 +94,9 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
       expect(deleted.status).toBe(204);
       expect(deleted.body).toBeNull();
     }
-    expect(server.requests.map((request) => request.method)).toEqual(Array.from({ length: 3 }, () => ["POST", "POST", "DELETE"]).flat());
+    expect(server.requests.map((request) => request.method)).toEqual(
+      Array.from({ length: 3 }, () => ["POST", "POST", "DELETE"]).flat(),
+    );
     // Keep-alive: the nine requests shared connections. Two, not one: undici waits a full
     // event-loop turn before it reuses a connection (a server that said keep-alive may still close
     // it), and a request sent sooner opens a second one, which later requests reuse in turn.
@@ -95,7 +106,13 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("fails an oversized server-sent event mid-stream, tells the transport which request it answered, and drops the connection", async () => {
-    const server = await serve({ kind: "chunks", contentType: "text/event-stream", chunks: [event('{"small":true}'), `data: ${"x".repeat(600)}`, "x".repeat(600)], intervalMs: 20, keepOpen: true });
+    const server = await serve({
+      kind: "chunks",
+      contentType: "text/event-stream",
+      chunks: [event('{"small":true}'), `data: ${"x".repeat(600)}`, "x".repeat(600)],
+      intervalMs: 20,
+      keepOpen: true,
+    });
     const guarded = guard(1_000);
     const requestBody = '{"jsonrpc":"2.0","id":7,"method":"tools/call"}';
     const response = await guarded.fetch(server.url, post(requestBody));
@@ -122,7 +139,12 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
 
   it("decompresses a gzip body the server sent anyway, and counts the decompressed bytes", async () => {
     const json = JSON.stringify({ padding: "z".repeat(20_000) });
-    const server = await serve({ kind: "status", status: 200, body: gzipSync(json), headers: { "content-type": "application/json", "content-encoding": "gzip" } });
+    const server = await serve({
+      kind: "status",
+      status: 200,
+      body: gzipSync(json),
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    });
     expect(await (await guard(100_000).fetch(server.url, post("{}"))).text()).toBe(json);
     const refused = await guard(10_000).fetch(server.url, post("{}"));
     const error = await failureOf(refused.text());
@@ -131,7 +153,9 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
 
   it("rejects with the signal's reason when aborted before the response, and errors the body when aborted after", async () => {
     const server = await serve((request) =>
-      request.body === "wait" ? { kind: "hang" } : { kind: "chunks", contentType: "text/event-stream", chunks: [event("{}")], keepOpen: true },
+      request.body === "wait"
+        ? { kind: "hang" }
+        : { kind: "chunks", contentType: "text/event-stream", chunks: [event("{}")], keepOpen: true },
     );
     const { fetch } = guard();
 
@@ -188,7 +212,12 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
   });
 
   it("errors the body with TypeError('terminated') when the connection drops before the body ends", async () => {
-    const server = await serve({ kind: "chunks", contentType: "text/event-stream", chunks: [event("{}")], dropAfter: true });
+    const server = await serve({
+      kind: "chunks",
+      contentType: "text/event-stream",
+      chunks: [event("{}")],
+      dropAfter: true,
+    });
     const response = await guard().fetch(server.url, post("{}"));
     const error = await failureOf(response.text());
     expect(error).toBeInstanceOf(TypeError);
@@ -197,7 +226,9 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
 
   it("returns a redirect as it is when asked to, and leaves a request that wants it followed to fetch", async () => {
     const server = await serve((request) =>
-      request.url === "/mcp" ? { kind: "status", status: 307, headers: { location: "/moved" } } : { kind: "status", status: 200, body: { moved: true } },
+      request.url === "/mcp"
+        ? { kind: "status", status: 307, headers: { location: "/moved" } }
+        : { kind: "status", status: 200, body: { moved: true } },
     );
     const { fetch } = guard();
 
@@ -205,7 +236,11 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
     expect(manual.status).toBe(307);
     expect(manual.headers.get("location")).toBe("/moved");
 
-    const followed = await fetch(server.url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    const followed = await fetch(server.url, {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
     expect(followed.status).toBe(200);
     expect(await followed.json()).toEqual({ moved: true });
     expect(server.requests.map((request) => request.url)).toEqual(["/mcp", "/mcp", "/moved"]);

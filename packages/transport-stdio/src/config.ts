@@ -22,7 +22,8 @@ export type StdioServerConfig = Static<typeof StdioServerConfigSchema>;
 export function assertStdioServerConfig(config: unknown): asserts config is StdioServerConfig {
   if (schemaCheck(StdioServerConfigSchema, config)) return;
   const problems = schemaErrors(StdioServerConfigSchema, config)[1].map(
-    (issue) => `${issue.instancePath === "" ? "config" : issue.instancePath.slice(1).replaceAll("/", ".")} ${issue.message}`,
+    (issue) =>
+      `${issue.instancePath === "" ? "config" : issue.instancePath.slice(1).replaceAll("/", ".")} ${issue.message}`,
   );
   throw new StdioTransportError(
     "CONFIG_INVALID",

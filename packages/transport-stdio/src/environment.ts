@@ -16,7 +16,8 @@ export function buildServerEnvironment(
     // Same rule as the SDK: a value starting with "()" is an exported shell function, a known injection vector.
     if (value !== undefined && !value.startsWith("()")) environment[name] = value;
   }
-  const inherited = config.inheritEnv === true ? Object.keys(parentEnv) : config.inheritEnv === false ? [] : (config.inheritEnv ?? []);
+  const inherited =
+    config.inheritEnv === true ? Object.keys(parentEnv) : config.inheritEnv === false ? [] : (config.inheritEnv ?? []);
   for (const name of inherited) {
     const value = parentEnv[name];
     if (value !== undefined) environment[name] = value;

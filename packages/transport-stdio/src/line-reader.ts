@@ -41,7 +41,12 @@ export class LineReader {
     while (start < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, start);
       // The common case, a whole line inside one chunk, is decoded in place: no slice, no copy.
-      if (newline !== -1 && this.#pendingBytes === 0 && this.#oversized === undefined && newline - start <= this.#maxLineBytes) {
+      if (
+        newline !== -1 &&
+        this.#pendingBytes === 0 &&
+        this.#oversized === undefined &&
+        newline - start <= this.#maxLineBytes
+      ) {
         this.#emit(chunk.toString("utf8", start, newline));
         start = newline + 1;
         continue;

@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { FamilyMembers, ProcessFamily, ProcessFamilyStrategy } from "./process-family.js";
 import { signalProcessGroup } from "./process-group.js";
-import { currentProcTable, isRunning, listRunningProcesses, readChildPids, readProcStat, type ProcStat } from "./proc-table.js";
+import {
+  currentProcTable,
+  isRunning,
+  listRunningProcesses,
+  readChildPids,
+  readProcStat,
+  type ProcStat,
+} from "./proc-table.js";
 
 /**
  * The variable that carries a transport's token into its server's environment. Reserved: a value
@@ -68,7 +75,8 @@ export class ProcFamily implements ProcessFamily {
     const group = this.#ownGroup(table.running);
     for (const stat of candidates) {
       const inGroup = group !== undefined && (stat.pgid === group || stat.sid === group);
-      if (inGroup || isSameProcess(stat, leader) || table.environHasEntry(stat.pid, this.#entry)) found.set(stat.pid, stat);
+      if (inGroup || isSameProcess(stat, leader) || table.environHasEntry(stat.pid, this.#entry))
+        found.set(stat.pid, stat);
     }
     addDescendants(found, candidates);
     return new ProcMembers([...found.values()], this.#procRoot, group);

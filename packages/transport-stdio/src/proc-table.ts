@@ -64,7 +64,14 @@ export function readProcStat(pid: number, procRoot: string = DEFAULT_PROC_ROOT):
   const sid = Number(fields[3]);
   const startTime = Number(fields[19]);
   const state = fields[0];
-  if (state === undefined || state === "" || !Number.isInteger(ppid) || !Number.isInteger(pgid) || !Number.isInteger(sid) || !Number.isInteger(startTime)) {
+  if (
+    state === undefined ||
+    state === "" ||
+    !Number.isInteger(ppid) ||
+    !Number.isInteger(pgid) ||
+    !Number.isInteger(sid) ||
+    !Number.isInteger(startTime)
+  ) {
     return undefined;
   }
   return { pid, ppid, pgid, sid, state, startTime };
@@ -181,11 +188,16 @@ const readableRoots = new Map<string, boolean>();
  * Whether this system lets us read process environments from `procRoot` (Linux with /proc
  * mounted). Asked of the system once per root; every later call is a lookup.
  */
-export function canReadProcEnvironments(procRoot: string = DEFAULT_PROC_ROOT, platform: NodeJS.Platform = process.platform): boolean {
+export function canReadProcEnvironments(
+  procRoot: string = DEFAULT_PROC_ROOT,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   if (platform !== "linux") return false;
   let readable = readableRoots.get(procRoot);
   if (readable === undefined) {
-    readable = readProcStat(process.pid, procRoot) !== undefined && readProcFile(`${procRoot}/${process.pid}/environ`) !== undefined;
+    readable =
+      readProcStat(process.pid, procRoot) !== undefined &&
+      readProcFile(`${procRoot}/${process.pid}/environ`) !== undefined;
     readableRoots.set(procRoot, readable);
   }
   return readable;

@@ -12,7 +12,12 @@ import { LineReader, type OversizedLine } from "./line-reader.js";
 import type { Logger } from "./logger.js";
 import { oversizedResponseError } from "./oversized-response.js";
 import { untilOrAfter } from "./delay.js";
-import { createProcessFamily, type FamilyMembers, type ProcessFamily, type ProcessFamilyStrategy } from "./process-family.js";
+import {
+  createProcessFamily,
+  type FamilyMembers,
+  type ProcessFamily,
+  type ProcessFamilyStrategy,
+} from "./process-family.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
 import { killFamilyNow, terminateFamily } from "./terminate-family.js";
 
@@ -160,19 +165,27 @@ export class StdioTransport implements Transport {
     const child = this.#child;
     if (this.#state === "new" || this.#state === "starting" || child === undefined) {
       return Promise.reject(
-        new StdioTransportError("NOT_STARTED", `Cannot send to MCP server "${this.#config.command}": the transport is not started. Call start() (or Client.connect()) first.`, {
-          command: this.#config.command,
-        }),
+        new StdioTransportError(
+          "NOT_STARTED",
+          `Cannot send to MCP server "${this.#config.command}": the transport is not started. Call start() (or Client.connect()) first.`,
+          {
+            command: this.#config.command,
+          },
+        ),
       );
     }
     if (this.#state !== "open") {
       const why = this.#exit === undefined ? "was closed" : `is closed (the server ${describeExit(this.#exit)})`;
       return Promise.reject(
-        new StdioTransportError("TRANSPORT_CLOSED", `Cannot send to MCP server "${this.#config.command}": the transport ${why}. Create a new transport to reconnect.`, {
-          command: this.#config.command,
-          ...this.#processDetails(),
-          cause: this.#closeReason,
-        }),
+        new StdioTransportError(
+          "TRANSPORT_CLOSED",
+          `Cannot send to MCP server "${this.#config.command}": the transport ${why}. Create a new transport to reconnect.`,
+          {
+            command: this.#config.command,
+            ...this.#processDetails(),
+            cause: this.#closeReason,
+          },
+        ),
       );
     }
     return new Promise((resolve, reject) => {
@@ -300,12 +313,21 @@ export class StdioTransport implements Transport {
     await untilOrAfter(this.#stdioClosed, STDIO_DRAIN_MS);
     const exit = this.#exit ?? { code: null, signal: null };
     const stderrTail = this.stderrTail;
-    const error = new StdioTransportError("SERVER_EXITED", serverExitedMessage(this.#config.command, this.pid, exit, stderrTail), {
-      command: this.#config.command,
-      ...this.#processDetails(),
-    });
+    const error = new StdioTransportError(
+      "SERVER_EXITED",
+      serverExitedMessage(this.#config.command, this.pid, exit, stderrTail),
+      {
+        command: this.#config.command,
+        ...this.#processDetails(),
+      },
+    );
     this.#closeReason = error;
-    this.#logger?.warn?.(error.message, { command: this.#config.command, pid: this.pid, exitCode: exit.code, signal: exit.signal });
+    this.#logger?.warn?.(error.message, {
+      command: this.#config.command,
+      pid: this.pid,
+      exitCode: exit.code,
+      signal: exit.signal,
+    });
     this.#reportError(error);
     // Whatever the server left behind goes before onclose: the SDK's Client forgets its transport
     // on onclose, so a later Client.close() (the adapter's disconnect()) would not wait for this.
@@ -344,7 +366,11 @@ export class StdioTransport implements Transport {
     }
     const rest = this.#stderrLines.flush();
     if (rest !== undefined) this.#logStderrLine(rest);
-    this.#logger?.debug?.("MCP server transport closed", { command: this.#config.command, pid: this.pid, exit: this.#exit });
+    this.#logger?.debug?.("MCP server transport closed", {
+      command: this.#config.command,
+      pid: this.pid,
+      exit: this.#exit,
+    });
     this.#emitClose();
   }
 
@@ -467,7 +493,10 @@ function spawnFailed(config: StdioServerConfig, cause: unknown): StdioTransportE
   } else {
     advice = `${describeCause(cause)}. Check "command", "args" and "cwd" in the server config.`;
   }
-  return new StdioTransportError("SPAWN_FAILED", `Could not start MCP server "${command}": ${advice}`, { command, cause });
+  return new StdioTransportError("SPAWN_FAILED", `Could not start MCP server "${command}": ${advice}`, {
+    command,
+    cause,
+  });
 }
 
 function describeExit(exit: ServerExit): string {

@@ -4,12 +4,21 @@ import { MESSAGE_TOO_LARGE_ERROR_CODE } from "../src/index.js";
 import { oversizedResponseError } from "../src/oversized-response.js";
 import { StderrLines, StderrTail } from "../src/stderr-tail.js";
 
-function reader(maxLineBytes: number): { reader: LineReader; lines: string[]; started: number[]; ended: OversizedLine[] } {
+function reader(maxLineBytes: number): {
+  reader: LineReader;
+  lines: string[];
+  started: number[];
+  ended: OversizedLine[];
+} {
   const lines: string[] = [];
   const started: number[] = [];
   const ended: OversizedLine[] = [];
   return {
-    reader: new LineReader(maxLineBytes, { onLine: (line) => lines.push(line), onOversizedStart: (bytes) => started.push(bytes), onOversizedEnd: (line) => ended.push(line) }),
+    reader: new LineReader(maxLineBytes, {
+      onLine: (line) => lines.push(line),
+      onOversizedStart: (bytes) => started.push(bytes),
+      onOversizedEnd: (line) => ended.push(line),
+    }),
     lines,
     started,
     ended,
@@ -60,16 +69,33 @@ describe("oversizedResponseError", () => {
   const line = (head: string, tail: string): OversizedLine => ({ bytes: 5000, head, tail });
 
   it("recovers the id of a TypeScript-SDK response (id last)", () => {
-    const answer = oversizedResponseError(line('{"result":{"content":[{"type":"text","text":"aaaa', 'aaaa"}]},"jsonrpc":"2.0","id":42}'), 100);
-    expect(answer).toMatchObject({ jsonrpc: "2.0", id: 42, error: { code: MESSAGE_TOO_LARGE_ERROR_CODE, data: { reason: "MESSAGE_TOO_LARGE", bytes: 5000, maxMessageBytes: 100 } } });
+    const answer = oversizedResponseError(
+      line('{"result":{"content":[{"type":"text","text":"aaaa', 'aaaa"}]},"jsonrpc":"2.0","id":42}'),
+      100,
+    );
+    expect(answer).toMatchObject({
+      jsonrpc: "2.0",
+      id: 42,
+      error: {
+        code: MESSAGE_TOO_LARGE_ERROR_CODE,
+        data: { reason: "MESSAGE_TOO_LARGE", bytes: 5000, maxMessageBytes: 100 },
+      },
+    });
   });
 
   it("recovers a string id given first", () => {
-    expect(oversizedResponseError(line('{"jsonrpc":"2.0","id":"req-1","result":{"x":"aaa', 'aaa"}}'), 100)).toMatchObject({ id: "req-1" });
+    expect(
+      oversizedResponseError(line('{"jsonrpc":"2.0","id":"req-1","result":{"x":"aaa', 'aaa"}}'), 100),
+    ).toMatchObject({ id: "req-1" });
   });
 
   it("does not answer a server request or a line it cannot read", () => {
-    expect(oversizedResponseError(line('{"method":"sampling/createMessage","params":{"a":"', '"},"jsonrpc":"2.0","id":3}'), 100)).toBeUndefined();
+    expect(
+      oversizedResponseError(
+        line('{"method":"sampling/createMessage","params":{"a":"', '"},"jsonrpc":"2.0","id":3}'),
+        100,
+      ),
+    ).toBeUndefined();
     expect(oversizedResponseError(line('{"result":{"nested":{"id":1', '"id":1}}'), 100)).toBeUndefined();
     expect(oversizedResponseError(line("garbage", "garbage"), 100)).toBeUndefined();
   });

@@ -25,7 +25,8 @@ afterEach(async () => {
 
 function loopHolders(): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const type of process.getActiveResourcesInfo()) if (LOOP_HOLDERS.includes(type)) counts[type] = (counts[type] ?? 0) + 1;
+  for (const type of process.getActiveResourcesInfo())
+    if (LOOP_HOLDERS.includes(type)) counts[type] = (counts[type] ?? 0) + 1;
   return counts;
 }
 
@@ -37,7 +38,8 @@ function loopHolders(): Record<string, number> {
 async function addedSince(before: Record<string, number>): Promise<Record<string, number>> {
   for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => setImmediate(resolve));
   const added: Record<string, number> = {};
-  for (const [type, count] of Object.entries(loopHolders())) if (count > (before[type] ?? 0)) added[type] = count - (before[type] ?? 0);
+  for (const [type, count] of Object.entries(loopHolders()))
+    if (count > (before[type] ?? 0)) added[type] = count - (before[type] ?? 0);
   return added;
 }
 
@@ -62,46 +64,62 @@ function watchTimersOf(ms: number): { pending(): number; stop(): void } {
   };
 }
 
-describe.each(["group", "tagged"] as const satisfies readonly ProcessFamilyStrategy[])("after close() (processFamily %s)", (processFamily) => {
-  it("no timer, pipe or process handle of the transport is left, whether the server exited at stdin EOF or crashed first", async () => {
-    const before = loopHolders();
-    const graceTimers = watchTimersOf(HOUR_MS);
-    onTestFinished(() => graceTimers.stop());
+describe.each(["group", "tagged"] as const satisfies readonly ProcessFamilyStrategy[])(
+  "after close() (processFamily %s)",
+  (processFamily) => {
+    it("no timer, pipe or process handle of the transport is left, whether the server exited at stdin EOF or crashed first", async () => {
+      const before = loopHolders();
+      const graceTimers = watchTimersOf(HOUR_MS);
+      onTestFinished(() => graceTimers.stop());
 
-    const polite = observe({ command: "cat" }, { processFamily, killGraceMs: HOUR_MS });
-    await polite.transport.start();
-    await within(polite.transport.close(), BOUND_MS, "close");
-    expect(polite.transport.exit).toEqual({ code: 0, signal: null });
-    expect(await addedSince(before)).toEqual({});
-    expect(graceTimers.pending()).toBe(0);
+      const polite = observe({ command: "cat" }, { processFamily, killGraceMs: HOUR_MS });
+      await polite.transport.start();
+      await within(polite.transport.close(), BOUND_MS, "close");
+      expect(polite.transport.exit).toEqual({ code: 0, signal: null });
+      expect(await addedSince(before)).toEqual({});
+      expect(graceTimers.pending()).toBe(0);
 
-    const crashing = observe(hostileServerConfig({ spawnGrandchild: "serve" }), { processFamily, killGraceMs: HOUR_MS });
-    const client = new Client({ name: "event-loop-test", version: "1.0.0" });
-    await client.connect(crashing.transport, { timeout: BOUND_MS });
-    await expect(client.callTool({ name: "crash", arguments: {} })).rejects.toThrow();
-    await within(crashing.closed, BOUND_MS, "onclose after the crash");
-    await within(client.close(), BOUND_MS, "client close");
-    await within(crashing.transport.close(), BOUND_MS, "transport close");
-    expect(await addedSince(before)).toEqual({});
-    expect(graceTimers.pending()).toBe(0);
-  });
-
-  it("a script that connects, calls and closes exits by itself, even with an hour of killGraceMs", { timeout: 2 * BOUND_MS }, async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@mcp-tool-adapter/source", FIXTURE, processFamily, String(HOUR_MS)], {
-      cwd: PACKAGE_DIR,
-      env: { ...process.env, ...leakMarkerEnv() },
-      stdio: ["ignore", "pipe", "pipe"],
+      const crashing = observe(hostileServerConfig({ spawnGrandchild: "serve" }), {
+        processFamily,
+        killGraceMs: HOUR_MS,
+      });
+      const client = new Client({ name: "event-loop-test", version: "1.0.0" });
+      await client.connect(crashing.transport, { timeout: BOUND_MS });
+      await expect(client.callTool({ name: "crash", arguments: {} })).rejects.toThrow();
+      await within(crashing.closed, BOUND_MS, "onclose after the crash");
+      await within(client.close(), BOUND_MS, "client close");
+      await within(crashing.transport.close(), BOUND_MS, "transport close");
+      expect(await addedSince(before)).toEqual({});
+      expect(graceTimers.pending()).toBe(0);
     });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-    const exit = await within(exited, BOUND_MS, "the script exiting by itself").catch((error: unknown) => {
-      child.kill("SIGKILL");
-      throw new Error(`${String(error)}; its output:\n${output}`);
-    });
-    expect(exit, output).toEqual({ code: 0, signal: null });
-    expect(output).toContain('answer=[{"type":"text","text":"{\\"hello\\":\\"world\\"}"}]');
-    expect(output).toMatch(/closed-at=\d+/);
-  });
-});
+
+    it(
+      "a script that connects, calls and closes exits by itself, even with an hour of killGraceMs",
+      { timeout: 2 * BOUND_MS },
+      async () => {
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", "--conditions=@mcp-tool-adapter/source", FIXTURE, processFamily, String(HOUR_MS)],
+          {
+            cwd: PACKAGE_DIR,
+            env: { ...process.env, ...leakMarkerEnv() },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        let output = "";
+        child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+          child.on("exit", (code, signal) => resolve({ code, signal })),
+        );
+        const exit = await within(exited, BOUND_MS, "the script exiting by itself").catch((error: unknown) => {
+          child.kill("SIGKILL");
+          throw new Error(`${String(error)}; its output:\n${output}`);
+        });
+        expect(exit, output).toEqual({ code: 0, signal: null });
+        expect(output).toContain('answer=[{"type":"text","text":"{\\"hello\\":\\"world\\"}"}]');
+        expect(output).toMatch(/closed-at=\d+/);
+      },
+    );
+  },
+);

@@ -3,7 +3,14 @@ import { once } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createTempDirectory, expectNoLeakedProcesses, leakMarkerEnv, listProcesses, readProcess, type TempDirectory } from "@mcp-tool-adapter/test-servers";
+import {
+  createTempDirectory,
+  expectNoLeakedProcesses,
+  leakMarkerEnv,
+  listProcesses,
+  readProcess,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { canReadProcEnvironments, environHasEntry, listRunningProcesses, readProcStat } from "../src/proc-table.js";
 import { ProcFamily, SERVER_TOKEN_ENV_VAR } from "../src/proc-family.js";
@@ -57,15 +64,42 @@ async function fakeProc(processes: readonly FakeProcess[]): Promise<string> {
     if (fake.noStat !== true) {
       // Fields after the command: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
       // utime stime cutime cstime priority nice threads itrealvalue starttime ...
-      const after = [fake.state ?? "S", fake.ppid ?? 1, fake.pgid ?? 1, 1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20, 0, 1, 0, fake.startTime ?? 5000, 0, 0];
+      const after = [
+        fake.state ?? "S",
+        fake.ppid ?? 1,
+        fake.pgid ?? 1,
+        1,
+        0,
+        -1,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        20,
+        0,
+        1,
+        0,
+        fake.startTime ?? 5000,
+        0,
+        0,
+      ];
       await writeFile(join(dir, "stat"), fake.rawStat ?? `${fake.pid} (${fake.comm ?? "fake"}) ${after.join(" ")}\n`);
     }
     if (fake.children !== undefined) {
       await mkdir(join(dir, "task", String(fake.pid)), { recursive: true });
-      await writeFile(join(dir, "task", String(fake.pid), "children"), fake.children.map((child) => `${child} `).join(""));
+      await writeFile(
+        join(dir, "task", String(fake.pid), "children"),
+        fake.children.map((child) => `${child} `).join(""),
+      );
     }
     if (fake.environ === "unreadable") await mkdir(join(dir, "environ"));
-    else if (fake.environ !== undefined) await writeFile(join(dir, "environ"), fake.environ.map((entry) => `${entry}\0`).join(""));
+    else if (fake.environ !== undefined)
+      await writeFile(join(dir, "environ"), fake.environ.map((entry) => `${entry}\0`).join(""));
   }
   return directory.path;
 }
@@ -82,8 +116,18 @@ describe("reading /proc", () => {
   });
 
   it("lists running processes only: no zombies, no vanished entries, no non-pid entries", async () => {
-    const root = await fakeProc([{ pid: 20 }, { pid: 21, state: "Z" }, { pid: 22, noStat: true }, { pid: 23, state: "X" }, { pid: 24, state: "R" }]);
-    expect(listRunningProcesses(root).map((stat) => stat.pid).sort()).toEqual([20, 24]);
+    const root = await fakeProc([
+      { pid: 20 },
+      { pid: 21, state: "Z" },
+      { pid: 22, noStat: true },
+      { pid: 23, state: "X" },
+      { pid: 24, state: "R" },
+    ]);
+    expect(
+      listRunningProcesses(root)
+        .map((stat) => stat.pid)
+        .sort(),
+    ).toEqual([20, 24]);
     expect(listRunningProcesses(join(root, "missing"))).toEqual([]);
   });
 
@@ -175,14 +219,19 @@ describe("finding a tagged family", () => {
     // The leader starts a child with a scrubbed environment: a member only while the leader lives.
     const leader = track(spawn("sh", ["-c", "env -i sleep 61 & wait"], { env, stdio: "ignore" }));
     family.adopt(leader.pid!);
-    await waitFor(() => childrenOf(leader.pid!).some((pid) => readProcess(pid)?.cmdline === "sleep 61"), "the scrubbed child starting");
+    await waitFor(
+      () => childrenOf(leader.pid!).some((pid) => readProcess(pid)?.cmdline === "sleep 61"),
+      "the scrubbed child starting",
+    );
     const [scrubbed] = childrenOf(leader.pid!);
     strays.push(scrubbed!);
     const first = family.find();
     expect([...first.pids].sort((a, b) => a - b)).toEqual([leader.pid!, scrubbed!].sort((a, b) => a - b));
 
     const late = track(spawn("sleep", ["62"], { env, stdio: "ignore" }));
-    const stranger = track(spawn("sleep", ["63"], { env: { ...env, [SERVER_TOKEN_ENV_VAR]: "f".repeat(32) }, stdio: "ignore" }));
+    const stranger = track(
+      spawn("sleep", ["63"], { env: { ...env, [SERVER_TOKEN_ENV_VAR]: "f".repeat(32) }, stdio: "ignore" }),
+    );
     await Promise.all([once(late, "spawn"), once(stranger, "spawn")]);
     // The leader dies: its scrubbed child is re-parented and carries nothing a scan could find.
     leader.kill("SIGKILL");
@@ -201,28 +250,31 @@ describe("snapshots of a family (remember)", () => {
   it.each([
     ["the children files", true],
     ["a full scan where the kernel has no children files", false],
-  ])("note descendants through %s and keep them once their parent died and nothing else ties them to the server", async (_how, withChildrenFiles) => {
-    const children = (pids: number[]) => (withChildrenFiles ? { children: pids } : {});
-    const root = await fakeProc([
-      { pid: 400, ppid: 1, startTime: 9000, environ: [ENTRY], ...children([401]) }, // the leader
-      { pid: 401, ppid: 400, startTime: 9001, environ: [], ...children([402]) }, // scrubbed child
-      { pid: 402, ppid: 401, startTime: 9002, environ: [], ...children([]) }, // and its child
-      { pid: 403, ppid: 1, startTime: 9003, environ: [], ...children([]) }, // a stranger
-    ]);
-    const family = new ProcFamily(root, { token: TOKEN });
-    family.adopt(400);
-    expect(family.remember().sort()).toEqual([401, 402]);
-    expect(family.remember()).toEqual([]);
-    // The leader dies and its children are re-parented: no token, no parent of the family.
-    await writeFile(join(root, "400", "stat"), `400 (gone) Z 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9000 0 0\n`);
-    await writeFile(join(root, "401", "stat"), `401 (orphan) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9001 0 0\n`);
-    await Promise.resolve();
-    expect([...family.find().pids].sort()).toEqual([401, 402]);
-    // A remembered pid reused by another process is not the member any more.
-    await writeFile(join(root, "402", "stat"), `402 (reuse) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9500 0 0\n`);
-    await Promise.resolve();
-    expect(family.find().pids).toEqual([401]);
-  });
+  ])(
+    "note descendants through %s and keep them once their parent died and nothing else ties them to the server",
+    async (_how, withChildrenFiles) => {
+      const children = (pids: number[]) => (withChildrenFiles ? { children: pids } : {});
+      const root = await fakeProc([
+        { pid: 400, ppid: 1, startTime: 9000, environ: [ENTRY], ...children([401]) }, // the leader
+        { pid: 401, ppid: 400, startTime: 9001, environ: [], ...children([402]) }, // scrubbed child
+        { pid: 402, ppid: 401, startTime: 9002, environ: [], ...children([]) }, // and its child
+        { pid: 403, ppid: 1, startTime: 9003, environ: [], ...children([]) }, // a stranger
+      ]);
+      const family = new ProcFamily(root, { token: TOKEN });
+      family.adopt(400);
+      expect(family.remember().sort()).toEqual([401, 402]);
+      expect(family.remember()).toEqual([]);
+      // The leader dies and its children are re-parented: no token, no parent of the family.
+      await writeFile(join(root, "400", "stat"), `400 (gone) Z 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9000 0 0\n`);
+      await writeFile(join(root, "401", "stat"), `401 (orphan) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9001 0 0\n`);
+      await Promise.resolve();
+      expect([...family.find().pids].sort()).toEqual([401, 402]);
+      // A remembered pid reused by another process is not the member any more.
+      await writeFile(join(root, "402", "stat"), `402 (reuse) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 9500 0 0\n`);
+      await Promise.resolve();
+      expect(family.find().pids).toEqual([401]);
+    },
+  );
 });
 
 function track(child: ChildProcess): ChildProcess {

@@ -40,7 +40,9 @@ async function connectClient(observed: Observed, timeout = 20_000): Promise<Conn
 }
 
 function stdioErrors(errors: readonly Error[], code: StdioTransportError["code"]): StdioTransportError[] {
-  return errors.filter((error): error is StdioTransportError => StdioTransportError.isInstance(error) && error.code === code);
+  return errors.filter(
+    (error): error is StdioTransportError => StdioTransportError.isInstance(error) && error.code === code,
+  );
 }
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
@@ -59,7 +61,9 @@ describe("a server that dies", () => {
     const client = new Client({ name: "t", version: "1" });
     openClients.push(client);
 
-    await expect(within(client.connect(observed.transport, { timeout: REQUEST_TIMEOUT_MS }), BOUND_MS, "connect failing")).rejects.toThrow();
+    await expect(
+      within(client.connect(observed.transport, { timeout: REQUEST_TIMEOUT_MS }), BOUND_MS, "connect failing"),
+    ).rejects.toThrow();
 
     await observed.closed;
     const reason = observed.transport.closeReason;
@@ -96,69 +100,86 @@ describe("a server that dies", () => {
   it("that exits inside a call rejects the call with the exit code", async () => {
     const connected = await connectClient(hostile({}));
     await expect(
-      within(connected.client.callTool({ name: "crash", arguments: {} }, undefined, { timeout: REQUEST_TIMEOUT_MS }), BOUND_MS, "crash"),
+      within(
+        connected.client.callTool({ name: "crash", arguments: {} }, undefined, { timeout: REQUEST_TIMEOUT_MS }),
+        BOUND_MS,
+        "crash",
+      ),
     ).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
     expect(connected.transport.closeReason?.exitCode).toBe(1);
-    await expect(connected.transport.send({ jsonrpc: "2.0", method: "notifications/initialized" })).rejects.toMatchObject({
+    await expect(
+      connected.transport.send({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    ).rejects.toMatchObject({
       code: "TRANSPORT_CLOSED",
       message: expect.stringContaining("exited with code 1") as unknown,
     });
   });
 });
 
-describe.each(["tagged", "group"] as const)("a server that never answers initialize (processFamily %s)", (processFamily) => {
-  it("times the client out, and the close that follows leaves nothing", async () => {
-    const observed = hostile({ neverInitialize: true }, { killGraceMs: 300, processFamily });
-    const client = new Client({ name: "t", version: "1" });
-    openClients.push(client);
+describe.each(["tagged", "group"] as const)(
+  "a server that never answers initialize (processFamily %s)",
+  (processFamily) => {
+    it("times the client out, and the close that follows leaves nothing", async () => {
+      const observed = hostile({ neverInitialize: true }, { killGraceMs: 300, processFamily });
+      const client = new Client({ name: "t", version: "1" });
+      openClients.push(client);
 
-    await expect(client.connect(observed.transport, { timeout: 500 })).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
-    const pid = observed.transport.pid!;
-    // The SDK closes the transport itself after a failed initialize; close() joins that.
-    await within(observed.transport.close(), BOUND_MS, "close");
-    await within(observed.closed, BOUND_MS, "onclose");
-    // It keeps running after stdin closes, so it took the SIGTERM.
-    expect(observed.transport.exit).toEqual({ code: null, signal: "SIGTERM" });
-    expect(isAlive(pid)).toBe(false);
-  });
+      await expect(client.connect(observed.transport, { timeout: 500 })).rejects.toMatchObject({
+        code: ErrorCode.RequestTimeout,
+      });
+      const pid = observed.transport.pid!;
+      // The SDK closes the transport itself after a failed initialize; close() joins that.
+      await within(observed.transport.close(), BOUND_MS, "close");
+      await within(observed.closed, BOUND_MS, "onclose");
+      // It keeps running after stdin closes, so it took the SIGTERM.
+      expect(observed.transport.exit).toEqual({ code: null, signal: "SIGTERM" });
+      expect(isAlive(pid)).toBe(false);
+    });
 
-  it("close() escalates to SIGKILL when the server ignores stdin EOF and SIGTERM", async () => {
-    // The one-byte stderr flood is written after the SIGTERM handler is installed: a readiness signal.
-    const observed = hostile({ neverInitialize: true, ignoreSigterm: true, stderrFloodBytes: 1 }, { killGraceMs: 300, processFamily });
-    await observed.transport.start();
-    await waitFor(() => observed.transport.stderrTail !== "", "the server installing its SIGTERM handler");
+    it("close() escalates to SIGKILL when the server ignores stdin EOF and SIGTERM", async () => {
+      // The one-byte stderr flood is written after the SIGTERM handler is installed: a readiness signal.
+      const observed = hostile(
+        { neverInitialize: true, ignoreSigterm: true, stderrFloodBytes: 1 },
+        { killGraceMs: 300, processFamily },
+      );
+      await observed.transport.start();
+      await waitFor(() => observed.transport.stderrTail !== "", "the server installing its SIGTERM handler");
 
-    await within(observed.transport.close(), BOUND_MS, "close");
-    expect(observed.transport.exit).toEqual({ code: null, signal: "SIGKILL" });
-    expect(isAlive(observed.transport.pid!)).toBe(false);
-    expect(observed.errors).toEqual([]);
-  });
-});
+      await within(observed.transport.close(), BOUND_MS, "close");
+      expect(observed.transport.exit).toEqual({ code: null, signal: "SIGKILL" });
+      expect(isAlive(observed.transport.pid!)).toBe(false);
+      expect(observed.errors).toEqual([]);
+    });
+  },
+);
 
-describe.each(["tagged", "group"] as const)("servers that start processes of their own (processFamily %s)", (processFamily) => {
-  it("close() takes the whole process family down", async () => {
-    const connected = await connectClient(hostile({ spawnGrandchild: "serve" }, { processFamily }));
-    await waitFor(() => parseGrandchildPids(connected.transport.stderrTail).length > 0, "grandchild pid on stderr");
-    const [grandchild] = parseGrandchildPids(connected.transport.stderrTail);
-    expect(isAlive(grandchild!)).toBe(true);
+describe.each(["tagged", "group"] as const)(
+  "servers that start processes of their own (processFamily %s)",
+  (processFamily) => {
+    it("close() takes the whole process family down", async () => {
+      const connected = await connectClient(hostile({ spawnGrandchild: "serve" }, { processFamily }));
+      await waitFor(() => parseGrandchildPids(connected.transport.stderrTail).length > 0, "grandchild pid on stderr");
+      const [grandchild] = parseGrandchildPids(connected.transport.stderrTail);
+      expect(isAlive(grandchild!)).toBe(true);
 
-    await within(connected.client.close(), BOUND_MS, "close");
-    expect(isAlive(grandchild!)).toBe(false);
-  });
+      await within(connected.client.close(), BOUND_MS, "close");
+      expect(isAlive(grandchild!)).toBe(false);
+    });
 
-  it("a server that exits leaving a grandchild holding its pipes still closes, and the grandchild goes", async () => {
-    const observed = hostile({ spawnGrandchild: "exit", grandchildHoldsStdio: true }, { processFamily });
-    await observed.transport.start();
-    watchProcessGroup(observed.transport.pid!);
+    it("a server that exits leaving a grandchild holding its pipes still closes, and the grandchild goes", async () => {
+      const observed = hostile({ spawnGrandchild: "exit", grandchildHoldsStdio: true }, { processFamily });
+      await observed.transport.start();
+      watchProcessGroup(observed.transport.pid!);
 
-    await within(observed.closed, BOUND_MS, "onclose");
-    expect(observed.transport.closeReason?.exitCode).toBe(0);
-    const [grandchild] = parseGrandchildPids(observed.transport.stderrTail);
-    expect(grandchild).toBeGreaterThan(0);
-    await within(observed.transport.close(), BOUND_MS, "close");
-    expect(isAlive(grandchild!)).toBe(false);
-  });
-});
+      await within(observed.closed, BOUND_MS, "onclose");
+      expect(observed.transport.closeReason?.exitCode).toBe(0);
+      const [grandchild] = parseGrandchildPids(observed.transport.stderrTail);
+      expect(grandchild).toBeGreaterThan(0);
+      await within(observed.transport.close(), BOUND_MS, "close");
+      expect(isAlive(grandchild!)).toBe(false);
+    });
+  },
+);
 
 describe("what the server writes", () => {
   it("skips garbage on stdout, reporting each line, and keeps serving", async () => {
@@ -166,13 +187,17 @@ describe("what the server writes", () => {
     const result = await connected.client.callTool({ name: "echo", arguments: { still: "working" } });
     expect(JSON.stringify(result.content)).toContain("working");
     const invalid = stdioErrors(connected.errors, "INVALID_MESSAGE");
-    expect(invalid.some((error) => error.message.includes("not JSON") && error.message.includes("this is not json at all"))).toBe(true);
+    expect(
+      invalid.some((error) => error.message.includes("not JSON") && error.message.includes("this is not json at all")),
+    ).toBe(true);
     expect(invalid.some((error) => error.message.includes("not a JSON-RPC 2.0 message"))).toBe(true);
   });
 
   it("drops a result larger than maxMessageBytes, fails that call at once and keeps reading", async () => {
     const connected = await connectClient(hostile({}, { maxMessageBytes: 256 * 1024 }));
-    const call = connected.client.callTool({ name: "huge", arguments: { mb: 1 } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+    const call = connected.client.callTool({ name: "huge", arguments: { mb: 1 } }, undefined, {
+      timeout: REQUEST_TIMEOUT_MS,
+    });
     await expect(within(call, BOUND_MS, "the huge call failing")).rejects.toMatchObject({
       code: MESSAGE_TOO_LARGE_ERROR_CODE,
       data: { reason: "MESSAGE_TOO_LARGE", maxMessageBytes: 256 * 1024 },
@@ -185,7 +210,10 @@ describe("what the server writes", () => {
 
   it("keeps only the last stderrBufferBytes of stderr, and streams all of it to onStderr", async () => {
     let streamed = 0;
-    const observed = hostile({ stderrFloodBytes: 200_000 }, { stderrBufferBytes: 1024, onStderr: (chunk) => (streamed += chunk.length) });
+    const observed = hostile(
+      { stderrFloodBytes: 200_000 },
+      { stderrBufferBytes: 1024, onStderr: (chunk) => (streamed += chunk.length) },
+    );
     await connectClient(observed);
     await waitFor(() => streamed >= 200_000, "the whole flood reaching onStderr");
     expect(Buffer.byteLength(observed.transport.stderrTail)).toBeLessThanOrEqual(1024);

@@ -2,7 +2,12 @@ import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expectNoLeakedProcesses, leakMarkerEnv, readProcess } from "@mcp-tool-adapter/test-servers";
 import { afterEach } from "vitest";
-import { createStdioTransport, type StdioServerConfig, type StdioTransport, type StdioTransportOptions } from "../src/index.js";
+import {
+  createStdioTransport,
+  type StdioServerConfig,
+  type StdioTransport,
+  type StdioTransportOptions,
+} from "../src/index.js";
 
 export interface Observed {
   transport: StdioTransport;
@@ -16,7 +21,10 @@ export interface Observed {
  * however it got away (independently of how the transport itself finds the server's processes).
  */
 export function observe(config: StdioServerConfig, options: StdioTransportOptions = {}): Observed {
-  const transport = createStdioTransport({ ...config, env: { ...leakMarkerEnv(), ...config.env } }, { killGraceMs: 500, ...options });
+  const transport = createStdioTransport(
+    { ...config, env: { ...leakMarkerEnv(), ...config.env } },
+    { killGraceMs: 500, ...options },
+  );
   const errors: Error[] = [];
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -31,7 +39,10 @@ export async function runNodeScript(
   config: Omit<StdioServerConfig, "command"> = {},
   options: StdioTransportOptions = {},
 ): Promise<Observed> {
-  const observed = observe({ ...config, command: process.execPath, args: ["-e", script, ...(config.args ?? [])] }, options);
+  const observed = observe(
+    { ...config, command: process.execPath, args: ["-e", script, ...(config.args ?? [])] },
+    options,
+  );
   await observed.transport.start();
   await observed.closed;
   await observed.transport.close();
@@ -55,7 +66,9 @@ export function isAlive(pid: number): boolean {
 
 /** The NUL-separated strings of a process's environment. */
 export function environOf(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter((entry) => entry !== "");
+  return readFileSync(`/proc/${pid}/environ`, "utf8")
+    .split("\0")
+    .filter((entry) => entry !== "");
 }
 
 /** Polls until `condition` holds, failing after `ms` (a bound for a hang, not a speed assertion). */

@@ -1,6 +1,12 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { expectNoLeakedProcesses, hostileServerConfig, leakMarkerEnv, parseGrandchildPids, watchProcessGroup } from "@mcp-tool-adapter/test-servers";
+import {
+  expectNoLeakedProcesses,
+  hostileServerConfig,
+  leakMarkerEnv,
+  parseGrandchildPids,
+  watchProcessGroup,
+} from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProcessFamilyStrategy } from "../src/index.js";
 import { isAlive, within } from "./helpers.js";
@@ -40,11 +46,24 @@ function startHost(mode: "exit" | "wait" | "own-sigint-handler", family: Process
     grandchildStyle: family === "tagged" ? "daemon" : "plain",
     grandchildLifetimeMs: 60_000,
   });
-  const child = spawn(process.execPath, ["--import", "tsx", "--conditions=@mcp-tool-adapter/source", HOST_SCRIPT, mode, family, server.command, ...server.args], {
-    cwd: PACKAGE_DIR,
-    env: { ...process.env, ...leakMarkerEnv() },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--conditions=@mcp-tool-adapter/source",
+      HOST_SCRIPT,
+      mode,
+      family,
+      server.command,
+      ...server.args,
+    ],
+    {
+      cwd: PACKAGE_DIR,
+      env: { ...process.env, ...leakMarkerEnv() },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -85,35 +104,39 @@ async function waitUntilGone(pid: number): Promise<void> {
   );
 }
 
-describe.each(["tagged", "group"] as const)("when the host process ends, its servers go too (processFamily %s)", { timeout: 120_000 }, (family) => {
-  it("on process.exit()", async () => {
-    const host = startHost("exit", family);
-    const serverPid = await host.serverPid;
-    // Started before its pid was printed; the host exits at once, so it may already be gone here.
-    const grandchildPid = host.grandchildPid();
-    expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: 0, signal: null });
-    await waitUntilGone(serverPid);
-    await waitUntilGone(grandchildPid);
-  });
+describe.each(["tagged", "group"] as const)(
+  "when the host process ends, its servers go too (processFamily %s)",
+  { timeout: 120_000 },
+  (family) => {
+    it("on process.exit()", async () => {
+      const host = startHost("exit", family);
+      const serverPid = await host.serverPid;
+      // Started before its pid was printed; the host exits at once, so it may already be gone here.
+      const grandchildPid = host.grandchildPid();
+      expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: 0, signal: null });
+      await waitUntilGone(serverPid);
+      await waitUntilGone(grandchildPid);
+    });
 
-  it.each(["SIGTERM", "SIGINT"] as const)("on %s, after which the host still dies of that signal", async (signal) => {
-    const host = startHost("wait", family);
-    const serverPid = await host.serverPid;
-    const grandchildPid = host.grandchildPid();
-    expect(isAlive(serverPid)).toBe(true);
-    host.kill(signal);
-    expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: null, signal });
-    await waitUntilGone(serverPid);
-    await waitUntilGone(grandchildPid);
-  });
+    it.each(["SIGTERM", "SIGINT"] as const)("on %s, after which the host still dies of that signal", async (signal) => {
+      const host = startHost("wait", family);
+      const serverPid = await host.serverPid;
+      const grandchildPid = host.grandchildPid();
+      expect(isAlive(serverPid)).toBe(true);
+      host.kill(signal);
+      expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: null, signal });
+      await waitUntilGone(serverPid);
+      await waitUntilGone(grandchildPid);
+    });
 
-  it("leaves SIGINT to a host that handles it itself, and still cleans up when that host exits", async () => {
-    const host = startHost("own-sigint-handler", family);
-    const serverPid = await host.serverPid;
-    host.kill("SIGINT");
-    expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: 7, signal: null });
-    expect(host.output()).toContain("host-handled-sigint");
-    await waitUntilGone(serverPid);
-    await waitUntilGone(host.grandchildPid());
-  });
-});
+    it("leaves SIGINT to a host that handles it itself, and still cleans up when that host exits", async () => {
+      const host = startHost("own-sigint-handler", family);
+      const serverPid = await host.serverPid;
+      host.kill("SIGINT");
+      expect(await within(host.exited, BOUND_MS, "host exit")).toEqual({ code: 7, signal: null });
+      expect(host.output()).toContain("host-handled-sigint");
+      await waitUntilGone(serverPid);
+      await waitUntilGone(host.grandchildPid());
+    });
+  },
+);

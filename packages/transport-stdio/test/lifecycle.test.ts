@@ -47,7 +47,10 @@ describe("sending and receiving", () => {
 
   it("reports a write error (EPIPE) through onerror and the send() promise, never as an uncaught exception", async () => {
     // The server closes its stdin but keeps running, so our writes hit a pipe with no reader.
-    const observed = observe({ command: process.execPath, args: ["-e", "require('fs').closeSync(0); process.stderr.write('closed'); setTimeout(() => {}, 30000)"] });
+    const observed = observe({
+      command: process.execPath,
+      args: ["-e", "require('fs').closeSync(0); process.stderr.write('closed'); setTimeout(() => {}, 30000)"],
+    });
     await observed.transport.start();
     await within(
       (async () => {
@@ -56,8 +59,13 @@ describe("sending and receiving", () => {
       BOUND_MS,
       "the server closing stdin",
     );
-    await expect(observed.transport.send(ping(1))).rejects.toMatchObject({ code: "WRITE_FAILED", message: expect.stringContaining("EPIPE") as unknown });
-    expect(observed.errors.filter((error) => StdioTransportError.isInstance(error)).map((error) => error.code)).toContain("WRITE_FAILED");
+    await expect(observed.transport.send(ping(1))).rejects.toMatchObject({
+      code: "WRITE_FAILED",
+      message: expect.stringContaining("EPIPE") as unknown,
+    });
+    expect(
+      observed.errors.filter((error) => StdioTransportError.isInstance(error)).map((error) => error.code),
+    ).toContain("WRITE_FAILED");
     await observed.transport.close();
   });
 });
@@ -97,7 +105,9 @@ describe("host-exit hooks", () => {
       warnings.push(warning);
     };
     process.on("warning", onWarning);
-    const transports: StdioTransport[] = Array.from({ length: 50 }, () => createStdioTransport(CAT, { killGraceMs: 1000 }));
+    const transports: StdioTransport[] = Array.from({ length: 50 }, () =>
+      createStdioTransport(CAT, { killGraceMs: 1000 }),
+    );
     try {
       await Promise.all(transports.map((transport) => transport.start()));
       expect(liveServerCount()).toBe(50);

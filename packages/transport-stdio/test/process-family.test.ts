@@ -7,7 +7,13 @@ import {
   type HostileServerOptions,
 } from "@mcp-tool-adapter/test-servers";
 import { describe, expect, it } from "vitest";
-import { createStdioTransport, SERVER_TOKEN_ENV_VAR, StdioTransportError, type ProcessFamilyStrategy, type StdioTransport } from "../src/index.js";
+import {
+  createStdioTransport,
+  SERVER_TOKEN_ENV_VAR,
+  StdioTransportError,
+  type ProcessFamilyStrategy,
+  type StdioTransport,
+} from "../src/index.js";
 import { createProcessFamily, defaultProcessFamily } from "../src/process-family.js";
 import { closeAfterEach, environOf, isAlive, observe, waitFor, within, type Observed } from "./helpers.js";
 
@@ -28,7 +34,10 @@ async function startCat(processFamily?: ProcessFamilyStrategy): Promise<StdioTra
 }
 
 /** A hostile server with a client connected; its grandchild's pid once it reported one. */
-async function connectHostile(options: HostileServerOptions, processFamily: ProcessFamilyStrategy): Promise<{ observed: Observed; client: Client }> {
+async function connectHostile(
+  options: HostileServerOptions,
+  processFamily: ProcessFamilyStrategy,
+): Promise<{ observed: Observed; client: Client }> {
   const observed = started(observe(hostileServerConfig(options), { processFamily }));
   const client = new Client({ name: "process-family-test", version: "1.0.0" });
   openClients.push(client);
@@ -105,7 +114,9 @@ describe("the server's session", () => {
 describe("the server's token", () => {
   it("is a fresh 128-bit value per transport in the server's environment, and the config cannot override it", async () => {
     const first = await startCat("tagged");
-    const second = started(observe({ command: "cat", env: { [SERVER_TOKEN_ENV_VAR]: "chosen-by-config" } }, { processFamily: "tagged" })).transport;
+    const second = started(
+      observe({ command: "cat", env: { [SERVER_TOKEN_ENV_VAR]: "chosen-by-config" } }, { processFamily: "tagged" }),
+    ).transport;
     await second.start();
     const firstToken = tokenOf(first.pid!);
     const secondToken = tokenOf(second.pid!);
@@ -123,7 +134,10 @@ describe("the server's token", () => {
 
 describe('processes only "tagged" can find', () => {
   it("a daemonized grandchild (double fork into its own session) is gone after close", async () => {
-    const { observed, client } = await connectHostile({ spawnGrandchild: "serve", grandchildStyle: "daemon" }, "tagged");
+    const { observed, client } = await connectHostile(
+      { spawnGrandchild: "serve", grandchildStyle: "daemon" },
+      "tagged",
+    );
     const grandchild = await grandchildOf(observed);
     const info = readProcess(grandchild)!;
     expect(info.sid).toBe(grandchild);
@@ -147,7 +161,10 @@ describe('processes only "tagged" can find', () => {
 
 describe.each(FAMILIES)("servers that start processes of their own (processFamily %s)", (processFamily) => {
   it("a grandchild with a scrubbed environment, still a child of the live server, is gone after close", async () => {
-    const { observed, client } = await connectHostile({ spawnGrandchild: "serve", grandchildStyle: "scrubbed-env" }, processFamily);
+    const { observed, client } = await connectHostile(
+      { spawnGrandchild: "serve", grandchildStyle: "scrubbed-env" },
+      processFamily,
+    );
     const grandchild = await grandchildOf(observed);
     expect(readProcess(grandchild)?.ppid).toBe(observed.transport.pid);
     expect(environOf(grandchild)).toEqual([]);

@@ -39,7 +39,9 @@ describe("real npm servers over stdio", () => {
     expect(tools.map((tool) => tool.name)).toContain("echo");
 
     const result = await client.callTool({ name: "echo", arguments: { message: "hello over a real pipe" } });
-    expect(result.content).toEqual([{ type: "text", text: expect.stringContaining("hello over a real pipe") as unknown }]);
+    expect(result.content).toEqual([
+      { type: "text", text: expect.stringContaining("hello over a real pipe") as unknown },
+    ]);
 
     await client.close();
     // stdin EOF is enough for this server: it exits by itself, cleanly.
@@ -53,8 +55,13 @@ describe("real npm servers over stdio", () => {
     const client = await connect(createStdioTransport(filesystemStdioServer([directory.path]), { killGraceMs: 1000 }));
 
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["read_text_file", "list_allowed_directories"]));
-    const read = await client.callTool({ name: "read_text_file", arguments: { path: join(directory.path, "note.txt") } });
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["read_text_file", "list_allowed_directories"]),
+    );
+    const read = await client.callTool({
+      name: "read_text_file",
+      arguments: { path: join(directory.path, "note.txt") },
+    });
     expect(read.content).toEqual([{ type: "text", text: "written by the test\n" }]);
 
     const outside = await client.callTool({ name: "read_text_file", arguments: { path: "/etc/hostname" } });
@@ -71,7 +78,9 @@ describe("real npm servers over stdio", () => {
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["create_entities", "read_graph"]));
     await client.callTool({
       name: "create_entities",
-      arguments: { entities: [{ name: "transport-stdio", entityType: "package", observations: ["kills process groups"] }] },
+      arguments: {
+        entities: [{ name: "transport-stdio", entityType: "package", observations: ["kills process groups"] }],
+      },
     });
     const graph = await client.callTool({ name: "read_graph", arguments: {} });
     expect(JSON.stringify(graph)).toContain("kills process groups");

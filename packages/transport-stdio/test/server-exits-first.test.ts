@@ -32,14 +32,23 @@ interface Session {
   snapshotted: Set<number>;
 }
 
-async function connect(processFamily: ProcessFamilyStrategy, style: ChildStyle, spawnAtStart: boolean): Promise<Session> {
+async function connect(
+  processFamily: ProcessFamilyStrategy,
+  style: ChildStyle,
+  spawnAtStart: boolean,
+): Promise<Session> {
   const snapshotted = new Set<number>();
   const logger = {
     debug: (message: string, fields?: Record<string, unknown>) => {
-      if (message === "MCP server started processes") for (const pid of fields?.["pids"] as number[]) snapshotted.add(pid);
+      if (message === "MCP server started processes")
+        for (const pid of fields?.["pids"] as number[]) snapshotted.add(pid);
     },
   };
-  const options: HostileServerOptions = { grandchildStyle: style, grandchildLifetimeMs: 60_000, ...(spawnAtStart ? { spawnGrandchild: "serve" } : {}) };
+  const options: HostileServerOptions = {
+    grandchildStyle: style,
+    grandchildLifetimeMs: 60_000,
+    ...(spawnAtStart ? { spawnGrandchild: "serve" } : {}),
+  };
   const observed = observe(hostileServerConfig(options), { processFamily, logger });
   openTransports.push(observed.transport);
   const client = new Client({ name: "server-exits-first-test", version: "1.0.0" });
@@ -52,7 +61,11 @@ async function connect(processFamily: ProcessFamilyStrategy, style: ChildStyle, 
 }
 
 async function reportedGrandchild(session: Session, nth = 0): Promise<number> {
-  await waitFor(() => parseGrandchildPids(session.observed.transport.stderrTail).length > nth, "the grandchild's pid on stderr", BOUND_MS);
+  await waitFor(
+    () => parseGrandchildPids(session.observed.transport.stderrTail).length > nth,
+    "the grandchild's pid on stderr",
+    BOUND_MS,
+  );
   const pid = parseGrandchildPids(session.observed.transport.stderrTail)[nth]!;
   watchProcess(pid);
   return pid;
@@ -78,7 +91,8 @@ async function makeServerGoFirst(session: Session, exit: ServerExit, waitForSnap
   }
   if (exit === "exit mid-call") await client.callTool({ name: "spawn-grandchild", arguments: {} });
   const grandchild = await reportedGrandchild(session);
-  if (waitForSnapshot) await waitFor(() => session.snapshotted.has(grandchild), "a snapshot listing the grandchild", BOUND_MS);
+  if (waitForSnapshot)
+    await waitFor(() => session.snapshotted.has(grandchild), "a snapshot listing the grandchild", BOUND_MS);
   if (exit === "crash while idle") process.kill(serverPid, "SIGKILL");
   else if (exit === "normal exit while idle") await client.callTool({ name: "exit", arguments: { code: 0 } });
   else await expect(client.callTool({ name: "crash", arguments: {} })).rejects.toThrow();
@@ -96,7 +110,9 @@ describe.each(FAMILIES)("a server that goes first leaves nothing behind (process
       await within(session.observed.closed, BOUND_MS, "the transport closing after the server went");
       expect(session.observed.transport.closeReason?.code).toBe("SERVER_EXITED");
       expect(session.observed.transport.exit).toEqual(
-        exit === "crash while idle" ? { code: null, signal: "SIGKILL" } : { code: exit === "exit mid-call" ? 1 : 0, signal: null },
+        exit === "crash while idle"
+          ? { code: null, signal: "SIGKILL" }
+          : { code: exit === "exit mid-call" ? 1 : 0, signal: null },
       );
       await within(session.client.close(), BOUND_MS, "disconnect");
 

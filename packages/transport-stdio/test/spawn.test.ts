@@ -16,7 +16,16 @@ const PRINT_ENV = "process.stderr.write(JSON.stringify(process.env))";
 
 describe("spawning without a shell", () => {
   it("passes arguments with shell metacharacters literally", async () => {
-    const tricky = ["a;touch /tmp/should-not-exist", "$(echo injected)", "`id`", "it's \"quoted\"", "with space", "*", "$HOME", ""];
+    const tricky = [
+      "a;touch /tmp/should-not-exist",
+      "$(echo injected)",
+      "`id`",
+      'it\'s "quoted"',
+      "with space",
+      "*",
+      "$HOME",
+      "",
+    ];
     const { transport } = await runNodeScript(PRINT_ARGV, { args: tricky });
     expect(JSON.parse(transport.stderrTail)).toEqual(tricky);
   });
@@ -32,9 +41,21 @@ describe("spawning without a shell", () => {
 describe("stderr", () => {
   it("goes to the logger line by line and to the error's tail", async () => {
     const logged: string[] = [];
-    const logger = { debug: (message: string) => logged.push(message), warn: (message: string) => logged.push(message) };
-    const { transport, errors } = await runNodeScript("process.stderr.write('first line\\nsecond'); process.exitCode = 4", {}, { logger });
-    expect(logged).toEqual(expect.arrayContaining([expect.stringMatching(/stderr\] first line$/), expect.stringMatching(/stderr\] second$/)]));
+    const logger = {
+      debug: (message: string) => logged.push(message),
+      warn: (message: string) => logged.push(message),
+    };
+    const { transport, errors } = await runNodeScript(
+      "process.stderr.write('first line\\nsecond'); process.exitCode = 4",
+      {},
+      { logger },
+    );
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/stderr\] first line$/),
+        expect.stringMatching(/stderr\] second$/),
+      ]),
+    );
     expect(logged.some((message) => message.includes("exited with code 4"))).toBe(true);
     expect(errors).toMatchObject([{ code: "SERVER_EXITED", exitCode: 4, stderrTail: "first line\nsecond" }]);
     expect(transport.stderrTail).toBe("first line\nsecond");
@@ -85,7 +106,9 @@ describe("the server's environment", () => {
 });
 
 describe("start failures", () => {
-  async function startFailure(config: Parameters<typeof createStdioTransport>[0]): Promise<{ error: StdioTransportError; closed: boolean }> {
+  async function startFailure(
+    config: Parameters<typeof createStdioTransport>[0],
+  ): Promise<{ error: StdioTransportError; closed: boolean }> {
     const transport = createStdioTransport(config);
     let closed = false;
     transport.onclose = () => (closed = true);

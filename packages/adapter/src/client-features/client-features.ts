@@ -46,8 +46,14 @@ export class ClientFeatures {
     this.#context = context;
     this.#options = options;
     const timeout = options.clientRequestTimeoutMs;
-    this.#timeoutMs = timeout !== undefined && Number.isFinite(timeout) && timeout > 0 ? Math.min(timeout, 2 ** 31 - 1) : DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
-    this.#roots = options.roots === undefined ? undefined : checkRoots(options.roots, `The "roots" option of MCP server "${context.serverName}"`);
+    this.#timeoutMs =
+      timeout !== undefined && Number.isFinite(timeout) && timeout > 0
+        ? Math.min(timeout, 2 ** 31 - 1)
+        : DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
+    this.#roots =
+      options.roots === undefined
+        ? undefined
+        : checkRoots(options.roots, `The "roots" option of MCP server "${context.serverName}"`);
   }
 
   /** The capabilities a new session's client declares. */
@@ -77,7 +83,8 @@ export class ClientFeatures {
           timeoutMs: this.#timeoutMs,
           serverSignal: extra.signal,
           logger,
-          run: async (context) => checkElicitationAnswer(elicitation, await onElicitation(elicitation, context), validator),
+          run: async (context) =>
+            checkElicitationAnswer(elicitation, await onElicitation(elicitation, context), validator),
         });
       });
     }
@@ -94,7 +101,9 @@ export class ClientFeatures {
       );
     }
     if (this.#roots !== undefined) {
-      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.#roots?.map((root) => ({ ...root })) ?? [] }));
+      client.setRequestHandler(ListRootsRequestSchema, () => ({
+        roots: this.#roots?.map((root) => ({ ...root })) ?? [],
+      }));
     }
   }
 
@@ -110,7 +119,10 @@ export class ClientFeatures {
     try {
       await session.client.sendRootsListChanged();
     } catch (error) {
-      this.#context.logger?.warn?.(`Telling MCP server "${this.#context.serverName}" that the roots changed failed: ${describeCause(error)}`, { error });
+      this.#context.logger?.warn?.(
+        `Telling MCP server "${this.#context.serverName}" that the roots changed failed: ${describeCause(error)}`,
+        { error },
+      );
     }
   }
 }

@@ -27,7 +27,10 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
   call.serverSignal.addEventListener("abort", onServerAbort, { once: true });
   const timedOut = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      const error = new McpError(ErrorCode.RequestTimeout, `The client's ${call.what} handler did not answer within ${call.timeoutMs} ms`);
+      const error = new McpError(
+        ErrorCode.RequestTimeout,
+        `The client's ${call.what} handler did not answer within ${call.timeoutMs} ms`,
+      );
       controller.abort(error);
       reject(error);
     }, call.timeoutMs);
@@ -40,7 +43,10 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
       call.logger?.warn?.(`Answering ${call.what} from MCP server "${call.serverName}" failed: ${error.message}`);
       throw error;
     }
-    call.logger?.warn?.(`The ${call.what} handler for MCP server "${call.serverName}" threw; the server gets an error: ${describeCause(error)}`, { error });
+    call.logger?.warn?.(
+      `The ${call.what} handler for MCP server "${call.serverName}" threw; the server gets an error: ${describeCause(error)}`,
+      { error },
+    );
     throw new McpError(ErrorCode.InternalError, `The client's ${call.what} handler failed: ${describeCause(error)}`);
   } finally {
     clearTimeout(timer);

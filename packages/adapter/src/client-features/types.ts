@@ -29,13 +29,19 @@ export interface MCPUrlElicitation {
 export type MCPElicitationRequest = MCPFormElicitation | MCPUrlElicitation;
 /** The user's answer: `accept` (with `content` matching requestedSchema in form mode), `decline` or `cancel`. */
 export type MCPElicitationResponse = ElicitResult;
-export type ElicitationHandler = (request: MCPElicitationRequest, context: ClientRequestContext) => MCPElicitationResponse | Promise<MCPElicitationResponse>;
+export type ElicitationHandler = (
+  request: MCPElicitationRequest,
+  context: ClientRequestContext,
+) => MCPElicitationResponse | Promise<MCPElicitationResponse>;
 
 /** A server's `sampling/createMessage`: messages, model preferences, system prompt, and tools when it sends them. */
 export type MCPSamplingRequest = CreateMessageRequestParams;
 /** The host model's answer. */
 export type MCPSamplingResponse = CreateMessageResult | CreateMessageResultWithTools;
-export type SamplingHandler = (request: MCPSamplingRequest, context: ClientRequestContext) => MCPSamplingResponse | Promise<MCPSamplingResponse>;
+export type SamplingHandler = (
+  request: MCPSamplingRequest,
+  context: ClientRequestContext,
+) => MCPSamplingResponse | Promise<MCPSamplingResponse>;
 
 /** A folder the server may work in: a `file://` URI and an optional display name. */
 export interface MCPRoot {

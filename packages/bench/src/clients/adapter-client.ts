@@ -5,7 +5,13 @@ import type { BenchClient, ServerTarget } from "./bench-client.js";
 /** The adapter config for a target: exactly what a user would write for the umbrella package. */
 export function adapterConfig(name: string, target: ServerTarget): MCPServerConfig {
   return target.kind === "stdio"
-    ? { name, transport: "stdio", command: target.command, args: [...target.args], ...(target.env === undefined ? {} : { env: { ...target.env } }) }
+    ? {
+        name,
+        transport: "stdio",
+        command: target.command,
+        args: [...target.args],
+        ...(target.env === undefined ? {} : { env: { ...target.env } }),
+      }
     : { name, transport: "streamable-http", url: target.url };
 }
 

@@ -9,5 +9,7 @@ export type BenchClientFactory = (target: ServerTarget | (() => Promise<Transpor
  * library never runs the other's code (V8 would share type feedback between them).
  */
 export async function loadBenchClientFactory(side: Side): Promise<BenchClientFactory> {
-  return side === "adapter" ? (await import("./adapter-client.js")).createAdapterClient : (await import("./raw-client.js")).createRawClient;
+  return side === "adapter"
+    ? (await import("./adapter-client.js")).createAdapterClient
+    : (await import("./raw-client.js")).createRawClient;
 }

@@ -20,7 +20,12 @@ export async function listAllToolsRaw(client: Client): Promise<number> {
 export function createRawTransport(target: ServerTarget): Transport {
   if (target.kind === "stdio") {
     // "ignore": server logs must not reach the bench's output; the adapter keeps only a bounded tail.
-    return new StdioClientTransport({ command: target.command, args: [...target.args], stderr: "ignore", ...(target.env === undefined ? {} : { env: { ...target.env } }) });
+    return new StdioClientTransport({
+      command: target.command,
+      args: [...target.args],
+      stderr: "ignore",
+      ...(target.env === undefined ? {} : { env: { ...target.env } }),
+    });
   }
   return new StreamableHTTPClientTransport(new URL(target.url));
 }

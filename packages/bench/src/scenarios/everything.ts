@@ -8,7 +8,8 @@ import { hodgesLehmannPairedShift, median, medianPairedRatio, summarize } from "
 import type { BenchSettings } from "../settings.js";
 import { startSideWorkers, stopSideWorkers, type SideWorker } from "../workers/side-workers.js";
 
-const CPU_NOTE = "user + system CPU of the side's worker process (the client; the server is another process): steadier than wall time on a busy machine";
+const CPU_NOTE =
+  "user + system CPU of the side's worker process (the client; the server is another process): steadier than wall time on a busy machine";
 
 const PROCESS_NOTE =
   "each side runs in its own long-lived worker process (timed inside it), because with both clients in one process V8 shares type feedback between the libraries and the adapter's calls measured slower than in any real deployment";
@@ -53,7 +54,11 @@ interface EverythingSamples {
  * state it started with for its whole life; measured with raw against raw, one generation alone
  * read anywhere from 0.83 to 1.02. Spreading the rounds over generations averages that out.
  */
-async function measureEverything(target: ServerTarget, key: "stdio" | "http", context: BenchContext): Promise<Figure[]> {
+async function measureEverything(
+  target: ServerTarget,
+  key: "stdio" | "http",
+  context: BenchContext,
+): Promise<Figure[]> {
   const group = `server-everything over ${target.kind}`;
   const { workerGenerations } = context.settings;
   const samples: EverythingSamples = {
@@ -68,7 +73,12 @@ async function measureEverything(target: ServerTarget, key: "stdio" | "http", co
   };
   for (let generation = 0; generation < workerGenerations; generation += 1) {
     context.progress(`${group}: worker processes, generation ${generation + 1} of ${workerGenerations}`);
-    const workers = await startSideWorkers({ target, phasePrefix: key, warnings: context.warnings, calibrate: context.calibrate });
+    const workers = await startSideWorkers({
+      target,
+      phasePrefix: key,
+      warnings: context.warnings,
+      calibrate: context.calibrate,
+    });
     try {
       await measureWithWorkers(workers, key, group, context, samples, generation);
     } finally {
@@ -121,7 +131,10 @@ async function measureWithWorkers(
   for (const side of sidesInTurn) {
     const { library } = await workers[side].run("open", { phase: `${key}.open.${side}` });
     const expected = context.calibrate ? "raw" : side;
-    if (library !== expected) throw new Error(`${group}: the ${side} side worker runs the ${library} client, not the ${expected} one; the comparison would be meaningless`);
+    if (library !== expected)
+      throw new Error(
+        `${group}: the ${side} side worker runs the ${library} client, not the ${expected} one; the comparison would be meaningless`,
+      );
   }
 
   context.progress(`${group}: discover`);
@@ -131,14 +144,20 @@ async function measureWithWorkers(
     samples.discoverMs[side].push(ms);
   });
   if (samples.toolCounts.adapter !== samples.toolCounts.raw) {
-    throw new Error(`${group}: the adapter discovered ${samples.toolCounts.adapter} tools but the raw SDK ${samples.toolCounts.raw}; the comparison would be meaningless`);
+    throw new Error(
+      `${group}: the adapter discovered ${samples.toolCounts.adapter} tools but the raw SDK ${samples.toolCounts.raw}; the comparison would be meaningless`,
+    );
   }
 
   context.progress(`${group}: sequential echo`);
-  for (const side of sidesInTurn) await workers[side].run("warmup", { phase: `${key}.warmup.${side}`, calls: warmupCalls(settings, key) });
+  for (const side of sidesInTurn)
+    await workers[side].run("warmup", { phase: `${key}.warmup.${side}`, calls: warmupCalls(settings, key) });
   const callsPerRound = Math.ceil(settings.latencyCalls / settings.latencyRounds);
   await alternate(roundsPerGeneration(settings.latencyRounds, context), async (side) => {
-    const { samplesMs, cpuMicros } = await workers[side].run("latency", { phase: `${key}.latency.${side}`, calls: callsPerRound });
+    const { samplesMs, cpuMicros } = await workers[side].run("latency", {
+      phase: `${key}.latency.${side}`,
+      calls: callsPerRound,
+    });
     samples.latencyMs[side].push(...samplesMs);
     samples.roundMedianMs[side].push(median(samplesMs));
     samples.latencyCpu[side].add(cpuMicros, callsPerRound);
@@ -146,7 +165,11 @@ async function measureWithWorkers(
 
   context.progress(`${group}: throughput, ${settings.inFlight} in flight`);
   await alternate(roundsPerGeneration(settings.throughputRounds, context), async (side) => {
-    const round = await workers[side].run("throughput", { phase: `${key}.throughput.${side}`, calls: settings.throughputCalls, inFlight: settings.inFlight });
+    const round = await workers[side].run("throughput", {
+      phase: `${key}.throughput.${side}`,
+      calls: settings.throughputCalls,
+      inFlight: settings.inFlight,
+    });
     samples.callsPerSecond[side].push(round.callsPerSecond);
     samples.throughputCpu[side].add(round.cpuMicros, settings.throughputCalls);
   });
@@ -154,7 +177,12 @@ async function measureWithWorkers(
   await Promise.all(SIDES.map((side) => workers[side].run("close", { phase: `${key}.close.${side}` })));
 }
 
-function everythingFigures(samples: EverythingSamples, key: "stdio" | "http", group: string, context: BenchContext): Figure[] {
+function everythingFigures(
+  samples: EverythingSamples,
+  key: "stdio" | "http",
+  group: string,
+  context: BenchContext,
+): Figure[] {
   const { settings } = context;
   const generations = `${settings.workerGenerations} generation${settings.workerGenerations === 1 ? "" : "s"} of worker processes`;
   const latency = { adapter: summarize(samples.latencyMs.adapter), raw: summarize(samples.latencyMs.raw) };
@@ -195,8 +223,22 @@ function everythingFigures(samples: EverythingSamples, key: "stdio" | "http", gr
       },
       ratioAtMost(1.05),
     ),
-    compared({ id: `${key}.echo.p95`, group, label: "sequential echo, p95", unit: "ms", adapter: latency.adapter.p95, raw: latency.raw.p95 }),
-    compared({ id: `${key}.echo.p99`, group, label: "sequential echo, p99", unit: "ms", adapter: latency.adapter.p99, raw: latency.raw.p99 }),
+    compared({
+      id: `${key}.echo.p95`,
+      group,
+      label: "sequential echo, p95",
+      unit: "ms",
+      adapter: latency.adapter.p95,
+      raw: latency.raw.p95,
+    }),
+    compared({
+      id: `${key}.echo.p99`,
+      group,
+      label: "sequential echo, p99",
+      unit: "ms",
+      adapter: latency.adapter.p99,
+      raw: latency.raw.p99,
+    }),
     compared({
       id: `${key}.echo.cpu`,
       group,

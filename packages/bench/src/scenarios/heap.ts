@@ -22,14 +22,45 @@ export async function runHeapScenario(context: BenchContext): Promise<Figure[]> 
   const adapter = results.adapter!;
   const raw = results.raw!;
   const growth = adapter.heapAfterInvokesMb / adapter.heapAfterWarmupMb - 1;
-  const withinTenPercent = (): TargetVerdict => ({ text: `within ${ALLOWED_GROWTH * 100}% of after warm-up`, pass: Math.abs(growth) <= ALLOWED_GROWTH });
+  const withinTenPercent = (): TargetVerdict => ({
+    text: `within ${ALLOWED_GROWTH * 100}% of after warm-up`,
+    pass: Math.abs(growth) <= ALLOWED_GROWTH,
+  });
   return [
-    single({ id: "heap.after-warmup", group, label: `adapter heap after ${settings.heapWarmupInvokes} warm-up invokes + GC`, unit: "MB", value: adapter.heapAfterWarmupMb }),
+    single({
+      id: "heap.after-warmup",
+      group,
+      label: `adapter heap after ${settings.heapWarmupInvokes} warm-up invokes + GC`,
+      unit: "MB",
+      value: adapter.heapAfterWarmupMb,
+    }),
     single(
-      { id: "heap.after-invokes", group, label: `adapter heap after all invokes + GC`, unit: "MB", value: adapter.heapAfterInvokesMb, note: `growth ${(growth * 100).toFixed(1)}%` },
+      {
+        id: "heap.after-invokes",
+        group,
+        label: `adapter heap after all invokes + GC`,
+        unit: "MB",
+        value: adapter.heapAfterInvokesMb,
+        note: `growth ${(growth * 100).toFixed(1)}%`,
+      },
       withinTenPercent,
     ),
-    compared({ id: "heap.growth", group, label: "heap growth over the invokes", unit: "MB", adapter: adapter.heapAfterInvokesMb - adapter.heapAfterWarmupMb, raw: raw.heapAfterInvokesMb - raw.heapAfterWarmupMb, showRatio: false }),
-    compared({ id: "heap.in-memory-throughput", group, label: "sequential in-memory invokes", unit: "calls/s", adapter: adapter.invokesPerSecond, raw: raw.invokesPerSecond }),
+    compared({
+      id: "heap.growth",
+      group,
+      label: "heap growth over the invokes",
+      unit: "MB",
+      adapter: adapter.heapAfterInvokesMb - adapter.heapAfterWarmupMb,
+      raw: raw.heapAfterInvokesMb - raw.heapAfterWarmupMb,
+      showRatio: false,
+    }),
+    compared({
+      id: "heap.in-memory-throughput",
+      group,
+      label: "sequential in-memory invokes",
+      unit: "calls/s",
+      adapter: adapter.invokesPerSecond,
+      raw: raw.invokesPerSecond,
+    }),
   ];
 }

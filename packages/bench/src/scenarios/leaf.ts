@@ -22,7 +22,8 @@ export function runLeafScenario(context: BenchContext): Figure[] {
 function measureValidation({ settings }: BenchContext): Figure[] {
   const compiled = createSchemaValidator().compile(generatedInputSchema(0));
   const value = { ...TYPICAL_ARGUMENTS };
-  if (!compiled.validate(value).valid) throw new Error("leaf bench: the typical arguments do not fit the typical schema; fix generated-tools.ts");
+  if (!compiled.validate(value).valid)
+    throw new Error("leaf bench: the typical arguments do not fit the typical schema; fix generated-tools.ts");
   let valid = 0;
   for (let i = 0; i < settings.validationBatchSize * 10; i += 1) valid += compiled.validate(value).valid ? 1 : 0;
   const perCallUs: number[] = [];
@@ -31,7 +32,8 @@ function measureValidation({ settings }: BenchContext): Figure[] {
     for (let i = 0; i < settings.validationBatchSize; i += 1) valid += compiled.validate(value).valid ? 1 : 0;
     perCallUs.push(((performance.now() - started) * 1000) / settings.validationBatchSize);
   }
-  if (valid !== settings.validationBatchSize * (10 + settings.validationBatches)) throw new Error("leaf bench: a validation of the typical object failed");
+  if (valid !== settings.validationBatchSize * (10 + settings.validationBatches))
+    throw new Error("leaf bench: a validation of the typical object failed");
   return [
     single(
       {
@@ -53,7 +55,9 @@ function measureCompilation({ settings }: BenchContext): Figure[] {
   const roundsCpuMs: number[] = [];
   for (let round = 0; round < settings.compileRounds; round += 1) {
     // Offsets keep every round's schemas new to any cache below the validator.
-    const schemas = Array.from({ length: settings.compileSchemas }, (_, i) => generatedInputSchema(round * settings.compileSchemas + i));
+    const schemas = Array.from({ length: settings.compileSchemas }, (_, i) =>
+      generatedInputSchema(round * settings.compileSchemas + i),
+    );
     const validator = createSchemaValidator({ maxCacheEntries: settings.compileSchemas });
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
@@ -61,7 +65,10 @@ function measureCompilation({ settings }: BenchContext): Figure[] {
     const cpu = process.cpuUsage(cpuBefore);
     roundsMs.push(performance.now() - started);
     roundsCpuMs.push((cpu.user + cpu.system) / 1000);
-    if (validator.cacheSize !== settings.compileSchemas) throw new Error(`leaf bench: expected ${settings.compileSchemas} distinct compiled schemas, the cache holds ${validator.cacheSize}`);
+    if (validator.cacheSize !== settings.compileSchemas)
+      throw new Error(
+        `leaf bench: expected ${settings.compileSchemas} distinct compiled schemas, the cache holds ${validator.cacheSize}`,
+      );
   }
   return [
     single(
@@ -121,7 +128,8 @@ function measureRegistryLookup({ settings }: BenchContext): Figure[] {
   const small = filledRegistry(settings.registrySmall);
   const large = filledRegistry(settings.registryLarge);
   // The same lookups in plain Maps of the same sizes: what the hardware does to any hash table.
-  const plainMap = (size: number): Map<string, object> => new Map(Array.from({ length: size }, (_, i) => [`bench/tool_${i}`, { i }]));
+  const plainMap = (size: number): Map<string, object> =>
+    new Map(Array.from({ length: size }, (_, i) => [`bench/tool_${i}`, { i }]));
   const cases: { registry: { get(name: string): unknown }; names: string[] }[] = [
     { registry: small, names: lookupNames(settings.registrySmall, settings.registrySmall) },
     { registry: large, names: lookupNames(settings.registryLarge, settings.registrySmall) },
@@ -141,11 +149,18 @@ function measureRegistryLookup({ settings }: BenchContext): Figure[] {
   };
   const warmupBatches = 20;
   for (let i = 0; i < warmupBatches; i += 1) cases.forEach((_, index) => batch(index));
-  for (let i = 0; i < settings.registryLookupBatches; i += 1) cases.forEach((_, index) => nsPerLookup[index]!.push(batch(index)));
+  for (let i = 0; i < settings.registryLookupBatches; i += 1)
+    cases.forEach((_, index) => nsPerLookup[index]!.push(batch(index)));
   if (found !== settings.registryLookupBatchSize * cases.length * (warmupBatches + settings.registryLookupBatches)) {
     throw new Error("leaf bench: a registry lookup missed a registered tool");
   }
-  const [smallNs, largeNs, spreadNs, mapSmallNs, mapLargeNs] = nsPerLookup.map(median) as [number, number, number, number, number];
+  const [smallNs, largeNs, spreadNs, mapSmallNs, mapLargeNs] = nsPerLookup.map(median) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const ratio = largeNs / smallNs;
   const mapRatio = mapLargeNs / mapSmallNs;
   // A hash table's lookups slow down a little as it outgrows the CPU caches; the registry is
@@ -156,9 +171,31 @@ function measureRegistryLookup({ settings }: BenchContext): Figure[] {
   });
   const largeLabel = settings.registryLarge.toLocaleString("en-US");
   return [
-    single({ id: "leaf.registry-get.small", group: GROUP, label: `registry get at ${settings.registrySmall} tools, median`, unit: "ns", value: smallNs }),
-    single({ id: "leaf.registry-get.large", group: GROUP, label: `registry get at ${largeLabel} tools, median`, unit: "ns", value: largeNs, note: `the same ${settings.registrySmall} distinct names looked up as in the small table` }),
-    { ...single({ id: "leaf.registry-get.ratio", group: GROUP, label: `registry get time ${largeLabel} / ${settings.registrySmall} tools`, unit: "×", value: ratio }), target: constantTime() },
+    single({
+      id: "leaf.registry-get.small",
+      group: GROUP,
+      label: `registry get at ${settings.registrySmall} tools, median`,
+      unit: "ns",
+      value: smallNs,
+    }),
+    single({
+      id: "leaf.registry-get.large",
+      group: GROUP,
+      label: `registry get at ${largeLabel} tools, median`,
+      unit: "ns",
+      value: largeNs,
+      note: `the same ${settings.registrySmall} distinct names looked up as in the small table`,
+    }),
+    {
+      ...single({
+        id: "leaf.registry-get.ratio",
+        group: GROUP,
+        label: `registry get time ${largeLabel} / ${settings.registrySmall} tools`,
+        unit: "×",
+        value: ratio,
+      }),
+      target: constantTime(),
+    },
     single({
       id: "leaf.registry-get.large-spread",
       group: GROUP,

@@ -17,7 +17,12 @@ export async function runManyToolsScenario(context: BenchContext): Promise<Figur
   const group = `generated server: ${settings.manyTools} tools in pages of ${settings.manyToolsPageSize} (stdio)`;
   const server = {
     command: process.execPath,
-    args: [...typeScriptNodeArgs(), workerPath("../servers/generated-tools-server.ts"), `--tools=${settings.manyTools}`, `--page-size=${settings.manyToolsPageSize}`],
+    args: [
+      ...typeScriptNodeArgs(),
+      workerPath("../servers/generated-tools-server.ts"),
+      `--tools=${settings.manyTools}`,
+      `--page-size=${settings.manyToolsPageSize}`,
+    ],
   };
   const results = perSide<ManyToolsResult[]>(() => []);
   await alternate(settings.manyToolsRounds, async (side, round) => {
@@ -38,7 +43,14 @@ export async function runManyToolsScenario(context: BenchContext): Promise<Figur
   const baseline = pick("baselineRssMb");
   return [
     compared(
-      { id: "many-tools.discover-register.median", group, label: "discover + register (raw: list pages), median", unit: "ms", ...ms, note: `${settings.manyToolsRounds} child processes per side` },
+      {
+        id: "many-tools.discover-register.median",
+        group,
+        label: "discover + register (raw: list pages), median",
+        unit: "ms",
+        ...ms,
+        note: `${settings.manyToolsRounds} child processes per side`,
+      },
       ratioAtMost(1.5),
     ),
     compared({
@@ -50,7 +62,14 @@ export async function runManyToolsScenario(context: BenchContext): Promise<Figur
       note: "user + system CPU of the client process in that stretch: its own work, without waiting for the server or a core",
     }),
     {
-      ...compared({ id: "many-tools.peak-rss", group, label: "peak RSS of the client process, median", unit: "MB", ...peak, note: "VmHWM of a process that only runs this side" }),
+      ...compared({
+        id: "many-tools.peak-rss",
+        group,
+        label: "peak RSS of the client process, median",
+        unit: "MB",
+        ...peak,
+        note: "VmHWM of a process that only runs this side",
+      }),
       target: atMost(PEAK_RSS_LIMIT_MB, "MB")(peak.adapter),
     },
     compared({
@@ -61,6 +80,13 @@ export async function runManyToolsScenario(context: BenchContext): Promise<Figur
       ...baseline,
       note: "both sides run under tsx; the adapter side loads its whole module graph from TypeScript source",
     }),
-    compared({ id: "many-tools.rss-growth", group, label: "peak RSS above that baseline", unit: "MB", adapter: median(results.adapter.map((r) => r.peakRssMb - r.baselineRssMb)), raw: median(results.raw.map((r) => r.peakRssMb - r.baselineRssMb)) }),
+    compared({
+      id: "many-tools.rss-growth",
+      group,
+      label: "peak RSS above that baseline",
+      unit: "MB",
+      adapter: median(results.adapter.map((r) => r.peakRssMb - r.baselineRssMb)),
+      raw: median(results.raw.map((r) => r.peakRssMb - r.baselineRssMb)),
+    }),
   ];
 }

@@ -24,12 +24,21 @@ const NAMESPACE = "gen";
 /** A text result of typical size, the same object every call, so only the bridge's work differs. */
 const TEXT_RESULT: ToolCallResult = Object.freeze({
   success: true,
-  data: Object.freeze({ content: Object.freeze([Object.freeze({ type: "text", text: "Found 3 open issues assigned to you: #12 crash on start, #40 slow search, #41 typo in README." })]) }),
+  data: Object.freeze({
+    content: Object.freeze([
+      Object.freeze({
+        type: "text",
+        text: "Found 3 open issues assigned to you: #12 crash on start, #40 slow search, #41 typo in README.",
+      }),
+    ]),
+  }),
 });
 
 /** The bridges' cost on top of `invoke`, and converting a large registry to each provider's tool format. */
 export async function runModelToolsScenario(context: BenchContext): Promise<Figure[]> {
-  context.progress(`${GROUP}: per-call overhead, converting ${context.settings.modelToolsTools.toLocaleString("en-US")} tools`);
+  context.progress(
+    `${GROUP}: per-call overhead, converting ${context.settings.modelToolsTools.toLocaleString("en-US")} tools`,
+  );
   const registry = filledRegistry(context.settings.modelToolsTools);
   return [...(await measureCallOverhead(context, registry)), ...measureConversion(context)];
 }
@@ -55,7 +64,9 @@ function filledRegistry(size: number): ToolRegistry {
       checkpointable: false,
       handler: (args) => {
         compiled ??= validator.compile(tool.inputSchema);
-        return compiled.validate(args).valid ? TEXT_RESULT : { success: false, errorKind: "validation", error: "invalid arguments" };
+        return compiled.validate(args).valid
+          ? TEXT_RESULT
+          : { success: false, errorKind: "validation", error: "invalid arguments" };
       },
     };
   });
@@ -87,7 +98,11 @@ async function measureCallOverhead({ settings }: BenchContext, registry: ToolReg
     if (text.length > 0) checked += 1;
   };
   const handle = async (index: number): Promise<void> => {
-    const message = await handleToolCall(set, { id: "call_1", name: called[index % CALLED_TOOLS]!.modelName, arguments: argsJson }, { format: "openai-chat" });
+    const message = await handleToolCall(
+      set,
+      { id: "call_1", name: called[index % CALLED_TOOLS]!.modelName, arguments: argsJson },
+      { format: "openai-chat" },
+    );
     if (!message.content.startsWith("Error")) checked += 1;
   };
   const paths = [invoke, bridge, handle];
@@ -112,14 +127,41 @@ async function measureCallOverhead({ settings }: BenchContext, registry: ToolReg
   const [invokeUs, bridgeUs, handleUs] = perCallUs as [number[], number[], number[]];
   const note = `${settings.modelToolsCallBatches} batches of ${settings.modelToolsCallBatchSize} sequential calls per path, a text result`;
   return [
-    single({ id: "model-tools.call.invoke", group: GROUP, label: "registry call (invoke, validating like the adapter), median", unit: "µs", value: median(invokeUs), note }),
-    single({ id: "model-tools.call.bridge", group: GROUP, label: "bridge path: name lookup + restore + invoke + toModelText, median", unit: "µs", value: median(bridgeUs) }),
+    single({
+      id: "model-tools.call.invoke",
+      group: GROUP,
+      label: "registry call (invoke, validating like the adapter), median",
+      unit: "µs",
+      value: median(invokeUs),
+      note,
+    }),
+    single({
+      id: "model-tools.call.bridge",
+      group: GROUP,
+      label: "bridge path: name lookup + restore + invoke + toModelText, median",
+      unit: "µs",
+      value: median(bridgeUs),
+    }),
     single(
-      { id: "model-tools.call.overhead", group: GROUP, label: "  bridge cost on top of invoke, median", unit: "µs", value: medianPairedDifference(bridgeUs, invokeUs), note: "median of the per-batch differences; the arguments are validated once, inside invoke, as for MCP tools" },
+      {
+        id: "model-tools.call.overhead",
+        group: GROUP,
+        label: "  bridge cost on top of invoke, median",
+        unit: "µs",
+        value: medianPairedDifference(bridgeUs, invokeUs),
+        note: "median of the per-batch differences; the arguments are validated once, inside invoke, as for MCP tools",
+      },
       atMost(OVERHEAD_LIMIT_US, "µs"),
     ),
     single(
-      { id: "model-tools.call.handle-overhead", group: GROUP, label: "  handleToolCall (JSON arguments -> Chat tool message) on top of invoke, median", unit: "µs", value: medianPairedDifference(handleUs, invokeUs), note: "the bridge path plus JSON.parse of the arguments and the provider shape" },
+      {
+        id: "model-tools.call.handle-overhead",
+        group: GROUP,
+        label: "  handleToolCall (JSON arguments -> Chat tool message) on top of invoke, median",
+        unit: "µs",
+        value: medianPairedDifference(handleUs, invokeUs),
+        note: "the bridge path plus JSON.parse of the arguments and the provider shape",
+      },
       atMost(OVERHEAD_LIMIT_US, "µs"),
     ),
   ];
@@ -134,9 +176,17 @@ async function measureCallOverhead({ settings }: BenchContext, registry: ToolReg
 function measureConversion({ settings }: BenchContext): Figure[] {
   const formats: { key: string; label: string; convert: (registry: ToolRegistry) => unknown[] }[] = [
     { key: "openai-strict", label: "OpenAI tools (strict)", convert: (registry) => toOpenAITools(registry) },
-    { key: "openai-responses", label: "OpenAI Responses tools (non-strict)", convert: (registry) => toOpenAITools(registry, { api: "responses", strict: false }) },
+    {
+      key: "openai-responses",
+      label: "OpenAI Responses tools (non-strict)",
+      convert: (registry) => toOpenAITools(registry, { api: "responses", strict: false }),
+    },
     { key: "anthropic", label: "Anthropic tools", convert: (registry) => toAnthropicTools(registry) },
-    { key: "gemini", label: "Gemini function declarations", convert: (registry) => toGeminiFunctionDeclarations(registry) },
+    {
+      key: "gemini",
+      label: "Gemini function declarations",
+      convert: (registry) => toGeminiFunctionDeclarations(registry),
+    },
   ];
   const timed = (format: (typeof formats)[number], registry: ToolRegistry): { wallMs: number; cpuMs: number } => {
     const cpuBefore = process.cpuUsage();
@@ -144,7 +194,10 @@ function measureConversion({ settings }: BenchContext): Figure[] {
     const tools = format.convert(registry);
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
-    if (tools.length !== settings.modelToolsTools) throw new Error(`model-tools bench: ${format.label} gave ${tools.length} tools, expected ${settings.modelToolsTools}`);
+    if (tools.length !== settings.modelToolsTools)
+      throw new Error(
+        `model-tools bench: ${format.label} gave ${tools.length} tools, expected ${settings.modelToolsTools}`,
+      );
     return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
   };
   const first = formats.map(() => ({ wallMs: [] as number[], cpuMs: [] as number[] }));
@@ -174,9 +227,22 @@ function measureConversion({ settings }: BenchContext): Figure[] {
       },
       atMost(CONVERT_LIMIT_MS, "ms"),
     ),
-    single({ id: `model-tools.convert.${format.key}.cpu`, group: GROUP, label: "  the same, CPU time of this process", unit: "ms", value: median(first[index]!.cpuMs) }),
+    single({
+      id: `model-tools.convert.${format.key}.cpu`,
+      group: GROUP,
+      label: "  the same, CPU time of this process",
+      unit: "ms",
+      value: median(first[index]!.cpuMs),
+    }),
     single(
-      { id: `model-tools.convert.${format.key}.again`, group: GROUP, label: "  the same registry converted again (per agent step), median", unit: "ms", value: median(again[index]!), note: "conversions of the registry's frozen schemas are reused; names are mapped afresh" },
+      {
+        id: `model-tools.convert.${format.key}.again`,
+        group: GROUP,
+        label: "  the same registry converted again (per agent step), median",
+        unit: "ms",
+        value: median(again[index]!),
+        note: "conversions of the registry's frozen schemas are reused; names are mapped afresh",
+      },
       atMost(CONVERT_LIMIT_MS, "ms"),
     ),
   ]);

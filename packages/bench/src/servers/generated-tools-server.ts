@@ -15,7 +15,8 @@ function numberFlag(name: string, fallback: number): number {
   const prefix = `--${name}=`;
   const raw = process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
   const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`generated-tools-server: --${name} must be a positive integer, got "${raw ?? ""}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`generated-tools-server: --${name} must be a positive integer, got "${raw ?? ""}"`);
   return value;
 }
 
@@ -36,7 +37,8 @@ server.setRequestHandler(ListToolsRequestSchema, (request) => {
   return { tools: tools.slice(start, end), ...(end < tools.length ? { nextCursor: String(end) } : {}) };
 });
 server.setRequestHandler(CallToolRequestSchema, (request) => {
-  if (!toolNames.has(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+  if (!toolNames.has(request.params.name))
+    throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
   return { content: [{ type: "text", text: JSON.stringify(request.params.arguments ?? {}) }] };
 });
 

@@ -9,7 +9,12 @@ export function generatedInputSchema(index: number): Tool["inputSchema"] {
   return {
     type: "object",
     properties: {
-      query: { type: "string", minLength: 1, maxLength: 200 + (index % 100), description: `Search text for tool ${index}` },
+      query: {
+        type: "string",
+        minLength: 1,
+        maxLength: 200 + (index % 100),
+        description: `Search text for tool ${index}`,
+      },
       limit: { type: "integer", minimum: 1, maximum: 100 + index, default: 10 },
       tags: { type: "array", items: { type: "string", maxLength: 50 }, maxItems: 20 },
       verbose: { type: "boolean" },
@@ -38,7 +43,9 @@ export function generatedTool(index: number): Tool {
     name: `${verb}_item_${index}`,
     description: `Generated tool ${index}: ${verb}s items in collection ${index % 50}.`,
     inputSchema: generatedInputSchema(index),
-    ...(index % 4 === 0 ? { annotations: { readOnlyHint: verb === "get" || verb === "list" || verb === "search" || verb === "read" } } : {}),
+    ...(index % 4 === 0
+      ? { annotations: { readOnlyHint: verb === "get" || verb === "list" || verb === "search" || verb === "read" } }
+      : {}),
   };
 }
 

@@ -40,7 +40,13 @@ async function measureHeap(job: HeapJob): Promise<HeapResult> {
   const heapAfterInvokesMb = await heapAfterGcMb();
   await client.close();
   await server.close();
-  return { side: job.side, heapAfterWarmupMb, heapAfterInvokesMb, invokes: job.invokes, invokesPerSecond: job.invokes / seconds };
+  return {
+    side: job.side,
+    heapAfterWarmupMb,
+    heapAfterInvokesMb,
+    invokes: job.invokes,
+    invokesPerSecond: job.invokes / seconds,
+  };
 }
 
 const job = workerInput() as HeapJob;

@@ -23,7 +23,12 @@ export type IpcWorkerMessage =
   | { readonly kind: "failure"; readonly id: number; readonly message: string; readonly stack?: string };
 
 export function isIpcRequest(message: unknown): message is IpcRequest {
-  return typeof message === "object" && message !== null && (message as { kind?: unknown }).kind === "request" && typeof (message as { id?: unknown }).id === "number";
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    (message as { kind?: unknown }).kind === "request" &&
+    typeof (message as { id?: unknown }).id === "number"
+  );
 }
 
 export function isIpcWorkerMessage(message: unknown): message is IpcWorkerMessage {

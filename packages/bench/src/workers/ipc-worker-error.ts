@@ -19,9 +19,16 @@ export class IpcWorkerError extends MCPToolAdapterError<IpcWorkerErrorCode> {
   /** The last lines the worker wrote to stderr (bounded). */
   readonly stderrTail: string;
 
-  constructor(code: IpcWorkerErrorCode, message: string, details: { worker: string; command?: string; stderrTail: string }) {
+  constructor(
+    code: IpcWorkerErrorCode,
+    message: string,
+    details: { worker: string; command?: string; stderrTail: string },
+  ) {
     const tail = details.stderrTail.trim();
-    super(code, `${message}\n${tail === "" ? "The worker wrote nothing to stderr." : `The worker's stderr ended with:\n${tail}`}`);
+    super(
+      code,
+      `${message}\n${tail === "" ? "The worker wrote nothing to stderr." : `The worker's stderr ended with:\n${tail}`}`,
+    );
     this.worker = details.worker;
     this.command = details.command;
     this.stderrTail = details.stderrTail;

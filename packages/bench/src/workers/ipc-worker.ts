@@ -25,7 +25,11 @@ export interface IpcWorker<Commands extends CommandShapes<Commands>> {
    * the handler throws, the worker exits, or no answer comes within the deadline (the worker is
    * then stopped before the promise rejects).
    */
-  request<Name extends keyof Commands & string>(command: Name, params: Commands[Name]["params"], options?: { timeoutMs?: number }): Promise<Commands[Name]["result"]>;
+  request<Name extends keyof Commands & string>(
+    command: Name,
+    params: Commands[Name]["params"],
+    options?: { timeoutMs?: number },
+  ): Promise<Commands[Name]["result"]>;
   /**
    * Disconnects, so the worker runs its cleanup and exits; kills its whole process group if it
    * outstays the grace period. Resolves once it is gone. Safe to call more than once.
@@ -55,12 +59,20 @@ const STDERR_DRAIN_MS = 1_000;
  * as JSON in argv, and resolves once the worker's serveIpcCommands says it is ready. The worker
  * leads its own process group, so stopping it also stops whatever it started.
  */
-export async function startIpcWorker<Commands extends CommandShapes<Commands>>(fileName: string, input: unknown, options: IpcWorkerOptions): Promise<IpcWorker<Commands>> {
-  const child = spawn(process.execPath, [...workerNodeArgs(options.nodeArgs), workerPath(fileName), JSON.stringify(input)], {
-    stdio: ["ignore", "inherit", "pipe", "ipc"],
-    env: workerEnvironment(),
-    detached: true,
-  });
+export async function startIpcWorker<Commands extends CommandShapes<Commands>>(
+  fileName: string,
+  input: unknown,
+  options: IpcWorkerOptions,
+): Promise<IpcWorker<Commands>> {
+  const child = spawn(
+    process.execPath,
+    [...workerNodeArgs(options.nodeArgs), workerPath(fileName), JSON.stringify(input)],
+    {
+      stdio: ["ignore", "inherit", "pipe", "ipc"],
+      env: workerEnvironment(),
+      detached: true,
+    },
+  );
   const worker = new ChildIpcWorker<Commands>(child, options);
   await worker.ready(options.startTimeoutMs ?? 60_000, fileName);
   return worker;
@@ -96,7 +108,8 @@ class ChildIpcWorker<Commands extends CommandShapes<Commands>> implements IpcWor
     }).then(async (status) => {
       await this.#afterExit();
       this.#exitStatus = status;
-      for (const [id, pending] of this.#pending) this.#settle(id, pending, () => pending.reject(this.#exitedError(pending.command, status)));
+      for (const [id, pending] of this.#pending)
+        this.#settle(id, pending, () => pending.reject(this.#exitedError(pending.command, status)));
       return status;
     });
   }
@@ -121,11 +134,21 @@ class ChildIpcWorker<Commands extends CommandShapes<Commands>> implements IpcWor
     this.#onReady = undefined;
     if (outcome === "ready") return;
     await this.close();
-    const what = outcome === "timeout" ? `did not become ready within ${timeoutMs} ms (stopped)` : `exited before it was ready (${describeExit(outcome)})`;
-    throw new IpcWorkerError("WORKER_START_FAILED", `${this.name} (${fileName}) ${what}.`, { worker: this.name, stderrTail: this.#stderr });
+    const what =
+      outcome === "timeout"
+        ? `did not become ready within ${timeoutMs} ms (stopped)`
+        : `exited before it was ready (${describeExit(outcome)})`;
+    throw new IpcWorkerError("WORKER_START_FAILED", `${this.name} (${fileName}) ${what}.`, {
+      worker: this.name,
+      stderrTail: this.#stderr,
+    });
   }
 
-  request<Name extends keyof Commands & string>(command: Name, params: Commands[Name]["params"], options: { timeoutMs?: number } = {}): Promise<Commands[Name]["result"]> {
+  request<Name extends keyof Commands & string>(
+    command: Name,
+    params: Commands[Name]["params"],
+    options: { timeoutMs?: number } = {},
+  ): Promise<Commands[Name]["result"]> {
     if (this.#exitStatus !== undefined || this.#stopping !== undefined || !this.#child.connected) {
       return Promise.reject(this.#exitedError(command, this.#exitStatus, "before"));
     }
@@ -138,11 +161,15 @@ class ChildIpcWorker<Commands extends CommandShapes<Commands>> implements IpcWor
         // Stop the stuck worker first, so the error carries its whole stderr and nothing is left running.
         void this.close().then(() =>
           reject(
-            new IpcWorkerError("COMMAND_TIMED_OUT", `${this.name}: command "${command}" got no answer within ${timeoutMs} ms, so the worker was stopped.`, {
-              worker: this.name,
-              command,
-              stderrTail: this.#stderr,
-            }),
+            new IpcWorkerError(
+              "COMMAND_TIMED_OUT",
+              `${this.name}: command "${command}" got no answer within ${timeoutMs} ms, so the worker was stopped.`,
+              {
+                worker: this.name,
+                command,
+                stderrTail: this.#stderr,
+              },
+            ),
           ),
         );
       }, timeoutMs);
@@ -185,11 +212,15 @@ class ChildIpcWorker<Commands extends CommandShapes<Commands>> implements IpcWor
       this.#settle(message.id, pending, () => pending.resolve(message.result));
       return;
     }
-    const error = new IpcWorkerError("COMMAND_FAILED", `${this.name}: command "${pending.command}" failed: ${message.stack ?? message.message}`, {
-      worker: this.name,
-      command: pending.command,
-      stderrTail: this.#stderr,
-    });
+    const error = new IpcWorkerError(
+      "COMMAND_FAILED",
+      `${this.name}: command "${pending.command}" failed: ${message.stack ?? message.message}`,
+      {
+        worker: this.name,
+        command: pending.command,
+        stderrTail: this.#stderr,
+      },
+    );
     this.#settle(message.id, pending, () => pending.reject(error));
   }
 
@@ -227,9 +258,14 @@ class ChildIpcWorker<Commands extends CommandShapes<Commands>> implements IpcWor
   }
 
   #exitedError(command: string, status: ExitStatus | undefined, when: "while" | "before" = "while"): IpcWorkerError {
-    const what = status === undefined || this.#stopping !== undefined ? "was stopped" : `exited (${describeExit(status)})`;
+    const what =
+      status === undefined || this.#stopping !== undefined ? "was stopped" : `exited (${describeExit(status)})`;
     const doing = when === "while" ? `while running command "${command}"` : `before command "${command}" could be sent`;
-    return new IpcWorkerError("WORKER_EXITED", `${this.name} ${what} ${doing}.`, { worker: this.name, command, stderrTail: this.#stderr });
+    return new IpcWorkerError("WORKER_EXITED", `${this.name} ${what} ${doing}.`, {
+      worker: this.name,
+      command,
+      stderrTail: this.#stderr,
+    });
   }
 }
 

@@ -46,7 +46,10 @@ async function measureAdapter(job: ManyToolsJob): Promise<Omit<ManyToolsResult, 
     const report = await adapter.registerTools(registry, "generated");
     const cpuMs = cpuMillisSince(cpuBefore);
     const ms = performance.now() - started;
-    if (report.skipped.length > 0) throw new Error(`adapter skipped ${report.skipped.length} generated tools, e.g. ${JSON.stringify(report.skipped[0])}`);
+    if (report.skipped.length > 0)
+      throw new Error(
+        `adapter skipped ${report.skipped.length} generated tools, e.g. ${JSON.stringify(report.skipped[0])}`,
+      );
     return { ms, cpuMs, toolCount: registry.size, baselineRssMb, peakRssMb: peakRssMb() };
   } finally {
     await adapter.disconnect();
@@ -74,5 +77,8 @@ async function measureRaw(job: ManyToolsJob): Promise<Omit<ManyToolsResult, "sid
 
 const job = workerInput() as ManyToolsJob;
 serveIpcCommands<RunCommand<ManyToolsResult>>({
-  run: async () => ({ side: job.side, ...(job.side === "adapter" ? await measureAdapter(job) : await measureRaw(job)) }),
+  run: async () => ({
+    side: job.side,
+    ...(job.side === "adapter" ? await measureAdapter(job) : await measureRaw(job)),
+  }),
 });

@@ -17,7 +17,11 @@ export interface RunCommand<Result> {
  * measurement alone: the worker (serving `run` with serveIpcCommands) gets `input` as JSON in
  * argv, answers once, and is stopped, with everything it started.
  */
-export async function runWorker<Result>(fileName: string, input: unknown, options: WorkerOptions = {}): Promise<Result> {
+export async function runWorker<Result>(
+  fileName: string,
+  input: unknown,
+  options: WorkerOptions = {},
+): Promise<Result> {
   const worker = await startIpcWorker<RunCommand<Result>>(fileName, input, {
     name: `bench worker ${fileName}`,
     ...(options.nodeArgs === undefined ? {} : { nodeArgs: options.nodeArgs }),

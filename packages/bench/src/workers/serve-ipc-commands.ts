@@ -3,7 +3,9 @@ import { isIpcRequest, type CommandShapes, type IpcRequest, type IpcWorkerMessag
 
 /** One handler per command; each gets the command's params and resolves with its result. */
 export type CommandHandlers<Commands extends CommandShapes<Commands>> = {
-  readonly [Name in keyof Commands]: (params: Commands[Name]["params"]) => Promise<Commands[Name]["result"]> | Commands[Name]["result"];
+  readonly [Name in keyof Commands]: (
+    params: Commands[Name]["params"],
+  ) => Promise<Commands[Name]["result"]> | Commands[Name]["result"];
 };
 
 export interface ServeIpcOptions {
@@ -20,7 +22,10 @@ export interface ServeIpcOptions {
  * Worker side of startIpcWorker: answers the parent's requests with `handlers` until the parent
  * disconnects, then exits. Tells the parent it is ready once the handlers are installed.
  */
-export function serveIpcCommands<Commands extends CommandShapes<Commands>>(handlers: CommandHandlers<Commands>, options: ServeIpcOptions = {}): void {
+export function serveIpcCommands<Commands extends CommandShapes<Commands>>(
+  handlers: CommandHandlers<Commands>,
+  options: ServeIpcOptions = {},
+): void {
   const send = process.send?.bind(process);
   if (send === undefined) throw new Error("IPC worker: no IPC channel; start this file with startIpcWorker()");
   const answer = (message: IpcWorkerMessage): void => {
@@ -30,11 +35,17 @@ export function serveIpcCommands<Commands extends CommandShapes<Commands>>(handl
   const handle = async (request: IpcRequest): Promise<void> => {
     const handler = (handlers as Record<string, ((params: unknown) => unknown) | undefined>)[request.command];
     try {
-      if (handler === undefined) throw new Error(`unknown command "${request.command}"; this worker knows ${Object.keys(handlers).join(", ")}`);
+      if (handler === undefined)
+        throw new Error(`unknown command "${request.command}"; this worker knows ${Object.keys(handlers).join(", ")}`);
       answer({ kind: "answer", id: request.id, result: await handler(request.params) });
     } catch (error) {
       const message = describeCause(error);
-      answer({ kind: "failure", id: request.id, message, ...(error instanceof Error && error.stack !== undefined ? { stack: error.stack } : {}) });
+      answer({
+        kind: "failure",
+        id: request.id,
+        message,
+        ...(error instanceof Error && error.stack !== undefined ? { stack: error.stack } : {}),
+      });
     }
   };
   process.on("message", (message) => {

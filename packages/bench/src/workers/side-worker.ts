@@ -40,9 +40,15 @@ export interface SideCommands {
   discover: { params: PhasedParams; result: WarningsAnswer & { ms: number; toolCount: number } };
   warmup: { params: PhasedParams & { calls: number }; result: WarningsAnswer };
   /** `calls` sequential echo calls: each call's time, and this process's CPU over all of them. */
-  latency: { params: PhasedParams & { calls: number }; result: WarningsAnswer & { samplesMs: number[]; cpuMicros: number } };
+  latency: {
+    params: PhasedParams & { calls: number };
+    result: WarningsAnswer & { samplesMs: number[]; cpuMicros: number };
+  };
   /** `calls` echo calls with `inFlight` always outstanding. */
-  throughput: { params: PhasedParams & { calls: number; inFlight: number }; result: WarningsAnswer & { callsPerSecond: number; cpuMicros: number } };
+  throughput: {
+    params: PhasedParams & { calls: number; inFlight: number };
+    result: WarningsAnswer & { callsPerSecond: number; cpuMicros: number };
+  };
   close: { params: PhasedParams; result: WarningsAnswer };
 }
 
@@ -62,7 +68,9 @@ function opened(): BenchClient {
 }
 
 /** Runs a command under its phase and answers with its result and the warnings recorded meanwhile. */
-function phased<Params extends PhasedParams, Result extends object>(run: (params: Params) => Promise<Result>): (params: Params) => Promise<Result & WarningsAnswer> {
+function phased<Params extends PhasedParams, Result extends object>(
+  run: (params: Params) => Promise<Result>,
+): (params: Params) => Promise<Result & WarningsAnswer> {
   return async (params) => {
     warnings.phase = params.phase;
     const result = await run(params);

@@ -17,7 +17,10 @@ export class SideWorker {
   }
 
   /** Runs a command in the worker and files the warnings it recorded with the bench's own. */
-  async run<Command extends keyof SideCommands>(command: Command, params: SideCommands[Command]["params"]): Promise<SideCommands[Command]["result"]> {
+  async run<Command extends keyof SideCommands>(
+    command: Command,
+    params: SideCommands[Command]["params"],
+  ): Promise<SideCommands[Command]["result"]> {
     // The bench process's own warnings keep pointing at the step in progress, as before.
     this.#warnings.phase = params.phase;
     const answer = await this.#worker.request(command, params);
@@ -49,7 +52,12 @@ export interface StartSideWorkersOptions {
 export async function startSideWorkers(options: StartSideWorkersOptions): Promise<Record<Side, SideWorker>> {
   const started = await Promise.allSettled(
     SIDES.map(async (side) => {
-      const input: SideWorkerInput = { side, library: options.calibrate === true ? "raw" : side, target: options.target, startPhase: `${options.phasePrefix}.start.${side}` };
+      const input: SideWorkerInput = {
+        side,
+        library: options.calibrate === true ? "raw" : side,
+        target: options.target,
+        startPhase: `${options.phasePrefix}.start.${side}`,
+      };
       const worker = await startIpcWorker<SideCommands>("side-worker.ts", input, {
         name: `${side} side worker`,
         // As in the bench process itself: warnings are recorded, not printed (printing costs the side CPU).

@@ -6,6 +6,7 @@
 /** Worker side: the JSON input the parent passed (runWorker or startIpcWorker). */
 export function workerInput(): unknown {
   const raw = process.argv[2];
-  if (raw === undefined) throw new Error("bench worker: missing JSON input argument; run it through startIpcWorker() or runWorker()");
+  if (raw === undefined)
+    throw new Error("bench worker: missing JSON input argument; run it through startIpcWorker() or runWorker()");
   return JSON.parse(raw);
 }

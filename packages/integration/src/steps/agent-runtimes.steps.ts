@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { memoryStdioServer } from "@mcp-tool-adapter/test-servers";
 import { ToolRegistry } from "mcp-tool-adapter";
-import { agentStepRunner, FINAL_ANSWER, type AgentSettings, type AgentStepOutcome, type RuntimeName } from "../support/agent-runtimes/index.js";
+import {
+  agentStepRunner,
+  FINAL_ANSWER,
+  type AgentSettings,
+  type AgentStepOutcome,
+  type RuntimeName,
+} from "../support/agent-runtimes/index.js";
 import { assertMentions, parseArguments } from "../support/assertions.js";
 import { contentText } from "../support/content.js";
 import { connectDefaultAdapter, makeTempDir } from "../support/real-servers.js";
@@ -34,37 +40,61 @@ function requireOutcome(world: AdapterWorld): AgentStepOutcome {
 
 const RUNTIME = "(the Vercel AI SDK|LangChain.js|the OpenAI Agents SDK)";
 
-Given("server-memory is connected into a tool registry under the namespace {string}", async function (this: AdapterWorld, namespace: string) {
-  const dir = await makeTempDir(this, "agent-memory");
-  const adapter = await connectDefaultAdapter(this, { name: "memory", transport: "stdio", ...memoryStdioServer(join(dir, "memory.jsonl")) });
-  this.registry = new ToolRegistry();
-  await adapter.registerTools(this.registry, namespace);
-});
+Given(
+  "server-memory is connected into a tool registry under the namespace {string}",
+  async function (this: AdapterWorld, namespace: string) {
+    const dir = await makeTempDir(this, "agent-memory");
+    const adapter = await connectDefaultAdapter(this, {
+      name: "memory",
+      transport: "stdio",
+      ...memoryStdioServer(join(dir, "memory.jsonl")),
+    });
+    this.registry = new ToolRegistry();
+    await adapter.registerTools(this.registry, namespace);
+  },
+);
 
-Given(new RegExp(`^an agent on ${RUNTIME} with the registry's tools and approval turned off$`), function (this: AdapterWorld, runtime: RuntimeName) {
-  Object.assign(scenarioOf(this), { runtime, settings: { approval: "never" } });
-});
+Given(
+  new RegExp(`^an agent on ${RUNTIME} with the registry's tools and approval turned off$`),
+  function (this: AdapterWorld, runtime: RuntimeName) {
+    Object.assign(scenarioOf(this), { runtime, settings: { approval: "never" } });
+  },
+);
 
-Given(new RegExp(`^an agent on ${RUNTIME} with the registry's tools and the default approval policy$`), function (this: AdapterWorld, runtime: RuntimeName) {
-  Object.assign(scenarioOf(this), { runtime, settings: { approval: "writes" } });
-});
+Given(
+  new RegExp(`^an agent on ${RUNTIME} with the registry's tools and the default approval policy$`),
+  function (this: AdapterWorld, runtime: RuntimeName) {
+    Object.assign(scenarioOf(this), { runtime, settings: { approval: "writes" } });
+  },
+);
 
-Given(new RegExp(`^an agent on ${RUNTIME} with the registry's tools and results limited to (\\d+) characters$`), function (this: AdapterWorld, runtime: RuntimeName, maxChars: string) {
-  Object.assign(scenarioOf(this), { runtime, settings: { approval: "never", maxChars: Number(maxChars) } });
-});
+Given(
+  new RegExp(`^an agent on ${RUNTIME} with the registry's tools and results limited to (\\d+) characters$`),
+  function (this: AdapterWorld, runtime: RuntimeName, maxChars: string) {
+    Object.assign(scenarioOf(this), { runtime, settings: { approval: "never", maxChars: Number(maxChars) } });
+  },
+);
 
 Given(
   "server-memory knows an entity {string} with {int} observations of {int} characters",
   async function (this: AdapterWorld, name: string, count: number, length: number) {
-    const observations = Array.from({ length: count }, (_, index) => `${String(index).padStart(3, "0")} ${"x".repeat(length - 4)}`);
-    const result = await this.requireRegistry().call("memory/create_entities", { entities: [{ name, entityType: "person", observations }] });
+    const observations = Array.from(
+      { length: count },
+      (_, index) => `${String(index).padStart(3, "0")} ${"x".repeat(length - 4)}`,
+    );
+    const result = await this.requireRegistry().call("memory/create_entities", {
+      entities: [{ name, entityType: "person", observations }],
+    });
     assert.ok(result.success, `creating "${name}" through the registry failed: ${result.error ?? ""}`);
   },
 );
 
 When(/^the model calls "([^"]*)" with (\{.*\})$/, async function (this: AdapterWorld, name: string, json: string) {
   const scenario = scenarioOf(this);
-  assert.ok(scenario.runtime !== undefined && scenario.settings !== undefined, "No agent yet: a 'Given an agent on ...' step must come first.");
+  assert.ok(
+    scenario.runtime !== undefined && scenario.settings !== undefined,
+    "No agent yet: a 'Given an agent on ...' step must come first.",
+  );
   const runStep = await agentStepRunner(scenario.runtime);
   scenario.outcome = await runStep(this.requireRegistry(), scenario.settings, { name, args: parseArguments(json) });
 });
@@ -76,7 +106,10 @@ Then("the model reads a tool result that mentions {string}", function (this: Ada
 Then("the model reads a tool result of at most {int} characters", function (this: AdapterWorld, limit: number) {
   const text = requireOutcome(this).toolResultText;
   assert.ok(text !== undefined && text.length > 0, "the model's next prompt holds no tool result");
-  assert.ok(text.length <= limit, `the tool result has ${text.length} characters, more than ${limit}: ${text.slice(0, 200)}...`);
+  assert.ok(
+    text.length <= limit,
+    `the tool result has ${text.length} characters, more than ${limit}: ${text.slice(0, 200)}...`,
+  );
 });
 
 Then("the tool result says it was truncated and how to see the rest", function (this: AdapterWorld) {
@@ -107,5 +140,8 @@ Then("server-memory knows an entity {string}", async function (this: AdapterWorl
 });
 
 Then("server-memory does not know an entity {string}", async function (this: AdapterWorld, name: string) {
-  assert.ok(!(await knownEntityNames(this)).includes(name), `server-memory's graph has "${name}", written before approval`);
+  assert.ok(
+    !(await knownEntityNames(this)).includes(name),
+    `server-memory's graph has "${name}", written before approval`,
+  );
 });

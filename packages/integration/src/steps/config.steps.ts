@@ -14,10 +14,16 @@ Given(
   },
 );
 
-Given("an MCP server config for {string} with stdio transport but no command", function (this: AdapterWorld, name: string) {
-  this.config = { name, transport: "stdio" };
-});
+Given(
+  "an MCP server config for {string} with stdio transport but no command",
+  function (this: AdapterWorld, name: string) {
+    this.config = { name, transport: "stdio" };
+  },
+);
 
-Given("an MCP server config for {string} with {word} transport but no url", function (this: AdapterWorld, name: string, transport: string) {
-  this.config = { name, transport };
-});
+Given(
+  "an MCP server config for {string} with {word} transport but no url",
+  function (this: AdapterWorld, name: string, transport: string) {
+    this.config = { name, transport };
+  },
+);

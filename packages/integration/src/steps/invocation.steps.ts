@@ -20,37 +20,49 @@ Given("a connected MCP adapter with a callable mock tool {string}", async functi
   await createMockAdapter(this, { tools: [callableTool(name)], connect: true });
 });
 
-Given("a connected MCP adapter with a schema-validated mock tool {string}", async function (this: AdapterWorld, name: string) {
-  await createMockAdapter(this, { tools: [schemaValidatedTool(name)], connect: true });
-});
+Given(
+  "a connected MCP adapter with a schema-validated mock tool {string}",
+  async function (this: AdapterWorld, name: string) {
+    await createMockAdapter(this, { tools: [schemaValidatedTool(name)], connect: true });
+  },
+);
 
 Given("a connected MCP adapter with a failing mock tool {string}", async function (this: AdapterWorld, name: string) {
   await createMockAdapter(this, { tools: [failingTool(name)], connect: true });
 });
 
-Given("a connected MCP adapter with a raw list-content mock tool {string}", async function (this: AdapterWorld, name: string) {
-  // The JSON-RPC result itself is the content list, as MCP 1.4.0-era servers answered.
-  await createMockAdapter(this, { tools: [bareListTool(name)], connect: true });
-  // A client that could not read such an answer would wait for it: fail in seconds, not 60.
-  this.invokeDefaults = { timeoutMs: BARE_LIST_TIMEOUT_MS };
-});
+Given(
+  "a connected MCP adapter with a raw list-content mock tool {string}",
+  async function (this: AdapterWorld, name: string) {
+    // The JSON-RPC result itself is the content list, as MCP 1.4.0-era servers answered.
+    await createMockAdapter(this, { tools: [bareListTool(name)], connect: true });
+    // A client that could not read such an answer would wait for it: fail in seconds, not 60.
+    this.invokeDefaults = { timeoutMs: BARE_LIST_TIMEOUT_MS };
+  },
+);
 
-Given("a connected MCP adapter with a transport-error mock tool {string}", async function (this: AdapterWorld, name: string) {
-  // The transport itself throws while sending this tool's call: a generic, non-MCP failure.
-  await createMockAdapter(this, {
-    tools: [callableTool(name)],
-    transport: (server) => async () => withCallFault(await server.connect(), { tool: name }),
-    connect: true,
-  });
-});
+Given(
+  "a connected MCP adapter with a transport-error mock tool {string}",
+  async function (this: AdapterWorld, name: string) {
+    // The transport itself throws while sending this tool's call: a generic, non-MCP failure.
+    await createMockAdapter(this, {
+      tools: [callableTool(name)],
+      transport: (server) => async () => withCallFault(await server.connect(), { tool: name }),
+      connect: true,
+    });
+  },
+);
 
-Given("a connected MCP adapter with a tool whose connection drops mid-call {string}", async function (this: AdapterWorld, name: string) {
-  await createMockAdapter(this, {
-    tools: [callableTool(name)],
-    transport: (server) => async () => withCallFault(await server.connect(), { tool: name, mode: "disconnect" }),
-    connect: true,
-  });
-});
+Given(
+  "a connected MCP adapter with a tool whose connection drops mid-call {string}",
+  async function (this: AdapterWorld, name: string) {
+    await createMockAdapter(this, {
+      tools: [callableTool(name)],
+      transport: (server) => async () => withCallFault(await server.connect(), { tool: name, mode: "disconnect" }),
+      connect: true,
+    });
+  },
+);
 
 Given(
   "a connected MCP adapter with a mock tool {string} answering in the toolResult shape",
@@ -100,11 +112,14 @@ Then("the invocation error should mention {string}", function (this: AdapterWorl
   assertMentions(this.requireResult().error, text, "the invocation error");
 });
 
-Then(/^the invocation result (?:data )?should (?:contain|have) key "([^"]*)"$/, function (this: AdapterWorld, key: string) {
-  const data = this.requireResult().data;
-  assert.ok(data !== null && typeof data === "object", `Result data is not an object: ${JSON.stringify(data)}`);
-  assert.ok(key in data, `Result data has no key "${key}": ${JSON.stringify(data)}`);
-});
+Then(
+  /^the invocation result (?:data )?should (?:contain|have) key "([^"]*)"$/,
+  function (this: AdapterWorld, key: string) {
+    const data = this.requireResult().data;
+    assert.ok(data !== null && typeof data === "object", `Result data is not an object: ${JSON.stringify(data)}`);
+    assert.ok(key in data, `Result data has no key "${key}": ${JSON.stringify(data)}`);
+  },
+);
 
 Then("the invocation result content should be a list", function (this: AdapterWorld) {
   const content = this.requireResult().data?.content;

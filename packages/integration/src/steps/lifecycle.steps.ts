@@ -1,6 +1,11 @@
 import * as assert from "node:assert/strict";
 import { Given, Then, When } from "@cucumber/cucumber";
-import { createHangingTransport, createRefusingTransport, failAfterConnects, withCloseError } from "@mcp-tool-adapter/test-servers";
+import {
+  createHangingTransport,
+  createRefusingTransport,
+  failAfterConnects,
+  withCloseError,
+} from "@mcp-tool-adapter/test-servers";
 import { MCPToolAdapter } from "mcp-tool-adapter";
 import { assertMentions, captureError } from "../support/assertions.js";
 import { createMockAdapter, numberedTools } from "../support/mock-servers.js";
@@ -69,10 +74,13 @@ When("I connect the adapter expecting error", async function (this: AdapterWorld
   this.lastError = await captureError(() => adapter.connect());
 });
 
-When("I connect the adapter with timeout {float} expecting error", async function (this: AdapterWorld, seconds: number) {
-  const adapter = this.requireAdapter();
-  this.lastError = await captureError(() => adapter.connect({ timeoutMs: seconds * 1000 }));
-});
+When(
+  "I connect the adapter with timeout {float} expecting error",
+  async function (this: AdapterWorld, seconds: number) {
+    const adapter = this.requireAdapter();
+    this.lastError = await captureError(() => adapter.connect({ timeoutMs: seconds * 1000 }));
+  },
+);
 
 When("I disconnect the adapter", async function (this: AdapterWorld) {
   await this.requireAdapter().disconnect();

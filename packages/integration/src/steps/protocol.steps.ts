@@ -61,12 +61,21 @@ async function everythingConfig(world: AdapterWorld, transport: string): Promise
   return { name: "everything", transport: "streamable-http", url: server.url };
 }
 
-async function connect(world: AdapterWorld, config: MCPServerConfig, options: MCPToolAdapterOptions): Promise<MCPToolAdapter> {
+async function connect(
+  world: AdapterWorld,
+  config: MCPServerConfig,
+  options: MCPToolAdapterOptions,
+): Promise<MCPToolAdapter> {
   const s = state(world);
   const adapter = new MCPToolAdapter(config, {
     connectTimeoutMs: 30_000,
     onLog: (entry) => s.logs.push(entry),
-    logger: { info: (line) => s.loggerLines.push(line), warn: (line) => s.loggerLines.push(line), error: (line) => s.loggerLines.push(line), debug: (line) => s.loggerLines.push(line) },
+    logger: {
+      info: (line) => s.loggerLines.push(line),
+      warn: (line) => s.loggerLines.push(line),
+      error: (line) => s.loggerLines.push(line),
+      debug: (line) => s.loggerLines.push(line),
+    },
     ...options,
   });
   world.onCleanup(() => adapter.disconnect());
@@ -75,60 +84,113 @@ async function connect(world: AdapterWorld, config: MCPServerConfig, options: MC
   return adapter;
 }
 
-function inMemory(world: AdapterWorld, options: Parameters<typeof createInMemoryTestServer>[0], adapterOptions: MCPToolAdapterOptions): Promise<MCPToolAdapter> {
+function inMemory(
+  world: AdapterWorld,
+  options: Parameters<typeof createInMemoryTestServer>[0],
+  adapterOptions: MCPToolAdapterOptions,
+): Promise<MCPToolAdapter> {
   const server = createInMemoryTestServer(options);
   world.onCleanup(() => server.close());
   state(world).server = server;
-  return connect(world, { name: "in-process", transport: "stdio", command: "unused" }, { ...adapterOptions, transport: () => server.connect() });
+  return connect(
+    world,
+    { name: "in-process", transport: "stdio", command: "unused" },
+    { ...adapterOptions, transport: () => server.connect() },
+  );
 }
 
 // ---------------------------------------------------------------- Given
 
-Given(/^an adapter to server-everything over (stdio|streamable-http)$/, async function (this: AdapterWorld, transport: string) {
-  await connect(this, await everythingConfig(this, transport), {});
-});
+Given(
+  /^an adapter to server-everything over (stdio|streamable-http)$/,
+  async function (this: AdapterWorld, transport: string) {
+    await connect(this, await everythingConfig(this, transport), {});
+  },
+);
 
-Given("an adapter to server-everything over stdio asking for log messages from level {string}", async function (this: AdapterWorld, level: string) {
-  await connect(this, await everythingConfig(this, "stdio"), { logLevel: level as MCPToolAdapterOptions["logLevel"] });
-});
+Given(
+  "an adapter to server-everything over stdio asking for log messages from level {string}",
+  async function (this: AdapterWorld, level: string) {
+    await connect(this, await everythingConfig(this, "stdio"), {
+      logLevel: level as MCPToolAdapterOptions["logLevel"],
+    });
+  },
+);
 
-Given(/^an adapter to server-everything over (stdio|streamable-http) whose user answers forms with (\{.*\})$/, async function (this: AdapterWorld, transport: string, json: string) {
-  const content = JSON.parse(json) as Record<string, string | number | boolean>;
-  await connect(this, await everythingConfig(this, transport), { onElicitation: () => ({ action: "accept", content }) });
-});
+Given(
+  /^an adapter to server-everything over (stdio|streamable-http) whose user answers forms with (\{.*\})$/,
+  async function (this: AdapterWorld, transport: string, json: string) {
+    const content = JSON.parse(json) as Record<string, string | number | boolean>;
+    await connect(this, await everythingConfig(this, transport), {
+      onElicitation: () => ({ action: "accept", content }),
+    });
+  },
+);
 
-Given("an adapter to server-everything over stdio whose model answers {string}", async function (this: AdapterWorld, text: string) {
-  await connect(this, await everythingConfig(this, "stdio"), {
-    onSampling: () => ({ role: "assistant", content: { type: "text", text }, model: "host-model", stopReason: "endTurn" }),
-  });
-});
+Given(
+  "an adapter to server-everything over stdio whose model answers {string}",
+  async function (this: AdapterWorld, text: string) {
+    await connect(this, await everythingConfig(this, "stdio"), {
+      onSampling: () => ({
+        role: "assistant",
+        content: { type: "text", text },
+        model: "host-model",
+        stopReason: "endTurn",
+      }),
+    });
+  },
+);
 
-Given("an adapter to an in-process server with a {int} MB document, allowing results of {int} MB", async function (this: AdapterWorld, size: number, limit: number) {
-  await inMemory(this, { resources: [{ uri: "test://huge", name: "huge", text: "x".repeat(size * 1024 * 1024) }] }, { maxResultBytes: limit * 1024 * 1024 });
-});
+Given(
+  "an adapter to an in-process server with a {int} MB document, allowing results of {int} MB",
+  async function (this: AdapterWorld, size: number, limit: number) {
+    await inMemory(
+      this,
+      { resources: [{ uri: "test://huge", name: "huge", text: "x".repeat(size * 1024 * 1024) }] },
+      { maxResultBytes: limit * 1024 * 1024 },
+    );
+  },
+);
 
-Given("an adapter to an in-process server that logs, forwarding at most {int} log messages a second", async function (this: AdapterWorld, max: number) {
-  // A clock that never moves: the whole flood falls in one second.
-  await inMemory(this, { logging: true, tools: [{ name: "ping" }] }, { maxLogMessagesPerSecond: max, now: () => 0 });
-});
+Given(
+  "an adapter to an in-process server that logs, forwarding at most {int} log messages a second",
+  async function (this: AdapterWorld, max: number) {
+    // A clock that never moves: the whole flood falls in one second.
+    await inMemory(this, { logging: true, tools: [{ name: "ping" }] }, { maxLogMessagesPerSecond: max, now: () => 0 });
+  },
+);
 
-Given(/^an adapter to an in-process server whose user answers forms with (\{.*\})$/, async function (this: AdapterWorld, json: string) {
-  const content = JSON.parse(json) as Record<string, string | number | boolean>;
-  await inMemory(this, {}, { onElicitation: () => ({ action: "accept", content }) });
-});
+Given(
+  /^an adapter to an in-process server whose user answers forms with (\{.*\})$/,
+  async function (this: AdapterWorld, json: string) {
+    const content = JSON.parse(json) as Record<string, string | number | boolean>;
+    await inMemory(this, {}, { onElicitation: () => ({ action: "accept", content }) });
+  },
+);
 
 Given("an adapter to an in-process server with no client handlers", async function (this: AdapterWorld) {
   await inMemory(this, {}, {});
 });
 
-Given("an adapter to server-filesystem over stdio with two temporary folders as roots", async function (this: AdapterWorld) {
-  const folders = await Promise.all([createTempDirectory("roots-start-"), createTempDirectory("roots-a-"), createTempDirectory("roots-b-")]);
-  for (const folder of folders) this.onCleanup(() => folder.remove());
-  const [started, a, b] = folders;
-  const s = state(this);
-  s.roots = [await realpath(a.path), await realpath(b.path)];
-  await connect(this, { name: "files", transport: "stdio", ...filesystemStdioServer([started.path]) }, { roots: s.roots.map((path) => ({ uri: pathToFileURL(path).href })) });
-});
+Given(
+  "an adapter to server-filesystem over stdio with two temporary folders as roots",
+  async function (this: AdapterWorld) {
+    const folders = await Promise.all([
+      createTempDirectory("roots-start-"),
+      createTempDirectory("roots-a-"),
+      createTempDirectory("roots-b-"),
+    ]);
+    for (const folder of folders) this.onCleanup(() => folder.remove());
+    const [started, a, b] = folders;
+    const s = state(this);
+    s.roots = [await realpath(a.path), await realpath(b.path)];
+    await connect(
+      this,
+      { name: "files", transport: "stdio", ...filesystemStdioServer([started.path]) },
+      { roots: s.roots.map((path) => ({ uri: pathToFileURL(path).href })) },
+    );
+  },
+);
 
 // ---------------------------------------------------------------- resources
 
@@ -140,7 +202,10 @@ When("I list the server's resources", async function (this: AdapterWorld) {
 
 Then("the server should offer static documents", function (this: AdapterWorld) {
   const resources = state(this).resources ?? [];
-  assert.ok(resources.some((resource) => resource.uri.startsWith("demo://resource/static/document/")), `Resources: ${resources.map((r) => r.uri).join(", ")}`);
+  assert.ok(
+    resources.some((resource) => resource.uri.startsWith("demo://resource/static/document/")),
+    `Resources: ${resources.map((r) => r.uri).join(", ")}`,
+  );
 });
 
 Then("the resource templates should include {string}", function (this: AdapterWorld, template: string) {
@@ -194,14 +259,23 @@ When("I list the server's prompts", async function (this: AdapterWorld) {
   state(this).prompts = await this.requireAdapter().listPrompts();
 });
 
-Then("prompt {string} should need the argument {string}", function (this: AdapterWorld, name: string, argument: string) {
-  const prompt = (state(this).prompts ?? []).find((p) => p.name === name);
-  assert.ok(prompt?.arguments?.some((a) => a.name === argument && a.required === true), `Prompt: ${JSON.stringify(prompt)}`);
-});
+Then(
+  "prompt {string} should need the argument {string}",
+  function (this: AdapterWorld, name: string, argument: string) {
+    const prompt = (state(this).prompts ?? []).find((p) => p.name === name);
+    assert.ok(
+      prompt?.arguments?.some((a) => a.name === argument && a.required === true),
+      `Prompt: ${JSON.stringify(prompt)}`,
+    );
+  },
+);
 
-When(/^I get the prompt "([^"]*)" with arguments (\{.*\})$/, async function (this: AdapterWorld, name: string, json: string) {
-  state(this).prompt = await this.requireAdapter().getPrompt(name, JSON.parse(json) as Record<string, string>);
-});
+When(
+  /^I get the prompt "([^"]*)" with arguments (\{.*\})$/,
+  async function (this: AdapterWorld, name: string, json: string) {
+    state(this).prompt = await this.requireAdapter().getPrompt(name, JSON.parse(json) as Record<string, string>);
+  },
+);
 
 Then("the prompt's first message should be {string}", function (this: AdapterWorld, text: string) {
   const prompt = state(this).prompt;
@@ -209,21 +283,34 @@ Then("the prompt's first message should be {string}", function (this: AdapterWor
   assert.deepEqual(prompt.data.messages[0]?.content, { type: "text", text });
 });
 
-Then("the prompt request should fail with error kind {string} mentioning {string}", function (this: AdapterWorld, kind: string, text: string) {
-  const prompt = state(this).prompt;
-  assert.ok(prompt !== undefined && !prompt.success, "The prompt request did not fail");
-  assert.equal(prompt.errorKind, kind);
-  assert.ok(prompt.error.includes(text), prompt.error);
-});
+Then(
+  "the prompt request should fail with error kind {string} mentioning {string}",
+  function (this: AdapterWorld, kind: string, text: string) {
+    const prompt = state(this).prompt;
+    assert.ok(prompt !== undefined && !prompt.success, "The prompt request did not fail");
+    assert.equal(prompt.errorKind, kind);
+    assert.ok(prompt.error.includes(text), prompt.error);
+  },
+);
 
-When("I ask for suggestions for {string} of prompt {string} starting with {string}", async function (this: AdapterWorld, argument: string, prompt: string, value: string) {
-  state(this).completion = await this.requireAdapter().complete({ type: "ref/prompt", name: prompt }, { name: argument, value });
-});
+When(
+  "I ask for suggestions for {string} of prompt {string} starting with {string}",
+  async function (this: AdapterWorld, argument: string, prompt: string, value: string) {
+    state(this).completion = await this.requireAdapter().complete(
+      { type: "ref/prompt", name: prompt },
+      { name: argument, value },
+    );
+  },
+);
 
 When(
   "I ask for suggestions for {string} of prompt {string} starting with {string} after choosing department {string}",
   async function (this: AdapterWorld, argument: string, prompt: string, value: string, department: string) {
-    state(this).completion = await this.requireAdapter().complete({ type: "ref/prompt", name: prompt }, { name: argument, value }, { context: { department } });
+    state(this).completion = await this.requireAdapter().complete(
+      { type: "ref/prompt", name: prompt },
+      { name: argument, value },
+      { context: { department } },
+    );
   },
 );
 
@@ -238,7 +325,11 @@ Then("the suggestions should be {string}", function (this: AdapterWorld, list: s
 Then("a log message from server {string} should reach my logger", async function (this: AdapterWorld, server: string) {
   const s = state(this);
   await waitFor(() => s.logs.some((entry) => entry.serverName === server), 15_000, `a log message from ${server}`);
-  await waitFor(() => s.loggerLines.some((line) => line.startsWith(`MCP server "${server}" `)), 5_000, "the logger line");
+  await waitFor(
+    () => s.loggerLines.some((line) => line.startsWith(`MCP server "${server}" `)),
+    5_000,
+    "the logger line",
+  );
 });
 
 When("the server sends {int} log messages at once", async function (this: AdapterWorld, count: number) {
@@ -263,8 +354,15 @@ When("the server asks for a form with a required number {string}", async functio
   const s = state(this);
   assert.ok(s.server !== undefined, "No in-process server");
   s.serverError = await s.server
-    .requestFromClient("elicitation/create", { mode: "form", message: "Details?", requestedSchema: { type: "object", properties: { [field]: { type: "number" } }, required: [field] } })
-    .then(() => undefined, (error: unknown) => error);
+    .requestFromClient("elicitation/create", {
+      mode: "form",
+      message: "Details?",
+      requestedSchema: { type: "object", properties: { [field]: { type: "number" } }, required: [field] },
+    })
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
 });
 
 Then("the server should get an error mentioning {string}", function (this: AdapterWorld, text: string) {
@@ -284,7 +382,12 @@ Then("the server should see no elicitation or sampling capability", function (th
 // ---------------------------------------------------------------- roots
 
 function allowedDirectories(text: string): string[] {
-  return text.split("\n").slice(1).map((line) => line.trim()).filter((line) => line !== "").sort();
+  return text
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .sort();
 }
 
 When("I change the roots to just the second folder", async function (this: AdapterWorld) {
@@ -299,7 +402,9 @@ async function expectAllowed(world: AdapterWorld, expected: string[]): Promise<v
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const result = await adapter.invoke("list_allowed_directories", {});
-    last = allowedDirectories((result.data?.content ?? []).map((item) => (item as { text?: string }).text ?? "").join("\n"));
+    last = allowedDirectories(
+      (result.data?.content ?? []).map((item) => (item as { text?: string }).text ?? "").join("\n"),
+    );
     if (JSON.stringify(last) === JSON.stringify(want)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

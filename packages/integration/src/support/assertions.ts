@@ -11,7 +11,10 @@ export function assertMentions(text: string | null | undefined, expected: string
 /** Parses a step's inline JSON arguments, which must be an object. */
 export function parseArguments(json: string): Record<string, unknown> {
   const parsed: unknown = JSON.parse(json);
-  assert.ok(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed), `Tool arguments must be a JSON object, got ${json}`);
+  assert.ok(
+    typeof parsed === "object" && parsed !== null && !Array.isArray(parsed),
+    `Tool arguments must be a JSON object, got ${json}`,
+  );
   return parsed as Record<string, unknown>;
 }
 

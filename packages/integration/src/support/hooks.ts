@@ -16,13 +16,18 @@ After({ tags: "@real-server" }, async function () {
 After(async function (this: AdapterWorld, { result }) {
   // On failure, keep what the scenario saw in the report: it is what explains the failure.
   if (result?.status === Status.FAILED) {
-    const seen = { lastResult: this.lastResult, lastError: describeError(this.lastError), lastRegistryResult: this.lastRegistryResult };
+    const seen = {
+      lastResult: this.lastResult,
+      lastError: describeError(this.lastError),
+      lastRegistryResult: this.lastRegistryResult,
+    };
     this.attach(JSON.stringify(seen, null, 2), "application/json");
   }
   await this.cleanUp();
   // Cucumber's strict mode fails undefined and pending steps; a skipped scenario would
   // still pass the run, so it fails here: every scenario of this suite must run.
-  if (result?.status === Status.SKIPPED) throw new Error("This scenario was skipped; the acceptance suite runs every scenario.");
+  if (result?.status === Status.SKIPPED)
+    throw new Error("This scenario was skipped; the acceptance suite runs every scenario.");
 });
 
 // Whatever ran (mock scenarios included), the suite must end with no child process left.

@@ -54,7 +54,10 @@ export function failingTool(name: string): TestTool {
     name,
     description: `Mock tool ${name} that always reports a failure`,
     inputSchema: { type: "object" },
-    handler: () => ({ isError: true, content: [{ type: "text", text: `${name} failed: upstream rejected the request` }] }),
+    handler: () => ({
+      isError: true,
+      content: [{ type: "text", text: `${name} failed: upstream rejected the request` }],
+    }),
   };
 }
 
@@ -96,7 +99,10 @@ export interface MockAdapterOptions {
  * adapter can disconnect and reconnect like it would to a real server. Both are cleaned up
  * after the scenario.
  */
-export async function createMockAdapter(world: AdapterWorld, options: MockAdapterOptions = {}): Promise<MCPToolAdapter> {
+export async function createMockAdapter(
+  world: AdapterWorld,
+  options: MockAdapterOptions = {},
+): Promise<MCPToolAdapter> {
   const server = createInMemoryTestServer({ name: "mock-server", tools: options.tools ?? [] });
   world.onCleanup(() => server.close());
   const transport = options.transport?.(server) ?? (() => server.connect());

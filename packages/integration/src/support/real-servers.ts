@@ -40,7 +40,10 @@ export async function connectEverything(world: AdapterWorld, transport: RealTran
  * Over HTTP the adapter talks to a TCP relay in front of the server, so a restarted server
  * (on whatever free port it gets) is reached at the same URL, as after a real restart.
  */
-async function connectEverythingHttp(world: AdapterWorld, transport: "sse" | "streamable-http"): Promise<MCPToolAdapter> {
+async function connectEverythingHttp(
+  world: AdapterWorld,
+  transport: "sse" | "streamable-http",
+): Promise<MCPToolAdapter> {
   const mode = transport === "sse" ? "sse" : "streamableHttp";
   const start = async (): Promise<EverythingHttpServer> => {
     const server = await startEverythingHttp({ mode });
@@ -88,7 +91,11 @@ async function connectEverythingStdio(world: AdapterWorld): Promise<MCPToolAdapt
     async restart() {
       const pid = processId(spawned.at(-1));
       process.kill(pid, "SIGKILL");
-      await waitFor(() => !adapter.isConnected, NOTICE_EXIT_MS, `the adapter to notice that server process ${pid} died`);
+      await waitFor(
+        () => !adapter.isConnected,
+        NOTICE_EXIT_MS,
+        `the adapter to notice that server process ${pid} died`,
+      );
     },
   };
   world.realServer = handle;

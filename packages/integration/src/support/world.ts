@@ -72,17 +72,20 @@ export class AdapterWorld extends World {
   }
 
   requireConfig(): MCPServerConfig {
-    if (this.config === undefined) throw new Error("No server config yet: start the scenario with a 'Given an MCP server config ...' step.");
+    if (this.config === undefined)
+      throw new Error("No server config yet: start the scenario with a 'Given an MCP server config ...' step.");
     return this.config as MCPServerConfig;
   }
 
   requireAdapter(): MCPToolAdapter {
-    if (this.adapter === undefined) throw new Error("No adapter yet: start the scenario with a 'Given ... MCP adapter ...' step.");
+    if (this.adapter === undefined)
+      throw new Error("No adapter yet: start the scenario with a 'Given ... MCP adapter ...' step.");
     return this.adapter;
   }
 
   requireServer(): InMemoryTestServer {
-    if (this.server === undefined) throw new Error("This scenario has no in-process server (mock transport) to change.");
+    if (this.server === undefined)
+      throw new Error("This scenario has no in-process server (mock transport) to change.");
     return this.server;
   }
 
@@ -97,13 +100,16 @@ export class AdapterWorld extends World {
   }
 
   requireResult(): MCPToolResult {
-    if (this.lastResult === undefined) throw new Error("No invocation result yet: a 'When I invoke ...' step must run first.");
+    if (this.lastResult === undefined)
+      throw new Error("No invocation result yet: a 'When I invoke ...' step must run first.");
     return this.lastResult;
   }
 
   requireError(): Error {
-    if (this.lastError === undefined) throw new Error("The previous step did not fail, but the scenario expected an error.");
-    if (!(this.lastError instanceof Error)) throw new Error(`Expected an Error to be thrown, got ${JSON.stringify(this.lastError)}`);
+    if (this.lastError === undefined)
+      throw new Error("The previous step did not fail, but the scenario expected an error.");
+    if (!(this.lastError instanceof Error))
+      throw new Error(`Expected an Error to be thrown, got ${JSON.stringify(this.lastError)}`);
     return this.lastError;
   }
 }

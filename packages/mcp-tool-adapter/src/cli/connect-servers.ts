@@ -20,21 +20,31 @@ export interface ServerSelection {
 
 /** Reads the selected config (the shipped default when none is given). Throws MCPConfigFileError. */
 export function loadSelectedConfig(context: CliContext, selection: ServerSelection): Promise<MCPServersConfig> {
-  const servers = selection.servers === undefined || selection.servers.length === 0 ? {} : { servers: selection.servers };
-  if (selection.config !== undefined) return loadConfigFile(selection.config, { cwd: context.cwd, env: context.env, ...servers });
+  const servers =
+    selection.servers === undefined || selection.servers.length === 0 ? {} : { servers: selection.servers };
+  if (selection.config !== undefined)
+    return loadConfigFile(selection.config, { cwd: context.cwd, env: context.env, ...servers });
   // The environment wins over the defaults, so MCP_MEMORY_FILE_PATH etc. can be overridden.
   return loadConfigFile(DEFAULT_CONFIG_PATH, { env: { ...defaultConfigVariables(), ...context.env }, ...servers });
 }
 
 /** Loads the config and connects its servers, showing progress; the caller must close() the set. */
-export async function connectSelectedServers(context: CliContext, selection: ServerSelection): Promise<{ set: MCPServerSet; report: ServerSetConnectReport }> {
+export async function connectSelectedServers(
+  context: CliContext,
+  selection: ServerSelection,
+): Promise<{ set: MCPServerSet; report: ServerSetConnectReport }> {
   const config = await loadSelectedConfig(context, selection);
   const { logLevel } = selection;
-  const servers = logLevel === undefined ? config.servers : Object.fromEntries(Object.entries(config.servers).map(([name, entry]) => [name, { ...entry, logLevel }]));
+  const servers =
+    logLevel === undefined
+      ? config.servers
+      : Object.fromEntries(Object.entries(config.servers).map(([name, entry]) => [name, { ...entry, logLevel }]));
   const set = new MCPServerSet(servers, {
     clientFeatures: {
       onElicitation: cliElicitationHandler(context),
-      ...(logLevel === undefined ? {} : { onLog: (entry: MCPServerLogEntry) => context.err(formatLog(context, entry)) }),
+      ...(logLevel === undefined
+        ? {}
+        : { onLog: (entry: MCPServerLogEntry) => context.err(formatLog(context, entry)) }),
     },
     ...(context.adapterFactory === undefined ? {} : { adapterFactory: context.adapterFactory }),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),

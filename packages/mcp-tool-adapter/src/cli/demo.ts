@@ -21,15 +21,28 @@ export async function runDemo(io: CliIO = {}): Promise<number> {
   const { colors } = context;
   const memoryDir = await mkdtemp(join(tmpdir(), "mcp-tool-adapter-demo-"));
   const env = { ...(io.env ?? process.env), MCP_MEMORY_FILE_PATH: join(memoryDir, "memory.jsonl") };
-  const entity = { entities: [{ name: "mcp-tool-adapter", entityType: "project", observations: ["connects MCP servers to agent runtimes"] }] };
+  const entity = {
+    entities: [
+      { name: "mcp-tool-adapter", entityType: "project", observations: ["connects MCP servers to agent runtimes"] },
+    ],
+  };
   const steps: DemoStep[] = [
     { title: "Check every server of the default config", argv: ["check"] },
     { title: "List the tools with their capabilities", argv: ["tools"] },
     { title: "Call a read tool: memory/read_graph (the graph starts empty)", argv: ["call", "memory/read_graph"] },
-    { title: "Call a write tool: memory/create_entities", argv: ["call", "memory/create_entities", "--args", JSON.stringify(entity)] },
+    {
+      title: "Call a write tool: memory/create_entities",
+      argv: ["call", "memory/create_entities", "--args", JSON.stringify(entity)],
+    },
     { title: "Read again: the entity is in the graph", argv: ["call", "memory/read_graph"] },
-    { title: "Call server-everything: everything/get-sum", argv: ["call", "everything/get-sum", "--args", '{"a":2,"b":3}'] },
-    { title: "A call with invalid arguments is refused before it reaches the server", argv: ["call", "everything/get-sum", "--args", '{"a":"two"}'] },
+    {
+      title: "Call server-everything: everything/get-sum",
+      argv: ["call", "everything/get-sum", "--args", '{"a":2,"b":3}'],
+    },
+    {
+      title: "A call with invalid arguments is refused before it reaches the server",
+      argv: ["call", "everything/get-sum", "--args", '{"a":"two"}'],
+    },
   ];
   const expectedExitCodes = [0, 0, 0, 0, 0, 0, 1];
   let exitCode = 0;
@@ -44,7 +57,11 @@ export async function runDemo(io: CliIO = {}): Promise<number> {
       if (code !== 0) context.out(colors.dim(`(exit code ${code}${code === expected ? ", as expected" : ""})`));
     }
     context.out();
-    context.out(exitCode === 0 ? colors.green("Demo finished: every step behaved as expected.") : colors.red("Demo finished with failures (see above)."));
+    context.out(
+      exitCode === 0
+        ? colors.green("Demo finished: every step behaved as expected.")
+        : colors.red("Demo finished with failures (see above)."),
+    );
     return exitCode;
   } finally {
     await rm(memoryDir, { recursive: true, force: true });

@@ -15,7 +15,11 @@ type Field = { type?: string; title?: string; description?: string; enum?: unkno
 export function cliElicitationHandler(context: CliContext): ElicitationHandler {
   return async (request, { serverName, signal }) => {
     if (!context.stdinIsTTY) {
-      context.err(context.colors.yellow(`Server "${serverName}" asked for input ("${request.message}"); declined because stdin is not a terminal.`));
+      context.err(
+        context.colors.yellow(
+          `Server "${serverName}" asked for input ("${request.message}"); declined because stdin is not a terminal.`,
+        ),
+      );
       return { action: "decline" };
     }
     const prompts = await import("@inquirer/prompts");
@@ -24,13 +28,18 @@ export function cliElicitationHandler(context: CliContext): ElicitationHandler {
       return await ask(prompts, request, signal);
     } catch (error) {
       // Ctrl+C in a prompt (ExitPromptError) or the server's cancellation: the user did not answer.
-      if (error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError")) return { action: "cancel" };
+      if (error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError"))
+        return { action: "cancel" };
       throw error;
     }
   };
 }
 
-async function ask(prompts: Prompts, request: MCPElicitationRequest, signal: AbortSignal): Promise<MCPElicitationResponse> {
+async function ask(
+  prompts: Prompts,
+  request: MCPElicitationRequest,
+  signal: AbortSignal,
+): Promise<MCPElicitationResponse> {
   const context = { signal, output: process.stderr };
   if (request.mode === "url") {
     const go = await prompts.confirm({ message: `Open ${request.url} to continue?`, default: true }, context);
@@ -45,12 +54,25 @@ async function ask(prompts: Prompts, request: MCPElicitationRequest, signal: Abo
     if (field.type === "boolean") {
       content[name] = await prompts.confirm({ message, default: field.default === true }, context);
     } else if (Array.isArray(field.enum)) {
-      content[name] = await prompts.select({ message, choices: field.enum.map((value) => ({ value: String(value) })) }, context);
+      content[name] = await prompts.select(
+        { message, choices: field.enum.map((value) => ({ value: String(value) })) },
+        context,
+      );
     } else if (field.type === "number" || field.type === "integer") {
-      const value = await prompts.number({ message, required: required.has(name), step: field.type === "integer" ? 1 : "any" }, context);
+      const value = await prompts.number(
+        { message, required: required.has(name), step: field.type === "integer" ? 1 : "any" },
+        context,
+      );
       if (value !== undefined) content[name] = value;
     } else {
-      const value = await prompts.input({ message, required: required.has(name), ...(typeof field.default === "string" ? { default: field.default } : {}) }, context);
+      const value = await prompts.input(
+        {
+          message,
+          required: required.has(name),
+          ...(typeof field.default === "string" ? { default: field.default } : {}),
+        },
+        context,
+      );
       if (value !== "" || required.has(name)) content[name] = value;
     }
   }

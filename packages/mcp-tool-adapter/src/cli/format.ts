@@ -22,7 +22,9 @@ export function oneLine(text: string): string {
  */
 export function formatTable(rows: readonly (readonly string[])[], maxWidth?: number): string[] {
   const columnCount = Math.max(0, ...rows.map((row) => row.length));
-  const widths = Array.from({ length: columnCount }, (_, column) => Math.max(0, ...rows.map((row) => visibleLength(row[column] ?? ""))));
+  const widths = Array.from({ length: columnCount }, (_, column) =>
+    Math.max(0, ...rows.map((row) => visibleLength(row[column] ?? ""))),
+  );
   return rows.map((row) => {
     let line = "";
     row.forEach((cell, column) => {

@@ -9,14 +9,24 @@ import { CliUsageError } from "./usage-error.js";
 
 /** Read when the CLI runs, not when the library is imported (src/cli and dist/cli sit at the same depth). */
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
+    .version;
 }
 
 /**
  * The adapter's MCP_LOG_LEVELS, spelled out so that `--help` does not load the adapter; the
  * `satisfies` and a test (cli-protocol.test.ts) keep the two lists the same.
  */
-export const CLI_LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const satisfies readonly MCPLogLevel[];
+export const CLI_LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const satisfies readonly MCPLogLevel[];
 
 interface CommonFlags {
   config?: string;
@@ -57,14 +67,23 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       ].join("\n"),
     );
 
-  const configOption = () => new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config");
+  const configOption = () =>
+    new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config");
   const jsonOption = () => new Option("--json", "print JSON for machines instead of tables");
-  const connectTimeoutOption = () => new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(parsePositiveInt);
-  const logLevelOption = () => new Option("--log-level <level>", "print the servers' log messages of this level and above (on stderr)").choices([...CLI_LOG_LEVELS]);
+  const connectTimeoutOption = () =>
+    new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(
+      parsePositiveInt,
+    );
+  const logLevelOption = () =>
+    new Option("--log-level <level>", "print the servers' log messages of this level and above (on stderr)").choices([
+      ...CLI_LOG_LEVELS,
+    ]);
 
   program
     .command("tools")
-    .description("connect, discover, and list every tool: registered name, read-only / writes, what decided it, description")
+    .description(
+      "connect, discover, and list every tool: registered name, read-only / writes, what decided it, description",
+    )
     .addOption(configOption())
     .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
     .addOption(jsonOption())
@@ -72,7 +91,12 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(logLevelOption())
     .action(async (flags: CommonFlags & { server?: string[] }) => {
       const { runToolsCommand } = await import("./commands/tools.js");
-      setExitCode(await runToolsCommand(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }));
+      setExitCode(
+        await runToolsCommand(context, {
+          ...common(flags),
+          ...(flags.server === undefined ? {} : { servers: flags.server }),
+        }),
+      );
     });
 
   program
@@ -121,7 +145,12 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(logLevelOption())
     .action(async (flags: CommonFlags & { server?: string[] }) => {
       const { runResourcesCommand } = await import("./commands/protocol.js");
-      setExitCode(await runResourcesCommand(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }));
+      setExitCode(
+        await runResourcesCommand(context, {
+          ...common(flags),
+          ...(flags.server === undefined ? {} : { servers: flags.server }),
+        }),
+      );
     });
 
   program
@@ -148,7 +177,12 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(logLevelOption())
     .action(async (flags: CommonFlags & { server?: string[] }) => {
       const { runPromptsCommand } = await import("./commands/protocol.js");
-      setExitCode(await runPromptsCommand(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }));
+      setExitCode(
+        await runPromptsCommand(context, {
+          ...common(flags),
+          ...(flags.server === undefined ? {} : { servers: flags.server }),
+        }),
+      );
     });
 
   program
@@ -168,7 +202,12 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
   return program;
 }
 
-function common(flags: CommonFlags): { config?: string; json: boolean; connectTimeoutMs?: number; logLevel?: MCPLogLevel } {
+function common(flags: CommonFlags): {
+  config?: string;
+  json: boolean;
+  connectTimeoutMs?: number;
+  logLevel?: MCPLogLevel;
+} {
   return {
     json: flags.json === true,
     ...(flags.logLevel === undefined ? {} : { logLevel: flags.logLevel }),
@@ -179,7 +218,8 @@ function common(flags: CommonFlags): { config?: string; json: boolean; connectTi
 
 function parsePositiveInt(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError(`expected a positive whole number of milliseconds, got "${value}".`);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new InvalidArgumentError(`expected a positive whole number of milliseconds, got "${value}".`);
   return parsed;
 }
 

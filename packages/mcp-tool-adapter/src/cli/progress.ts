@@ -9,11 +9,16 @@ export interface ConnectProgress {
   stop(): void;
 }
 
-export async function startConnectProgress(context: CliContext, serverNames: readonly string[], mode: { json: boolean }): Promise<ConnectProgress> {
+export async function startConnectProgress(
+  context: CliContext,
+  serverNames: readonly string[],
+  mode: { json: boolean },
+): Promise<ConnectProgress> {
   if (mode.json) return { serverDone: () => undefined, stop: () => undefined };
   const total = serverNames.length;
   let done = 0;
-  const label = () => `Connecting to ${total} MCP server${total === 1 ? "" : "s"} (${done}/${total} done): ${serverNames.join(", ")}`;
+  const label = () =>
+    `Connecting to ${total} MCP server${total === 1 ? "" : "s"} (${done}/${total} done): ${serverNames.join(", ")}`;
   const spinner = context.isTTY && context.stderr.isTTY === true ? await createSpinner(context, label()) : undefined;
   return {
     serverDone(result) {

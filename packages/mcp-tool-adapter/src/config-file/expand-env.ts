@@ -44,7 +44,11 @@ export interface LocatedEnvProblem extends EnvReferenceProblem {
 }
 
 /** Expands references in every string of a JSON-like value (object keys are left alone). */
-export function expandEnvInValue(value: unknown, env: EnvMap, field = ""): { value: unknown; problems: LocatedEnvProblem[] } {
+export function expandEnvInValue(
+  value: unknown,
+  env: EnvMap,
+  field = "",
+): { value: unknown; problems: LocatedEnvProblem[] } {
   const problems: LocatedEnvProblem[] = [];
   const walk = (current: unknown, path: string): unknown => {
     if (typeof current === "string") {
@@ -56,7 +60,12 @@ export function expandEnvInValue(value: unknown, env: EnvMap, field = ""): { val
     if (typeof current === "object" && current !== null) {
       const result: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(current)) {
-        Object.defineProperty(result, key, { value: walk(item, joinField(path, key)), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(result, key, {
+          value: walk(item, joinField(path, key)),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return result;
     }

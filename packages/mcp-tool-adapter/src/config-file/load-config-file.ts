@@ -64,14 +64,27 @@ export async function loadConfigFile(path: string, options: LoadConfigFileOption
 function readError(file: string, error: unknown): MCPConfigFileError {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "ENOENT") {
-    return new MCPConfigFileError("CONFIG_FILE_NOT_FOUND", `Config file not found: ${file}. Check the path, or create the file with an "mcpServers" object.`, {
+    return new MCPConfigFileError(
+      "CONFIG_FILE_NOT_FOUND",
+      `Config file not found: ${file}. Check the path, or create the file with an "mcpServers" object.`,
+      {
+        file,
+        cause: error,
+      },
+    );
+  }
+  const reason =
+    code === "EISDIR"
+      ? "it is a directory"
+      : code === "EACCES" || code === "EPERM"
+        ? "permission denied"
+        : (error as Error).message;
+  return new MCPConfigFileError(
+    "CONFIG_FILE_UNREADABLE",
+    `Cannot read config file ${file}: ${reason}. Point to a readable JSON or YAML file.`,
+    {
       file,
       cause: error,
-    });
-  }
-  const reason = code === "EISDIR" ? "it is a directory" : code === "EACCES" || code === "EPERM" ? "permission denied" : (error as Error).message;
-  return new MCPConfigFileError("CONFIG_FILE_UNREADABLE", `Cannot read config file ${file}: ${reason}. Point to a readable JSON or YAML file.`, {
-    file,
-    cause: error,
-  });
+    },
+  );
 }

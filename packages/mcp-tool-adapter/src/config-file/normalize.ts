@@ -6,7 +6,13 @@ import { Errors as schemaErrors } from "typebox/schema";
 import type { ServerEntry } from "../server-set/server-entry.js";
 import { describeIssue, MCPConfigFileError, type ConfigFileIssue } from "./errors.js";
 import { expandEnvInValue, joinField, type EnvMap } from "./expand-env.js";
-import { CONFIG_FILE_TRANSPORTS, ConfigFileEntryOptionsSchema, TRANSPORT_FIELDS, type ConfigFileEntryOptions, type ConfigFileTransport } from "./schema.js";
+import {
+  CONFIG_FILE_TRANSPORTS,
+  ConfigFileEntryOptionsSchema,
+  TRANSPORT_FIELDS,
+  type ConfigFileEntryOptions,
+  type ConfigFileTransport,
+} from "./schema.js";
 
 export interface NormalizeOptions {
   file: string;
@@ -26,7 +32,11 @@ export function normalizeConfigDocument(document: unknown, options: NormalizeOpt
   const rawEntries = selectServers(findServerMap(document, file), options);
 
   const notObjects = rawEntries.filter(([, raw]) => !isPlainObject(raw));
-  if (notObjects.length > 0) throw invalid(file, notObjects.map(([server]) => ({ server, message: `must be an object with "command" or "url"` })));
+  if (notObjects.length > 0)
+    throw invalid(
+      file,
+      notObjects.map(([server]) => ({ server, message: `must be an object with "command" or "url"` })),
+    );
 
   // Before expansion, so a disabled entry's variables need not be set.
   const enabled = (rawEntries as [string, Record<string, unknown>][]).filter(([, raw]) => raw.disabled !== true);
@@ -49,7 +59,10 @@ export function normalizeConfigDocument(document: unknown, options: NormalizeOpt
     return [server, result.value as Record<string, unknown>];
   });
   if (envIssues.length > 0) {
-    const hint = unset.size > 0 ? ` Set ${[...unset].map((name) => `"${name}"`).join(", ")} or give a default with \${NAME:-default}.` : "";
+    const hint =
+      unset.size > 0
+        ? ` Set ${[...unset].map((name) => `"${name}"`).join(", ")} or give a default with \${NAME:-default}.`
+        : "";
     throw new MCPConfigFileError(
       unset.size > 0 ? "CONFIG_ENV_UNSET" : "CONFIG_FILE_INVALID",
       `Config file ${file}: ${envIssues.map(describeIssue).join("; ")}.${hint}`,
@@ -70,7 +83,12 @@ export function normalizeConfigDocument(document: unknown, options: NormalizeOpt
 
 function findServerMap(document: unknown, file: string): Record<string, unknown> {
   if (!isPlainObject(document)) {
-    const got = document === null || document === undefined ? "an empty document" : Array.isArray(document) ? "an array" : typeof document;
+    const got =
+      document === null || document === undefined
+        ? "an empty document"
+        : Array.isArray(document)
+          ? "an array"
+          : typeof document;
     throw invalid(file, [{ message: `expected an object with "mcpServers" (or VS Code's "servers"), got ${got}` }]);
   }
   const { mcpServers, servers } = document;
@@ -80,7 +98,9 @@ function findServerMap(document: unknown, file: string): Record<string, unknown>
   const key = mcpServers !== undefined ? "mcpServers" : "servers";
   const map = mcpServers ?? servers;
   if (map === undefined) {
-    throw invalid(file, [{ message: `no "mcpServers" (or VS Code's "servers") object found; found keys: ${listKeys(document)}` }]);
+    throw invalid(file, [
+      { message: `no "mcpServers" (or VS Code's "servers") object found; found keys: ${listKeys(document)}` },
+    ]);
   }
   if (!isPlainObject(map)) throw invalid(file, [{ field: key, message: `must be an object of servers by name` }]);
   return map;
@@ -127,7 +147,10 @@ function findOptionIssues(server: string, raw: Record<string, unknown>): ConfigF
   return issues;
 }
 
-function toServerEntry(server: string, raw: Record<string, unknown>): { entry?: ServerEntry; issues: ConfigFileIssue[] } {
+function toServerEntry(
+  server: string,
+  raw: Record<string, unknown>,
+): { entry?: ServerEntry; issues: ConfigFileIssue[] } {
   const issues = findOptionIssues(server, raw);
   if (issues.length > 0) return { issues };
   // The file-only fields are valid now; the transport's fields are still unknown values.
@@ -170,14 +193,23 @@ function toServerEntry(server: string, raw: Record<string, unknown>): { entry?: 
 }
 
 /** A root as a path (absolute) or a file:// URI, in the adapter's { uri, name? } form. */
-function toRoots(server: string, roots: NonNullable<ConfigFileEntryOptions["roots"]>, issues: ConfigFileIssue[]): MCPRoot[] {
+function toRoots(
+  server: string,
+  roots: NonNullable<ConfigFileEntryOptions["roots"]>,
+  issues: ConfigFileIssue[],
+): MCPRoot[] {
   return roots.map((root, index) => {
     const given = typeof root === "string" ? root : root.uri;
     const name = typeof root === "string" ? undefined : root.name;
     let uri = given;
     if (!given.startsWith("file://")) {
       if (isAbsolute(given)) uri = pathToFileURL(given).href;
-      else issues.push({ server, field: `roots[${index}]`, message: `"${given}" must be an absolute path or a file:// URI` });
+      else
+        issues.push({
+          server,
+          field: `roots[${index}]`,
+          message: `"${given}" must be an absolute path or a file:// URI`,
+        });
     }
     return name === undefined ? { uri } : { uri, name };
   });
@@ -191,18 +223,29 @@ function resolveTransport(
   const fromType = raw.type === undefined ? undefined : canonicalTransport(raw.type);
   const fromTransport = raw.transport === undefined ? undefined : canonicalTransport(raw.transport);
   if (fromType !== undefined && fromTransport !== undefined && fromType !== fromTransport) {
-    issues.push({ server, field: "transport", message: `says "${String(raw.transport)}" but "type" says "${String(raw.type)}"; keep one` });
+    issues.push({
+      server,
+      field: "transport",
+      message: `says "${String(raw.transport)}" but "type" says "${String(raw.type)}"; keep one`,
+    });
     return undefined;
   }
   const declared = fromTransport ?? fromType;
   if (declared !== undefined) return declared;
   if (raw.command !== undefined && raw.url !== undefined) {
-    issues.push({ server, field: "command", message: `has both "command" and "url"; remove one, or set "type" to "stdio", "http" or "sse"` });
+    issues.push({
+      server,
+      field: "command",
+      message: `has both "command" and "url"; remove one, or set "type" to "stdio", "http" or "sse"`,
+    });
     return undefined;
   }
   if (raw.command !== undefined) return "stdio";
   if (raw.url !== undefined) return isSseUrl(raw.url) ? "sse" : "streamable-http";
-  issues.push({ server, message: `needs "command" (a local server started over stdio) or "url" (a remote server over HTTP)` });
+  issues.push({
+    server,
+    message: `needs "command" (a local server started over stdio) or "url" (a remote server over HTTP)`,
+  });
   return undefined;
 }
 

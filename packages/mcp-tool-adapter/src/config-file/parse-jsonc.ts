@@ -91,7 +91,8 @@ export function parseJsonc(text: string): unknown {
       },
       onArrayEnd: () => void stack.pop(),
       onLiteralValue: (value: unknown) => add(value),
-      onError: (code: ParseErrorCode, offset: number) => fail(describeError(printParseErrorCode(code), source, offset, stack.at(-1), sawValue), offset),
+      onError: (code: ParseErrorCode, offset: number) =>
+        fail(describeError(printParseErrorCode(code), source, offset, stack.at(-1), sawValue), offset),
     },
     { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false },
   );
@@ -99,13 +100,23 @@ export function parseJsonc(text: string): unknown {
   return root;
 }
 
-function describeError(name: ErrorName, text: string, offset: number, container: Container | undefined, sawValue: boolean): string {
-  if (name === "ValueExpected" && !sawValue && text.slice(offset).trim() === "") return "the file is empty; expected a JSON object";
+function describeError(
+  name: ErrorName,
+  text: string,
+  offset: number,
+  container: Container | undefined,
+  sawValue: boolean,
+): string {
+  if (name === "ValueExpected" && !sawValue && text.slice(offset).trim() === "")
+    return "the file is empty; expected a JSON object";
   const problem = PROBLEMS[name];
   if (problem !== undefined) return problem;
   const expected =
-    name === "CommaExpected" ? (container?.kind === "array" ? '"," or "]"' : '"," or "}"')
-    : (EXPECTED[name] ?? "valid JSON");
+    name === "CommaExpected"
+      ? container?.kind === "array"
+        ? '"," or "]"'
+        : '"," or "}"'
+      : (EXPECTED[name] ?? "valid JSON");
   const found = offset >= text.length ? "end of input" : `character ${JSON.stringify(text[offset])}`;
   return `unexpected ${found}, expected ${expected}`;
 }

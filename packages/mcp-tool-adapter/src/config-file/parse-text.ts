@@ -37,14 +37,24 @@ function parseYaml(text: string, file: string): unknown {
     return document.toJS({ maxAliasCount: 100 });
   } catch (error) {
     // Unresolved or exploding aliases surface only when the document is turned into values.
-    throw new MCPConfigFileError("CONFIG_FILE_SYNTAX", `Invalid YAML in config file ${file}: ${(error as Error).message}. Fix the file and try again.`, {
-      file,
-      cause: error,
-    });
+    throw new MCPConfigFileError(
+      "CONFIG_FILE_SYNTAX",
+      `Invalid YAML in config file ${file}: ${(error as Error).message}. Fix the file and try again.`,
+      {
+        file,
+        cause: error,
+      },
+    );
   }
 }
 
-function syntaxError(file: string, language: string, message: string, at: { line: number; column: number }, cause: unknown): MCPConfigFileError {
+function syntaxError(
+  file: string,
+  language: string,
+  message: string,
+  at: { line: number; column: number },
+  cause: unknown,
+): MCPConfigFileError {
   return new MCPConfigFileError(
     "CONFIG_FILE_SYNTAX",
     `Invalid ${language} in config file ${file} at line ${at.line}, column ${at.column}: ${message}. Fix the file and try again.`,

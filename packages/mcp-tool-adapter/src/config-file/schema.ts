@@ -29,7 +29,10 @@ export const ServerToolsConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const RootSchema = Type.Object({ uri: Type.String({ minLength: 1 }), name: Type.Optional(Type.String()) }, { additionalProperties: false });
+const RootSchema = Type.Object(
+  { uri: Type.String({ minLength: 1 }), name: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
 
 /** The fields only a config file has: the transport's name in the editors' spellings, tool selection, per-server deadline, disabling. */
 export const ConfigFileEntryOptionsSchema = Type.Object({

@@ -45,7 +45,8 @@ export function classifyServerFailure(error: unknown, fallback: ServerFailureKin
       break;
     }
   }
-  if (kind === undefined && chain.some((link) => (link as { code?: unknown } | null)?.code === "CONNECTION_FAILED")) kind = "connection_failed";
+  if (kind === undefined && chain.some((link) => (link as { code?: unknown } | null)?.code === "CONNECTION_FAILED"))
+    kind = "connection_failed";
   const code = classifiedCode ?? deepestCode;
   return { kind: kind ?? fallback, ...(code === undefined ? {} : { code }), message, error };
 }

@@ -27,8 +27,7 @@ export interface ServerEntryOptions {
  * set's map is the name, and the registry namespace of its tools), plus tool selection.
  */
 export type ServerEntry =
-  | (Omit<StdioMCPServerConfig, "name"> & ServerEntryOptions)
-  | (Omit<HttpMCPServerConfig, "name"> & ServerEntryOptions);
+  (Omit<StdioMCPServerConfig, "name"> & ServerEntryOptions) | (Omit<HttpMCPServerConfig, "name"> & ServerEntryOptions);
 
 /** Servers by name, in the order they were declared. */
 export type ServerEntries = Readonly<Record<string, ServerEntry>>;

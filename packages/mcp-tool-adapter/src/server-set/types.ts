@@ -14,7 +14,20 @@ import type { ServerEntry } from "./server-entry.js";
 
 /** Resources, prompts, completions, log level and roots of one server: MCPToolAdapter has them all; a test double may leave them out. */
 export type ServerSetProtocolMethods = Partial<
-  Pick<MCPToolAdapter, "listResources" | "listResourceTemplates" | "readResource" | "subscribeResource" | "listPrompts" | "getPrompt" | "complete" | "setLogLevel" | "onLog" | "setRoots" | "roots">
+  Pick<
+    MCPToolAdapter,
+    | "listResources"
+    | "listResourceTemplates"
+    | "readResource"
+    | "subscribeResource"
+    | "listPrompts"
+    | "getPrompt"
+    | "complete"
+    | "setLogLevel"
+    | "onLog"
+    | "setRoots"
+    | "roots"
+  >
 >;
 
 /** What an MCPServerSet needs from an adapter; MCPToolAdapter fits, and so does any test double of it. */
@@ -31,7 +44,10 @@ export interface ServerSetAdapter extends ServerSetProtocolMethods {
 }
 
 /** Builds the adapter of one server; may throw (an invalid config), which fails that server only. */
-export type ServerSetAdapterFactory = (config: MCPServerConfig, context: { serverName: string; entry: ServerEntry }) => ServerSetAdapter;
+export type ServerSetAdapterFactory = (
+  config: MCPServerConfig,
+  context: { serverName: string; entry: ServerEntry },
+) => ServerSetAdapter;
 
 /**
  * Why a server failed, from the error's code chain:

@@ -19,7 +19,15 @@ useReliabilityChecks();
 // Fixed seeds keep failures reproducible; FC_SEED overrides for exploratory runs.
 const seed = process.env.FC_SEED === undefined ? 20_240_611 : Number(process.env.FC_SEED);
 
-const ERROR_KINDS: readonly MCPToolErrorKind[] = ["not_found", "validation", "timeout", "cancelled", "server_error", "connection_lost", "result_too_large"];
+const ERROR_KINDS: readonly MCPToolErrorKind[] = [
+  "not_found",
+  "validation",
+  "timeout",
+  "cancelled",
+  "server_error",
+  "connection_lost",
+  "result_too_large",
+];
 
 const anythingAtAll = fc.anything({
   withBigInt: true,
@@ -53,7 +61,10 @@ const notAStringMap = fc.oneof(
   fc.integer(),
   fc.constant(null),
   fc.array(fc.string(), { maxLength: 2 }),
-  fc.dictionary(fc.string({ minLength: 1 }), fc.oneof(fc.integer(), fc.constant(null), fc.boolean()), { minKeys: 1, maxKeys: 3 }),
+  fc.dictionary(fc.string({ minLength: 1 }), fc.oneof(fc.integer(), fc.constant(null), fc.boolean()), {
+    minKeys: 1,
+    maxKeys: 3,
+  }),
 );
 
 const validStdio = { name: "fuzzed", transport: "stdio", command: "node", args: ["x"], env: { A: "b" }, cwd: "/tmp" };
@@ -61,12 +72,20 @@ const validHttp = { name: "fuzzed", transport: "streamable-http", url: "http://1
 
 /** A valid config with one field broken, and the name of that field. */
 const oneBrokenField = fc.oneof(
-  fc.record({ base: fc.constant(validStdio), field: fc.constantFrom("name", "command", "cwd"), value: notANonEmptyString }),
+  fc.record({
+    base: fc.constant(validStdio),
+    field: fc.constantFrom("name", "command", "cwd"),
+    value: notANonEmptyString,
+  }),
   fc.record({ base: fc.constant(validStdio), field: fc.constant("args"), value: notAStringArray }),
   fc.record({ base: fc.constant(validStdio), field: fc.constant("env"), value: notAStringMap }),
   fc.record({ base: fc.constant(validHttp), field: fc.constantFrom("name", "url"), value: notANonEmptyString }),
   fc.record({ base: fc.constant(validHttp), field: fc.constant("headers"), value: notAStringMap }),
-  fc.record({ base: fc.constantFrom(validStdio, validHttp), field: fc.constant("transport"), value: fc.oneof(notANonEmptyString, fc.constantFrom("STDIO", "http", "ws", " stdio")) }),
+  fc.record({
+    base: fc.constantFrom(validStdio, validHttp),
+    field: fc.constant("transport"),
+    value: fc.oneof(notANonEmptyString, fc.constantFrom("STDIO", "http", "ws", " stdio")),
+  }),
 );
 
 function configErrorOf(run: () => unknown): unknown {
@@ -146,9 +165,17 @@ const jsonSchema: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ schema: Re
 
 /** A tool input schema: mostly well-formed objects, sometimes garbage JSON. */
 const inputSchema = fc.oneof(
-  { weight: 4, arbitrary: jsonSchema.map((schema) => ({ type: "object", properties: { x: schema }, required: ["x"] })) },
+  {
+    weight: 4,
+    arbitrary: jsonSchema.map((schema) => ({ type: "object", properties: { x: schema }, required: ["x"] })),
+  },
   { weight: 2, arbitrary: jsonSchema.filter((schema) => schema.type === "object") },
-  { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }).map((junk) => ({ ...junk, type: "object" })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 })
+      .map((junk) => ({ ...junk, type: "object" })),
+  },
 );
 
 /** Arguments of every kind, including ones JSON cannot carry (BigInt, cycles) and non-objects. */
@@ -181,11 +208,15 @@ describe("fuzz: arguments against tool schemas", () => {
   it("the schema validator gives a verdict for any schema and value, never a throw", () => {
     const validator = createSchemaValidator();
     fc.assert(
-      fc.property(fc.oneof(jsonSchema, fc.jsonValue({ maxDepth: 3 }), anythingAtAll), toolArguments, (schema, value) => {
-        const verdict = validator.validate(schema, value);
-        expect(typeof verdict.valid).toBe("boolean");
-        expect(Array.isArray(verdict.errors)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(jsonSchema, fc.jsonValue({ maxDepth: 3 }), anythingAtAll),
+        toolArguments,
+        (schema, value) => {
+          const verdict = validator.validate(schema, value);
+          expect(typeof verdict.valid).toBe("boolean");
+          expect(Array.isArray(verdict.errors)).toBe(true);
+        },
+      ),
       { seed, numRuns: 1000 },
     );
   });
@@ -193,24 +224,32 @@ describe("fuzz: arguments against tool schemas", () => {
   it("invoke through the adapter gives a verdict for any arguments against any schema, never a throw", async () => {
     const verdicts = new Map<string, number>();
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(inputSchema, toolArguments), { minLength: 1, maxLength: 4 }), async (cases) => {
-        const server: InMemoryTestServer = createInMemoryTestServer({
-          tools: cases.map(([schema], i) => ({ name: `tool_${i}`, inputSchema: schema as { type: "object" } })),
-        });
-        const adapter = trackAdapter(new MCPToolAdapter({ name: "fuzz", transport: "stdio", command: "unused" }, { transport: () => server.connect() }));
-        try {
-          await adapter.connect();
-          for (const [i, [, args]] of cases.entries()) {
-            const result = await adapter.invoke(`tool_${i}`, args as Record<string, unknown>, { timeoutMs: 10_000 });
-            expectVerdict(result);
-            const verdict = result.errorKind ?? "success";
-            verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1);
+      fc.asyncProperty(
+        fc.array(fc.tuple(inputSchema, toolArguments), { minLength: 1, maxLength: 4 }),
+        async (cases) => {
+          const server: InMemoryTestServer = createInMemoryTestServer({
+            tools: cases.map(([schema], i) => ({ name: `tool_${i}`, inputSchema: schema as { type: "object" } })),
+          });
+          const adapter = trackAdapter(
+            new MCPToolAdapter(
+              { name: "fuzz", transport: "stdio", command: "unused" },
+              { transport: () => server.connect() },
+            ),
+          );
+          try {
+            await adapter.connect();
+            for (const [i, [, args]] of cases.entries()) {
+              const result = await adapter.invoke(`tool_${i}`, args as Record<string, unknown>, { timeoutMs: 10_000 });
+              expectVerdict(result);
+              const verdict = result.errorKind ?? "success";
+              verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1);
+            }
+          } finally {
+            await adapter.disconnect();
+            await server.close();
           }
-        } finally {
-          await adapter.disconnect();
-          await server.close();
-        }
-      }),
+        },
+      ),
       { seed, numRuns: 150 },
     );
     // The generators reach both sides of the validator, not just one.
@@ -238,11 +277,37 @@ const fuzzBytes = fc.oneof(
   fc.string({ unit: "binary", maxLength: 512 }).map((s) => Buffer.from(s, "utf8")),
   fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v), "utf8")),
   fc
-    .record({ id: fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)), method: fc.string({ maxLength: 12 }), result: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: [] })
+    .record(
+      {
+        id: fc.oneof(fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null)),
+        method: fc.string({ maxLength: 12 }),
+        result: fc.jsonValue({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    )
     .map((m) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...m }), "utf8")),
-  fc.array(fc.constantFrom("{", "}", "[", "]", '"', "\\", "\n", "\r", "\r\n", '{"jsonrpc":"2.0"', ",", ":", "\u0000", "\u00ff", "\ud800"), { maxLength: 64 }).map((parts) =>
-    Buffer.from(parts.join(""), "utf8"),
-  ),
+  fc
+    .array(
+      fc.constantFrom(
+        "{",
+        "}",
+        "[",
+        "]",
+        '"',
+        "\\",
+        "\n",
+        "\r",
+        "\r\n",
+        '{"jsonrpc":"2.0"',
+        ",",
+        ":",
+        "\u0000",
+        "\u00ff",
+        "\ud800",
+      ),
+      { maxLength: 64 },
+    )
+    .map((parts) => Buffer.from(parts.join(""), "utf8")),
   fc.nat(20_000).map((n) => Buffer.alloc(n, 0x61)),
 );
 
@@ -259,7 +324,8 @@ describe("fuzz: byte streams into the stdio transport", () => {
       transport.onerror = (error) => errors.push(error);
       transport.onmessage = (message) => {
         messages.push(message);
-        if ("method" in message && message.method === "sentinel") sentinels.get((message.params as { n: number }).n)?.();
+        if ("method" in message && message.method === "sentinel")
+          sentinels.get((message.params as { n: number }).n)?.();
       };
       await transport.start();
       watchServerGroups();
@@ -269,13 +335,20 @@ describe("fuzz: byte streams into the stdio transport", () => {
           fc.asyncProperty(fuzzBytes, async (bytes) => {
             n += 1;
             const arrived = new Promise<void>((resolve, reject) => {
-              const timer = setTimeout(() => reject(new Error(`sentinel ${n} never arrived after ${bytes.length} fuzz bytes`)), 10_000);
+              const timer = setTimeout(
+                () => reject(new Error(`sentinel ${n} never arrived after ${bytes.length} fuzz bytes`)),
+                10_000,
+              );
               sentinels.set(n, () => {
                 clearTimeout(timer);
                 resolve();
               });
             });
-            await transport.send({ jsonrpc: "2.0", method: "fuzz", params: { b64: Buffer.from(bytes).toString("base64"), n } });
+            await transport.send({
+              jsonrpc: "2.0",
+              method: "fuzz",
+              params: { b64: Buffer.from(bytes).toString("base64"), n },
+            });
             await arrived;
           }),
           { seed, numRuns: 300 },

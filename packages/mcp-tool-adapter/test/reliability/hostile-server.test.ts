@@ -2,14 +2,22 @@ import { listOwnedProcesses, parseGrandchildPids, readProcess } from "@mcp-tool-
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { MCPConnectionError, MCPNotConnectedError, ToolRegistry, type MCPProgress } from "../../src/index.js";
-import { connectWatched, hostileAdapter, networkActivity, resultJson, useReliabilityChecks, watchServerGroups } from "./support.js";
+import {
+  connectWatched,
+  hostileAdapter,
+  networkActivity,
+  resultJson,
+  useReliabilityChecks,
+  watchServerGroups,
+} from "./support.js";
 
 useReliabilityChecks();
 
 /** The whole chain of messages of an error and its causes. */
 function messageChain(error: unknown): string {
   const parts: string[] = [];
-  for (let current = error, depth = 0; current instanceof Error && depth < 10; current = current.cause, depth++) parts.push(current.message);
+  for (let current = error, depth = 0; current instanceof Error && depth < 10; current = current.cause, depth++)
+    parts.push(current.message);
   return parts.join(" <- ");
 }
 
@@ -45,7 +53,9 @@ describe("hostile server: startup", () => {
   it("a server that exits at start: the connect error names the exit and the server's stderr", async () => {
     const adapter = hostileAdapter({ exitAtStart: true });
     const error = await connectFailure(adapter.connect({ timeoutMs: 10_000 }));
-    expect((error as Error).message).toMatch(/the server exited with code \d+; its stderr ended with: .*exiting at start/);
+    expect((error as Error).message).toMatch(
+      /the server exited with code \d+; its stderr ended with: .*exiting at start/,
+    );
     expect(((error as Error).cause as { code?: unknown }).code).toBe("SERVER_EXITED");
     expect(messageChain(error)).not.toContain("Connection closed");
   });
@@ -89,21 +99,30 @@ describe("hostile server: startup", () => {
   it.each([
     ['the default ("group")', "its own", {}],
     ['processFamily "tagged"', "the host's", { transportOptions: { stdio: { processFamily: "tagged" as const } } }],
-  ])("with %s the server runs in %s session, and its grandchild is gone after disconnect", async (_, session, options) => {
-    const logged: string[] = [];
-    const adapter = hostileAdapter({ spawnGrandchild: "serve" }, { ...options, logger: { debug: (message) => logged.push(message) } });
-    await connectWatched(adapter);
-    const { pid, sid } = resultJson(await adapter.invoke("pid")) as { pid: number; sid: number };
-    expect(sid).toBe(session === "its own" ? pid : readProcess(process.pid)?.sid);
-    const [grandchildPid] = parseGrandchildPids(logged.join("\n"));
-    expect(isGone(grandchildPid!)).toBe(false);
-    await adapter.disconnect();
-    expect(await waitUntilGone(grandchildPid!)).toBe(true);
-  });
+  ])(
+    "with %s the server runs in %s session, and its grandchild is gone after disconnect",
+    async (_, session, options) => {
+      const logged: string[] = [];
+      const adapter = hostileAdapter(
+        { spawnGrandchild: "serve" },
+        { ...options, logger: { debug: (message) => logged.push(message) } },
+      );
+      await connectWatched(adapter);
+      const { pid, sid } = resultJson(await adapter.invoke("pid")) as { pid: number; sid: number };
+      expect(sid).toBe(session === "its own" ? pid : readProcess(process.pid)?.sid);
+      const [grandchildPid] = parseGrandchildPids(logged.join("\n"));
+      expect(isGone(grandchildPid!)).toBe(false);
+      await adapter.disconnect();
+      expect(await waitUntilGone(grandchildPid!)).toBe(true);
+    },
+  );
 
   it("a daemonized grandchild (its own session, re-parented at once) is gone after disconnect", async () => {
     const logged: string[] = [];
-    const adapter = hostileAdapter({ spawnGrandchild: "serve", grandchildStyle: "daemon" }, { logger: { debug: (message) => logged.push(message) } });
+    const adapter = hostileAdapter(
+      { spawnGrandchild: "serve", grandchildStyle: "daemon" },
+      { logger: { debug: (message) => logged.push(message) } },
+    );
     await connectWatched(adapter);
     const [grandchildPid] = parseGrandchildPids(logged.join("\n"));
     expect(isGone(grandchildPid!)).toBe(false);
@@ -114,7 +133,10 @@ describe("hostile server: startup", () => {
 
   it("a server that starts a grandchild and exits fails connect and leaves nothing behind", async () => {
     const logged: string[] = [];
-    const adapter = hostileAdapter({ spawnGrandchild: "exit" }, { logger: { debug: (message) => logged.push(message) } });
+    const adapter = hostileAdapter(
+      { spawnGrandchild: "exit" },
+      { logger: { debug: (message) => logged.push(message) } },
+    );
     const error = await connectFailure(adapter.connect({ timeoutMs: 10_000 }));
     expect(MCPConnectionError.isInstance(error)).toBe(true);
     // The transport logs the server's stderr at debug level, which is where the grandchild's pid is.
@@ -160,11 +182,15 @@ describe("hostile server: misbehaving tools", () => {
     const adapter = hostileAdapter();
     await connectWatched(adapter);
     const progress: MCPProgress[] = [];
-    const result = await adapter.invoke("slow", { ms: 2000, steps: 20 }, {
-      timeoutMs: 1000,
-      resetTimeoutOnProgress: true,
-      onProgress: (p) => progress.push(p),
-    });
+    const result = await adapter.invoke(
+      "slow",
+      { ms: 2000, steps: 20 },
+      {
+        timeoutMs: 1000,
+        resetTimeoutOnProgress: true,
+        onProgress: (p) => progress.push(p),
+      },
+    );
     expect(result.error).toBeNull();
     expect(progress.map((p) => p.progress)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
@@ -204,7 +230,8 @@ describe("hostile server: misbehaving tools", () => {
       for (const outcome of [direct, viaRegistry]) {
         // Either answer is acceptable; what matters is that nothing leaked into prototypes.
         expect(typeof outcome.success).toBe("boolean");
-        const structured = (outcome.data as { structuredContent?: Record<string, unknown> } | undefined)?.structuredContent;
+        const structured = (outcome.data as { structuredContent?: Record<string, unknown> } | undefined)
+          ?.structuredContent;
         if (structured !== undefined) {
           expect(structured.polluted).toBeUndefined();
           expect(Object.getPrototypeOf(structured)).toBe(Object.prototype);
@@ -230,7 +257,9 @@ describe("hostile server: misbehaving tools", () => {
   it("a server that starts a grandchild and exits mid-session leaves nothing behind", async () => {
     const adapter = hostileAdapter();
     await connectWatched(adapter);
-    const { grandchildPid } = resultJson(await adapter.invoke("spawn-grandchild-and-exit")) as { grandchildPid: number };
+    const { grandchildPid } = resultJson(await adapter.invoke("spawn-grandchild-and-exit")) as {
+      grandchildPid: number;
+    };
     expect(await waitUntilGone(grandchildPid)).toBe(true);
     const deadline = Date.now() + 10_000;
     while (adapter.isConnected && Date.now() < deadline) await sleep(25);
@@ -257,7 +286,15 @@ describe("hostile server: hostile listings", () => {
     expect(adapter.discoveredTools.map((t) => t.name)).not.toContain("");
     expect(warnings.join("\n")).toMatch(/without a name/);
     const skipped = new Map(report.skipped.map((s) => [s.name, s.reason]));
-    for (const bad of ["../x", "a/b", "n".repeat(10 * 1024), "tab\there", "new\nline", "nul\u0000byte", "esc\u001b[2J"]) {
+    for (const bad of [
+      "../x",
+      "a/b",
+      "n".repeat(10 * 1024),
+      "tab\there",
+      "new\nline",
+      "nul\u0000byte",
+      "esc\u001b[2J",
+    ]) {
       expect(skipped.get(bad), `reason for skipping ${JSON.stringify(bad.slice(0, 20))}`).toMatch(/\w+/);
     }
     expect(report.registered.sort()).toEqual(["hostile/__proto__", "hostile/constructor", "hostile/ok_tool"]);
@@ -275,7 +312,12 @@ describe("hostile server: hostile listings", () => {
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
     // A skipped name is not reachable another way.
     expect(registry.has("hostile/a/b")).toBe(false);
-    expect(registry.list().map((t) => t.name).sort()).toEqual(report.registered.sort());
+    expect(
+      registry
+        .list()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(report.registered.sort());
   });
 
   it("hostile input schemas give classified verdicts and fetch nothing", async () => {

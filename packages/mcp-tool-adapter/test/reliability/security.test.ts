@@ -2,7 +2,13 @@ import { existsSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { inspect } from "node:util";
-import { createTempDirectory, startFaultHttpServer, type FaultHttpServer, type FaultPlan, type TempDirectory } from "@mcp-tool-adapter/test-servers";
+import {
+  createTempDirectory,
+  startFaultHttpServer,
+  type FaultHttpServer,
+  type FaultPlan,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createSchemaValidator,
@@ -12,7 +18,15 @@ import {
   type Logger,
   type SchemaValidator,
 } from "../../src/index.js";
-import { connectWatched, hostileAdapter, hostileConfig, networkActivity, resultJson, trackAdapter, useReliabilityChecks } from "./support.js";
+import {
+  connectWatched,
+  hostileAdapter,
+  hostileConfig,
+  networkActivity,
+  resultJson,
+  trackAdapter,
+  useReliabilityChecks,
+} from "./support.js";
 
 useReliabilityChecks();
 
@@ -27,7 +41,8 @@ afterAll(async () => {
 /** The whole chain of messages of an error and its causes. */
 function messageChain(error: unknown): string {
   const parts: string[] = [];
-  for (let current = error, depth = 0; current instanceof Error && depth < 10; current = current.cause, depth++) parts.push(current.message);
+  for (let current = error, depth = 0; current instanceof Error && depth < 10; current = current.cause, depth++)
+    parts.push(current.message);
   return parts.join(" <- ");
 }
 
@@ -44,7 +59,10 @@ describe("security: environment", () => {
   it("a secret in the host's environment does not reach a stdio server unless configured", async () => {
     const adapter = hostileAdapter();
     await connectWatched(adapter);
-    const seen = resultJson(await adapter.invoke("env", { name: SECRET_NAME })) as { present: boolean; value: string | null };
+    const seen = resultJson(await adapter.invoke("env", { name: SECRET_NAME })) as {
+      present: boolean;
+      value: string | null;
+    };
     expect(seen).toMatchObject({ present: false, value: null });
     // The safe defaults still arrive (PATH is one of them), so the probe itself works.
     expect((resultJson(await adapter.invoke("env", { name: "PATH" })) as { present: boolean }).present).toBe(true);
@@ -85,7 +103,9 @@ describe("security: no shell", () => {
 
   it("shell metacharacters in the command are part of the file name, not a script", async () => {
     const canary = join(temp.path, "command-canary");
-    const adapter = trackAdapter(new MCPToolAdapter({ ...hostileConfig(), transport: "stdio", command: `${process.execPath}; touch ${canary}` }));
+    const adapter = trackAdapter(
+      new MCPToolAdapter({ ...hostileConfig(), transport: "stdio", command: `${process.execPath}; touch ${canary}` }),
+    );
     const error = await adapter.connect({ timeoutMs: 10_000 }).then(
       () => new Error("connect resolved"),
       (failure: unknown) => failure,
@@ -119,21 +139,30 @@ describe("security: header secrets over HTTP", () => {
   });
 
   // A hostile server echoes every credential it got back into its answer.
-  const echoCredentials = (status: number): FaultPlan => (request) => ({
-    kind: "status",
-    status,
-    headers: { "x-echo": String(request.headers.authorization) },
-    body: `denied: authorization=${String(request.headers.authorization)} x-api-key=${String(request.headers["x-api-key"])} url=${request.url}`,
-  });
+  const echoCredentials =
+    (status: number): FaultPlan =>
+    (request) => ({
+      kind: "status",
+      status,
+      headers: { "x-echo": String(request.headers.authorization) },
+      body: `denied: authorization=${String(request.headers.authorization)} x-api-key=${String(request.headers["x-api-key"])} url=${request.url}`,
+    });
 
   const plans: [string, () => FaultPlan][] = [
     ["401 echoing the credentials", () => echoCredentials(401)],
     ["500 echoing the credentials", () => echoCredentials(500)],
-    ["JSON-RPC error echoing the credentials", () => (request) => ({
-      kind: "status",
-      status: 200,
-      body: { jsonrpc: "2.0", id: 0, error: { code: -32600, message: `bad token ${String(request.headers.authorization)}` } },
-    })],
+    [
+      "JSON-RPC error echoing the credentials",
+      () => (request) => ({
+        kind: "status",
+        status: 200,
+        body: {
+          jsonrpc: "2.0",
+          id: 0,
+          error: { code: -32600, message: `bad token ${String(request.headers.authorization)}` },
+        },
+      }),
+    ],
     ["a dropped connection", () => ({ kind: "close" })],
   ];
 
@@ -192,7 +221,10 @@ describe("security: resource limits", () => {
   });
 
   it("a transport limit set explicitly wins over the one derived from maxResultBytes", async () => {
-    const adapter = hostileAdapter({}, { maxResultBytes: 1024 * 1024, transportOptions: { stdio: { maxMessageBytes: 8 * 1024 * 1024 } } });
+    const adapter = hostileAdapter(
+      {},
+      { maxResultBytes: 1024 * 1024, transportOptions: { stdio: { maxMessageBytes: 8 * 1024 * 1024 } } },
+    );
     await connectWatched(adapter);
     const result = await adapter.invoke("huge", { mb: 2 });
     expect(result).toMatchObject({ success: false, errorKind: "result_too_large" });

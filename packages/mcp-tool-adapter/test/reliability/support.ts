@@ -10,7 +10,12 @@ import {
   type HostileServerOptions,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { MCPToolAdapter, type MCPServerConfig, type MCPToolAdapterOptions, type MCPToolResult } from "../../src/index.js";
+import {
+  MCPToolAdapter,
+  type MCPServerConfig,
+  type MCPToolAdapterOptions,
+  type MCPToolResult,
+} from "../../src/index.js";
 
 /**
  * A stdio server config for the hostile fixture server. Its environment carries the leak
@@ -25,7 +30,10 @@ export function hostileConfig(options: HostileServerOptions = {}, name = "hostil
 const adapters = new Set<MCPToolAdapter>();
 
 /** An adapter (the umbrella's, so the default stdio transport) that afterEach disconnects. */
-export function hostileAdapter(options: HostileServerOptions = {}, adapterOptions: MCPToolAdapterOptions = {}): MCPToolAdapter {
+export function hostileAdapter(
+  options: HostileServerOptions = {},
+  adapterOptions: MCPToolAdapterOptions = {},
+): MCPToolAdapter {
   return trackAdapter(new MCPToolAdapter(hostileConfig(options), adapterOptions));
 }
 
@@ -54,7 +62,8 @@ export async function connectWatched(adapter: MCPToolAdapter, timeoutMs?: number
 export function resultJson(result: MCPToolResult): unknown {
   expect(result.error).toBeNull();
   const item = result.data?.content[0] as { type?: string; text?: string } | undefined;
-  if (item?.type !== "text" || item.text === undefined) throw new Error(`expected a text item, got ${JSON.stringify(result.data)}`);
+  if (item?.type !== "text" || item.text === undefined)
+    throw new Error(`expected a text item, got ${JSON.stringify(result.data)}`);
   return JSON.parse(item.text) as unknown;
 }
 
@@ -67,16 +76,24 @@ const onUnhandled = (reason: unknown): void => {
 /** Sockets and HTTP requests the host opened while a suite ran (reliability suites open none off 127.0.0.1). */
 export const networkActivity: { channel: string; detail: string }[] = [];
 const NETWORK_CHANNELS = ["net.client.socket", "undici:request:create", "http.client.request.start"] as const;
-const onNetwork = (channel: string) => (message: unknown): void => {
-  networkActivity.push({ channel, detail: describeNetworkMessage(message) });
-};
+const onNetwork =
+  (channel: string) =>
+  (message: unknown): void => {
+    networkActivity.push({ channel, detail: describeNetworkMessage(message) });
+  };
 const networkListeners = new Map(NETWORK_CHANNELS.map((channel) => [channel, onNetwork(channel)]));
 
 function describeNetworkMessage(message: unknown): string {
-  const record = message as { request?: { origin?: unknown; protocol?: unknown; host?: unknown; path?: unknown }; socket?: { remoteAddress?: unknown } } | undefined;
+  const record = message as
+    | {
+        request?: { origin?: unknown; protocol?: unknown; host?: unknown; path?: unknown };
+        socket?: { remoteAddress?: unknown };
+      }
+    | undefined;
   const request = record?.request;
   // undici's requests carry an origin; node:http's ClientRequest a protocol and a host.
-  if (request !== undefined) return `${typeof request.origin === "string" ? request.origin : `${String(request.protocol)}//${String(request.host)}`}${String(request.path)}`;
+  if (request !== undefined)
+    return `${typeof request.origin === "string" ? request.origin : `${String(request.protocol)}//${String(request.host)}`}${String(request.path)}`;
   const address = record?.socket?.remoteAddress;
   return typeof address === "string" ? address : "socket";
 }

@@ -54,8 +54,11 @@ export function convertPrepared(prepared: PreparedSchema, dialect: SchemaDialect
     case "openai-strict": {
       const strictChanges: string[] = [];
       const attempt = toOpenAIStrict(root, strictChanges);
-      const blockers = prepared.widened ? ["a recursive or unresolvable reference was cut", ...attempt.blockers] : attempt.blockers;
-      if (blockers.length === 0) return { schema: attempt.schema, strict: true, changes: [...changes, ...strictChanges], restoreArguments };
+      const blockers = prepared.widened
+        ? ["a recursive or unresolvable reference was cut", ...attempt.blockers]
+        : attempt.blockers;
+      if (blockers.length === 0)
+        return { schema: attempt.schema, strict: true, changes: [...changes, ...strictChanges], restoreArguments };
       changes.push(`not strict (sent as a plain OpenAI schema): ${blockers.join("; ")}`);
       return { schema: root, strict: false, changes, restoreArguments };
     }
@@ -63,5 +66,8 @@ export function convertPrepared(prepared: PreparedSchema, dialect: SchemaDialect
     case "anthropic":
       return { schema: root, strict: false, changes, restoreArguments };
   }
-  throw new ModelToolsError("INVALID_OPTIONS", `convertInputSchema: unknown dialect ${JSON.stringify(dialect)}; use one of ${SCHEMA_DIALECTS.join(", ")}`);
+  throw new ModelToolsError(
+    "INVALID_OPTIONS",
+    `convertInputSchema: unknown dialect ${JSON.stringify(dialect)}; use one of ${SCHEMA_DIALECTS.join(", ")}`,
+  );
 }

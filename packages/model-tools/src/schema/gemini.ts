@@ -1,12 +1,56 @@
 import { mergeAllOf } from "./merge-all-of.js";
-import { asSchemaNode, compactJson, describeWithNotes, isRecord, METADATA_KEYWORDS, pointerSegment, typesOf, type SchemaNode } from "./schema-keywords.js";
+import {
+  asSchemaNode,
+  compactJson,
+  describeWithNotes,
+  isRecord,
+  METADATA_KEYWORDS,
+  pointerSegment,
+  typesOf,
+  type SchemaNode,
+} from "./schema-keywords.js";
 
 /** Gemini's Schema: a subset of OpenAPI 3.0 (ai.google.dev, "Function calling", Schema). */
-const GEMINI_TYPES: Readonly<Record<string, string>> = { string: "STRING", number: "NUMBER", integer: "INTEGER", boolean: "BOOLEAN", array: "ARRAY", object: "OBJECT" };
-const KEPT = new Set(["description", "title", "minItems", "maxItems", "minLength", "maxLength", "pattern", "minimum", "maximum", "minProperties", "maxProperties", "default"]);
+const GEMINI_TYPES: Readonly<Record<string, string>> = {
+  string: "STRING",
+  number: "NUMBER",
+  integer: "INTEGER",
+  boolean: "BOOLEAN",
+  array: "ARRAY",
+  object: "OBJECT",
+};
+const KEPT = new Set([
+  "description",
+  "title",
+  "minItems",
+  "maxItems",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "minProperties",
+  "maxProperties",
+  "default",
+]);
 /** The Gemini Developer API refuses other formats. */
 const GEMINI_FORMATS = new Set(["date-time", "enum"]);
-const HANDLED = new Set(["type", "nullable", "enum", "const", "format", "examples", "example", "properties", "required", "items", "anyOf", "oneOf", "allOf", "additionalProperties"]);
+const HANDLED = new Set([
+  "type",
+  "nullable",
+  "enum",
+  "const",
+  "format",
+  "examples",
+  "example",
+  "properties",
+  "required",
+  "items",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "additionalProperties",
+]);
 const SILENT = new Set(["deprecated", "readOnly", "writeOnly", "$defs", "definitions"]);
 
 /**
@@ -51,10 +95,13 @@ function convert(changes: string[], node: SchemaNode, path: string): SchemaNode 
     if (type === undefined) notes.push(`type: ${compactJson(concrete[0])}`);
     else out.type = type;
   } else if (concrete.length > 1) {
-    out.anyOf = concrete.filter((type) => GEMINI_TYPES[type] !== undefined).map((type) => ({ type: GEMINI_TYPES[type] }));
+    out.anyOf = concrete
+      .filter((type) => GEMINI_TYPES[type] !== undefined)
+      .map((type) => ({ type: GEMINI_TYPES[type] }));
     changes.push(`${at}: type list ${compactJson(work.type)} turned into anyOf`);
   }
-  if (types !== undefined && types.includes("null") && types.length > 1) changes.push(`${at}: "null" in the type list turned into nullable: true`);
+  if (types !== undefined && types.includes("null") && types.length > 1)
+    changes.push(`${at}: "null" in the type list turned into nullable: true`);
 
   const enumValues = Array.isArray(work.enum) ? (work.enum as unknown[]) : "const" in work ? [work.const] : undefined;
   if (enumValues !== undefined) {
@@ -107,12 +154,19 @@ function convert(changes: string[], node: SchemaNode, path: string): SchemaNode 
     const properties: SchemaNode = {};
     for (const [name, schema] of Object.entries(work.properties)) {
       const converted = convert(changes, asSchemaNode(schema), `${path}/properties/${pointerSegment(name)}`);
-      if (name === "__proto__") Object.defineProperty(properties, name, { value: converted, enumerable: true, writable: true, configurable: true });
+      if (name === "__proto__")
+        Object.defineProperty(properties, name, {
+          value: converted,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       else properties[name] = converted;
     }
     out.properties = properties;
     const names = Object.keys(properties);
-    if (Array.isArray(work.required)) out.required = work.required.filter((name): name is string => typeof name === "string" && names.includes(name));
+    if (Array.isArray(work.required))
+      out.required = work.required.filter((name): name is string => typeof name === "string" && names.includes(name));
   }
   if (work.additionalProperties !== undefined) {
     if (work.additionalProperties === false) changes.push(`${at}: additionalProperties: false removed (not supported)`);
@@ -121,11 +175,14 @@ function convert(changes: string[], node: SchemaNode, path: string): SchemaNode 
   if (isRecord(work.items)) out.items = convert(changes, work.items, `${path}/items`);
   else if (Array.isArray(work.items)) {
     notes.push(`items in this order: ${compactJson(work.items)}`);
-    out.items = { anyOf: work.items.map((item, index) => convert(changes, asSchemaNode(item), `${path}/items/${index}`)) };
+    out.items = {
+      anyOf: work.items.map((item, index) => convert(changes, asSchemaNode(item), `${path}/items/${index}`)),
+    };
   }
 
   const description = describeWithNotes(out.description, notes);
   if (description !== undefined) out.description = description;
-  if (notes.length > 0) changes.push(`${at}: ${notes.map((note) => note.split(":")[0]).join(", ")} moved into the description`);
+  if (notes.length > 0)
+    changes.push(`${at}: ${notes.map((note) => note.split(":")[0]).join(", ")} moved into the description`);
   return out;
 }

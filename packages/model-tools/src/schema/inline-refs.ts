@@ -1,8 +1,25 @@
-import { asSchemaNode, isRecord, pointerSegment, SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS, type SchemaNode } from "./schema-keywords.js";
+import {
+  asSchemaNode,
+  isRecord,
+  pointerSegment,
+  SUBSCHEMA_KEYWORDS,
+  SUBSCHEMA_LIST_KEYWORDS,
+  SUBSCHEMA_MAP_KEYWORDS,
+  type SchemaNode,
+} from "./schema-keywords.js";
 
 /** Expanded nodes at most: a chain of refs can double the schema at each level. */
 const MAX_EXPANDED_NODES = 20_000;
-const ANNOTATIONS = new Set(["description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"]);
+const ANNOTATIONS = new Set([
+  "description",
+  "title",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+]);
 
 export interface InlinedSchema {
   readonly schema: SchemaNode;
@@ -25,7 +42,10 @@ export function inlineRefs(root: SchemaNode, changes: string[]): InlinedSchema {
   const visit = (node: SchemaNode, path: string, stack: readonly string[]): SchemaNode => {
     expanded += 1;
     if (expanded > MAX_EXPANDED_NODES) {
-      if (expanded === MAX_EXPANDED_NODES + 1) changes.push(`${path || "/"}: schema too large after expanding references (over ${MAX_EXPANDED_NODES} nodes); the rest is left open`);
+      if (expanded === MAX_EXPANDED_NODES + 1)
+        changes.push(
+          `${path || "/"}: schema too large after expanding references (over ${MAX_EXPANDED_NODES} nodes); the rest is left open`,
+        );
       widened = true;
       return {};
     }
@@ -35,13 +55,17 @@ export function inlineRefs(root: SchemaNode, changes: string[]): InlinedSchema {
       let target: SchemaNode;
       if (stack.includes(ref)) {
         widened = true;
-        changes.push(`${path || "/"}: recursive reference ${ref} cut after one level; any value is accepted there by the converted schema`);
+        changes.push(
+          `${path || "/"}: recursive reference ${ref} cut after one level; any value is accepted there by the converted schema`,
+        );
         target = { description: `(recursive: the same shape as ${ref})` };
       } else {
         const resolved = resolvePointer(root, ref);
         if (resolved === undefined) {
           widened = true;
-          changes.push(`${path || "/"}: reference ${ref} could not be resolved (only local references are followed); any value is accepted there`);
+          changes.push(
+            `${path || "/"}: reference ${ref} could not be resolved (only local references are followed); any value is accepted there`,
+          );
           target = {};
         } else {
           target = visit(asSchemaNode(resolved), path, [...stack, ref]);
@@ -50,7 +74,9 @@ export function inlineRefs(root: SchemaNode, changes: string[]): InlinedSchema {
       if (Object.keys(siblings).length === 0) return target;
       const rest = visitChildren(siblings, path, stack);
       // Annotations next to a $ref refine it; anything else must hold as well (2020-12 semantics).
-      return Object.keys(rest).every((key) => ANNOTATIONS.has(key)) ? { ...target, ...rest } : { allOf: [target, rest] };
+      return Object.keys(rest).every((key) => ANNOTATIONS.has(key))
+        ? { ...target, ...rest }
+        : { allOf: [target, rest] };
     }
     return visitChildren(node, path, stack);
   };
@@ -64,7 +90,8 @@ export function inlineRefs(root: SchemaNode, changes: string[]): InlinedSchema {
       }
       if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
         const map: SchemaNode = {};
-        for (const [name, sub] of Object.entries(value)) map[name] = visit(asSchemaNode(sub), `${path}/${key}/${pointerSegment(name)}`, stack);
+        for (const [name, sub] of Object.entries(value))
+          map[name] = visit(asSchemaNode(sub), `${path}/${key}/${pointerSegment(name)}`, stack);
         out[key] = map;
       } else if (SUBSCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
         out[key] = value.map((sub, index) => visit(asSchemaNode(sub), `${path}/${key}/${index}`, stack));

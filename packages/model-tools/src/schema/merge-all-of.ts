@@ -26,7 +26,8 @@ export function mergeAllOf(node: SchemaNode): SchemaNode | undefined {
         properties[name] = schema;
       }
     }
-    if (Array.isArray(part.required)) for (const name of part.required) if (typeof name === "string") required.add(name);
+    if (Array.isArray(part.required))
+      for (const name of part.required) if (typeof name === "string") required.add(name);
     if (typeof part.description === "string") descriptions.push(part.description);
     title ??= part.title;
   }

@@ -1,14 +1,50 @@
 import { mergeAllOf } from "./merge-all-of.js";
-import { asSchemaNode, compactJson, describeWithNotes, isRecord, METADATA_KEYWORDS, pointerSegment, typesOf, type SchemaNode } from "./schema-keywords.js";
+import {
+  asSchemaNode,
+  compactJson,
+  describeWithNotes,
+  isRecord,
+  METADATA_KEYWORDS,
+  pointerSegment,
+  typesOf,
+  type SchemaNode,
+} from "./schema-keywords.js";
 
 /** OpenAI structured outputs: types, formats and limits (platform.openai.com, "Supported schemas"). */
 const STRICT_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 const STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
-const KEPT = new Set(["type", "description", "title", "enum", "const", "pattern", "multipleOf", "maximum", "minimum", "minItems", "maxItems"]);
+const KEPT = new Set([
+  "type",
+  "description",
+  "title",
+  "enum",
+  "const",
+  "pattern",
+  "multipleOf",
+  "maximum",
+  "minimum",
+  "minItems",
+  "maxItems",
+]);
 /** Constraints strict mode refuses; the model reads them in the description, our validation enforces them. */
 const DESCRIBED = new Set([
-  "minLength", "maxLength", "minProperties", "maxProperties", "uniqueItems", "default", "examples", "contains", "minContains",
-  "maxContains", "dependentRequired", "dependentSchemas", "not", "if", "then", "else", "propertyNames",
+  "minLength",
+  "maxLength",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "default",
+  "examples",
+  "contains",
+  "minContains",
+  "maxContains",
+  "dependentRequired",
+  "dependentSchemas",
+  "not",
+  "if",
+  "then",
+  "else",
+  "propertyNames",
 ]);
 /**
  * Keywords that allow values strict mode would forbid (keys matching a pattern, tuple items):
@@ -44,7 +80,13 @@ interface StrictContext {
 }
 
 // A module-level function, not a closure per conversion: thousands of tools are converted at once.
-function convert(context: StrictContext, node: SchemaNode, path: string, objectDepth: number, isRoot: boolean): SchemaNode {
+function convert(
+  context: StrictContext,
+  node: SchemaNode,
+  path: string,
+  objectDepth: number,
+  isRoot: boolean,
+): SchemaNode {
   const { changes, blockers } = context;
   const at = path === "" ? "/" : path;
   let work = node;
@@ -72,7 +114,8 @@ function convert(context: StrictContext, node: SchemaNode, path: string, objectD
     else if (key === "unevaluatedProperties") {
       if (value !== false) blockers.push(`${at}: unevaluatedProperties is not supported`);
     } else if (METADATA_KEYWORDS.has(key) || SILENT.has(key)) dropped.push(key);
-    else if (!["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf"].includes(key)) dropped.push(key);
+    else if (!["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf"].includes(key))
+      dropped.push(key);
   }
   if (dropped.length > 0) changes.push(`${at}: ${dropped.join(", ")} removed`);
 
@@ -81,14 +124,20 @@ function convert(context: StrictContext, node: SchemaNode, path: string, objectD
     types = [...types, "null"];
     out.type = types;
   }
-  for (const type of types ?? []) if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
+  for (const type of types ?? [])
+    if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
 
   for (const key of ["anyOf", "oneOf"] as const) {
     const branches = work[key];
     if (!Array.isArray(branches)) continue;
     if (isRoot) blockers.push(`/: ${key} at the top level is not supported`);
-    if (key === "oneOf") changes.push(`${at}: oneOf turned into anyOf (a value matching several branches is then refused by the tool's own validation)`);
-    const converted = branches.map((branch, index) => convert(context, asSchemaNode(branch), `${path}/${key}/${index}`, objectDepth, false));
+    if (key === "oneOf")
+      changes.push(
+        `${at}: oneOf turned into anyOf (a value matching several branches is then refused by the tool's own validation)`,
+      );
+    const converted = branches.map((branch, index) =>
+      convert(context, asSchemaNode(branch), `${path}/${key}/${index}`, objectDepth, false),
+    );
     out.anyOf = [...((out.anyOf as SchemaNode[] | undefined) ?? []), ...converted];
   }
   if (types === undefined && out.anyOf === undefined && out.enum === undefined && !("const" in out)) {
@@ -105,12 +154,21 @@ function convert(context: StrictContext, node: SchemaNode, path: string, objectD
     const extra = work.additionalProperties;
     if (isRecord(extra)) blockers.push(`${at}: typed additional properties (a map) are not supported`);
     else if (names.length === 0 && !isRoot && extra !== false) blockers.push(`${at}: an object with free-form keys`);
-    const required = new Set(Array.isArray(work.required) ? work.required.filter((name): name is string => typeof name === "string") : []);
-    for (const name of required) if (!names.includes(name)) blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
+    const required = new Set(
+      Array.isArray(work.required) ? work.required.filter((name): name is string => typeof name === "string") : [],
+    );
+    for (const name of required)
+      if (!names.includes(name)) blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
     const convertedProperties: SchemaNode = {};
     const optional: string[] = [];
     for (const name of names) {
-      let converted = convert(context, asSchemaNode(properties[name]), `${path}/properties/${pointerSegment(name)}`, objectDepth + 1, false);
+      let converted = convert(
+        context,
+        asSchemaNode(properties[name]),
+        `${path}/properties/${pointerSegment(name)}`,
+        objectDepth + 1,
+        false,
+      );
       if (!required.has(name)) {
         converted = nullable(converted);
         optional.push(name);
@@ -120,7 +178,10 @@ function convert(context: StrictContext, node: SchemaNode, path: string, objectD
     out.properties = convertedProperties;
     out.required = names;
     out.additionalProperties = false;
-    if (optional.length > 0) changes.push(`${at}: optional ${optional.map((name) => compactJson(name)).join(", ")} made required and nullable (null means "not given")`);
+    if (optional.length > 0)
+      changes.push(
+        `${at}: optional ${optional.map((name) => compactJson(name)).join(", ")} made required and nullable (null means "not given")`,
+      );
     if (extra !== false && names.length > 0) changes.push(`${at}: additionalProperties set to false`);
   }
 
@@ -133,7 +194,8 @@ function convert(context: StrictContext, node: SchemaNode, path: string, objectD
 
   const description = describeWithNotes(out.description, notes);
   if (description !== undefined) out.description = description;
-  if (notes.length > 0) changes.push(`${at}: ${notes.map((note) => note.split(":")[0]).join(", ")} moved into the description`);
+  if (notes.length > 0)
+    changes.push(`${at}: ${notes.map((note) => note.split(":")[0]).join(", ")} moved into the description`);
   return out;
 }
 
@@ -142,17 +204,21 @@ function nullable(node: SchemaNode): SchemaNode {
   const types = typesOf(node);
   if (types !== undefined) {
     if (types.includes("null")) return node;
-    const enumValues = Array.isArray(node.enum) && !node.enum.includes(null) ? { enum: [...(node.enum as unknown[]), null] } : {};
+    const enumValues =
+      Array.isArray(node.enum) && !node.enum.includes(null) ? { enum: [...(node.enum as unknown[]), null] } : {};
     return { ...node, type: [...types, "null"], ...enumValues };
   }
   if (Array.isArray(node.anyOf)) {
-    return node.anyOf.some((branch) => isRecord(branch) && typesOf(branch)?.includes("null") === true) ? node : { ...node, anyOf: [...(node.anyOf as unknown[]), { type: "null" }] };
+    return node.anyOf.some((branch) => isRecord(branch) && typesOf(branch)?.includes("null") === true)
+      ? node
+      : { ...node, anyOf: [...(node.anyOf as unknown[]), { type: "null" }] };
   }
   return { anyOf: [node, { type: "null" }] };
 }
 
 /** Plain assignment, except for "__proto__", which must stay an own property (a property may be named so). */
 function defineKey(target: SchemaNode, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

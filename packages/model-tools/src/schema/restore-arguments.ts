@@ -31,7 +31,9 @@ function shapeOf(node: SchemaNode, depth: number): RestoreShape | undefined {
   let dropNull: Set<string> | undefined;
   let properties: Map<string, RestoreShape> | undefined;
   if (isRecord(node.properties)) {
-    const required = new Set(Array.isArray(node.required) ? node.required.filter((name): name is string => typeof name === "string") : []);
+    const required = new Set(
+      Array.isArray(node.required) ? node.required.filter((name): name is string => typeof name === "string") : [],
+    );
     for (const [name, raw] of Object.entries(node.properties)) {
       const property = asSchemaNode(raw);
       if (!required.has(name) && !acceptsNull(property)) (dropNull ??= new Set()).add(name);
@@ -57,7 +59,8 @@ function needsRestore(value: unknown, shape: RestoreShape, depth: number): boole
     const item = value[key];
     if (item === null && shape.dropNull?.has(key) === true) return true;
     const child = shape.properties?.get(key);
-    if (child !== undefined && typeof item === "object" && item !== null && needsRestore(item, child, depth + 1)) return true;
+    if (child !== undefined && typeof item === "object" && item !== null && needsRestore(item, child, depth + 1))
+      return true;
   }
   return false;
 }
@@ -74,7 +77,8 @@ function restore(value: unknown, shape: RestoreShape): unknown {
     const child = shape.properties?.get(key);
     const restored = child === undefined ? item : restore(item, child);
     // A "__proto__" key must stay an own property, never become the prototype.
-    if (key === "__proto__") Object.defineProperty(out, key, { value: restored, enumerable: true, writable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value: restored, enumerable: true, writable: true, configurable: true });
     else out[key] = restored;
   }
   return out;

@@ -1,5 +1,12 @@
 import { mergeAllOf } from "./merge-all-of.js";
-import { compactJson, describeWithNotes, isRecord, METADATA_KEYWORDS, typesOf, type SchemaNode } from "./schema-keywords.js";
+import {
+  compactJson,
+  describeWithNotes,
+  isRecord,
+  METADATA_KEYWORDS,
+  typesOf,
+  type SchemaNode,
+} from "./schema-keywords.js";
 
 /** Root keywords the providers refuse on function parameters (they want a plain object schema). */
 const ROOT_REFUSED = ["anyOf", "oneOf", "not", "enum", "const", "if", "then", "else"];
@@ -39,7 +46,10 @@ export function rootObject(schema: SchemaNode, changes: string[]): SchemaNode {
   }
   root.type = "object";
   if (!isRecord(root.properties)) root.properties = {};
-  const description = describeWithNotes(root.description, notes.length === 0 ? [] : [`the arguments must also match ${notes.join(", ")}`]);
+  const description = describeWithNotes(
+    root.description,
+    notes.length === 0 ? [] : [`the arguments must also match ${notes.join(", ")}`],
+  );
   if (description !== undefined) root.description = description;
   return root;
 }

@@ -3,16 +3,39 @@ export type SchemaNode = Record<string, unknown>;
 
 /** Keywords whose value is one subschema. */
 export const SUBSCHEMA_KEYWORDS = new Set([
-  "items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-  "unevaluatedProperties", "unevaluatedItems", "additionalItems",
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
 ]);
 /** Keywords whose value is a list of subschemas (`items` too, in its draft-07 tuple form). */
 export const SUBSCHEMA_LIST_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 /** Keywords whose value maps names to subschemas. */
-export const SUBSCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+export const SUBSCHEMA_MAP_KEYWORDS = new Set([
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "$defs",
+  "definitions",
+]);
 
 /** Keywords that identify or comment a schema and mean nothing to a model. */
-export const METADATA_KEYWORDS = new Set(["$schema", "$id", "$comment", "$anchor", "$dynamicAnchor", "$vocabulary", "$dynamicRef"]);
+export const METADATA_KEYWORDS = new Set([
+  "$schema",
+  "$id",
+  "$comment",
+  "$anchor",
+  "$dynamicAnchor",
+  "$vocabulary",
+  "$dynamicRef",
+]);
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -13,18 +13,40 @@ const usage: GenerateResult["usage"] = {
 export const runAISDKStep: AgentStepRunner = async (registry, settings, call) => {
   const model = new MockLanguageModelV4({
     doGenerate: [
-      { content: [{ type: "tool-call", toolCallId: "call-1", toolName: call.name, input: JSON.stringify(call.args) }], finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] },
-      { content: [{ type: "text", text: FINAL_ANSWER }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] },
+      {
+        content: [{ type: "tool-call", toolCallId: "call-1", toolName: call.name, input: JSON.stringify(call.args) }],
+        finishReason: { unified: "tool-calls", raw: undefined },
+        usage,
+        warnings: [],
+      },
+      {
+        content: [{ type: "text", text: FINAL_ANSWER }],
+        finishReason: { unified: "stop", raw: undefined },
+        usage,
+        warnings: [],
+      },
     ],
   });
-  const tools = createAISDKTools(registry, { approval: settings.approval, ...(settings.maxChars === undefined ? {} : { result: { maxChars: settings.maxChars } }) });
-  const result = await generateText({ model: model as LanguageModel, tools, prompt: "Use the tool.", stopWhen: stepCountIs(3) });
+  const tools = createAISDKTools(registry, {
+    approval: settings.approval,
+    ...(settings.maxChars === undefined ? {} : { result: { maxChars: settings.maxChars } }),
+  });
+  const result = await generateText({
+    model: model as LanguageModel,
+    tools,
+    prompt: "Use the tool.",
+    stopWhen: stepCountIs(3),
+  });
 
-  const toolParts = (model.doGenerateCalls[1]?.prompt ?? []).filter((message) => message.role === "tool").flatMap((message) => message.content);
+  const toolParts = (model.doGenerateCalls[1]?.prompt ?? [])
+    .filter((message) => message.role === "tool")
+    .flatMap((message) => message.content);
   const output = (toolParts[0] as { output?: { value?: unknown } } | undefined)?.output?.value;
   return {
     ...(typeof output === "string" ? { toolResultText: output } : {}),
     ...(result.text === "" ? {} : { finalAnswer: result.text }),
-    approvalRequestedFor: result.content.flatMap((part) => (part.type === "tool-approval-request" ? [part.toolCall.toolName] : [])),
+    approvalRequestedFor: result.content.flatMap((part) =>
+      part.type === "tool-approval-request" ? [part.toolCall.toolName] : [],
+    ),
   };
 };

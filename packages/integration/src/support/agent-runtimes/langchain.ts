@@ -7,11 +7,24 @@ import { FINAL_ANSWER, type AgentStepRunner } from "./types.js";
 
 /** One createAgent run with LangChain's fake chat model; approval is humanInTheLoopMiddleware. */
 export const runLangChainStep: AgentStepRunner = async (registry, settings, call) => {
-  const model = fakeModel().respondWithTools([{ name: call.name, args: call.args, id: "call-1" }]).respond(new AIMessage(FINAL_ANSWER));
-  const tools = createLangChainTools(registry, settings.maxChars === undefined ? {} : { result: { maxChars: settings.maxChars } });
+  const model = fakeModel()
+    .respondWithTools([{ name: call.name, args: call.args, id: "call-1" }])
+    .respond(new AIMessage(FINAL_ANSWER));
+  const tools = createLangChainTools(
+    registry,
+    settings.maxChars === undefined ? {} : { result: { maxChars: settings.maxChars } },
+  );
   const interruptOn = await approvalInterruptOn(tools, settings.approval);
-  const agent = createAgent({ model, tools, middleware: [humanInTheLoopMiddleware({ interruptOn })], checkpointer: new MemorySaver() });
-  const result = await agent.invoke({ messages: [new HumanMessage("Use the tool.")] }, { configurable: { thread_id: "scenario" } });
+  const agent = createAgent({
+    model,
+    tools,
+    middleware: [humanInTheLoopMiddleware({ interruptOn })],
+    checkpointer: new MemorySaver(),
+  });
+  const result = await agent.invoke(
+    { messages: [new HumanMessage("Use the tool.")] },
+    { configurable: { thread_id: "scenario" } },
+  );
 
   const toolMessage = (model.calls[1]?.messages ?? []).find((message) => ToolMessage.isInstance(message));
   const last = result.messages.at(-1);
@@ -19,7 +32,9 @@ export const runLangChainStep: AgentStepRunner = async (registry, settings, call
   return {
     ...(toolMessage === undefined ? {} : { toolResultText: toolMessage.text }),
     // The fake model echoes the prompt as the text of a tool-calling message: only an answer without tool calls is final.
-    ...(last !== undefined && AIMessage.isInstance(last) && (last.tool_calls ?? []).length === 0 ? { finalAnswer: last.text } : {}),
+    ...(last !== undefined && AIMessage.isInstance(last) && (last.tool_calls ?? []).length === 0
+      ? { finalAnswer: last.text }
+      : {}),
     approvalRequestedFor: tools.filter((tool) => interrupts.includes(`"${tool.name}"`)).map((tool) => tool.name),
   };
 };

@@ -27,4 +27,8 @@ export interface AgentStepOutcome {
 /** The model answers this once it has read the tool result. */
 export const FINAL_ANSWER = "Done, I used the tool.";
 
-export type AgentStepRunner = (registry: ToolRegistry, settings: AgentSettings, call: ScriptedToolCall) => Promise<AgentStepOutcome>;
+export type AgentStepRunner = (
+  registry: ToolRegistry,
+  settings: AgentSettings,
+  call: ScriptedToolCall,
+) => Promise<AgentStepOutcome>;

@@ -57,12 +57,24 @@ export async function runCallCommand(context: CliContext, options: CallCommandOp
         success: false,
         durationMs: 0,
         errorKind: "not_found",
-        error: notFoundMessage(server, tool, adapter.discoveredTools.map((t) => t.name), set.registry.list({ namespace: server }).map((t) => t.localName)),
+        error: notFoundMessage(
+          server,
+          tool,
+          adapter.discoveredTools.map((t) => t.name),
+          set.registry.list({ namespace: server }).map((t) => t.localName),
+        ),
         content: [],
       });
     }
-    const mcpName = typeof registered.sourceMetadata.originalName === "string" ? registered.sourceMetadata.originalName : registered.localName;
-    const result = await adapter.invoke(mcpName, args, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
+    const mcpName =
+      typeof registered.sourceMetadata.originalName === "string"
+        ? registered.sourceMetadata.originalName
+        : registered.localName;
+    const result = await adapter.invoke(
+      mcpName,
+      args,
+      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+    );
     const output = toOutput(options.target, result);
     if (!result.success) return fail(context, options, output);
     if (options.json) {
@@ -82,13 +94,16 @@ function parseTarget(target: string): { server: string; tool: string } {
   const server = slash === -1 ? "" : target.slice(0, slash);
   const tool = slash === -1 ? "" : target.slice(slash + 1);
   if (server === "" || tool === "") {
-    throw new CliUsageError(`"${target}" is not a tool name: write it as <server>/<tool>, e.g. memory/read_graph. List them with "mcp-tool-adapter tools".`);
+    throw new CliUsageError(
+      `"${target}" is not a tool name: write it as <server>/<tool>, e.g. memory/read_graph. List them with "mcp-tool-adapter tools".`,
+    );
   }
   return { server, tool };
 }
 
 async function readArguments(context: CliContext, options: CallCommandOptions): Promise<Record<string, unknown>> {
-  if (options.args !== undefined && options.argsFile !== undefined) throw new CliUsageError("Give the arguments with --args or --args-file, not both.");
+  if (options.args !== undefined && options.argsFile !== undefined)
+    throw new CliUsageError("Give the arguments with --args or --args-file, not both.");
   let text: string;
   let source: string;
   if (options.argsFile !== undefined) {
@@ -108,7 +123,10 @@ async function readArguments(context: CliContext, options: CallCommandOptions): 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliUsageError(`${source} is not valid JSON (${(error as Error).message}). Pass a JSON object, e.g. --args '{"message":"hi"}'.`, { cause: error });
+    throw new CliUsageError(
+      `${source} is not valid JSON (${(error as Error).message}). Pass a JSON object, e.g. --args '{"message":"hi"}'.`,
+      { cause: error },
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new CliUsageError(`${source} must be a JSON object of tool arguments, e.g. {"message":"hi"}.`);
@@ -117,7 +135,8 @@ async function readArguments(context: CliContext, options: CallCommandOptions): 
 }
 
 function notFoundMessage(server: string, tool: string, discovered: string[], registered: string[]): string {
-  if (discovered.includes(tool)) return `tool "${tool}" of server "${server}" is excluded by the config's tools filter (tools.include / tools.exclude)`;
+  if (discovered.includes(tool))
+    return `tool "${tool}" of server "${server}" is excluded by the config's tools filter (tools.include / tools.exclude)`;
   const available = registered.length === 0 ? "it has none registered" : `available: ${registered.join(", ")}`;
   return `tool "${tool}" not found on server "${server}"; ${available}`;
 }
@@ -141,7 +160,9 @@ function fail(context: CliContext, options: { json: boolean }, output: CallOutpu
   }
   printContent(context, output, "err");
   const after = output.durationMs > 0 ? ` after ${formatMs(output.durationMs)}` : "";
-  context.err(`${context.colors.red("✖")} ${output.tool} failed (${output.errorKind ?? "error"})${after}: ${output.error ?? ""}`);
+  context.err(
+    `${context.colors.red("✖")} ${output.tool} failed (${output.errorKind ?? "error"})${after}: ${output.error ?? ""}`,
+  );
   return 1;
 }
 
@@ -152,11 +173,17 @@ function printContent(context: CliContext, output: CallOutput, stream: "out" | "
     if (isTextItem(item)) write(item.text);
     else write(JSON.stringify(abbreviateData(item), null, 2));
   }
-  if (output.content.length === 0 && output.structuredContent !== undefined) write(JSON.stringify(output.structuredContent, null, 2));
+  if (output.content.length === 0 && output.structuredContent !== undefined)
+    write(JSON.stringify(output.structuredContent, null, 2));
 }
 
 function isTextItem(item: unknown): item is { type: "text"; text: string } {
-  return typeof item === "object" && item !== null && (item as { type?: unknown }).type === "text" && typeof (item as { text?: unknown }).text === "string";
+  return (
+    typeof item === "object" &&
+    item !== null &&
+    (item as { type?: unknown }).type === "text" &&
+    typeof (item as { text?: unknown }).text === "string"
+  );
 }
 
 function abbreviateData(item: unknown): unknown {

@@ -13,7 +13,11 @@ export async function runResourcesCommand(context: CliContext, options: ServerSe
     for (const name of connected) {
       const adapter = set.getAdapter(name);
       try {
-        rows.push({ server: name, resources: (await adapter?.listResources?.()) ?? [], templates: (await adapter?.listResourceTemplates?.()) ?? [] });
+        rows.push({
+          server: name,
+          resources: (await adapter?.listResources?.()) ?? [],
+          templates: (await adapter?.listResourceTemplates?.()) ?? [],
+        });
       } catch (error) {
         rows.push({ server: name, resources: [], templates: [], error: (error as Error).message });
       }
@@ -23,10 +27,16 @@ export async function runResourcesCommand(context: CliContext, options: ServerSe
     } else {
       const table = rows.flatMap((row) => [
         ...row.resources.map((r) => [row.server, r.uri, r.mimeType ?? "", oneLine(r.description ?? r.name)]),
-        ...row.templates.map((t) => [row.server, t.uriTemplate, t.mimeType ?? "", oneLine(`(template) ${t.description ?? t.name}`)]),
+        ...row.templates.map((t) => [
+          row.server,
+          t.uriTemplate,
+          t.mimeType ?? "",
+          oneLine(`(template) ${t.description ?? t.name}`),
+        ]),
       ]);
       printTable(context, ["server", "uri", "type", "description"], table);
-      for (const row of rows) if (row.error !== undefined) context.err(context.colors.red(`${row.server}: ${row.error}`));
+      for (const row of rows)
+        if (row.error !== undefined) context.err(context.colors.red(`${row.server}: ${row.error}`));
     }
     return rows.every((row) => row.error === undefined);
   });
@@ -47,17 +57,25 @@ export async function runPromptsCommand(context: CliContext, options: ServerSele
       context.out(JSON.stringify({ servers: rows }, null, 2));
     } else {
       const table = rows.flatMap((row) =>
-        row.prompts.map((p) => [`${row.server}/${p.name}`, (p.arguments ?? []).map((a) => (a.required === true ? a.name : `[${a.name}]`)).join(" "), oneLine(p.description ?? "")]),
+        row.prompts.map((p) => [
+          `${row.server}/${p.name}`,
+          (p.arguments ?? []).map((a) => (a.required === true ? a.name : `[${a.name}]`)).join(" "),
+          oneLine(p.description ?? ""),
+        ]),
       );
       printTable(context, ["prompt", "arguments", "description"], table);
-      for (const row of rows) if (row.error !== undefined) context.err(context.colors.red(`${row.server}: ${row.error}`));
+      for (const row of rows)
+        if (row.error !== undefined) context.err(context.colors.red(`${row.server}: ${row.error}`));
     }
     return rows.every((row) => row.error === undefined);
   });
 }
 
 /** `read <server> <uri>`: a resource's text (blobs as base64 with --json, summarised otherwise). */
-export async function runReadCommand(context: CliContext, options: Omit<ServerSelection, "servers"> & { server: string; uri: string }): Promise<number> {
+export async function runReadCommand(
+  context: CliContext,
+  options: Omit<ServerSelection, "servers"> & { server: string; uri: string },
+): Promise<number> {
   return withServers(context, { ...options, servers: [options.server] }, async (set) => {
     const result = await requireAdapter(set, options.server).readResource(options.uri);
     if (!result.success) return printFailure(context, options.json, result);
@@ -67,18 +85,27 @@ export async function runReadCommand(context: CliContext, options: Omit<ServerSe
     }
     for (const item of result.data.contents) {
       if ("text" in item) context.out(item.text);
-      else context.out(`<blob ${item.uri}: ${Buffer.byteLength(item.blob, "base64")} bytes${item.mimeType === undefined ? "" : ` of ${item.mimeType}`}; use --json for the base64>`);
+      else
+        context.out(
+          `<blob ${item.uri}: ${Buffer.byteLength(item.blob, "base64")} bytes${item.mimeType === undefined ? "" : ` of ${item.mimeType}`}; use --json for the base64>`,
+        );
     }
     return true;
   });
 }
 
 /** `prompt <server>/<name> --arg k=v`: a prompt's messages, arguments checked against its declared ones. */
-export async function runPromptCommand(context: CliContext, options: Omit<ServerSelection, "servers"> & { target: string; args: readonly string[] }): Promise<number> {
+export async function runPromptCommand(
+  context: CliContext,
+  options: Omit<ServerSelection, "servers"> & { target: string; args: readonly string[] },
+): Promise<number> {
   const slash = options.target.indexOf("/");
   const server = slash <= 0 ? "" : options.target.slice(0, slash);
   const name = slash <= 0 ? "" : options.target.slice(slash + 1);
-  if (server === "" || name === "") throw new CliUsageError(`"${options.target}" is not a prompt: write it as <server>/<prompt>. List them with "mcp-tool-adapter prompts".`);
+  if (server === "" || name === "")
+    throw new CliUsageError(
+      `"${options.target}" is not a prompt: write it as <server>/<prompt>. List them with "mcp-tool-adapter prompts".`,
+    );
   const args = Object.fromEntries(
     options.args.map((pair) => {
       const equals = pair.indexOf("=");
@@ -95,17 +122,26 @@ export async function runPromptCommand(context: CliContext, options: Omit<Server
     }
     for (const message of result.data.messages) {
       const content = message.content as { type: string; text?: string };
-      context.out(`${context.colors.bold(message.role)}: ${content.type === "text" ? (content.text ?? "") : `<${content.type}>`}`);
+      context.out(
+        `${context.colors.bold(message.role)}: ${content.type === "text" ? (content.text ?? "") : `<${content.type}>`}`,
+      );
     }
     return true;
   });
 }
 
-async function withServers(context: CliContext, options: ServerSelection, run: (set: MCPServerSet, connected: string[]) => Promise<boolean>): Promise<number> {
+async function withServers(
+  context: CliContext,
+  options: ServerSelection,
+  run: (set: MCPServerSet, connected: string[]) => Promise<boolean>,
+): Promise<number> {
   const { set, report } = await connectSelectedServers(context, options);
   try {
     for (const server of report.servers) {
-      if (server.status === "failed") context.err(context.colors.red(`${server.name}: ${server.error?.kind ?? "failed"}: ${server.error?.message ?? ""}`));
+      if (server.status === "failed")
+        context.err(
+          context.colors.red(`${server.name}: ${server.error?.kind ?? "failed"}: ${server.error?.message ?? ""}`),
+        );
     }
     const ok = await run(set, report.connected);
     return ok && report.ok ? 0 : 1;
@@ -115,19 +151,31 @@ async function withServers(context: CliContext, options: ServerSelection, run: (
 }
 
 /** The connected adapter of `server` with the methods these commands call (every MCPToolAdapter has them). */
-function requireAdapter(set: MCPServerSet, server: string): Required<Pick<ServerSetAdapter, "readResource" | "getPrompt">> {
+function requireAdapter(
+  set: MCPServerSet,
+  server: string,
+): Required<Pick<ServerSetAdapter, "readResource" | "getPrompt">> {
   const adapter = set.getAdapter(server);
   const { readResource, getPrompt } = adapter ?? {};
-  if (adapter?.isConnected !== true || readResource === undefined || getPrompt === undefined) throw new Error(`server "${server}" did not connect`);
+  if (adapter?.isConnected !== true || readResource === undefined || getPrompt === undefined)
+    throw new Error(`server "${server}" did not connect`);
   return { readResource: readResource.bind(adapter), getPrompt: getPrompt.bind(adapter) };
 }
 
-function printFailure(context: CliContext, json: boolean, result: MCPRequestResult<unknown> & { success: false }): false {
+function printFailure(
+  context: CliContext,
+  json: boolean,
+  result: MCPRequestResult<unknown> & { success: false },
+): false {
   if (json) context.out(JSON.stringify({ success: false, errorKind: result.errorKind, error: result.error }, null, 2));
   else context.err(context.colors.red(`${result.errorKind}: ${result.error}`));
   return false;
 }
 
 function printTable(context: CliContext, header: string[], body: string[][]): void {
-  for (const line of formatTable([header.map((cell) => context.colors.bold(cell)), ...body], context.isTTY ? context.columns : undefined)) context.out(line);
+  for (const line of formatTable(
+    [header.map((cell) => context.colors.bold(cell)), ...body],
+    context.isTTY ? context.columns : undefined,
+  ))
+    context.out(line);
 }

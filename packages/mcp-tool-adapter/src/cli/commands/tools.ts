@@ -56,10 +56,19 @@ function printTable(context: CliContext, rows: ToolRow[]): void {
     return;
   }
   const header = ["TOOL", "ACCESS", "DECIDED BY", "DESCRIPTION"].map((title) => colors.dim(title));
-  const body = rows.map((row) => [colors.bold(row.name), access(context, row), decidedByLabel(row), oneLine(row.description)]);
+  const body = rows.map((row) => [
+    colors.bold(row.name),
+    access(context, row),
+    decidedByLabel(row),
+    oneLine(row.description),
+  ]);
   for (const line of formatTable([header, ...body], context.isTTY ? context.columns : undefined)) context.out(line);
   context.out();
-  context.out(colors.dim(`${rows.length} tool${rows.length === 1 ? "" : "s"}: ${rows.filter((r) => r.readOnly).length} read-only, ${rows.filter((r) => r.writes).length} writing`));
+  context.out(
+    colors.dim(
+      `${rows.length} tool${rows.length === 1 ? "" : "s"}: ${rows.filter((r) => r.readOnly).length} read-only, ${rows.filter((r) => r.writes).length} writing`,
+    ),
+  );
 }
 
 function access(context: CliContext, row: ToolRow): string {
