@@ -58,10 +58,12 @@ function toAISDKTool(modelTool: ModelTool, approval: ApprovalPolicy, options: AI
     metadata: { registryName: modelTool.registryName },
     // The tool's own needsApproval still decides in AI SDK 7 when generateText gets no
     // `toolApproval`; it keeps the policy with the tools, so a caller cannot forget it.
-    // eslint-disable-next-line @typescript-eslint/no-deprecated
     ...(approval === "never"
       ? {}
-      : { needsApproval: (input: Record<string, unknown>) => needsApproval(approval, modelTool, input) }),
+      : {
+          // eslint-disable-next-line @typescript-eslint/no-deprecated
+          needsApproval: (input: Record<string, unknown>) => needsApproval(approval, modelTool, input),
+        }),
     execute: (input, { abortSignal }) =>
       modelTool.execute(input, {
         ...(abortSignal === undefined ? {} : { signal: abortSignal }),
