@@ -294,7 +294,9 @@ export class StdioTransport implements Transport {
     child.stdin.end();
     await untilOrAfter(this.#leaderExited, this.#killGraceMs);
     await this.#terminateFamily(known);
-    await untilOrAfter(this.#stdioClosed, STDIO_DRAIN_MS);
+    // The family is gone from /proc, but Node may not have delivered the leader's exit event yet:
+    // wait for it too, so `exit` is known once close() resolves.
+    await untilOrAfter(Promise.all([this.#stdioClosed, this.#leaderExited]), STDIO_DRAIN_MS);
     this.#finishClose();
   }
 
