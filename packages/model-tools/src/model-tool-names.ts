@@ -3,12 +3,22 @@ import { shortHash } from "./short-hash.js";
 
 /** The tool-name rule of OpenAI, Anthropic and Gemini function calling. */
 export const MODEL_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+/** The names of charset "word": no "-", which the OpenAI Agents SDK turns into "_". */
+export const MODEL_TOOL_WORD_NAME_PATTERN = /^[a-zA-Z0-9_]{1,64}$/;
+
+/**
+ * Which characters model names use: "standard" is the providers' rule (`a-z A-Z 0-9 _ -`);
+ * "word" leaves out "-", for runtimes that rewrite it (the OpenAI Agents SDK makes "a-b" "a_b").
+ */
+export type ModelToolNameCharset = "standard" | "word";
 
 export interface ModelToolNameOptions {
   /** Put between namespace and tool name; default `"__"` (`memory/read_graph` -> `memory__read_graph`). */
   separator?: string;
   /** Longest model name; default and upper bound 64, lower bound 16. */
   maxLength?: number;
+  /** Default "standard"; "word" maps "-" like any other character outside the set. */
+  charset?: ModelToolNameCharset;
 }
 
 /** The two-way map between registry names and the names a model sees. */
@@ -22,14 +32,34 @@ export interface ModelToolNames {
   readonly size: number;
 }
 
-const SEPARATOR_PATTERN = /^[a-zA-Z0-9_-]{1,8}$/;
+interface Charset {
+  readonly separator: RegExp;
+  readonly clean: RegExp;
+  readonly disallowedRun: RegExp;
+  readonly allowed: string;
+}
+
+const CHARSETS: Readonly<Record<ModelToolNameCharset, Charset>> = {
+  standard: {
+    separator: /^[a-zA-Z0-9_-]{1,8}$/,
+    clean: /^[a-zA-Z0-9_-]+$/,
+    disallowedRun: /[^a-zA-Z0-9_-]+/g,
+    allowed: 'a-z, A-Z, 0-9, "_" or "-"',
+  },
+  word: {
+    separator: /^[a-zA-Z0-9_]{1,8}$/,
+    clean: /^[a-zA-Z0-9_]+$/,
+    disallowedRun: /[^a-zA-Z0-9_]+/g,
+    allowed: 'a-z, A-Z, 0-9 or "_" (charset "word")',
+  },
+};
 const MIN_LENGTH = 16;
 const SHORT_HASH = 7;
 const LONG_HASH = 11;
-const DISALLOWED_RUN = /[^a-zA-Z0-9_-]+/g;
 const COMBINING_MARKS = /\p{M}+/gu;
 const UNREADABLE = "tool";
-const CLEAN_PART = /^[a-zA-Z0-9_-]+$/;
+/** A base shared by more than one registry name. */
+const SHARED = Symbol("shared");
 
 /**
  * Maps registry names (`namespace/tool`, any Unicode) to model-safe names. Readable where it can
@@ -43,10 +73,18 @@ export function createModelToolNames(
 ): ModelToolNames {
   const separator = options.separator ?? "__";
   const maxLength = options.maxLength ?? 64;
-  if (!SEPARATOR_PATTERN.test(separator)) {
+  const charsetName = options.charset ?? "standard";
+  const charset = Object.hasOwn(CHARSETS, charsetName) ? CHARSETS[charsetName] : undefined;
+  if (charset === undefined) {
     throw new ModelToolsError(
       "INVALID_OPTIONS",
-      `model tool names: separator ${JSON.stringify(separator)} is not allowed; use 1-8 characters of a-z, A-Z, 0-9, "_" or "-"`,
+      `model tool names: charset ${JSON.stringify(charsetName)} is not known; use "standard" or "word"`,
+    );
+  }
+  if (typeof separator !== "string" || !charset.separator.test(separator)) {
+    throw new ModelToolsError(
+      "INVALID_OPTIONS",
+      `model tool names: separator ${JSON.stringify(separator)} is not allowed; use 1-8 characters of ${charset.allowed}`,
     );
   }
   if (!Number.isInteger(maxLength) || maxLength < MIN_LENGTH || maxLength > 64) {
@@ -55,26 +93,37 @@ export function createModelToolNames(
       `model tool names: maxLength ${String(maxLength)} is not allowed; use a whole number from ${MIN_LENGTH} to 64 (the providers' limit)`,
     );
   }
-  const names = [...new Set(registryNames)].sort();
-  const readable = new Map(names.map((name) => [name, readableName(name, separator)]));
-  const byReadable = new Map<string, number>();
-  for (const base of readable.values()) byReadable.set(base, (byReadable.get(base) ?? 0) + 1);
+  // No sort of the whole set: thousands of names are mapped per agent step, and only names that
+  // meet need an order (sorted within their group below), which keeps the map order-independent.
+  const readable = new Map<string, string>();
+  const ownerOfBase = new Map<string, string | typeof SHARED>();
+  for (const name of registryNames) {
+    if (readable.has(name)) continue;
+    const base = readableName(name, separator, charset);
+    readable.set(name, base);
+    ownerOfBase.set(base, ownerOfBase.has(base) ? SHARED : name);
+  }
 
   const toModel = new Map<string, string>();
-  for (const name of names) {
-    const base = readable.get(name) ?? name;
-    const readableEnough = base !== UNREADABLE || name === UNREADABLE;
-    toModel.set(
-      name,
-      readableEnough && base.length <= maxLength && byReadable.get(base) === 1
-        ? base
-        : hashedName(base, name, SHORT_HASH, maxLength),
-    );
-  }
-  settleCollisions(names, readable, toModel, maxLength);
-
   const toRegistry = new Map<string, string>();
-  for (const [name, model] of toModel) toRegistry.set(model, name);
+  let clash = false;
+  for (const [name, base] of readable) {
+    const readableEnough = base !== UNREADABLE || name === UNREADABLE;
+    const model =
+      readableEnough && base.length <= maxLength && ownerOfBase.get(base) === name
+        ? base
+        : hashedName(base, name, SHORT_HASH, maxLength);
+    toModel.set(name, model);
+    if (toRegistry.has(model)) clash = true;
+    else toRegistry.set(model, name);
+  }
+  if (clash) {
+    // Rare (a hashed name meeting another name): settled over the whole set, in registry-name order.
+    settleCollisions([...readable.keys()].sort(), readable, toModel, maxLength);
+    toRegistry.clear();
+    for (const [name, model] of toModel) toRegistry.set(model, name);
+  }
+
   return {
     toModelName(registryName) {
       const model = toModel.get(registryName);
@@ -87,7 +136,7 @@ export function createModelToolNames(
       return model;
     },
     toRegistryName: (modelName) => toRegistry.get(modelName),
-    entries: () => toModel.entries(),
+    entries: () => [...toModel].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).values(),
     get size() {
       return toModel.size;
     },
@@ -95,10 +144,12 @@ export function createModelToolNames(
 }
 
 /** The readable form: accents dropped, every other disallowed run an "_", the namespace joined by the separator. */
-function readableName(registryName: string, separator: string): string {
+function readableName(registryName: string, separator: string, charset: Charset): string {
   const slash = registryName.indexOf("/");
-  const parts = slash < 0 ? [registryName] : [registryName.slice(0, slash), registryName.slice(slash + 1)];
-  const joined = parts.map(sanitizePart).join(separator);
+  const joined =
+    slash < 0
+      ? sanitizePart(registryName, charset)
+      : `${sanitizePart(registryName.slice(0, slash), charset)}${separator}${sanitizePart(registryName.slice(slash + 1), charset)}`;
   // Nothing readable left (a name in another script): a hash will tell such names apart.
   if (!/[a-zA-Z0-9]/.test(joined)) return UNREADABLE;
   // Gemini wants a letter or "_" first; one name for every provider keeps logs comparable.
@@ -106,9 +157,9 @@ function readableName(registryName: string, separator: string): string {
 }
 
 /** Most names are plain ASCII already; only the others pay for Unicode normalisation. */
-function sanitizePart(part: string): string {
-  if (CLEAN_PART.test(part)) return part;
-  return part.normalize("NFKD").replace(COMBINING_MARKS, "").replace(DISALLOWED_RUN, "_");
+function sanitizePart(part: string, charset: Charset): string {
+  if (charset.clean.test(part)) return part;
+  return part.normalize("NFKD").replace(COMBINING_MARKS, "").replace(charset.disallowedRun, "_");
 }
 
 function hashedName(base: string, registryName: string, hashLength: number, maxLength: number): string {

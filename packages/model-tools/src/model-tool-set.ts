@@ -39,7 +39,10 @@ export interface ModelTool {
    * listing every problem; a source that throws is a result with errorKind "handler_error".
    */
   execute(args: unknown, options?: ModelToolExecuteOptions): Promise<ToolCallResult>;
-  /** The input schema converted for one provider; computed once per dialect. */
+  /**
+   * The input schema converted for one provider; computed once per dialect and tool set. Parts
+   * the conversion kept as they were are the registry's frozen objects: treat it as read-only.
+   */
   schemaFor(dialect: SchemaDialect): ConvertedSchema;
 }
 
@@ -98,21 +101,6 @@ interface SchemaConversions {
   readonly byDialect: Map<SchemaDialect, ConvertedSchema>;
 }
 
-/**
- * Conversions of frozen schemas (the registry's snapshots are deep-frozen, and stay the same
- * objects while a tool is unchanged), shared by every tool set: converting the tools afresh
- * for each agent step then costs a lookup per tool. A changed schema is a new object.
- */
-const frozenSchemaConversions = new WeakMap<object, SchemaConversions>();
-
-function conversionsOf(schema: Record<string, unknown>): SchemaConversions {
-  const cached = frozenSchemaConversions.get(schema);
-  if (cached !== undefined) return cached;
-  const conversions: SchemaConversions = { prepared: prepareSchema(schema), byDialect: new Map() };
-  if (Object.isFrozen(schema)) frozenSchemaConversions.set(schema, conversions);
-  return conversions;
-}
-
 /** One tool; a class so that a set of thousands of tools shares its methods instead of closures per tool. */
 class RegistryModelTool implements ModelTool {
   readonly registryName: string;
@@ -138,7 +126,7 @@ class RegistryModelTool implements ModelTool {
     const { prepared, byDialect } = this.#schemaConversions();
     let schema = byDialect.get(dialect);
     if (schema === undefined) {
-      schema = deepFreeze(convertPrepared(prepared, dialect));
+      schema = convertPrepared(prepared, dialect);
       byDialect.set(dialect, schema);
     }
     return schema;
@@ -171,7 +159,7 @@ class RegistryModelTool implements ModelTool {
   }
 
   #schemaConversions(): SchemaConversions {
-    return (this.#conversions ??= conversionsOf(this.inputSchema));
+    return (this.#conversions ??= { prepared: prepareSchema(this.inputSchema), byDialect: new Map() });
   }
 
   #compiledSchema(): CompiledSchema | null {
@@ -195,12 +183,4 @@ function invalid(name: string, problems: string): ToolCallResult {
     error: `invalid arguments for tool "${name}": ${problems}`,
     durationMs: 0,
   };
-}
-
-/** Conversions are shared between tool sets, so nobody may change one in place. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  return value;
 }

@@ -1,8 +1,7 @@
-import { mergeAllOf } from "./merge-all-of.js";
+import { defineKey, DescriptionNotes, reportDropped, requiredNames, startNode } from "./node-conversion.js";
 import {
   asSchemaNode,
   compactJson,
-  describeWithNotes,
   isRecord,
   METADATA_KEYWORDS,
   pointerSegment,
@@ -52,6 +51,7 @@ const HANDLED = new Set([
   "additionalProperties",
 ]);
 const SILENT = new Set(["deprecated", "readOnly", "writeOnly", "$defs", "definitions"]);
+const BRANCH_KEYWORDS = ["anyOf", "oneOf"] as const;
 
 /**
  * Gemini function parameters: upper-case types, `nullable` instead of type lists, string-only
@@ -64,40 +64,45 @@ export function toGemini(root: SchemaNode, changes: string[]): SchemaNode {
 
 // A module-level function, not a closure per conversion: thousands of tools are converted at once.
 function convert(changes: string[], node: SchemaNode, path: string): SchemaNode {
-  const at = path === "" ? "/" : path;
-  let work = node;
-  const notes: string[] = [];
-  if (Array.isArray(node.allOf)) {
-    const merged = mergeAllOf(node);
-    if (merged === undefined) {
-      const { allOf, ...rest } = node;
-      notes.push(`must also match allOf: ${compactJson(allOf)}`);
-      work = rest;
-    } else {
-      changes.push(`${at}: allOf of object schemas merged into one object`);
-      work = merged;
-    }
+  const start = startNode(node, path, changes);
+  const at = start.at;
+  let work = start.work;
+  const notes = new DescriptionNotes();
+  if (start.unmergedAllOf) {
+    const { allOf, ...rest } = work;
+    notes.add("must also match allOf", allOf);
+    work = rest;
   }
   const out: SchemaNode = {};
-  const dropped: string[] = [];
-  for (const [key, value] of Object.entries(work)) {
-    if (KEPT.has(key)) out[key] = value;
-    else if (METADATA_KEYWORDS.has(key) || SILENT.has(key)) dropped.push(key);
-    else if (!HANDLED.has(key)) notes.push(`${key}: ${compactJson(value)}`);
+  let dropped: string[] | undefined;
+  for (const key in work) {
+    if (!Object.hasOwn(work, key)) continue;
+    if (KEPT.has(key)) out[key] = work[key];
+    else if (METADATA_KEYWORDS.has(key) || SILENT.has(key)) (dropped ??= []).push(key);
+    else if (!HANDLED.has(key)) notes.add(key, work[key]);
   }
-  if (dropped.length > 0) changes.push(`${at}: ${dropped.join(", ")} removed`);
+  reportDropped(at, dropped, changes);
 
   const types = typesOf(work);
   let nullable = work.nullable === true || types?.includes("null") === true;
-  const concrete = (types ?? []).filter((type) => type !== "null");
-  if (concrete.length === 1) {
-    const type = GEMINI_TYPES[concrete[0] ?? ""];
-    if (type === undefined) notes.push(`type: ${compactJson(concrete[0])}`);
+  // Counted, not filtered into a new array: this runs for every node of thousands of schemas.
+  let concrete = 0;
+  let name = "";
+  if (types !== undefined)
+    for (const type of types)
+      if (type !== "null") {
+        concrete += 1;
+        name = type;
+      }
+  if (concrete === 1) {
+    const type = GEMINI_TYPES[name];
+    if (type === undefined) notes.add("type", name);
     else out.type = type;
-  } else if (concrete.length > 1) {
-    out.anyOf = concrete
-      .filter((type) => GEMINI_TYPES[type] !== undefined)
-      .map((type) => ({ type: GEMINI_TYPES[type] }));
+  } else if (concrete > 1 && types !== undefined) {
+    const branches: SchemaNode[] = [];
+    for (const type of types)
+      if (type !== "null" && GEMINI_TYPES[type] !== undefined) branches.push({ type: GEMINI_TYPES[type] });
+    out.anyOf = branches;
     changes.push(`${at}: type list ${compactJson(work.type)} turned into anyOf`);
   }
   if (types !== undefined && types.includes("null") && types.length > 1)
@@ -105,39 +110,45 @@ function convert(changes: string[], node: SchemaNode, path: string): SchemaNode 
 
   const enumValues = Array.isArray(work.enum) ? (work.enum as unknown[]) : "const" in work ? [work.const] : undefined;
   if (enumValues !== undefined) {
-    const values = enumValues.filter((value) => value !== null);
+    const values: unknown[] = [];
+    let allStrings = true;
+    for (const value of enumValues) {
+      if (value === null) continue;
+      values.push(value);
+      if (typeof value !== "string") allStrings = false;
+    }
     if (values.length < enumValues.length) nullable = true;
-    if (values.every((value) => typeof value === "string") && values.length > 0) {
+    if (allStrings && values.length > 0) {
       out.type ??= "STRING";
       out.enum = values;
       out.format = "enum";
       if ("const" in work) changes.push(`${at}: const turned into a one-value enum`);
     } else {
-      notes.push(`one of: ${compactJson(values)}`);
+      notes.add("one of", values);
       changes.push(`${at}: a non-string ${"const" in work ? "const" : "enum"} moved into the description`);
     }
   }
   if (nullable) out.nullable = true;
   if (typeof work.format === "string" && out.format === undefined) {
     if (GEMINI_FORMATS.has(work.format)) out.format = work.format;
-    else notes.push(`format: ${work.format}`);
+    else notes.addText("format", work.format);
   }
   if (Array.isArray(work.examples) && work.examples.length > 0) out.example = work.examples[0];
   else if ("example" in work) out.example = work.example;
 
-  for (const key of ["anyOf", "oneOf"] as const) {
+  for (const key of BRANCH_KEYWORDS) {
     const branches = work[key];
     if (!Array.isArray(branches)) continue;
     if (key === "oneOf") changes.push(`${at}: oneOf turned into anyOf`);
-    const converted: SchemaNode[] = [];
-    branches.forEach((branch, index) => {
-      const node = asSchemaNode(branch);
-      const branchTypes = typesOf(node);
+    const converted = (out.anyOf as SchemaNode[] | undefined) ?? [];
+    for (let index = 0; index < branches.length; index += 1) {
+      const branch = asSchemaNode(branches[index]);
+      const branchTypes = typesOf(branch);
       // A { type: "null" } branch is Gemini's nullable flag.
       if (branchTypes?.length === 1 && branchTypes[0] === "null") out.nullable = true;
-      else converted.push(convert(changes, node, `${path}/${key}/${index}`));
-    });
-    out.anyOf = [...((out.anyOf as SchemaNode[] | undefined) ?? []), ...converted];
+      else converted.push(convert(changes, branch, `${path}/${key}/${index}`));
+    }
+    out.anyOf = converted;
   }
   const anyOf = out.anyOf as SchemaNode[] | undefined;
   if (anyOf?.length === 1 && out.type === undefined) {
@@ -152,37 +163,36 @@ function convert(changes: string[], node: SchemaNode, path: string): SchemaNode 
   if (isRecord(work.properties)) {
     out.type ??= "OBJECT";
     const properties: SchemaNode = {};
-    for (const [name, schema] of Object.entries(work.properties)) {
-      const converted = convert(changes, asSchemaNode(schema), `${path}/properties/${pointerSegment(name)}`);
-      if (name === "__proto__")
-        Object.defineProperty(properties, name, {
-          value: converted,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else properties[name] = converted;
+    const source = work.properties;
+    for (const name in source) {
+      if (!Object.hasOwn(source, name)) continue;
+      defineKey(
+        properties,
+        name,
+        convert(changes, asSchemaNode(source[name]), `${path}/properties/${pointerSegment(name)}`),
+      );
     }
     out.properties = properties;
-    const names = Object.keys(properties);
-    if (Array.isArray(work.required))
-      out.required = work.required.filter((name): name is string => typeof name === "string" && names.includes(name));
+    if (Array.isArray(work.required)) {
+      const required: string[] = [];
+      for (const name of requiredNames(work.required)) if (Object.hasOwn(properties, name)) required.push(name);
+      out.required = required;
+    }
   }
   if (work.additionalProperties !== undefined) {
     if (work.additionalProperties === false) changes.push(`${at}: additionalProperties: false removed (not supported)`);
-    else notes.push(`other keys allowed: ${compactJson(work.additionalProperties)}`);
+    else notes.add("other keys allowed", work.additionalProperties);
   }
   if (isRecord(work.items)) out.items = convert(changes, work.items, `${path}/items`);
   else if (Array.isArray(work.items)) {
-    notes.push(`items in this order: ${compactJson(work.items)}`);
-    out.items = {
-      anyOf: work.items.map((item, index) => convert(changes, asSchemaNode(item), `${path}/items/${index}`)),
-    };
+    notes.add("items in this order", work.items);
+    const items = work.items as unknown[];
+    const branches: SchemaNode[] = [];
+    for (let index = 0; index < items.length; index += 1)
+      branches.push(convert(changes, asSchemaNode(items[index]), `${path}/items/${index}`));
+    out.items = { anyOf: branches };
   }
 
-  const description = describeWithNotes(out.description, notes);
-  if (description !== undefined) out.description = description;
-  if (notes.length > 0)
-    changes.push(`${at}: ${notes.map((note) => note.split(":")[0]).join(", ")} moved into the description`);
+  notes.finish(out, at, changes);
   return out;
 }

@@ -1,8 +1,7 @@
-import { mergeAllOf } from "./merge-all-of.js";
+import { defineKey, DescriptionNotes, reportDropped, requiredNames, startNode } from "./node-conversion.js";
 import {
   asSchemaNode,
   compactJson,
-  describeWithNotes,
   isRecord,
   METADATA_KEYWORDS,
   pointerSegment,
@@ -52,7 +51,10 @@ const DESCRIBED = new Set([
  */
 const BLOCKING = new Set(["patternProperties", "prefixItems", "additionalItems", "unevaluatedItems"]);
 const SILENT = new Set(["deprecated", "readOnly", "writeOnly", "nullable", "$defs", "definitions"]);
+/** Keywords the converter reads below, after the keyword loop. */
+const STRUCTURAL = new Set(["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf"]);
 const MAX_OBJECT_DEPTH = 10;
+const BRANCH_KEYWORDS = ["anyOf", "oneOf"] as const;
 const MAX_PROPERTIES = 5_000;
 
 export interface StrictAttempt {
@@ -88,46 +90,39 @@ function convert(
   isRoot: boolean,
 ): SchemaNode {
   const { changes, blockers } = context;
-  const at = path === "" ? "/" : path;
-  let work = node;
-  if (Array.isArray(node.allOf)) {
-    const merged = mergeAllOf(node);
-    if (merged === undefined) blockers.push(`${at}: allOf that is not a merge of plain objects`);
-    else {
-      changes.push(`${at}: allOf of object schemas merged into one object`);
-      work = merged;
-    }
-  }
+  const { at, work, unmergedAllOf } = startNode(node, path, changes);
+  if (unmergedAllOf) blockers.push(`${at}: allOf that is not a merge of plain objects`);
   const out: SchemaNode = {};
-  const notes: string[] = [];
-  const dropped: string[] = [];
-  for (const [key, value] of Object.entries(work)) {
+  const notes = new DescriptionNotes();
+  let dropped: string[] | undefined;
+  for (const key in work) {
+    if (!Object.hasOwn(work, key)) continue;
+    const value = work[key];
     if (KEPT.has(key)) out[key] = value;
     else if (key === "format") {
       if (typeof value === "string" && STRICT_FORMATS.has(value)) out.format = value;
-      else notes.push(`format: ${compactJson(value)}`);
+      else notes.add("format", value);
     } else if (key === "exclusiveMinimum" || key === "exclusiveMaximum") {
       if (typeof value === "number") out[key] = value;
-      else notes.push(`${key}: ${compactJson(value)}`);
-    } else if (DESCRIBED.has(key)) notes.push(`${key}: ${compactJson(value)}`);
+      else notes.add(key, value);
+    } else if (DESCRIBED.has(key)) notes.add(key, value);
     else if (BLOCKING.has(key)) blockers.push(`${at}: ${key} is not supported`);
     else if (key === "unevaluatedProperties") {
       if (value !== false) blockers.push(`${at}: unevaluatedProperties is not supported`);
-    } else if (METADATA_KEYWORDS.has(key) || SILENT.has(key)) dropped.push(key);
-    else if (!["properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf"].includes(key))
-      dropped.push(key);
+    } else if (METADATA_KEYWORDS.has(key) || SILENT.has(key) || !STRUCTURAL.has(key)) (dropped ??= []).push(key);
   }
-  if (dropped.length > 0) changes.push(`${at}: ${dropped.join(", ")} removed`);
+  reportDropped(at, dropped, changes);
 
   let types = typesOf(work);
   if (work.nullable === true && types !== undefined && !types.includes("null")) {
     types = [...types, "null"];
     out.type = types;
   }
-  for (const type of types ?? [])
-    if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
+  if (types !== undefined)
+    for (const type of types)
+      if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
 
-  for (const key of ["anyOf", "oneOf"] as const) {
+  for (const key of BRANCH_KEYWORDS) {
     const branches = work[key];
     if (!Array.isArray(branches)) continue;
     if (isRoot) blockers.push(`/: ${key} at the top level is not supported`);
@@ -135,10 +130,10 @@ function convert(
       changes.push(
         `${at}: oneOf turned into anyOf (a value matching several branches is then refused by the tool's own validation)`,
       );
-    const converted = branches.map((branch, index) =>
-      convert(context, asSchemaNode(branch), `${path}/${key}/${index}`, objectDepth, false),
-    );
-    out.anyOf = [...((out.anyOf as SchemaNode[] | undefined) ?? []), ...converted];
+    const converted = (out.anyOf as SchemaNode[] | undefined) ?? [];
+    for (let index = 0; index < branches.length; index += 1)
+      converted.push(convert(context, asSchemaNode(branches[index]), `${path}/${key}/${index}`, objectDepth, false));
+    out.anyOf = converted;
   }
   if (types === undefined && out.anyOf === undefined && out.enum === undefined && !("const" in out)) {
     blockers.push(`${at}: a value of any type is not supported (the schema names no type)`);
@@ -154,34 +149,31 @@ function convert(
     const extra = work.additionalProperties;
     if (isRecord(extra)) blockers.push(`${at}: typed additional properties (a map) are not supported`);
     else if (names.length === 0 && !isRoot && extra !== false) blockers.push(`${at}: an object with free-form keys`);
-    const required = new Set(
-      Array.isArray(work.required) ? work.required.filter((name): name is string => typeof name === "string") : [],
-    );
+    const required = new Set(requiredNames(work.required));
     for (const name of required)
-      if (!names.includes(name)) blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
+      if (!Object.hasOwn(properties, name))
+        blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
     const convertedProperties: SchemaNode = {};
-    const optional: string[] = [];
+    let optional: string[] | undefined;
     for (const name of names) {
-      let converted = convert(
+      const converted = convert(
         context,
         asSchemaNode(properties[name]),
         `${path}/properties/${pointerSegment(name)}`,
         objectDepth + 1,
         false,
       );
-      if (!required.has(name)) {
-        converted = nullable(converted);
-        optional.push(name);
+      if (required.has(name)) defineKey(convertedProperties, name, converted);
+      else {
+        defineKey(convertedProperties, name, nullable(converted));
+        (optional ??= []).push(compactJson(name));
       }
-      defineKey(convertedProperties, name, converted);
     }
     out.properties = convertedProperties;
     out.required = names;
     out.additionalProperties = false;
-    if (optional.length > 0)
-      changes.push(
-        `${at}: optional ${optional.map((name) => compactJson(name)).join(", ")} made required and nullable (null means "not given")`,
-      );
+    if (optional !== undefined)
+      changes.push(`${at}: optional ${optional.join(", ")} made required and nullable (null means "not given")`);
     if (extra !== false && names.length > 0) changes.push(`${at}: additionalProperties set to false`);
   }
 
@@ -192,33 +184,39 @@ function convert(
     else blockers.push(`${at}: an array of items of any type`);
   }
 
-  const description = describeWithNotes(out.description, notes);
-  if (description !== undefined) out.description = description;
-  if (notes.length > 0)
-    changes.push(`${at}: ${notes.map((note) => note.split(":")[0]).join(", ")} moved into the description`);
+  notes.finish(out, at, changes);
   return out;
 }
 
-/** The same schema, also accepting null. */
+/** The same schema, also accepting null; `node` is a fresh node of this converter, changed in place. */
 function nullable(node: SchemaNode): SchemaNode {
+  if (typeof node.type === "string") {
+    if (node.type === "null") return node;
+    node.type = [node.type, "null"];
+    if (Array.isArray(node.enum)) node.enum = withNull(node.enum as unknown[]);
+    return node;
+  }
   const types = typesOf(node);
   if (types !== undefined) {
     if (types.includes("null")) return node;
-    const enumValues =
-      Array.isArray(node.enum) && !node.enum.includes(null) ? { enum: [...(node.enum as unknown[]), null] } : {};
-    return { ...node, type: [...types, "null"], ...enumValues };
+    node.type = withNull(types);
+    if (Array.isArray(node.enum)) node.enum = withNull(node.enum as unknown[]);
+    return node;
   }
   if (Array.isArray(node.anyOf)) {
-    return node.anyOf.some((branch) => isRecord(branch) && typesOf(branch)?.includes("null") === true)
-      ? node
-      : { ...node, anyOf: [...(node.anyOf as unknown[]), { type: "null" }] };
+    const branches = node.anyOf as unknown[];
+    for (const branch of branches) if (isRecord(branch) && typesOf(branch)?.includes("null") === true) return node;
+    node.anyOf = [...branches, { type: "null" }];
+    return node;
   }
   return { anyOf: [node, { type: "null" }] };
 }
 
-/** Plain assignment, except for "__proto__", which must stay an own property (a property may be named so). */
-function defineKey(target: SchemaNode, key: string, value: unknown): void {
-  if (key === "__proto__")
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
+/** The list with null added (once); a copy, sized up front, since the list may be the registry's frozen one. */
+function withNull<T>(list: readonly T[]): (T | null)[] {
+  if (list.includes(null as T)) return list as T[];
+  const copy = new Array<T | null>(list.length + 1);
+  for (let index = 0; index < list.length; index += 1) copy[index] = list[index] as T;
+  copy[list.length] = null;
+  return copy;
 }

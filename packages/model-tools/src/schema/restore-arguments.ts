@@ -1,3 +1,4 @@
+import { requiredNames } from "./node-conversion.js";
 import { acceptsNull, asSchemaNode, isRecord, type SchemaNode } from "./schema-keywords.js";
 
 /** Where, in a tool's arguments, a model's `null` means "not given". Built once per schema. */
@@ -31,11 +32,11 @@ function shapeOf(node: SchemaNode, depth: number): RestoreShape | undefined {
   let dropNull: Set<string> | undefined;
   let properties: Map<string, RestoreShape> | undefined;
   if (isRecord(node.properties)) {
-    const required = new Set(
-      Array.isArray(node.required) ? node.required.filter((name): name is string => typeof name === "string") : [],
-    );
-    for (const [name, raw] of Object.entries(node.properties)) {
-      const property = asSchemaNode(raw);
+    const required = new Set(requiredNames(node.required));
+    const schemas = node.properties;
+    for (const name in schemas) {
+      if (!Object.hasOwn(schemas, name)) continue;
+      const property = asSchemaNode(schemas[name]);
       if (!required.has(name) && !acceptsNull(property)) (dropNull ??= new Set()).add(name);
       const child = shapeOf(property, depth + 1);
       if (child !== undefined) (properties ??= new Map()).set(name, child);

@@ -9,7 +9,7 @@ import {
 } from "./schema-keywords.js";
 
 /** Root keywords the providers refuse on function parameters (they want a plain object schema). */
-const ROOT_REFUSED = ["anyOf", "oneOf", "not", "enum", "const", "if", "then", "else"];
+const ROOT_REFUSED = ["anyOf", "oneOf", "not", "enum", "const", "if", "then", "else", "allOf"];
 
 /**
  * The root every provider wants: `type: "object"` with `properties`, no composition keywords at
@@ -18,9 +18,10 @@ const ROOT_REFUSED = ["anyOf", "oneOf", "not", "enum", "const", "if", "then", "e
 export function rootObject(schema: SchemaNode, changes: string[]): SchemaNode {
   let root: SchemaNode = {};
   const dropped: string[] = [];
-  for (const [key, value] of Object.entries(schema)) {
+  for (const key in schema) {
+    if (!Object.hasOwn(schema, key)) continue;
     if (METADATA_KEYWORDS.has(key)) dropped.push(key);
-    else root[key] = value;
+    else root[key] = schema[key];
   }
   if (dropped.length > 0) changes.push(`/: ${dropped.join(", ")} removed`);
   if (Array.isArray(root.allOf)) {
@@ -33,7 +34,7 @@ export function rootObject(schema: SchemaNode, changes: string[]): SchemaNode {
     }
   }
   const notes: string[] = [];
-  for (const key of [...ROOT_REFUSED, "allOf"]) {
+  for (const key of ROOT_REFUSED) {
     if (key in root) {
       notes.push(`${key}: ${compactJson(root[key])}`);
       Reflect.deleteProperty(root, key);

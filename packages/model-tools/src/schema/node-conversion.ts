@@ -1,0 +1,76 @@
+import { mergeAllOf } from "./merge-all-of.js";
+import { compactJson, describeWithNotes, type SchemaNode } from "./schema-keywords.js";
+
+/*
+ * What every dialect converter does around one schema node: fold a mergeable allOf, collect what
+ * the provider cannot express as notes for the model, and report it. Thousands of tools are
+ * converted at once, from the registry's frozen schemas: so plain loops here, no array callbacks
+ * (V8 runs those slowly on frozen arrays) and no per-node closures.
+ */
+
+/** The node a converter reads: its allOf merged into it when that keeps the meaning. */
+export interface NodeStart {
+  /** JSON pointer of the node for change notes ("/" for the root). */
+  readonly at: string;
+  readonly work: SchemaNode;
+  /** True when the node has an allOf that could not be merged (it is still in `work`). */
+  readonly unmergedAllOf: boolean;
+}
+
+export function startNode(node: SchemaNode, path: string, changes: string[]): NodeStart {
+  const at = path === "" ? "/" : path;
+  if (!Array.isArray(node.allOf)) return { at, work: node, unmergedAllOf: false };
+  const merged = mergeAllOf(node);
+  if (merged === undefined) return { at, work: node, unmergedAllOf: true };
+  changes.push(`${at}: allOf of object schemas merged into one object`);
+  return { at, work: merged, unmergedAllOf: false };
+}
+
+const NO_NOTES: readonly string[] = [];
+
+/** Constraints the model should still read, written into the node's description. */
+export class DescriptionNotes {
+  // Joined strings, not arrays: most nodes have none or one, and a pushed-to array costs more.
+  #keys: string | undefined;
+  #texts: string | undefined;
+
+  /** `key: <value as compact JSON>`. */
+  add(key: string, value: unknown): void {
+    this.addText(key, compactJson(value));
+  }
+
+  /** `key: text`, for a note that is already words. */
+  addText(key: string, text: string): void {
+    this.#keys = this.#keys === undefined ? key : `${this.#keys}, ${key}`;
+    this.#texts = this.#texts === undefined ? `${key}: ${text}` : `${this.#texts}; ${key}: ${text}`;
+  }
+
+  /** Appends the notes to `out.description` and reports which keywords moved there. */
+  finish(out: SchemaNode, at: string, changes: string[]): void {
+    const description = describeWithNotes(out.description, this.#texts === undefined ? NO_NOTES : [this.#texts]);
+    if (description !== undefined) out.description = description;
+    if (this.#keys !== undefined) changes.push(`${at}: ${this.#keys} moved into the description`);
+  }
+}
+
+export function reportDropped(at: string, dropped: readonly string[] | undefined, changes: string[]): void {
+  if (dropped !== undefined) changes.push(`${at}: ${dropped.join(", ")} removed`);
+}
+
+/** The strings of a `required` list (anything else in it is ignored). */
+export function requiredNames(list: unknown): string[] {
+  const names: string[] = [];
+  if (!Array.isArray(list)) return names;
+  for (let index = 0; index < list.length; index += 1) {
+    const name: unknown = list[index];
+    if (typeof name === "string") names.push(name);
+  }
+  return names;
+}
+
+/** Plain assignment, except for "__proto__", which must stay an own property (a property may be named so). */
+export function defineKey(target: SchemaNode, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
