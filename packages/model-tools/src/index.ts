@@ -18,6 +18,8 @@ export {
 export {
   createModelToolNames,
   MODEL_TOOL_NAME_PATTERN,
+  MODEL_TOOL_WORD_NAME_PATTERN,
+  type ModelToolNameCharset,
   type ModelToolNameOptions,
   type ModelToolNames,
 } from "./model-tool-names.js";

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createModelToolNames, MODEL_TOOL_NAME_PATTERN, ModelToolsError } from "../src/index.js";
+import {
+  createModelToolNames,
+  MODEL_TOOL_NAME_PATTERN,
+  MODEL_TOOL_WORD_NAME_PATTERN,
+  ModelToolsError,
+} from "../src/index.js";
 
 /** Registry-like names: "namespace/tool" from any Unicode, plus some without a namespace. */
 const registryName = fc.oneof(
@@ -104,29 +109,50 @@ describe("createModelToolNames", () => {
     ]);
   });
 
-  describe("properties", () => {
-    it("is injective, every output matches the providers' pattern, and the reverse lookup finds each name", () => {
+  it('charset "word" leaves "-" out, so names that differ only by "-" and "_" stay apart', () => {
+    const names = createModelToolNames(["ns/a-b", "ns/a_b", "fs/read-file", "memory/read_graph"], { charset: "word" });
+    const models = ["ns/a-b", "ns/a_b", "fs/read-file", "memory/read_graph"].map((name) => names.toModelName(name));
+    for (const model of models) expect(model).toMatch(MODEL_TOOL_WORD_NAME_PATTERN);
+    expect(new Set(models).size).toBe(4);
+    expect(names.toModelName("memory/read_graph")).toBe("memory__read_graph");
+    expect(names.toModelName("ns/a-b")).toMatch(/^ns__a_b_[0-9a-z]{7}$/);
+    expect(names.toModelName("fs/read-file")).toBe("fs__read_file");
+    expect(names.toRegistryName(names.toModelName("ns/a-b"))).toBe("ns/a-b");
+  });
+
+  it('refuses a "-" separator under charset "word", and an unknown charset', () => {
+    expect(() => createModelToolNames([], { charset: "word", separator: "-" })).toThrow(
+      /separator "-" is not allowed.*charset "word"/,
+    );
+    expect(() => createModelToolNames([], { charset: "ascii" as "word" })).toThrow(/charset "ascii" is not known/);
+  });
+
+  describe.each([
+    { charset: "standard" as const, pattern: MODEL_TOOL_NAME_PATTERN },
+    { charset: "word" as const, pattern: MODEL_TOOL_WORD_NAME_PATTERN },
+  ])("properties, charset $charset", ({ charset, pattern }) => {
+    it("is injective, every output matches the charset's pattern, and the reverse lookup finds each name", () => {
       fc.assert(
         fc.property(fc.uniqueArray(registryName, { maxLength: 60 }), (input) => {
-          const names = createModelToolNames(input);
+          const names = createModelToolNames(input, { charset });
           const seen = new Set<string>();
           for (const name of input) {
             const model = names.toModelName(name);
-            expect(model).toMatch(MODEL_TOOL_NAME_PATTERN);
+            expect(model).toMatch(pattern);
             expect(model).toMatch(/^[a-zA-Z_]/);
             expect(seen.has(model)).toBe(false);
             seen.add(model);
             expect(names.toRegistryName(model)).toBe(name);
           }
         }),
-        { numRuns: 300 },
+        { numRuns: 200 },
       );
     });
 
     it("is injective when many names sanitise to the same text", () => {
       fc.assert(
         fc.property(fc.uniqueArray(fc.stringMatching(/^[a./ _-]{1,6}$/), { minLength: 2, maxLength: 200 }), (input) => {
-          const names = createModelToolNames(input);
+          const names = createModelToolNames(input, { charset });
           expect(new Set(input.map((name) => names.toModelName(name))).size).toBe(input.length);
         }),
       );
@@ -136,11 +162,25 @@ describe("createModelToolNames", () => {
       fc.assert(
         fc.property(fc.uniqueArray(registryName, { maxLength: 30 }), fc.integer(), (input, seed) => {
           const shuffled = [...input].sort((a, b) => ((a.length * 31 + seed) % 7) - ((b.length * 31 + seed) % 7));
-          const first = createModelToolNames(input);
-          const second = createModelToolNames(shuffled);
+          const first = createModelToolNames(input, { charset });
+          const second = createModelToolNames(shuffled, { charset });
           for (const name of input) expect(second.toModelName(name)).toBe(first.toModelName(name));
         }),
       );
     });
+  });
+
+  it('charset "word" names survive the OpenAI Agents SDK\'s rewrite ("-" and others to "_") unchanged and distinct', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-b]{1,2}[-_/.]{1,2}[a-b]{1,2}$/), { minLength: 2, maxLength: 40 }),
+        (input) => {
+          const names = createModelToolNames(input, { charset: "word" });
+          const rewritten = input.map((name) => names.toModelName(name).replace(/[^a-zA-Z0-9_]/g, "_"));
+          expect(rewritten).toEqual(input.map((name) => names.toModelName(name)));
+          expect(new Set(rewritten).size).toBe(input.length);
+        },
+      ),
+    );
   });
 });

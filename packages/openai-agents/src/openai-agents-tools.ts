@@ -46,7 +46,11 @@ export function createOpenAIAgentsTools(
   source: ToolSourceInput,
   options: OpenAIAgentsToolsOptions = {},
 ): OpenAIAgentsTool[] {
-  const { tools } = createModelToolSet(resolveToolSource(source), options);
+  // Charset "word" by default: the SDK rewrites "-" to "_", which could make two names one.
+  const { tools } = createModelToolSet(resolveToolSource(source), {
+    ...options,
+    names: { charset: "word", ...options.names },
+  });
   const agentsNames = agentsToolNames(tools);
   return tools.map((modelTool) => toAgentsTool(modelTool, agentsNames.get(modelTool) ?? modelTool.modelName, options));
 }
@@ -90,7 +94,8 @@ function toAgentsTool(modelTool: ModelTool, name: string, options: OpenAIAgentsT
 }
 
 /**
- * The Agents SDK turns every character outside [a-zA-Z0-9_] into "_" (so "get-sum" is "get_sum");
+ * The Agents SDK turns every character outside [a-zA-Z0-9_] into "_" (so "get-sum" is "get_sum").
+ * With the default charset "word" no name has such a character; with `names.charset: "standard"`
  * two model names that differ only there would meet, which this refuses to hide.
  */
 function agentsToolNames(tools: readonly ModelTool[]): Map<ModelTool, string> {
@@ -102,7 +107,7 @@ function agentsToolNames(tools: readonly ModelTool[]): Map<ModelTool, string> {
     if (owner !== undefined) {
       throw new OpenAIAgentsBridgeError(
         "NAME_COLLISION",
-        `Tools "${owner.registryName}" and "${modelTool.registryName}" would both be "${name}" in the OpenAI Agents SDK (it replaces "-" with "_"). Leave one out with the filter option, or rename one with a capability-preserving alias in the registry.`,
+        `Tools "${owner.registryName}" and "${modelTool.registryName}" would both be "${name}" in the OpenAI Agents SDK (it replaces "-" with "_"). Leave out names.charset "standard" (the default "word" keeps them apart), or leave one tool out with the filter option.`,
       );
     }
     owners.set(name, modelTool);

@@ -129,7 +129,7 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
     expect(text).toMatch(/truncated/i);
   });
 
-  it("refuses two tools that the SDK would give one name", () => {
+  it('keeps tools apart that differ only by "-" and "_", and refuses them under charset "standard"', async () => {
     const local = new ToolRegistry();
     const definition = {
       description: "d",
@@ -138,13 +138,25 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
       source: "local",
       sourceMetadata: {},
       checkpointable: true,
-      handler: () => ({ success: true }),
     };
-    local.register("ns", { ...definition, name: "get-sum" });
-    local.register("ns", { ...definition, name: "get_sum" });
+    local.register("ns", { ...definition, name: "get-sum", handler: () => ({ success: true, data: "dash" }) });
+    local.register("ns", { ...definition, name: "get_sum", handler: () => ({ success: true, data: "underscore" }) });
+    const tools = createOpenAIAgentsTools(local, { approval: "never" });
+    const names = tools.map((agentsTool) => agentsTool.name);
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_]{1,64}$/);
+    // The model calls each by the name it was given, and reaches the right tool.
+    const model = new ScriptedModel([
+      names.map((name, index) => functionCall(name, {}, { callId: `call-${index}` })),
+      [assistantMessage("done")],
+    ]);
+    await run(new Agent({ name: "sums", model, tools }), "call both");
+    const outputs = toolResultsInSecondRequest(model).map((item) => outputText(item));
+    expect(outputs.sort()).toEqual(["dash", "underscore"]);
+
     let caught: unknown;
     try {
-      createOpenAIAgentsTools(local);
+      createOpenAIAgentsTools(local, { names: { charset: "standard" } });
     } catch (error) {
       caught = error;
     }
