@@ -17,7 +17,7 @@ import type { ToolSource } from "./tool-source.js";
 
 export interface ModelToolExecuteOptions {
   signal?: AbortSignal;
-  /** The dialect the model saw; the restore of arguments is the same for every dialect today. */
+  /** The dialect the model saw: its property keys (renamed for Anthropic and Gemini where refused) are mapped back. */
   dialect?: SchemaDialect;
 }
 
@@ -139,7 +139,11 @@ class RegistryModelTool implements ModelTool {
         `the arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`,
       );
     }
-    const restored = this.#schemaConversions().prepared.restoreArguments(args as Record<string, unknown>);
+    // The dialect's own restore: Anthropic and Gemini may have seen renamed property keys.
+    const restored =
+      options.dialect === undefined
+        ? this.#schemaConversions().prepared.restoreArguments(args as Record<string, unknown>)
+        : this.schemaFor(options.dialect).restoreArguments(args as Record<string, unknown>);
     const check = this.#compiledSchema()?.validate(restored);
     if (check !== undefined && !check.valid) return invalid(this.registryName, formatValidationErrors(check.errors));
     try {

@@ -3,8 +3,9 @@ import { toGemini } from "./gemini.js";
 import { inlineRefs } from "./inline-refs.js";
 import { toOpenAIStrict } from "./openai-strict.js";
 import { createArgumentRestorer, type ArgumentRestorer } from "./restore-arguments.js";
+import { renameKeysBack, renamePropertyKeys } from "./rename-keys.js";
 import { rootObject } from "./root-object.js";
-import { asSchemaNode } from "./schema-keywords.js";
+import { asSchemaNode, type SchemaNode } from "./schema-keywords.js";
 
 /** The schema rules of one provider's function calling. */
 export type SchemaDialect = "openai-strict" | "openai" | "anthropic" | "gemini";
@@ -50,7 +51,9 @@ export function convertPrepared(prepared: PreparedSchema, dialect: SchemaDialect
   const restoreArguments = prepared.restoreArguments;
   switch (dialect) {
     case "gemini":
-      return { schema: toGemini(root, changes), strict: false, changes, restoreArguments };
+      return withAcceptedKeys(toGemini(root, changes), changes, restoreArguments);
+    case "anthropic":
+      return withAcceptedKeys(root, changes, restoreArguments);
     case "openai-strict": {
       const strictChanges: string[] = [];
       const attempt = toOpenAIStrict(root, strictChanges);
@@ -63,11 +66,22 @@ export function convertPrepared(prepared: PreparedSchema, dialect: SchemaDialect
       return { schema: root, strict: false, changes, restoreArguments };
     }
     case "openai":
-    case "anthropic":
       return { schema: root, strict: false, changes, restoreArguments };
   }
   throw new ModelToolsError(
     "INVALID_OPTIONS",
     `convertInputSchema: unknown dialect ${JSON.stringify(dialect)}; use one of ${SCHEMA_DIALECTS.join(", ")}`,
   );
+}
+
+/** Property keys the provider refuses renamed; the model's arguments get the real keys back before the rest of the restore. */
+function withAcceptedKeys(schema: SchemaNode, changes: string[], restoreArguments: ArgumentRestorer): ConvertedSchema {
+  const { schema: renamed, renames } = renamePropertyKeys(schema, changes);
+  if (renames === undefined) return { schema, strict: false, changes, restoreArguments };
+  return {
+    schema: renamed,
+    strict: false,
+    changes,
+    restoreArguments: (args) => restoreArguments(renameKeysBack(args, renames) as Record<string, unknown>),
+  };
 }
