@@ -35,6 +35,7 @@ import { ConnectionLost, settlePending, type PendingRequest, type Session } from
 import { clampTimer, positiveOr, withTimeout } from "./timeouts.js";
 import { ToolCatalog } from "./tool-catalog.js";
 import { ToolSync } from "./tool-sync.js";
+import { createdTaskId } from "./tool-task.js";
 import type {
   MCPCompleteOptions,
   MCPCompletion,
@@ -573,16 +574,63 @@ export class MCPToolAdapter {
 
     let raw: unknown;
     try {
-      raw = await this.#request(
-        session,
-        { method: "tools/call", params: { name, arguments: args } },
-        requestOptions,
-        signal,
-      );
+      raw = entry.requiresTask
+        ? await this.#callAsTask(session, name, args, requestOptions, signal)
+        : await this.#request(
+            session,
+            { method: "tools/call", params: { name, arguments: args } },
+            requestOptions,
+            signal,
+          );
     } catch (error) {
       return callFailure(this.#outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
     }
     return callResult(this.#outcome, start, name, raw, entry);
+  }
+
+  /**
+   * Calls a tool that must run as an MCP task: tools/call with `task` creates it, then
+   * tasks/result waits (the server blocks it) for the final CallToolResult, and carries the
+   * requests the task makes meanwhile (an elicitation, a sampling request) to our handlers. Both
+   * steps share the call's timeout. A call given up on (timeout, abort) cancels the task, so the
+   * server stops working for nobody.
+   */
+  async #callAsTask(
+    session: Session,
+    name: string,
+    args: Record<string, unknown>,
+    options: RequestOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    const started = this.#now();
+    const created = await this.#request(
+      session,
+      { method: "tools/call", params: { name, arguments: args, task: {} } },
+      options,
+      signal,
+    );
+    const taskId = createdTaskId(created);
+    // A server that ran the call at once answers with the result itself.
+    if (taskId === undefined) return created;
+    const elapsed = this.#now() - started;
+    const timeout = Math.max(1, (options.timeout ?? this.#defaultTimeoutMs) - elapsed);
+    try {
+      return await this.#request(
+        session,
+        { method: "tasks/result", params: { taskId } },
+        { ...options, timeout },
+        signal,
+      );
+    } catch (error) {
+      if (session.state === "open") {
+        session.client
+          .request({ method: "tasks/cancel", params: { taskId } }, ANY_RESULT)
+          .catch((cancelError: unknown) => {
+            this.#logger?.debug?.(`Could not cancel task "${taskId}" of tool "${name}": ${describeCause(cancelError)}`);
+          });
+      }
+      throw error;
+    }
   }
 
   /**

@@ -12,13 +12,19 @@ type SchemaCheck = { compiled: CompiledSchema } | { problem: string };
  */
 export class CatalogEntry {
   readonly descriptor: MCPToolDescriptor;
+  /**
+   * The tool declares `execution.taskSupport: "required"` (MCP tasks): a plain tools/call is
+   * refused, so it is called as a task and its result fetched with tasks/result.
+   */
+  readonly requiresTask: boolean;
   readonly #inputProblem: string | undefined;
   #fingerprint: string | undefined;
   #input: SchemaCheck | undefined;
   #output: SchemaCheck | undefined;
 
-  constructor(descriptor: MCPToolDescriptor, inputProblem: string | undefined) {
+  constructor(descriptor: MCPToolDescriptor, inputProblem: string | undefined, requiresTask = false) {
     this.descriptor = descriptor;
+    this.requiresTask = requiresTask;
     this.#inputProblem = inputProblem;
   }
 
@@ -27,7 +33,9 @@ export class CatalogEntry {
    * first use: only a rediscovery compares it, and a first discovery of thousands of tools need not pay.
    */
   get fingerprint(): string {
-    this.#fingerprint ??= canonicalJson(this.descriptor);
+    this.#fingerprint ??= canonicalJson(
+      this.requiresTask ? { ...this.descriptor, requiresTask: true } : this.descriptor,
+    );
     return this.#fingerprint;
   }
 
@@ -149,7 +157,7 @@ export function buildEntries(
 }
 
 function toEntry(raw: Record<string, unknown> & { name: string }): CatalogEntry {
-  const { inputSchema, outputSchema, annotations, title, description } = raw;
+  const { inputSchema, outputSchema, annotations, title, description, execution } = raw;
   let inputProblem: string | undefined;
   let input: Record<string, unknown>;
   if (inputSchema === undefined) {
@@ -168,7 +176,8 @@ function toEntry(raw: Record<string, unknown> & { name: string }): CatalogEntry 
     ...(isRecord(outputSchema) ? { outputSchema: frozenSnapshot(outputSchema) } : {}),
     ...(isRecord(annotations) ? { annotations: frozenSnapshot(annotations) } : {}),
   };
-  return new CatalogEntry(Object.freeze(descriptor), inputProblem);
+  const requiresTask = isRecord(execution) && execution.taskSupport === "required";
+  return new CatalogEntry(Object.freeze(descriptor), inputProblem, requiresTask);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -78,6 +78,32 @@ describe("elicitation", () => {
     expect(seen).toEqual([params]);
   });
 
+  it("fills in the requestedSchema's defaults for the fields an accepted answer omits (SEP-1034)", async () => {
+    const { server } = await connectedHarness(
+      {},
+      { onElicitation: () => ({ action: "accept", content: { name: "Bo" } }) },
+    );
+    const withDefaults = {
+      mode: "form",
+      message: "Settings?",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", default: "John Doe" },
+          age: { type: "integer", default: 30 },
+          status: { type: "string", enum: ["active", "inactive"], default: "active" },
+          verified: { type: "boolean", default: false },
+          note: { type: "string" },
+        },
+        required: ["age"],
+      },
+    };
+    expect(await server.requestFromClient("elicitation/create", withDefaults)).toEqual({
+      action: "accept",
+      content: { name: "Bo", age: 30, status: "active", verified: false },
+    });
+  });
+
   it("refuses an answer that does not match requestedSchema; nothing of it reaches the server", async () => {
     const { server } = await connectedHarness(
       {},

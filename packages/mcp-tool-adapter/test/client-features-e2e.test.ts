@@ -13,12 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   MCPToolAdapter,
   type MCPElicitationRequest,
+  type MCPElicitationResponse,
   type MCPSamplingRequest,
   type MCPServerConfig,
 } from "../src/index.js";
 
 // Elicitation, sampling and roots against the real servers. Tools called: trigger-elicitation-request,
-// trigger-url-elicitation, trigger-sampling-request, get-roots-list (server-everything) and
+// trigger-url-elicitation, trigger-sampling-request, simulate-research-query (a task), get-roots-list (server-everything) and
 // list_allowed_directories (server-filesystem). Never get-env nor gzip-file-as-resource.
 
 let http: EverythingHttpServer | undefined;
@@ -48,11 +49,13 @@ describe.each(targets)("server-everything client features over $label", (target)
     adapter = new MCPToolAdapter(target.config(), {
       connectTimeoutMs: 20_000,
       roots: [{ uri: "file:///srv/project", name: "project" }],
-      onElicitation: (request) => {
+      onElicitation: (request): MCPElicitationResponse => {
         elicitations.push(request);
-        return request.mode === "form"
-          ? { action: "accept", content: { name: "Ada", check: true, integer: 7 } }
-          : { action: "decline" };
+        if (request.mode === "url") return { action: "decline" };
+        // simulate-research-query asks which meaning of its topic we want.
+        return "interpretation" in (request.requestedSchema.properties as object)
+          ? { action: "accept", content: { interpretation: "snake" } }
+          : { action: "accept", content: { name: "Ada", check: true, integer: 7 } };
       },
       onSampling: (request) => {
         samplings.push(request);
@@ -116,6 +119,24 @@ describe.each(targets)("server-everything client features over $label", (target)
       maxTokens: 30,
       systemPrompt: "You are a helpful test server.",
       messages: [{ role: "user" }],
+    });
+  });
+
+  it("runs a task-based tool (MCP tasks) to its final result, its clarification asked through onElicitation", async () => {
+    const result = await adapter.invoke("simulate-research-query", { topic: "python", ambiguous: true });
+    expect(result.error).toBeNull();
+    expect(result.success).toBe(true);
+    expect(textOf(result)).toContain("# Research Report: python (snake)");
+    expect(elicitations.at(-1)).toMatchObject({
+      mode: "form",
+      requestedSchema: {
+        properties: {
+          interpretation: {
+            oneOf: expect.arrayContaining([{ const: "snake", title: "Python snake species" }]) as unknown,
+          },
+        },
+        required: ["interpretation"],
+      },
     });
   });
 

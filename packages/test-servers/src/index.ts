@@ -45,6 +45,7 @@ export {
   type TcpRelay,
   type TransportSource,
 } from "./faults.js";
+export { elicitingStdioServer } from "./eliciting.js";
 export {
   HOSTILE_SERVER_PATH,
   HOSTILE_TOOL_NAMES,

@@ -32,8 +32,10 @@ export function toElicitationRequest(
 }
 
 /**
- * Checks the user's accepted form answer against the server's `requestedSchema` before it is
- * sent; an answer that does not fit is an error for the server, never sent as data.
+ * Completes the user's accepted form answer with the `requestedSchema`'s defaults for the fields
+ * it leaves out (SEP-1034: a field the user did not touch keeps the value the form showed), then
+ * checks it against the schema before it is sent; an answer that does not fit is an error for the
+ * server, never sent as data.
  */
 export function checkElicitationAnswer(
   request: MCPElicitationRequest,
@@ -41,12 +43,27 @@ export function checkElicitationAnswer(
   validator: SchemaValidator,
 ): MCPElicitationResponse {
   if (request.mode !== "form" || answer.action !== "accept") return answer;
-  const result = validator.validate(request.requestedSchema, answer.content ?? {});
+  const content = withDefaults(request.requestedSchema, answer.content ?? {});
+  const result = validator.validate(request.requestedSchema, content);
   if (!result.valid) {
     throw new McpError(
       ErrorCode.InternalError,
       `The client's answer to the elicitation does not match its requestedSchema: ${formatValidationErrors(result.errors)}`,
     );
   }
-  return answer;
+  return { ...answer, content };
+}
+
+type FormContent = NonNullable<MCPElicitationResponse["content"]>;
+
+/** The answer plus each top-level property's `default` the answer omits (a form schema is flat). */
+function withDefaults(requestedSchema: Readonly<Record<string, unknown>>, content: FormContent): FormContent {
+  const properties = requestedSchema.properties;
+  if (typeof properties !== "object" || properties === null) return content;
+  const completed: Record<string, unknown> = { ...content };
+  for (const [field, schema] of Object.entries(properties as Record<string, unknown>)) {
+    if (completed[field] !== undefined || typeof schema !== "object" || schema === null) continue;
+    if (Object.hasOwn(schema, "default")) completed[field] = (schema as { default: unknown }).default;
+  }
+  return completed as FormContent;
 }
