@@ -46,6 +46,7 @@ describe("formatPeerTable", () => {
         unit: "µs",
         ratioless: false,
         cells: { raw: summary(60, 1), adapter: summary(54, 0.9) },
+        perRound: [{ raw: 60, adapter: 54 }],
       },
       {
         key: "heap.growth",
@@ -53,6 +54,7 @@ describe("formatPeerTable", () => {
         unit: "MB",
         ratioless: true,
         cells: { raw: summary(0.2, 1), adapter: summary(-0.1, -0.5) },
+        perRound: [{ raw: 0.2, adapter: -0.1 }],
       },
     ],
     probes: { adapterPackage: summary(110, 1.1), sdkClient: summary(100, 1) },

@@ -21,6 +21,8 @@ export interface PeerTable {
     unit: Unit;
     ratioless: boolean;
     cells: Readonly<Partial<Record<PeerSide, SideSummary>>>;
+    /** Every round's value per side, in round order, for whoever wants to look past the medians. */
+    perRound: readonly Readonly<Partial<Record<PeerSide, number>>>[];
   }[];
   readonly probes: { adapterPackage: SideSummary; sdkClient: SideSummary };
   /** Side runs that failed (the side then lacks that round), with the reason. */

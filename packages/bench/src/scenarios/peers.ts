@@ -186,12 +186,13 @@ export async function runPeersScenario(
       sides: sides.map((side) => ({ side, label: peerSideInfo(side).label, call: peerSideInfo(side).call })),
       leftOut,
       versions: await packageVersions(sides.flatMap((side) => peerSideInfo(side).packages)),
-      rows: summaries.map(({ kind, bySide }) => ({
+      rows: summaries.map(({ kind, bySide }, index) => ({
         key: kind.key,
         label: kind.label,
         unit: kind.unit,
         ratioless: kind.ratioless === true,
         cells: Object.fromEntries(sides.map((side) => [side, bySide[side]])),
+        perRound: rounds[index]!,
       })),
       probes: { adapterPackage: probes["adapter-package"], sdkClient: probes["sdk-client"] },
       failures,
