@@ -24,6 +24,8 @@ function loadAdapter(discoverFirst: boolean): LoadPeerClient {
     const { MCPToolAdapter: Adapter } = await import("mcp-tool-adapter");
     return (target) => {
       let adapter: MCPToolAdapter | undefined;
+      // The discovery connect() did, handed to the first listAll() so the listing is not done twice.
+      let discoveredOnConnect: number | undefined;
       const connected = (): MCPToolAdapter => {
         if (adapter === undefined) throw new Error("mcp-tool-adapter: connect() first");
         return adapter;
@@ -32,7 +34,7 @@ function loadAdapter(discoverFirst: boolean): LoadPeerClient {
         async connect() {
           const next = new Adapter(configFor(target));
           await next.connect();
-          if (discoverFirst) await next.discoverTools();
+          if (discoverFirst) discoveredOnConnect = (await next.discoverTools()).length;
           adapter = next;
         },
         async call(tool, args) {
@@ -40,7 +42,9 @@ function loadAdapter(discoverFirst: boolean): LoadPeerClient {
           if (!result.success) throw failedCall("mcp-tool-adapter", tool, result.error ?? "no error message");
         },
         async listAll() {
-          return (await connected().discoverTools()).length;
+          const count = discoveredOnConnect ?? (await connected().discoverTools()).length;
+          discoveredOnConnect = undefined;
+          return count;
         },
         async close() {
           await adapter?.disconnect();
