@@ -1,4 +1,5 @@
 import type { Figure } from "./figures.js";
+import { formatPeerTable } from "./peers/peer-table.js";
 import type { BenchReport } from "./run-bench.js";
 
 /** Enough significant digits to compare, never a wall of decimals. */
@@ -56,8 +57,9 @@ export function formatReport(report: BenchReport): string {
           "calibration (A/A): both sides ran the raw SDK, so each ratio is this machine's noise between two identical sides",
         ]
       : []),
-    `settings: ${report.settings.name}; ${report.environment.node} on ${report.environment.cpus} × ${report.environment.cpuModel}; took ${(report.durationMs / 1000).toFixed(1)} s`,
+    `settings: ${report.settings.name}; ${report.environment.node} on ${report.environment.cpus} × ${report.environment.cpuModel}; load average ${report.environment.loadAverage.start.map((load) => load.toFixed(2)).join("/")} at the start, ${report.environment.loadAverage.end.map((load) => load.toFixed(2)).join("/")} at the end; took ${(report.durationMs / 1000).toFixed(1)} s`,
   );
+  for (const table of report.peerTables) out.push("", formatPeerTable(table));
   const notes = report.figures.filter((figure) => figure.note !== undefined);
   if (notes.length > 0) {
     out.push("", "notes:");

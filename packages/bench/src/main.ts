@@ -18,6 +18,7 @@ try {
     settings: options.settings,
     scenarios: options.scenarios,
     calibrate: options.calibrate,
+    peers: options.peers,
     progress: (message) => process.stderr.write(`[bench] ${message}\n`),
   });
   await mkdir(dirname(options.outFile), { recursive: true });

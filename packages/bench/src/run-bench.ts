@@ -1,4 +1,4 @@
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { listOwnedProcesses } from "@mcp-tool-adapter/test-servers";
 import type { BenchContext } from "./context.js";
 import { compared, exactly, single, type Figure } from "./figures.js";
@@ -8,14 +8,23 @@ import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
 import { runManyToolsScenario } from "./scenarios/many-tools.js";
 import { runModelToolsScenario } from "./scenarios/model-tools.js";
-import type { BenchSettings, ScenarioName } from "./settings.js";
+import type { PeerTable } from "./peers/peer-table.js";
+import { runPeersScenario } from "./scenarios/peers.js";
+import type { BenchSettings, PeerOptions, ScenarioName } from "./settings.js";
 import { WarningRecorder, type RecordedWarning } from "./warnings.js";
 
 /** What one run produced; written as JSON to reports/bench.json. */
 export interface BenchReport {
   readonly startedAt: string;
   readonly durationMs: number;
-  readonly environment: { node: string; platform: string; cpus: number; cpuModel: string };
+  readonly environment: {
+    node: string;
+    platform: string;
+    cpus: number;
+    cpuModel: string;
+    /** os.loadavg() (1, 5, 15 minutes) when the run started and when it ended. */
+    loadAverage: { start: number[]; end: number[] };
+  };
   readonly settings: BenchSettings;
   readonly scenarios: readonly ScenarioName[];
   /** True for an A/A calibration run: both sides ran the raw SDK. */
@@ -23,6 +32,8 @@ export interface BenchReport {
   readonly figures: readonly Figure[];
   readonly warnings: readonly RecordedWarning[];
   readonly targets: { readonly passed: number; readonly failed: readonly string[] };
+  /** The peer comparison per transport (issue 17), when it ran. */
+  readonly peerTables: readonly PeerTable[];
 }
 
 export interface RunBenchOptions {
@@ -30,6 +41,8 @@ export interface RunBenchOptions {
   scenarios: readonly ScenarioName[];
   /** A/A calibration (see BenchOptions.calibrate). Default false. */
   calibrate?: boolean;
+  /** The peer comparison's options; default: the bench's own node, every side, published builds. */
+  peers?: PeerOptions;
   progress?: (message: string) => void;
 }
 
@@ -38,15 +51,18 @@ const GROUP = "whole run";
 export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const loadAtStart = loadavg();
   const warnings = new WarningRecorder();
   const calibrate = options.calibrate ?? false;
   const context: BenchContext = {
     settings: options.settings,
     warnings,
     calibrate,
+    peers: options.peers ?? { fromSource: false },
     progress: options.progress ?? (() => undefined),
   };
   const figures: Figure[] = [];
+  const peerTables: PeerTable[] = [];
   // Anything already running (tsx's esbuild service) is the toolchain's, not the bench's.
   const preexisting = new Set(listOwnedProcesses().map((info) => info.pid));
   warnings.start();
@@ -59,6 +75,12 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));
     if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));
     if (wanted.has("heap")) figures.push(...(await runHeapScenario(context)));
+    for (const transport of ["stdio", "streamable-http"] as const) {
+      if (!wanted.has(transport === "stdio" ? "peers-stdio" : "peers-http")) continue;
+      const { figures: peerFigures, table } = await runPeersScenario(transport, context);
+      figures.push(...peerFigures);
+      peerTables.push(table);
+    }
   } finally {
     warnings.stop();
   }
@@ -101,6 +123,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       platform: `${process.platform} ${process.arch}`,
       cpus: cpuList.length,
       cpuModel: cpuList[0]?.model ?? "unknown",
+      loadAverage: { start: loadAtStart, end: loadavg() },
     },
     settings: options.settings,
     scenarios: options.scenarios,
@@ -108,6 +131,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     figures,
     warnings: warnings.warnings,
     targets: { passed: judged.length - failed.length, failed },
+    peerTables,
   };
 }
 

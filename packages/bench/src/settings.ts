@@ -1,3 +1,5 @@
+import { PEER_SIDE_NAMES, type PeerSide } from "./peers/sides.js";
+
 /** How much work one bench run does. `--quick` is only for checking that the bench runs. */
 export interface BenchSettings {
   readonly name: "default" | "quick";
@@ -50,6 +52,17 @@ export interface BenchSettings {
   readonly modelToolsCallBatches: number;
   readonly modelToolsCallBatchSize: number;
   readonly modelToolsConvertRounds: number;
+  /**
+   * The peer comparison (issue 17's method): rounds (each a fresh node process per side, the
+   * order rotating), echo calls per process (untimed warm-up, sequential, then with
+   * `peerInFlight` outstanding) and the tool count of the server each side lists.
+   */
+  readonly peerRounds: number;
+  readonly peerWarmupCalls: number;
+  readonly peerSequentialCalls: number;
+  readonly peerConcurrentCalls: number;
+  readonly peerInFlight: number;
+  readonly peerListTools: number;
 }
 
 export const DEFAULT_SETTINGS: BenchSettings = {
@@ -82,6 +95,12 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   modelToolsCallBatches: 200,
   modelToolsCallBatchSize: 1_000,
   modelToolsConvertRounds: 10,
+  peerRounds: 5,
+  peerWarmupCalls: 200,
+  peerSequentialCalls: 2_000,
+  peerConcurrentCalls: 20_000,
+  peerInFlight: 50,
+  peerListTools: 5_000,
 };
 
 export const QUICK_SETTINGS: BenchSettings = {
@@ -114,12 +133,39 @@ export const QUICK_SETTINGS: BenchSettings = {
   modelToolsCallBatches: 10,
   modelToolsCallBatchSize: 100,
   modelToolsConvertRounds: 1,
+  peerRounds: 1,
+  peerWarmupCalls: 20,
+  peerSequentialCalls: 200,
+  peerConcurrentCalls: 1_000,
+  peerInFlight: 50,
+  peerListTools: 300,
 };
 
-/** Which scenario groups to run; all by default. */
-export type ScenarioName = "leaf" | "model-tools" | "stdio" | "http" | "many-tools" | "heap";
+/** Which scenario groups to run. */
+export type ScenarioName =
+  "leaf" | "model-tools" | "stdio" | "http" | "many-tools" | "heap" | "peers-stdio" | "peers-http";
 
-export const SCENARIO_NAMES: readonly ScenarioName[] = ["leaf", "model-tools", "stdio", "http", "many-tools", "heap"];
+export const SCENARIO_NAMES: readonly ScenarioName[] = [
+  "leaf",
+  "model-tools",
+  "stdio",
+  "http",
+  "many-tools",
+  "heap",
+  "peers-stdio",
+  "peers-http",
+];
+
+/**
+ * What runs without --only. The peer comparison is left out: it needs `pnpm build` first, takes
+ * long, and its peers need Node >= 22; ask for it with --only=peers (both transports).
+ */
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter((name) => !name.startsWith("peers"));
+
+/** Names --only accepts besides the scenarios: shorthands for several. */
+const SCENARIO_ALIASES: Readonly<Record<string, readonly ScenarioName[]>> = {
+  peers: ["peers-stdio", "peers-http"],
+};
 
 /** The scenarios `--calibrate` runs: the side-by-side wall-time comparisons. */
 export const CALIBRATED_SCENARIOS: readonly ScenarioName[] = ["stdio", "http"];
@@ -134,10 +180,40 @@ export interface BenchOptions {
   readonly calibrate: boolean;
   /** Where the JSON report goes. */
   readonly outFile: string;
+  /** The peer comparison's options (--node, --sides, --from-source). */
+  readonly peers: PeerOptions;
+}
+
+export interface PeerOptions {
+  /**
+   * The node binary every side of the peer comparison runs on (--node=<path>); default the one
+   * running the bench. Sides whose current version needs a newer Node are left out, and say so.
+   */
+  readonly node?: string;
+  /** Only these sides (--sides=adapter,langchain); the raw SDK baseline always runs. Default all. */
+  readonly sides?: readonly PeerSide[];
+  /**
+   * Our packages from TypeScript source through tsx (--from-source), as the older scenarios run,
+   * instead of their dist builds. Every side then runs under the tsx loader. For finding out how
+   * much the way of running moves the figures; users run the dist build.
+   */
+  readonly fromSource: boolean;
 }
 
 export class BenchUsageError extends Error {
   override readonly name = "BenchUsageError";
+}
+
+/** The `count` comma-separated positive integers of `--flag=1,2,3`, or a usage error naming the flag. */
+function positiveIntegers(arg: string, count: number): number[] {
+  const [flag, value = ""] = arg.split("=", 2) as [string, string?];
+  const numbers = value.split(",").map((part) => Number(part.replaceAll("_", "")));
+  if (numbers.length !== count || !numbers.every((number) => Number.isInteger(number) && number > 0)) {
+    throw new BenchUsageError(
+      `${flag} takes ${count === 1 ? "a positive integer" : `${count} comma-separated positive integers`}; got "${value}"`,
+    );
+  }
+  return numbers;
 }
 
 /**
@@ -146,7 +222,11 @@ export class BenchUsageError extends Error {
  */
 export function parseBenchArgs(argv: readonly string[], defaultOutFile: string): BenchOptions {
   let settings = DEFAULT_SETTINGS;
-  let scenarios: readonly ScenarioName[] = SCENARIO_NAMES;
+  let scenarios: readonly ScenarioName[] = DEFAULT_SCENARIOS;
+  let node: string | undefined;
+  let sides: readonly PeerSide[] | undefined;
+  let fromSource = false;
+  let peerOverrides: Partial<BenchSettings> = {};
   let outFile = defaultOutFile;
   let calibrate = false;
   let only = false;
@@ -158,23 +238,44 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
         .slice("--only=".length)
         .split(",")
         .filter((name) => name !== "");
-      const unknown = names.filter((name) => !(SCENARIO_NAMES as readonly string[]).includes(name));
+      const known = [...SCENARIO_NAMES, ...Object.keys(SCENARIO_ALIASES)];
+      const unknown = names.filter((name) => !known.includes(name));
       if (names.length === 0 || unknown.length > 0) {
-        throw new BenchUsageError(
-          `--only takes a comma-separated list of ${SCENARIO_NAMES.join(", ")}; got "${arg.slice(7)}"`,
-        );
+        throw new BenchUsageError(`--only takes a comma-separated list of ${known.join(", ")}; got "${arg.slice(7)}"`);
       }
-      scenarios = SCENARIO_NAMES.filter((name) => names.includes(name));
+      const expanded = names.flatMap((name): readonly string[] => SCENARIO_ALIASES[name] ?? [name]);
+      scenarios = SCENARIO_NAMES.filter((name) => expanded.includes(name));
       only = true;
     } else if (arg.startsWith("--out=") && arg.length > "--out=".length) {
       outFile = arg.slice("--out=".length);
+    } else if (arg.startsWith("--node=") && arg.length > "--node=".length) {
+      node = arg.slice("--node=".length);
+    } else if (arg.startsWith("--sides=")) {
+      const names = arg
+        .slice("--sides=".length)
+        .split(",")
+        .filter((side) => side !== "");
+      const unknown = names.filter((name) => !(PEER_SIDE_NAMES as readonly string[]).includes(name));
+      if (names.length === 0 || unknown.length > 0) {
+        throw new BenchUsageError(
+          `--sides takes a comma-separated list of ${PEER_SIDE_NAMES.join(", ")}; got "${arg.slice("--sides=".length)}"`,
+        );
+      }
+      sides = PEER_SIDE_NAMES.filter((name) => names.includes(name));
+    } else if (arg.startsWith("--peer-rounds=")) {
+      peerOverrides = { ...peerOverrides, peerRounds: positiveIntegers(arg, 1)[0]! };
+    } else if (arg.startsWith("--peer-calls=")) {
+      const [peerWarmupCalls, peerSequentialCalls, peerConcurrentCalls] = positiveIntegers(arg, 3);
+      peerOverrides = { ...peerOverrides, peerWarmupCalls, peerSequentialCalls, peerConcurrentCalls };
+    } else if (arg === "--from-source") {
+      fromSource = true;
     } else if (arg === "--calibrate") {
       calibrate = true;
     } else if (arg === "--") {
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
       throw new BenchUsageError(
-        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")}] [--out=<file.json>]`,
+        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
       );
     }
   }
@@ -187,5 +288,11 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
     }
     scenarios = scenarios.filter((name) => CALIBRATED_SCENARIOS.includes(name));
   }
-  return { settings, scenarios, calibrate, outFile };
+  return {
+    settings: { ...settings, ...peerOverrides },
+    scenarios,
+    calibrate,
+    outFile,
+    peers: { ...(node === undefined ? {} : { node }), ...(sides === undefined ? {} : { sides }), fromSource },
+  };
 }

@@ -6,7 +6,13 @@ import { QUICK_SETTINGS } from "../src/settings.js";
 const report: BenchReport = {
   startedAt: "2026-01-01T00:00:00.000Z",
   durationMs: 1234,
-  environment: { node: "v20.0.0", platform: "linux x64", cpus: 2, cpuModel: "test cpu" },
+  environment: {
+    node: "v20.0.0",
+    platform: "linux x64",
+    cpus: 2,
+    cpuModel: "test cpu",
+    loadAverage: { start: [1.5, 2, 2.5], end: [3, 2, 1] },
+  },
   settings: QUICK_SETTINGS,
   scenarios: ["stdio"],
   calibrate: false,
@@ -33,6 +39,7 @@ const report: BenchReport = {
   ],
   warnings: [],
   targets: { passed: 1, failed: ["a"] },
+  peerTables: [],
 };
 
 describe("formatReport", () => {

@@ -1,13 +1,57 @@
 import { describe, expect, it } from "vitest";
-import { BenchUsageError, DEFAULT_SETTINGS, parseBenchArgs, QUICK_SETTINGS, SCENARIO_NAMES } from "../src/settings.js";
+import {
+  BenchUsageError,
+  DEFAULT_SCENARIOS,
+  DEFAULT_SETTINGS,
+  parseBenchArgs,
+  QUICK_SETTINGS,
+} from "../src/settings.js";
 
 describe("parseBenchArgs", () => {
-  it("runs every scenario with the default settings when given nothing", () => {
+  it("runs every scenario but the peer comparison with the default settings when given nothing", () => {
     expect(parseBenchArgs([], "/out.json")).toEqual({
       settings: DEFAULT_SETTINGS,
-      scenarios: SCENARIO_NAMES,
+      scenarios: DEFAULT_SCENARIOS,
       calibrate: false,
       outFile: "/out.json",
+      peers: { fromSource: false },
+    });
+    expect(DEFAULT_SCENARIOS).toEqual(["leaf", "model-tools", "stdio", "http", "many-tools", "heap"]);
+  });
+
+  it("runs the peer comparison only when asked, with issue 17's method by default", () => {
+    expect(parseBenchArgs(["--only=peers"], "/out.json").scenarios).toEqual(["peers-stdio", "peers-http"]);
+    expect(parseBenchArgs(["--only=peers-http,leaf"], "/out.json").scenarios).toEqual(["leaf", "peers-http"]);
+    expect(DEFAULT_SETTINGS).toMatchObject({
+      peerRounds: 5,
+      peerWarmupCalls: 200,
+      peerSequentialCalls: 2_000,
+      peerConcurrentCalls: 20_000,
+      peerInFlight: 50,
+      peerListTools: 5_000,
+    });
+  });
+
+  it("takes the peer options --node, --sides (in table order), --peer-rounds, --peer-calls and --from-source", () => {
+    const options = parseBenchArgs(
+      [
+        "--quick",
+        "--only=peers-stdio",
+        "--node=/opt/node24/bin/node",
+        "--sides=mastra,adapter",
+        "--peer-rounds=3",
+        "--peer-calls=100,1_000,5000",
+        "--from-source",
+      ],
+      "/out.json",
+    );
+    expect(options.peers).toEqual({ node: "/opt/node24/bin/node", sides: ["adapter", "mastra"], fromSource: true });
+    expect(options.settings).toEqual({
+      ...QUICK_SETTINGS,
+      peerRounds: 3,
+      peerWarmupCalls: 100,
+      peerSequentialCalls: 1_000,
+      peerConcurrentCalls: 5_000,
     });
   });
 
@@ -29,6 +73,7 @@ describe("parseBenchArgs", () => {
       scenarios: ["stdio", "heap"],
       calibrate: false,
       outFile: "/tmp/b.json",
+      peers: { fromSource: false },
     });
   });
 
@@ -46,8 +91,22 @@ describe("parseBenchArgs", () => {
     );
   });
 
-  it.each([["--fast"], ["--only="], ["--only=stdio,nope"], ["--out="]])("rejects %s with the usage", (arg) => {
+  it.each([["--fast"], ["--only="], ["--only=stdio,nope"], ["--out="], ["--node="]])(
+    "rejects %s with the usage",
+    (arg) => {
+      expect(() => parseBenchArgs([arg], "/out.json")).toThrow(BenchUsageError);
+      expect(() => parseBenchArgs([arg], "/out.json")).toThrow(/Usage: pnpm bench|--only takes/);
+    },
+  );
+
+  it.each([
+    ["--sides=adapter,crewai", /--sides takes .*raw, adapter, adapter-discovered/],
+    ["--sides=", /--sides takes/],
+    ["--peer-rounds=0", /--peer-rounds takes a positive integer; got "0"/],
+    ["--peer-calls=1,2", /--peer-calls takes 3 comma-separated positive integers; got "1,2"/],
+    ["--peer-calls=1,2,x", /--peer-calls takes 3/],
+  ])("rejects %s, saying what it takes", (arg, message) => {
     expect(() => parseBenchArgs([arg], "/out.json")).toThrow(BenchUsageError);
-    expect(() => parseBenchArgs([arg], "/out.json")).toThrow(/Usage: pnpm bench|--only takes/);
+    expect(() => parseBenchArgs([arg], "/out.json")).toThrow(message);
   });
 });

@@ -1,0 +1,42 @@
+import type { Unit } from "../figures.js";
+import type { ImportProbeResult, PeerSideResult } from "./peer-job.js";
+
+/** The figures of the peer table, each read from one side's result. */
+export interface PeerFigureKind {
+  readonly key: string;
+  readonly label: string;
+  readonly unit: Unit;
+  /** True where more is better (throughput), so the table can say which way a ratio points. */
+  readonly higherIsBetter?: boolean;
+  /** A difference that can be near zero or negative: shown as a value, never as a ratio. */
+  readonly ratioless?: boolean;
+  readonly read: (result: PeerSideResult) => number;
+}
+
+export const PEER_FIGURE_KINDS: readonly PeerFigureKind[] = [
+  { key: "echo.p50", label: "echo p50", unit: "ms", read: (r) => r.p50Ms },
+  { key: "cpu.sequential", label: "client CPU per call, sequential", unit: "µs", read: (r) => r.sequentialCpuMicros },
+  { key: "cpu.in-flight", label: "client CPU per call, 50 in flight", unit: "µs", read: (r) => r.concurrentCpuMicros },
+  {
+    key: "throughput",
+    label: "throughput, 50 in flight",
+    unit: "calls/s",
+    higherIsBetter: true,
+    read: (r) => r.callsPerSecond,
+  },
+  { key: "import", label: "time to import the package", unit: "ms", read: (r) => r.importMs },
+  { key: "heap", label: "live heap after warm-up", unit: "MB", read: (r) => r.heapAfterWarmupMb },
+  {
+    key: "heap.growth",
+    label: "heap growth over the measured calls",
+    unit: "MB",
+    ratioless: true,
+    read: (r) => r.heapAfterCallsMb - r.heapAfterWarmupMb,
+  },
+  { key: "list", label: "connect + list the generated tools", unit: "ms", read: (r) => r.listMs },
+  { key: "list.cpu", label: "connect + list, client CPU", unit: "ms", read: (r) => r.listCpuMs },
+  { key: "connect", label: "connect + handshake", unit: "ms", read: (r) => r.connectMs },
+];
+
+/** The import probes' one figure. */
+export const readProbe = (result: ImportProbeResult): number => result.importMs;

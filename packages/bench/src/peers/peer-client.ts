@@ -1,0 +1,52 @@
+/** Where a peer worker's client connects: a stdio server it launches, or a streamable-http endpoint. */
+export type PeerTarget =
+  | {
+      readonly kind: "stdio";
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+    }
+  | { readonly kind: "streamable-http"; readonly url: string };
+
+/**
+ * One library's MCP client, driven the way that library's docs show a user calling a tool. The
+ * worker times these operations; a call that did not succeed rejects, so a broken side cannot
+ * look fast.
+ */
+export interface PeerClient {
+  /** Starts the transport and completes the handshake (and whatever the library does before its first call). */
+  connect(): Promise<void>;
+  /** Calls `echo` with `args`. */
+  call(tool: string, args: Record<string, unknown>): Promise<void>;
+  /**
+   * Lists every tool the way the library hands tools to an agent; resolves with how many there
+   * are. Libraries that list while connecting answer the first call from that listing.
+   */
+  listAll(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export type PeerClientFactory = (target: PeerTarget) => PeerClient;
+
+/**
+ * What a side module exports: `load` imports the library and the transport it needs (timed by
+ * the worker as "time to import") and returns the factory. Libraries are imported only inside `load`, so nothing of
+ * theirs loads before the timer starts.
+ */
+export type LoadPeerClient = (transport: PeerTarget["kind"]) => Promise<PeerClientFactory>;
+
+/** The library answered an echo call with an error or with nothing like the echo. */
+export function failedCall(side: string, tool: string, detail: string): Error {
+  return new Error(`${side}: tool "${tool}" did not succeed: ${detail}`);
+}
+
+/** A server environment with the SDK's defaults plus the bench's own variables, for libraries that replace the environment. */
+export function stdioEnvironment(target: PeerTarget & { kind: "stdio" }): Record<string, string> | undefined {
+  if (target.env === undefined) return undefined;
+  const inherited: Record<string, string> = {};
+  for (const name of ["HOME", "PATH", "SHELL", "TERM", "USER", "LOGNAME"]) {
+    const value = process.env[name];
+    if (value !== undefined) inherited[name] = value;
+  }
+  return { ...inherited, ...target.env };
+}

@@ -1,0 +1,62 @@
+import type { PeerTarget } from "./peer-client.js";
+import type { PeerSide } from "./sides.js";
+
+/** What one fresh peer worker process measures: one side, start to finish. */
+export interface PeerSideJob {
+  readonly kind: "side";
+  readonly side: PeerSide;
+  /** server-everything, whose `echo` is called. */
+  readonly target: PeerTarget;
+  /** The generated server whose tools are listed, and how many it has. */
+  readonly listTarget: PeerTarget;
+  readonly expectedTools: number;
+  readonly warmupCalls: number;
+  readonly sequentialCalls: number;
+  readonly concurrentCalls: number;
+  readonly inFlight: number;
+}
+
+/** Import probes: a fresh process that only imports one package, for the import-time targets. */
+export type ImportProbe = "adapter-package" | "sdk-client";
+
+export interface ImportProbeJob {
+  readonly kind: "import";
+  readonly probe: ImportProbe;
+}
+
+export type PeerJob = PeerSideJob | ImportProbeJob;
+
+/** One side's figures from one fresh process. Times in ms, CPU in µs per call, heap in MB. */
+export interface PeerSideResult {
+  readonly kind: "side";
+  readonly side: PeerSide;
+  readonly node: string;
+  /** Loading the library (and the transport it needs) with `await import()`, the first thing the process does. */
+  readonly importMs: number;
+  readonly connectMs: number;
+  /** Heap in use after full GCs, right after the warm-up calls. */
+  readonly heapAfterWarmupMb: number;
+  /** Heap in use after full GCs once every call has run. */
+  readonly heapAfterCallsMb: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly sequentialCpuMicros: number;
+  readonly concurrentCpuMicros: number;
+  readonly callsPerSecond: number;
+  /** Listing every tool of the generated server on a second connection, wall time and client CPU. */
+  readonly listMs: number;
+  readonly listCpuMs: number;
+  readonly toolCount: number;
+}
+
+export interface ImportProbeResult {
+  readonly kind: "import";
+  readonly probe: ImportProbe;
+  readonly node: string;
+  readonly importMs: number;
+}
+
+export type PeerResult = PeerSideResult | ImportProbeResult;
+
+/** The worker prints its result on one stdout line after this marker; libraries may print other lines. */
+export const RESULT_MARKER = "@@peer-result@@ ";

@@ -1,0 +1,67 @@
+import { formatNumber } from "../format-table.js";
+import type { Unit } from "../figures.js";
+import type { SideSummary } from "./ratios.js";
+import type { PeerSide } from "./sides.js";
+
+/** One transport's peer comparison, as the report keeps it and the table prints it. */
+export interface PeerTable {
+  readonly transport: "stdio" | "streamable-http";
+  readonly node: string;
+  readonly rounds: number;
+  /** os.loadavg() (1, 5, 15 minutes) before and after the comparison: how busy the machine was. */
+  readonly loadAverage: { readonly before: readonly number[]; readonly after: readonly number[] };
+  readonly fromSource: boolean;
+  readonly sides: readonly { side: PeerSide; label: string; call: string }[];
+  /** Sides asked for that the node binary is too old for. */
+  readonly leftOut: readonly PeerSide[];
+  readonly versions: Readonly<Record<string, string>>;
+  readonly rows: readonly {
+    key: string;
+    label: string;
+    unit: Unit;
+    ratioless: boolean;
+    cells: Readonly<Partial<Record<PeerSide, SideSummary>>>;
+    /** Every round's value per side, in round order, for whoever wants to look past the medians. */
+    perRound: readonly Readonly<Partial<Record<PeerSide, number>>>[];
+  }[];
+  readonly probes: { adapterPackage: SideSummary; sdkClient: SideSummary };
+  /** Side runs that failed (the side then lacks that round), with the reason. */
+  readonly failures: readonly string[];
+}
+
+/** One cell: the ratio to raw and the median value, e.g. "0.87× (61.2 µs)"; raw gets its value only. */
+export function formatPeerCell(
+  summary: SideSummary | undefined,
+  unit: Unit,
+  baseline: boolean,
+  ratioless: boolean,
+): string {
+  if (summary === undefined || !Number.isFinite(summary.median)) return "n/a";
+  const value = `${formatNumber(summary.median)} ${unit}`;
+  if (baseline || ratioless || !Number.isFinite(summary.ratio)) return value;
+  return `${summary.ratio.toFixed(2)}× (${value})`;
+}
+
+/** The comparison as a Markdown table: a row per figure, a column per side. */
+export function formatPeerTable(table: PeerTable): string {
+  const header = ["figure", ...table.sides.map((side) => side.label)];
+  const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
+  for (const row of table.rows) {
+    const cells = table.sides.map((side) =>
+      formatPeerCell(row.cells[side.side], row.unit, side.side === "raw", row.ratioless),
+    );
+    lines.push(`| ${row.label} | ${cells.join(" | ")} |`);
+  }
+  const { adapterPackage, sdkClient } = table.probes;
+  const load = (values: readonly number[]): string => values.map((value) => value.toFixed(2)).join(" / ");
+  return [
+    `peers over ${table.transport}, ${table.node}, ${table.rounds} round(s)${table.fromSource ? ", our packages from source (tsx)" : ""}; load average ${load(table.loadAverage.before)} before, ${load(table.loadAverage.after)} after`,
+    ...lines,
+    `import of @mcp-tool-adapter/adapter alone: ${formatPeerCell(adapterPackage, "ms", false, false)} against the SDK Client alone ${formatPeerCell(sdkClient, "ms", true, false)}`,
+    `versions: ${Object.entries(table.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(", ")}`,
+    ...(table.leftOut.length === 0 ? [] : [`left out (need a newer Node): ${table.leftOut.join(", ")}`]),
+    ...table.failures.map((failure) => `FAILED ${failure}`),
+  ].join("\n");
+}

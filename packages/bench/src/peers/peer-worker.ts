@@ -1,0 +1,143 @@
+/**
+ * One side of the peer comparison in a fresh Node process (issue 17's method): import the library,
+ * connect, warm up, then sequential calls and calls with many in flight, heap after GC, and listing
+ * a large server. Runs as plain JavaScript (bundled by build-peer-worker.ts, libraries left
+ * external), so every library loads its published build, as in a user's process.
+ * Input: the job as JSON in argv[2]. Output: the result as JSON after RESULT_MARKER on stdout.
+ */
+import { median } from "../stats.js";
+import { quantile } from "../stats.js";
+import { PEER_LOADERS } from "./clients/index.js";
+import type { PeerClient } from "./peer-client.js";
+import {
+  RESULT_MARKER,
+  type ImportProbe,
+  type ImportProbeJob,
+  type ImportProbeResult,
+  type PeerJob,
+  type PeerSideJob,
+  type PeerSideResult,
+} from "./peer-job.js";
+
+const ECHO_TOOL = "echo";
+const ECHO_ARGS = { message: "hello from the bench" };
+const BYTES_PER_MB = 1024 * 1024;
+
+const PROBES: Readonly<Record<ImportProbe, () => Promise<unknown>>> = {
+  "adapter-package": () => import("@mcp-tool-adapter/adapter"),
+  "sdk-client": () => import("@modelcontextprotocol/sdk/client/index.js"),
+};
+
+async function heapAfterGcMb(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error("peer worker: run it with node --expose-gc");
+  for (let i = 0; i < 3; i += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
+  return process.memoryUsage().heapUsed / BYTES_PER_MB;
+}
+
+function cpuMicrosSince(before: NodeJS.CpuUsage): number {
+  const spent = process.cpuUsage(before);
+  return spent.user + spent.system;
+}
+
+/** `calls` calls with `inFlight` always outstanding: calls per second, and client CPU per call. */
+async function concurrent(client: PeerClient, calls: number, inFlight: number) {
+  let started = 0;
+  const lane = async (): Promise<void> => {
+    while (started < calls) {
+      started += 1;
+      await client.call(ECHO_TOOL, ECHO_ARGS);
+    }
+  };
+  const cpu = process.cpuUsage();
+  const begin = performance.now();
+  await Promise.all(Array.from({ length: Math.min(inFlight, calls) }, lane));
+  const seconds = (performance.now() - begin) / 1000;
+  return { callsPerSecond: calls / seconds, cpuMicros: cpuMicrosSince(cpu) / calls };
+}
+
+async function sequential(client: PeerClient, calls: number) {
+  const samples: number[] = [];
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < calls; i += 1) {
+    const begin = performance.now();
+    await client.call(ECHO_TOOL, ECHO_ARGS);
+    samples.push(performance.now() - begin);
+  }
+  const cpuMicros = cpuMicrosSince(cpu) / calls;
+  samples.sort((a, b) => a - b);
+  return { p50Ms: median(samples), p99Ms: quantile(samples, 0.99), cpuMicros };
+}
+
+async function runSide(job: PeerSideJob): Promise<PeerSideResult> {
+  const importStarted = performance.now();
+  const createClient = await PEER_LOADERS[job.side](job.target.kind);
+  const importMs = performance.now() - importStarted;
+
+  const client = createClient(job.target);
+  const connectStarted = performance.now();
+  await client.connect();
+  const connectMs = performance.now() - connectStarted;
+  try {
+    for (let i = 0; i < job.warmupCalls; i += 1) await client.call(ECHO_TOOL, ECHO_ARGS);
+    const heapAfterWarmupMb = await heapAfterGcMb();
+    const seq = await sequential(client, job.sequentialCalls);
+    const conc = await concurrent(client, job.concurrentCalls, job.inFlight);
+    const heapAfterCallsMb = await heapAfterGcMb();
+    const listing = await listAll(createClient(job.listTarget));
+    if (listing.toolCount !== job.expectedTools) {
+      throw new Error(`${job.side}: listed ${listing.toolCount} tools, the server has ${job.expectedTools}`);
+    }
+    return {
+      kind: "side",
+      side: job.side,
+      node: process.version,
+      importMs,
+      connectMs,
+      heapAfterWarmupMb,
+      heapAfterCallsMb,
+      p50Ms: seq.p50Ms,
+      p99Ms: seq.p99Ms,
+      sequentialCpuMicros: seq.cpuMicros,
+      concurrentCpuMicros: conc.cpuMicros,
+      callsPerSecond: conc.callsPerSecond,
+      ...listing,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * A second connection, to the generated server: connect and list every tool, timed together,
+ * because LangChain and Mastra list the tools as part of connecting (the listing cannot be
+ * timed apart from their connect); the handshake is small next to 5,000 tools.
+ */
+async function listAll(client: PeerClient): Promise<{ listMs: number; listCpuMs: number; toolCount: number }> {
+  const cpu = process.cpuUsage();
+  const begin = performance.now();
+  try {
+    await client.connect();
+    const toolCount = await client.listAll();
+    return { listMs: performance.now() - begin, listCpuMs: cpuMicrosSince(cpu) / 1000, toolCount };
+  } finally {
+    await client.close();
+  }
+}
+
+async function runProbe(job: ImportProbeJob): Promise<ImportProbeResult> {
+  const started = performance.now();
+  await PROBES[job.probe]();
+  return { kind: "import", probe: job.probe, node: process.version, importMs: performance.now() - started };
+}
+
+const raw = process.argv[2];
+if (raw === undefined) throw new Error("peer worker: missing JSON job argument");
+const job = JSON.parse(raw) as PeerJob;
+const result = job.kind === "side" ? await runSide(job) : await runProbe(job);
+process.stdout.write(`${RESULT_MARKER}${JSON.stringify(result)}\n`);
+// Some libraries keep timers or handles alive after close; the measurement is done.
+process.exit(0);

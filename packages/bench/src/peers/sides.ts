@@ -1,0 +1,85 @@
+/**
+ * The sides of the peer comparison (issue 17): the raw SDK Client as the baseline, our umbrella
+ * package (calling without a prior discovery, and after one), and the MCP clients of the agent
+ * frameworks users compare us with. Each runs alone in a fresh Node process per round.
+ */
+export type PeerSide = "raw" | "adapter" | "adapter-discovered" | "langchain" | "openai-agents" | "mastra" | "ai-sdk";
+
+export interface PeerSideInfo {
+  readonly side: PeerSide;
+  /** How the side is named in tables. */
+  readonly label: string;
+  /** The npm packages the side loads (their versions go into the report). */
+  readonly packages: readonly string[];
+  /** The lowest Node major the side's current version runs on (its `engines`). */
+  readonly minNodeMajor: number;
+  /** What the side calls, in a few words, for the method section of the table. */
+  readonly call: string;
+}
+
+export const PEER_SIDES: readonly PeerSideInfo[] = [
+  {
+    side: "raw",
+    label: "raw SDK Client",
+    packages: ["@modelcontextprotocol/sdk"],
+    minNodeMajor: 20,
+    call: "Client.callTool({ name, arguments })",
+  },
+  {
+    side: "adapter",
+    label: "mcp-tool-adapter",
+    packages: ["mcp-tool-adapter"],
+    minNodeMajor: 20,
+    call: "MCPToolAdapter.invoke(name, args), no discoverTools() first",
+  },
+  {
+    side: "adapter-discovered",
+    label: "mcp-tool-adapter, discovered",
+    packages: ["mcp-tool-adapter"],
+    minNodeMajor: 20,
+    call: "MCPToolAdapter.invoke(name, args) after discoverTools()",
+  },
+  {
+    side: "langchain",
+    label: "LangChain",
+    packages: ["@langchain/mcp-adapters", "@langchain/core"],
+    minNodeMajor: 20,
+    call: "MultiServerMCPClient.getTools(), then tool.invoke(args)",
+  },
+  {
+    side: "openai-agents",
+    label: "OpenAI Agents",
+    packages: ["@openai/agents-core"],
+    minNodeMajor: 22,
+    call: "MCPServerStdio / MCPServerStreamableHttp .callTool(name, args)",
+  },
+  {
+    side: "mastra",
+    label: "Mastra",
+    packages: ["@mastra/mcp", "@mastra/core"],
+    minNodeMajor: 22,
+    call: "MCPClient.listTools(), then tool.execute(args)",
+  },
+  {
+    side: "ai-sdk",
+    label: "AI SDK",
+    packages: ["@ai-sdk/mcp"],
+    minNodeMajor: 22,
+    call: "createMCPClient(...).callTool({ name, arguments })",
+  },
+];
+
+export const PEER_SIDE_NAMES: readonly PeerSide[] = PEER_SIDES.map((info) => info.side);
+
+export function peerSideInfo(side: PeerSide): PeerSideInfo {
+  const info = PEER_SIDES.find((candidate) => candidate.side === side);
+  if (info === undefined) throw new RangeError(`unknown peer side "${side}"`);
+  return info;
+}
+
+/** The sides that run on Node `major`, in table order; the raw baseline always runs. */
+export function sidesRunnableOn(major: number, wanted: readonly PeerSide[] = PEER_SIDE_NAMES): PeerSide[] {
+  return PEER_SIDES.filter(
+    (info) => (info.side === "raw" || wanted.includes(info.side)) && info.minNodeMajor <= major,
+  ).map((info) => info.side);
+}

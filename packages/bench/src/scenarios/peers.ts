@@ -1,0 +1,285 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { loadavg } from "node:os";
+import { everythingStdioServer, leakMarkerEnv, startEverythingHttp } from "@mcp-tool-adapter/test-servers";
+import type { BenchContext } from "../context.js";
+import { compared, ratioAtLeast, ratioAtMost, type Figure, type TargetVerdict } from "../figures.js";
+import { buildPeerBundles } from "../peers/build-peer-worker.js";
+import { staleBuilds } from "../peers/dist-check.js";
+import { PEER_FIGURE_KINDS, type PeerFigureKind } from "../peers/figure-kinds.js";
+import type { PeerTarget } from "../peers/peer-client.js";
+import type { ImportProbe, PeerJob, PeerResult } from "../peers/peer-job.js";
+import { packageVersions } from "../peers/package-versions.js";
+import { summarizeAgainstBaseline, type RoundValues, type SideSummary } from "../peers/ratios.js";
+import { rotatedOrder } from "../peers/rotation.js";
+import { runPeerWorker } from "../peers/run-peer-worker.js";
+import { peerSideInfo, PEER_SIDE_NAMES, sidesRunnableOn, type PeerSide } from "../peers/sides.js";
+import type { PeerTable } from "../peers/peer-table.js";
+import { typeScriptNodeArgs } from "../workers/spawn-worker.js";
+
+export type PeerTransport = "stdio" | "streamable-http";
+
+/** What the import-probe pair is judged on: the adapter package alone against the SDK Client alone. */
+const PROBES: readonly ImportProbe[] = ["adapter-package", "sdk-client"];
+type Runner = PeerSide | ImportProbe;
+
+const WORKER_TIMEOUT_MS = 600_000;
+
+/** The targets of issue 17, per transport: ratios to the raw SDK Client in the same round. */
+const CALL_TARGETS: Readonly<
+  Record<PeerTransport, Readonly<Record<string, (a: number, r: number, ratio: number) => TargetVerdict>>>
+> = {
+  stdio: {
+    "echo.p50": ratioAtMost(1.0),
+    "cpu.sequential": ratioAtMost(0.9),
+    "cpu.in-flight": ratioAtMost(0.9),
+    throughput: ratioAtLeast(1.1),
+  },
+  "streamable-http": {
+    "cpu.sequential": ratioAtMost(0.8),
+    "cpu.in-flight": ratioAtMost(0.8),
+    throughput: ratioAtLeast(1.15),
+  },
+};
+const UMBRELLA_IMPORT_LIMIT = 1.2;
+const ADAPTER_IMPORT_LIMIT = 1.1;
+const HEAP_LIMIT = 1.3;
+const HEAP_FLAT_SHARE = 0.1;
+const OUR_SIDES: readonly PeerSide[] = ["adapter", "adapter-discovered"];
+
+/** The node binary's major version, asked of the binary itself. */
+function nodeVersionOf(node: string): string {
+  return execFileSync(node, ["-p", "process.version"], { encoding: "utf8" }).trim();
+}
+
+/** A server process that announces its URL on stdout (the generated server with --http). */
+async function startAnnouncingServer(command: string, args: readonly string[]): Promise<{ url: string; stop(): void }> {
+  const child: ChildProcess = spawn(command, [...args], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, ...leakMarkerEnv() },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+      seen += chunk;
+      const match = /listening (\S+)/.exec(seen);
+      if (match !== null) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`generated HTTP server exited (${String(code)}) before listening`)));
+  });
+  return {
+    url,
+    stop: () => {
+      child.stdin?.end();
+      child.kill();
+    },
+  };
+}
+
+/**
+ * Issue 17's comparison over one transport: per round, every side (and both import probes) in a
+ * fresh node process, in an order that rotates each round; each figure as the median over the
+ * rounds, and as the median of its per-round ratios to the raw SDK Client.
+ */
+export async function runPeersScenario(
+  transport: PeerTransport,
+  context: BenchContext,
+): Promise<{ figures: Figure[]; table: PeerTable }> {
+  const { settings, peers } = context;
+  const key = transport === "stdio" ? "stdio" : "http";
+  if (!peers.fromSource) {
+    const stale = await staleBuilds();
+    if (stale.length > 0) {
+      throw new Error(
+        `the peer comparison measures our published builds, and these are missing or out of date: ${stale.join("; ")}. Run \`pnpm build\` first (or pass --from-source).`,
+      );
+    }
+  }
+  const node = peers.node ?? process.execPath;
+  const nodeVersion = nodeVersionOf(node);
+  const major = Number(/^v(\d+)/.exec(nodeVersion)?.[1] ?? 0);
+  const wanted = peers.sides ?? PEER_SIDE_NAMES;
+  const sides = sidesRunnableOn(major, wanted);
+  const leftOut = wanted.filter((side) => !sides.includes(side));
+  const group = `peers over ${transport} (${nodeVersion})`;
+  context.progress(
+    `${group}: ${sides.join(", ")}${leftOut.length === 0 ? "" : `; left out (need a newer Node, see --node): ${leftOut.join(", ")}`}`,
+  );
+  const bundles = await buildPeerBundles();
+  const generatedArgs = [bundles.generatedServer, `--tools=${settings.peerListTools}`, "--page-size=100"];
+  const everything = everythingStdioServer();
+  const marker = leakMarkerEnv();
+  let target: PeerTarget;
+  let listTarget: PeerTarget;
+  const stops: (() => void | Promise<void>)[] = [];
+  const loadBefore = loadavg();
+  try {
+    if (transport === "stdio") {
+      target = { kind: "stdio", command: everything.command, args: everything.args, env: marker };
+      listTarget = { kind: "stdio", command: process.execPath, args: generatedArgs, env: marker };
+    } else {
+      const server = await startEverythingHttp({ mode: "streamableHttp" });
+      stops.push(() => server.stop());
+      const generated = await startAnnouncingServer(process.execPath, [...generatedArgs, "--http"]);
+      stops.push(generated.stop);
+      target = { kind: "streamable-http", url: server.url };
+      listTarget = { kind: "streamable-http", url: generated.url };
+    }
+    const nodeArgs = peers.fromSource ? typeScriptNodeArgs() : [];
+    const env = { ...process.env, ...marker };
+    const runners: readonly Runner[] = [...sides, ...PROBES];
+    const rounds: RoundValues<Runner>[][] = PEER_FIGURE_KINDS.map(() => []);
+    const probeRounds: RoundValues<Runner>[] = [];
+    const failures: string[] = [];
+    for (let round = 0; round < settings.peerRounds; round += 1) {
+      const values: RoundValues<Runner>[] = PEER_FIGURE_KINDS.map(() => ({}));
+      const probeValues: RoundValues<Runner> = {};
+      for (const runner of rotatedOrder(runners, round)) {
+        context.progress(`${group}: round ${round + 1} of ${settings.peerRounds}, ${runner}`);
+        context.warnings.phase = `peers.${key}.${runner}`;
+        const job: PeerJob = (PROBES as readonly string[]).includes(runner)
+          ? { kind: "import", probe: runner as ImportProbe }
+          : {
+              kind: "side",
+              side: runner as PeerSide,
+              target,
+              listTarget,
+              expectedTools: settings.peerListTools,
+              warmupCalls: settings.peerWarmupCalls,
+              sequentialCalls: settings.peerSequentialCalls,
+              concurrentCalls: settings.peerConcurrentCalls,
+              inFlight: settings.peerInFlight,
+            };
+        let result: PeerResult;
+        try {
+          result = await runPeerWorker(job, {
+            node,
+            worker: bundles.worker,
+            nodeArgs,
+            env,
+            timeoutMs: WORKER_TIMEOUT_MS,
+          });
+        } catch (error) {
+          // One side failing must not cost the others their figures; the failure is reported.
+          failures.push(`round ${round + 1}, ${runner}: ${error instanceof Error ? error.message : String(error)}`);
+          context.progress(`${group}: ${runner} failed in round ${round + 1}`);
+          continue;
+        }
+        if (result.kind === "import") probeValues[result.probe] = result.importMs;
+        else PEER_FIGURE_KINDS.forEach((kind, index) => (values[index]![result.side] = kind.read(result)));
+      }
+      values.forEach((value, index) => rounds[index]!.push(value));
+      probeRounds.push(probeValues);
+    }
+    const loadAfter = loadavg();
+    const summaries = PEER_FIGURE_KINDS.map((kind, index) => ({
+      kind,
+      bySide: summarizeAgainstBaseline(rounds[index]!, sides, "raw"),
+    }));
+    const probes = summarizeAgainstBaseline(probeRounds, PROBES, "sdk-client");
+    const table: PeerTable = {
+      transport,
+      node: nodeVersion,
+      rounds: settings.peerRounds,
+      loadAverage: { before: loadBefore, after: loadAfter },
+      fromSource: peers.fromSource,
+      sides: sides.map((side) => ({ side, label: peerSideInfo(side).label, call: peerSideInfo(side).call })),
+      leftOut,
+      versions: await packageVersions(sides.flatMap((side) => peerSideInfo(side).packages)),
+      rows: summaries.map(({ kind, bySide }, index) => ({
+        key: kind.key,
+        label: kind.label,
+        unit: kind.unit,
+        ratioless: kind.ratioless === true,
+        cells: Object.fromEntries(sides.map((side) => [side, bySide[side]])),
+        perRound: rounds[index]!,
+      })),
+      probes: { adapterPackage: probes["adapter-package"], sdkClient: probes["sdk-client"] },
+      failures,
+    };
+    const loadNote = `load average ${loadBefore.map((l) => l.toFixed(2)).join("/")} before, ${loadAfter.map((l) => l.toFixed(2)).join("/")} after (1/5/15 min)`;
+    return { figures: peerFigures(table, summaries, key, group, loadNote, transport, context), table };
+  } finally {
+    for (const stop of stops.reverse()) await stop();
+  }
+}
+
+function peerFigures(
+  table: PeerTable,
+  summaries: readonly { kind: PeerFigureKind; bySide: Record<PeerSide, SideSummary> }[],
+  key: string,
+  group: string,
+  loadNote: string,
+  transport: PeerTransport,
+  context: BenchContext,
+): Figure[] {
+  const { settings } = context;
+  const method = `${table.rounds} round(s), a fresh node process per side per round, order rotating; ${settings.peerWarmupCalls} warm-up, ${settings.peerSequentialCalls} sequential and ${settings.peerConcurrentCalls} calls with ${settings.peerInFlight} in flight per process; ratio = median of per-round ratios to the raw SDK Client; ${loadNote}`;
+  const figures: Figure[] = [];
+  for (const { kind, bySide } of summaries) {
+    const raw = bySide.raw;
+    for (const side of table.sides.map((entry) => entry.side)) {
+      if (side === "raw") continue;
+      const summary = bySide[side];
+      const ours = OUR_SIDES.includes(side);
+      const target = ours ? targetFor(kind.key, side, transport) : undefined;
+      figures.push(
+        compared(
+          {
+            id: `peers.${key}.${kind.key}.${side}`,
+            group,
+            label: `${kind.label}: ${peerSideInfo(side).label}`,
+            unit: kind.unit,
+            adapter: summary.median,
+            raw: raw.median,
+            ...(kind.ratioless ? { showRatio: false } : { ratio: summary.ratio }),
+            ...(side === "adapter" && kind.key === "echo.p50" ? { note: method } : {}),
+          },
+          target,
+        ),
+      );
+    }
+  }
+  const { adapterPackage, sdkClient } = table.probes;
+  figures.push(
+    compared(
+      {
+        id: `peers.${key}.import.adapter-package`,
+        group,
+        label: "time to import @mcp-tool-adapter/adapter alone (raw: the SDK Client alone)",
+        unit: "ms",
+        adapter: adapterPackage.median,
+        raw: sdkClient.median,
+        ratio: adapterPackage.ratio,
+      },
+      ratioAtMost(ADAPTER_IMPORT_LIMIT),
+    ),
+  );
+  // Heap flat over the calls: growth after every measured call within a tenth of the heap after warm-up.
+  for (const side of OUR_SIDES) {
+    if (!table.sides.some((entry) => entry.side === side)) continue;
+    const heap = summaries.find((entry) => entry.kind.key === "heap")!.bySide[side];
+    const index = figures.findIndex((figure) => figure.id === `peers.${key}.heap.growth.${side}`);
+    const growth = figures[index]!.adapter!;
+    figures[index] = {
+      ...figures[index]!,
+      target: {
+        text: `within ${HEAP_FLAT_SHARE * 100}% of the heap after warm-up`,
+        pass: Math.abs(growth) <= HEAP_FLAT_SHARE * heap.median,
+      },
+    };
+  }
+  return figures;
+}
+
+function targetFor(
+  figureKey: string,
+  side: PeerSide,
+  transport: PeerTransport,
+): ((a: number, r: number, ratio: number) => TargetVerdict) | undefined {
+  const call = CALL_TARGETS[transport][figureKey];
+  if (call !== undefined) return call;
+  if (figureKey === "import" && side === "adapter") return ratioAtMost(UMBRELLA_IMPORT_LIMIT);
+  if (figureKey === "heap") return ratioAtMost(HEAP_LIMIT);
+  return undefined;
+}

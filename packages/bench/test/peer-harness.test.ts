@@ -1,0 +1,115 @@
+import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staleBuilds } from "../src/peers/dist-check.js";
+import { RESULT_MARKER } from "../src/peers/peer-job.js";
+import { formatPeerCell, formatPeerTable, type PeerTable } from "../src/peers/peer-table.js";
+import { parsePeerResult } from "../src/peers/run-peer-worker.js";
+import { PEER_SIDE_NAMES, sidesRunnableOn } from "../src/peers/sides.js";
+
+describe("sidesRunnableOn", () => {
+  it("leaves out the peers whose current version needs Node 22 on Node 20, and keeps the baseline", () => {
+    expect(sidesRunnableOn(20)).toEqual(["raw", "adapter", "adapter-discovered", "langchain"]);
+    expect(sidesRunnableOn(24)).toEqual(PEER_SIDE_NAMES);
+    expect(sidesRunnableOn(24, ["mastra", "adapter"])).toEqual(["raw", "adapter", "mastra"]);
+  });
+});
+
+describe("parsePeerResult", () => {
+  it("finds the marked line among whatever the libraries printed", () => {
+    const result = { kind: "import", probe: "sdk-client", node: "v24.0.0", importMs: 12.5 };
+    const stdout = `some library banner\n${RESULT_MARKER}${JSON.stringify(result)}\nbye\n`;
+    expect(parsePeerResult(stdout)).toEqual(result);
+    expect(parsePeerResult("no result here\n")).toBeUndefined();
+  });
+});
+
+describe("formatPeerTable", () => {
+  const summary = (median: number, ratio: number) => ({ median, ratio, rounds: 5 });
+  const table: PeerTable = {
+    transport: "stdio",
+    node: "v24.22.3",
+    rounds: 5,
+    loadAverage: { before: [1, 2, 3], after: [1.5, 2.5, 3.5] },
+    fromSource: false,
+    sides: [
+      { side: "raw", label: "raw SDK Client", call: "callTool" },
+      { side: "adapter", label: "mcp-tool-adapter", call: "invoke" },
+    ],
+    leftOut: ["mastra"],
+    versions: { "@modelcontextprotocol/sdk": "1.32.2" },
+    rows: [
+      {
+        key: "cpu.sequential",
+        label: "client CPU per call, sequential",
+        unit: "µs",
+        ratioless: false,
+        cells: { raw: summary(60, 1), adapter: summary(54, 0.9) },
+        perRound: [{ raw: 60, adapter: 54 }],
+      },
+      {
+        key: "heap.growth",
+        label: "heap growth",
+        unit: "MB",
+        ratioless: true,
+        cells: { raw: summary(0.2, 1), adapter: summary(-0.1, -0.5) },
+        perRound: [{ raw: 0.2, adapter: -0.1 }],
+      },
+    ],
+    probes: { adapterPackage: summary(110, 1.1), sdkClient: summary(100, 1) },
+    failures: ["round 2, mastra: boom"],
+  };
+
+  it("prints a Markdown row per figure with each side's ratio and value, the load and what was left out", () => {
+    const text = formatPeerTable(table);
+    expect(text).toContain("| figure | raw SDK Client | mcp-tool-adapter |");
+    expect(text).toContain("| client CPU per call, sequential | 60.00 µs | 0.90× (54.00 µs) |");
+    expect(text).toContain("| heap growth | 0.200 MB | -0.100 MB |");
+    expect(text).toContain("load average 1.00 / 2.00 / 3.00 before, 1.50 / 2.50 / 3.50 after");
+    expect(text).toContain("left out (need a newer Node): mastra");
+    expect(text).toContain("FAILED round 2, mastra: boom");
+    expect(text).toContain("@mcp-tool-adapter/adapter alone: 1.10× (110.0 ms)");
+  });
+
+  it("shows a side without a usable round as n/a, never as a number", () => {
+    expect(formatPeerCell({ median: Number.NaN, ratio: Number.NaN, rounds: 0 }, "ms", false, false)).toBe("n/a");
+    expect(formatPeerCell(undefined, "ms", false, false)).toBe("n/a");
+  });
+});
+
+describe("staleBuilds", () => {
+  let root: string;
+
+  async function writePackage(dir: string, manifest: object, files: Record<string, number>): Promise<void> {
+    await mkdir(join(root, dir), { recursive: true });
+    await writeFile(join(root, dir, "package.json"), JSON.stringify(manifest));
+    for (const [file, mtimeSeconds] of Object.entries(files)) {
+      const path = join(root, dir, file);
+      await mkdir(join(path, ".."), { recursive: true });
+      await writeFile(path, "x");
+      await utimes(path, mtimeSeconds, mtimeSeconds);
+    }
+  }
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "bench-stale-"));
+    await writePackage(
+      "umbrella",
+      { name: "umbrella", dependencies: { leaf: "workspace:^", old: "workspace:^", other: "^1.0.0" } },
+      { "src/index.ts": 1000, "dist/index.js": 2000 },
+    );
+    await writePackage("leaf", { name: "leaf" }, { "src/index.ts": 1000, "src/deep/a.ts": 1000 });
+    await writePackage("old", { name: "old" }, { "src/index.ts": 3000, "dist/index.js": 2000 });
+    await writePackage("unrelated", { name: "unrelated" }, { "src/index.ts": 1000 });
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("names the packages reached from the roots whose dist is missing or older than src", async () => {
+    expect(await staleBuilds(["umbrella"], root)).toEqual(["leaf: no dist build", "old: dist is older than src"]);
+    expect(await staleBuilds(["unrelated"], root)).toEqual(["unrelated: no dist build"]);
+  });
+});
