@@ -6,6 +6,12 @@ export interface PackageTestOptions {
   lineCoverage?: number;
   /** Per-test timeout in ms; real-server suites need more than the default. */
   testTimeoutMs?: number;
+  /**
+   * Whether every test file gets fresh modules (default false: see `isolate` below). For suites
+   * that assert on process-wide state (listener counts, event-loop handles) another file's
+   * leftovers would count towards.
+   */
+  isolateFiles?: boolean;
 }
 
 /**
@@ -27,6 +33,11 @@ export function packageTestConfig(packageDir: string, options: PackageTestOption
     test: {
       root: packageDir,
       include: ["test/**/*.test.ts"],
+      // A worker process runs its test files one after another in one module graph instead of
+      // importing (and transforming) the SDK and the workspace's sources afresh for each file,
+      // which was most of what a suite spent between files. A worker still runs one file at a
+      // time, so leak checks (children of this process) see only the running file's processes.
+      isolate: options.isolateFiles ?? false,
       testTimeout: options.testTimeoutMs ?? 15_000,
       hookTimeout: options.testTimeoutMs ?? 15_000,
       reporters: ["default", ["json", { outputFile: `${reportsDir}/vitest-${name}.json` }]],
