@@ -35,6 +35,26 @@ describe("sending and receiving", () => {
     expect(observed.errors).toEqual([]);
   });
 
+  it("delivers messages sent in the same tick (written together) whole and in order", async () => {
+    const observed = observe(CAT);
+    const received: JSONRPCMessage[] = [];
+    observed.transport.onmessage = (message) => received.push(message);
+    await observed.transport.start();
+    const pings = Array.from({ length: 200 }, (_, index) => ping(index));
+    await Promise.all(pings.map((message) => observed.transport.send(message)));
+    await observed.transport.send(ping(200));
+    await within(
+      (async () => {
+        while (received.length < 201) await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+      BOUND_MS,
+      "the echoes",
+    );
+    expect(received).toEqual([...pings, ping(200)]);
+    await observed.transport.close();
+    expect(observed.errors).toEqual([]);
+  });
+
   it("rejects send() before start() and after close(), with clear errors", async () => {
     const transport = createStdioTransport(CAT);
     await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "NOT_STARTED" });
