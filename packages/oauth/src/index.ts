@@ -14,5 +14,5 @@ export {
   defaultCredentialsDirectory,
   type FileStoreOptions,
 } from "./file-store.js";
-export { openInBrowser } from "./open-browser.js";
+export { openInBrowser, type OpenInBrowserOptions } from "./open-browser.js";
 export type { Logger } from "@mcp-tool-adapter/core";

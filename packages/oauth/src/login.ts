@@ -55,7 +55,7 @@ export async function login(serverUrl: string | URL, options: LoginOptions = {})
     provider.beginInteraction({
       redirectUrl: listener.redirectUrl,
       state,
-      showAuthorizationUrl: options.showAuthorizationUrl ?? openInBrowser,
+      showAuthorizationUrl: options.showAuthorizationUrl ?? ((authorizationUrl) => openInBrowser(authorizationUrl)),
     });
     return await finish(provider, async () => {
       const first = await auth(provider, { serverUrl: url, ...scopeOptions, ...fetchOptions });

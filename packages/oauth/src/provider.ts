@@ -50,6 +50,11 @@ export interface NodeOAuthProviderOptions {
    * the client's secret goes.
    */
   authorizationServer?: string;
+  /**
+   * The server's protected-resource metadata URL, for servers whose 401 does not name it and that
+   * do not serve it at the well-known path.
+   */
+  resourceMetadataUrl?: string;
   /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
   scopes?: readonly string[];
   /** Shown on the consent screen. Default "mcp-tool-adapter". */
@@ -92,6 +97,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   #tokensRejected = false;
   #interaction: Interaction | undefined;
   #hideStoredTokens = false;
+  #discoveredNow = false;
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(serverUrl: string | URL, options: NodeOAuthProviderOptions = {}) {
@@ -316,11 +322,19 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
     ) {
       throw this.#needsLogin();
     }
+    this.#discoveredNow = true;
     await this.#update({ discovery: state, authorizationServer: state.authorizationServerUrl });
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return (await this.credentials()).discovery;
+    // A login discovers afresh (the server may have moved to another authorization server).
+    const stored =
+      this.#interaction !== undefined && !this.#discoveredNow ? undefined : (await this.credentials()).discovery;
+    const configured = this.#options.resourceMetadataUrl;
+    // No authorization server yet ("" is falsy to the SDK): it discovers, starting at the configured metadata URL.
+    return (
+      stored ?? (configured === undefined ? undefined : { authorizationServerUrl: "", resourceMetadataUrl: configured })
+    );
   }
 
   /** The discovery this provider saw last (the login's `iss` check compares against its issuer). */

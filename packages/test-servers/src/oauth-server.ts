@@ -9,6 +9,9 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import express from "express";
 import Provider, { errors as oidcErrors, type Configuration } from "oidc-provider";
 
+/** Where the authorization server's metadata is served (RFC 8414 and OpenID discovery). */
+const METADATA_PATHS = new Set(["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]);
+
 /** A pre-registered machine client (client_credentials with a secret) the authorization server knows. */
 export const OAUTH_MACHINE_CLIENT = { clientId: "machine-client", clientSecret: "machine-secret-0123456789" } as const;
 
@@ -93,12 +96,7 @@ export async function startOAuthProtectedServer(
 
   const as = express();
   as.use((req, res, next) => {
-    if (
-      req.method === "GET" &&
-      req.path === "/.well-known/openid-configuration" &&
-      hostile.metadata &&
-      !req.headers["x-unrewritten"]
-    ) {
+    if (req.method === "GET" && METADATA_PATHS.has(req.path) && hostile.metadata && !req.headers["x-unrewritten"]) {
       void rewriteJson(`${issuer}${req.path}`, res, hostile.metadata);
       return;
     }
