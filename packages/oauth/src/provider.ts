@@ -70,7 +70,7 @@ export interface NodeOAuthProviderOptions {
 }
 
 /** What a login adds to a provider: the listener's redirect URI, the state, how to show the URL. */
-export interface Interaction {
+export interface LoginInteraction {
   redirectUrl: string;
   state: string;
   showAuthorizationUrl: (url: URL) => void | Promise<void>;
@@ -95,7 +95,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   #record: StoredCredentials | undefined;
   #verifier: string | undefined;
   #tokensRejected = false;
-  #interaction: Interaction | undefined;
+  #interaction: LoginInteraction | undefined;
   #hideStoredTokens = false;
   #discoveredNow = false;
   readonly addClientAuthentication?: AddClientAuthentication;
@@ -149,7 +149,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   /** Makes this provider the one a login drives: a real redirect URI, a state, and a browser. Staged writes until {@link commit}. */
-  beginInteraction(interaction: Interaction): void {
+  beginInteraction(interaction: LoginInteraction): void {
     this.#interaction = interaction;
     this.#hideStoredTokens = true;
   }
