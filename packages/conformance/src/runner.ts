@@ -1,0 +1,96 @@
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** One check the suite made, as it prints them with --verbose. */
+export interface ConformanceCheck {
+  readonly id: string;
+  readonly name: string;
+  readonly status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
+  readonly description?: string;
+  readonly errorMessage?: string;
+}
+
+/** A scenario's outcome: passed when the suite exited 0 with no failed check and no warning (the suite's own rule). */
+export interface ScenarioVerdict {
+  readonly scenario: string;
+  readonly passed: boolean;
+  readonly exitCode: number | null;
+  readonly checks: readonly ConformanceCheck[];
+  /** The suite's stderr: its summary, and our client's output when it failed. */
+  readonly log: string;
+}
+
+export interface RunOptions {
+  /** The Node that runs the suite and our client (the suite needs Node >= 22). Default: this process's. */
+  readonly nodeBinary?: string;
+  /** Per scenario, passed to the suite's --timeout (it kills our client after it). */
+  readonly timeoutMs?: number;
+}
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const suiteCli = join(
+  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")),
+  "dist/index.js",
+);
+const clientEntry = join(packageDir, "src/client.ts");
+
+/**
+ * The command the suite starts per scenario: our client from TypeScript source. The suite splits
+ * it on spaces (and runs it through a shell), so no part of it may contain one.
+ */
+export function clientCommand(nodeBinary: string): string {
+  const parts = [nodeBinary, "--import", "tsx", "--conditions=@mcp-tool-adapter/source", clientEntry];
+  const withSpace = parts.find((part) => /\s/.test(part));
+  if (withSpace !== undefined) {
+    throw new Error(
+      `The conformance suite splits --command on spaces; move the checkout to a path without one (${withSpace})`,
+    );
+  }
+  return parts.join(" ");
+}
+
+/** Runs one client scenario of the suite against our client and reads its checks. */
+export async function runClientScenario(scenario: string, options: RunOptions = {}): Promise<ScenarioVerdict> {
+  const nodeBinary = options.nodeBinary ?? process.execPath;
+  const args = [suiteCli, "client", "--scenario", scenario, "--command", clientCommand(nodeBinary), "--verbose"];
+  if (options.timeoutMs !== undefined) args.push("--timeout", String(options.timeoutMs));
+  const { exitCode, stdout, stderr } = await run(nodeBinary, args);
+  const checks = parseChecks(stdout);
+  const passed =
+    exitCode === 0 &&
+    checks.length > 0 &&
+    checks.every((check) => check.status !== "FAILURE" && check.status !== "WARNING");
+  return { scenario, passed, exitCode, checks, log: stderr };
+}
+
+/** The client scenarios the installed suite offers (`conformance list`), auth ones included. */
+export async function listClientScenarios(options: Pick<RunOptions, "nodeBinary"> = {}): Promise<string[]> {
+  const { exitCode, stdout, stderr } = await run(options.nodeBinary ?? process.execPath, [suiteCli, "list"]);
+  if (exitCode !== 0) throw new Error(`conformance list exited with ${exitCode}: ${stderr}`);
+  const clientSection = stdout.split(/^Client scenarios.*$/m)[1] ?? "";
+  return [...clientSection.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1] as string);
+}
+
+function parseChecks(stdout: string): ConformanceCheck[] {
+  const start = stdout.indexOf("[");
+  if (start === -1) return [];
+  try {
+    return JSON.parse(stdout.slice(start)) as ConformanceCheck[];
+  } catch {
+    return [];
+  }
+}
+
+function run(command: string, args: string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (exitCode) => resolve({ exitCode, stdout, stderr }));
+  });
+}
