@@ -185,11 +185,27 @@ export {
 export {
   MCPServerSet,
   type MCPServerSetOptions,
+  type ServerSetAuthOptions,
   type ServerSetClientFeatures,
   type ServerSetConnectOptions,
 } from "./server-set.js";
 export { MCPServerSetError, type MCPServerSetErrorCode } from "./server-set/errors.js";
 export type { ServerEntries, ServerEntry, ServerEntryOptions, ServerToolsConfig } from "./server-set/server-entry.js";
+export type { ServerAuth } from "./server-set/server-auth.js";
+export {
+  createFileStore,
+  createMemoryStore,
+  login,
+  logout,
+  MCPAuthError,
+  NodeOAuthClientProvider,
+  type CredentialStore,
+  type LoginOptions,
+  type LoginResult,
+  type MCPAuthErrorCode,
+  type NodeOAuthProviderOptions,
+  type StoredCredentials,
+} from "@mcp-tool-adapter/oauth";
 export type {
   ServerConnectResult,
   ServerFailure,

@@ -6,10 +6,12 @@ import type {
   SamplingHandler,
   ServerLogListener,
 } from "@mcp-tool-adapter/adapter";
+import type { CredentialStore } from "@mcp-tool-adapter/oauth";
 import { ToolRegistry, validateToolName } from "@mcp-tool-adapter/registry";
 import { MCPToolAdapter } from "./mcp-tool-adapter.js";
 import { classifyServerFailure } from "./server-set/classify-failure.js";
 import { MCPServerSetError } from "./server-set/errors.js";
+import { createServerAuthProvider } from "./server-set/server-auth.js";
 import type { ServerEntries, ServerEntry } from "./server-set/server-entry.js";
 import type {
   ServerConnectResult,
@@ -35,6 +37,18 @@ export interface MCPServerSetOptions {
   now?: () => number;
   /** Given to every server's adapter (the default factory's); each handler learns which server asks. */
   clientFeatures?: ServerSetClientFeatures;
+  /**
+   * For entries with `auth` (the default factory's): where logins are stored (default: the file
+   * store in the user's config directory) and what a "needs a login" error tells the user to do.
+   */
+  auth?: ServerSetAuthOptions;
+}
+
+/** How the default adapter factory authorizes entries that have `auth`. */
+export interface ServerSetAuthOptions {
+  store?: CredentialStore;
+  /** Default: "call login() from mcp-tool-adapter for <url>"; the CLI says "run `mcp-tool-adapter login <name>`". */
+  loginHint?: (serverName: string) => string;
 }
 
 /** Handlers every server of a set shares; without one, that capability is not declared to any server. */
@@ -93,7 +107,8 @@ export class MCPServerSet {
       connected: false,
       registered: false,
     }));
-    this.#factory = options.adapterFactory ?? defaultAdapterFactory(options.logger, options.clientFeatures);
+    this.#factory =
+      options.adapterFactory ?? defaultAdapterFactory(options.logger, options.clientFeatures, options.auth);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.#logger = options.logger;
@@ -331,18 +346,35 @@ export class MCPServerSet {
 function defaultAdapterFactory(
   logger: Logger | undefined,
   clientFeatures: ServerSetClientFeatures = {},
+  auth: ServerSetAuthOptions = {},
 ): ServerSetAdapterFactory {
-  return (config, { entry }) =>
-    new MCPToolAdapter(config, {
+  return (config, { entry, serverName }) => {
+    const authProvider =
+      entry.auth === undefined || config.transport === "stdio"
+        ? undefined
+        : createServerAuthProvider(config.url, entry.auth, {
+            ...(auth.store === undefined ? {} : { store: auth.store }),
+            ...(auth.loginHint === undefined ? {} : { loginHint: auth.loginHint(serverName) }),
+          });
+    return new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),
       ...clientFeatures,
       ...(entry.roots === undefined ? {} : { roots: entry.roots }),
       ...(entry.logLevel === undefined ? {} : { logLevel: entry.logLevel }),
+      ...(authProvider === undefined ? {} : { transportOptions: { http: { authProvider } } }),
     });
+  };
 }
 
 function toServerConfig(name: string, entry: ServerEntry): MCPServerConfig {
-  const { tools: _tools, connectTimeoutMs: _connectTimeoutMs, roots: _roots, logLevel: _logLevel, ...config } = entry;
+  const {
+    tools: _tools,
+    connectTimeoutMs: _connectTimeoutMs,
+    roots: _roots,
+    logLevel: _logLevel,
+    auth: _auth,
+    ...config
+  } = entry;
   return { ...config, name };
 }
 

@@ -4,6 +4,7 @@ import * as capabilityInference from "@mcp-tool-adapter/capability-inference";
 import * as core from "@mcp-tool-adapter/core";
 import * as langchain from "@mcp-tool-adapter/langchain";
 import * as modelTools from "@mcp-tool-adapter/model-tools";
+import * as oauth from "@mcp-tool-adapter/oauth";
 import * as openaiAgents from "@mcp-tool-adapter/openai-agents";
 import * as registry from "@mcp-tool-adapter/registry";
 import * as schemaValidation from "@mcp-tool-adapter/schema-validation";
@@ -28,6 +29,7 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
   "@mcp-tool-adapter/transport-http": transportHttp,
   "@mcp-tool-adapter/adapter": adapter,
   "@mcp-tool-adapter/model-tools": modelTools,
+  "@mcp-tool-adapter/oauth": oauth,
   "@mcp-tool-adapter/ai-sdk": aiSdk,
   "@mcp-tool-adapter/langchain": langchain,
   "@mcp-tool-adapter/openai-agents": openaiAgents,
@@ -60,6 +62,7 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
   OpenAIAgentsBridgeError: (cause) =>
     new openaiAgents.OpenAIAgentsBridgeError("NAME_COLLISION", "two tools, one name", { cause }),
   CliUsageError: (cause) => new CliUsageError("bad arguments", { cause }),
+  MCPAuthError: (cause) => new oauth.MCPAuthError("AUTH_REQUIRED", "needs a login", { cause }),
 };
 
 function isErrorClass(value: unknown): value is ErrorClass {

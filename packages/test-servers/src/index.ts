@@ -80,3 +80,11 @@ export {
   type ProcessInfo,
 } from "./processes.js";
 export type { ProcessIgnore } from "./processes.js";
+export {
+  OAUTH_MACHINE_CLIENT,
+  OAUTH_TEST_SCOPES,
+  startOAuthProtectedServer,
+  type BrowserOptions,
+  type OAuthProtectedServer,
+  type OAuthProtectedServerOptions,
+} from "./oauth-server.js";

@@ -1,7 +1,7 @@
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { describeCause } from "@mcp-tool-adapter/core";
+import { AUTH_FAILED, AUTH_REQUIRED, describeCause, MCPToolAdapterError } from "@mcp-tool-adapter/core";
 import { HttpTransportError, type HttpTransportErrorCode, type HttpTransportKind } from "./errors.js";
 import { redactSecrets } from "./redact.js";
 
@@ -42,6 +42,11 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
       cause: causeOverride ?? cause,
     });
 
+  // An auth provider's own verdict (e.g. @mcp-tool-adapter/oauth's "needs a login") already says
+  // what to do; it keeps its code and words, with the endpoint in front.
+  if (MCPToolAdapterError.isInstance(error) && (error.code === AUTH_REQUIRED || error.code === AUTH_FAILED)) {
+    return make(error.code, `${capitalize(where)} needs authorization: ${detail}`);
+  }
   if (error instanceof UnauthorizedError) {
     return make("AUTH_FAILED", `Authentication failed for ${where}: ${detail}. ${AUTH_ADVICE}`);
   }

@@ -7,6 +7,8 @@ export type HttpTransportErrorCode =
   | "CONNECTION_FAILED"
   /** HTTP 401 or 403, or the auth provider could not authorize. */
   | "AUTH_FAILED"
+  /** The auth provider has no credentials and needs a human to log in (its message says how). */
+  | "AUTH_REQUIRED"
   /** HTTP 5xx. */
   | "SERVER_ERROR"
   /** HTTP 404. */

@@ -1,4 +1,6 @@
+import { createFileStore, defaultCredentialsDirectory } from "@mcp-tool-adapter/oauth";
 import { loadConfigFile, type MCPServersConfig } from "../config-file/load-config-file.js";
+import { cliLoginHint } from "../server-set/server-auth.js";
 import { MCPServerSet } from "../server-set.js";
 import type { ServerSetConnectReport } from "../server-set/types.js";
 import { DEFAULT_CONFIG_PATH, defaultConfigVariables } from "./default-config.js";
@@ -49,6 +51,10 @@ export async function connectSelectedServers(
     ...(context.adapterFactory === undefined ? {} : { adapterFactory: context.adapterFactory }),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
     ...(context.now === undefined ? {} : { now: context.now }),
+    auth: {
+      store: createFileStore({ directory: defaultCredentialsDirectory(context.env) }),
+      loginHint: (server) => cliLoginHint(server, selection.config),
+    },
   });
   const progress = await startConnectProgress(context, set.serverNames, { json: selection.json });
   try {

@@ -29,6 +29,8 @@ export interface CliIO {
   now?: () => number;
   /** Someone can answer questions on stdin (a server's elicitation). Default: process.stdin.isTTY. */
   stdinIsTTY?: boolean;
+  /** Shows `login`'s authorization URL (tests play the browser). Default: print it and open the system browser. */
+  showAuthorizationUrl?: (url: URL) => void | Promise<void>;
 }
 
 /** The resolved IO of one CLI run. */
@@ -43,6 +45,7 @@ export interface CliContext {
   readonly adapterFactory?: ServerSetAdapterFactory;
   readonly now?: () => number;
   readonly stdinIsTTY: boolean;
+  readonly showAuthorizationUrl?: (url: URL) => void | Promise<void>;
   out(line?: string): void;
   err(line?: string): void;
 }
@@ -63,6 +66,7 @@ export function createCliContext(io: CliIO): CliContext {
     ...(io.adapterFactory === undefined ? {} : { adapterFactory: io.adapterFactory }),
     ...(io.now === undefined ? {} : { now: io.now }),
     stdinIsTTY: io.stdinIsTTY ?? process.stdin.isTTY,
+    ...(io.showAuthorizationUrl === undefined ? {} : { showAuthorizationUrl: io.showAuthorizationUrl }),
     out: (line = "") => stdout.write(`${line}\n`),
     err: (line = "") => stderr.write(`${line}\n`),
   };

@@ -199,6 +199,49 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       setExitCode(await runPromptCommand(context, { ...common(flags), target, args: flags.arg ?? [] }));
     });
 
+  program
+    .command("login")
+    .description("log in to a remote server of the config (OAuth in the browser, or its machine credentials)")
+    .argument("<server>", 'the server, as named in the config (it needs an "auth" entry)')
+    .addOption(new Option("--scope <scopes>", "ask for these scopes (space-separated) instead of the server's"))
+    .addOption(new Option("-t, --timeout <ms>", "how long to wait for the browser").argParser(parsePositiveInt))
+    .addOption(configOption())
+    .addOption(jsonOption())
+    .action(async (server: string, flags: CommonFlags & { scope?: string; timeout?: number }) => {
+      const { runLoginCommand } = await import("./commands/auth.js");
+      setExitCode(
+        await runLoginCommand(context, {
+          ...common(flags),
+          server,
+          ...(flags.scope === undefined ? {} : { scope: flags.scope }),
+          ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+        }),
+      );
+    });
+
+  program
+    .command("logout")
+    .description("forget the stored login of a server")
+    .argument("<server>", "the server, as named in the config")
+    .addOption(configOption())
+    .addOption(jsonOption())
+    .action(async (server: string, flags: CommonFlags) => {
+      const { runLogoutCommand } = await import("./commands/auth.js");
+      setExitCode(await runLogoutCommand(context, { ...common(flags), server }));
+    });
+
+  program
+    .command("auth")
+    .description("stored logins")
+    .command("status")
+    .description("who is logged in to which server, with which scopes, until when (never the token)")
+    .addOption(configOption())
+    .addOption(jsonOption())
+    .action(async (flags: CommonFlags) => {
+      const { runAuthStatusCommand } = await import("./commands/auth.js");
+      setExitCode(await runAuthStatusCommand(context, common(flags)));
+    });
+
   return program;
 }
 

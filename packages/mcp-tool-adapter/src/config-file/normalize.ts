@@ -12,6 +12,7 @@ import {
   TRANSPORT_FIELDS,
   type ConfigFileEntryOptions,
   type ConfigFileTransport,
+  type ServerAuthConfig,
 } from "./schema.js";
 
 export interface NormalizeOptions {
@@ -184,6 +185,10 @@ function toServerEntry(
   if (entryOptions.tools !== undefined) entry.tools = entryOptions.tools;
   if (entryOptions.connectTimeoutMs !== undefined) entry.connectTimeoutMs = entryOptions.connectTimeoutMs;
   if (entryOptions.logLevel !== undefined) entry.logLevel = entryOptions.logLevel;
+  if (entryOptions.auth !== undefined) {
+    applyAuth(server, entry, entryOptions.auth, issues);
+    if (issues.length > 0) return { issues };
+  }
   if (entryOptions.roots !== undefined) {
     const roots = toRoots(server, entryOptions.roots, issues);
     if (issues.length > 0) return { issues };
@@ -213,6 +218,40 @@ function toRoots(
     }
     return name === undefined ? { uri } : { uri, name };
   });
+}
+
+/** `bearer` is a header; `oauth` / `client_credentials` go to the entry (HTTP servers only). */
+function applyAuth(server: string, entry: ServerEntry, auth: ServerAuthConfig, issues: ConfigFileIssue[]): void {
+  if (entry.transport === "stdio") {
+    issues.push({
+      server,
+      field: "auth",
+      message: "applies to HTTP servers only; a stdio server gets its credentials through env",
+    });
+    return;
+  }
+  if (auth.type === "bearer") {
+    const headers = { ...entry.headers };
+    if (Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) {
+      issues.push({ server, field: "auth", message: "and headers.Authorization both set a token; keep one" });
+      return;
+    }
+    entry.headers = { ...headers, Authorization: `Bearer ${auth.token}` };
+    return;
+  }
+  if (auth.type === "client_credentials" && (auth.clientSecret === undefined) === (auth.privateKey === undefined)) {
+    issues.push({
+      server,
+      field: "auth",
+      message: "client_credentials needs exactly one of clientSecret or privateKey",
+    });
+    return;
+  }
+  if (auth.type === "client_credentials" && auth.privateKey !== undefined && auth.algorithm === undefined) {
+    issues.push({ server, field: "auth.algorithm", message: 'is required with privateKey (e.g. "RS256" or "ES256")' });
+    return;
+  }
+  entry.auth = auth;
 }
 
 function resolveTransport(

@@ -34,6 +34,44 @@ const RootSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const Scopes = Type.Array(Type.String({ minLength: 1 }));
+const NonEmpty = Type.String({ minLength: 1 });
+
+/**
+ * A server's `auth`: `oauth` (log in once, tokens refreshed on their own), `bearer` (a static
+ * token, usually `${VAR}`; becomes the Authorization header), or `client_credentials` (a machine's
+ * own credentials).
+ */
+export const ServerAuthConfigSchema = Type.Union([
+  Type.Object(
+    {
+      type: Type.Literal("oauth"),
+      clientId: Type.Optional(NonEmpty),
+      clientSecret: Type.Optional(NonEmpty),
+      scopes: Type.Optional(Scopes),
+      metadataUrl: Type.Optional(NonEmpty),
+      clientMetadataUrl: Type.Optional(NonEmpty),
+      authorizationServer: Type.Optional(NonEmpty),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ type: Type.Literal("bearer"), token: NonEmpty }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal("client_credentials"),
+      clientId: NonEmpty,
+      clientSecret: Type.Optional(NonEmpty),
+      privateKey: Type.Optional(NonEmpty),
+      algorithm: Type.Optional(NonEmpty),
+      authorizationServer: NonEmpty,
+      scopes: Type.Optional(Scopes),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export type ServerAuthConfig = Static<typeof ServerAuthConfigSchema>;
+
 /** The fields only a config file has: the transport's name in the editors' spellings, tool selection, per-server deadline, disabling. */
 export const ConfigFileEntryOptionsSchema = Type.Object({
   type: Type.Optional(TransportName),
@@ -45,6 +83,8 @@ export const ConfigFileEntryOptionsSchema = Type.Object({
   roots: Type.Optional(Type.Array(Type.Union([Type.String({ minLength: 1 }), RootSchema]))),
   /** The server's log messages of this level and above are asked for (logging/setLevel) and printed. */
   logLevel: Type.Optional(Type.Enum([...MCP_LOG_LEVELS])),
+  /** How an HTTP server authorizes; see docs/auth.md. */
+  auth: Type.Optional(ServerAuthConfigSchema),
 });
 
 export type ConfigFileEntryOptions = Static<typeof ConfigFileEntryOptionsSchema>;

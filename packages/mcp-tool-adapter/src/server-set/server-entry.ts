@@ -1,5 +1,6 @@
 import type { HttpMCPServerConfig, MCPLogLevel, MCPRoot, StdioMCPServerConfig } from "@mcp-tool-adapter/adapter";
 import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
+import type { ServerAuth } from "./server-auth.js";
 
 /** Which of a server's tools to register, and capability overrides by MCP tool name. */
 export interface ServerToolsConfig {
@@ -20,6 +21,8 @@ export interface ServerEntryOptions {
   roots?: MCPRoot[];
   /** Asks the server for log messages of this level and above on every connect. */
   logLevel?: MCPLogLevel;
+  /** How an HTTP server authorizes (OAuth login or machine credentials); see docs/auth.md. */
+  auth?: ServerAuth;
 }
 
 /**

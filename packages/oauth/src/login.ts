@@ -1,0 +1,116 @@
+import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { describeCause, redactSecrets } from "@mcp-tool-adapter/core";
+import { MCPAuthError } from "./errors.js";
+import { randomState, startLoopbackListener } from "./loopback.js";
+import { openInBrowser } from "./open-browser.js";
+import { NodeOAuthClientProvider, type NodeOAuthProviderOptions } from "./provider.js";
+import { tokensExpireAt } from "./store.js";
+
+export interface LoginOptions extends NodeOAuthProviderOptions {
+  /**
+   * Shows the authorization URL to the user. Default: opens the system browser when there is a
+   * display and stdout is a terminal, and always prints the URL on stderr.
+   */
+  showAuthorizationUrl?: (url: URL) => void | Promise<void>;
+  /** Scopes to ask for now (e.g. more than the server's challenge). Default: the SDK's choice (challenge, then server metadata, then `scopes`). */
+  scope?: string;
+  /** Loopback port for the redirect. Default: a free one. */
+  redirectPort?: number;
+  /** How long to wait for the browser. Default 300 000 ms. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  fetch?: FetchLike;
+}
+
+export interface LoginResult {
+  readonly resource: string;
+  readonly authorizationServer?: string;
+  readonly scope?: string;
+  /** Epoch ms, when the authorization server said. */
+  readonly expiresAt?: number;
+}
+
+/**
+ * Logs in to an MCP server: discovery, client registration (or a configured client), PKCE and the
+ * code exchange are the SDK's; the loopback listener, the browser, the state and `iss` checks,
+ * and the store are ours. Nothing stored changes unless the login succeeds. With
+ * `clientCredentials`, no browser is involved.
+ */
+export async function login(serverUrl: string | URL, options: LoginOptions = {}): Promise<LoginResult> {
+  const provider = new NodeOAuthClientProvider(serverUrl, options);
+  const url = provider.serverUrl;
+  const fetchOptions = options.fetch === undefined ? {} : { fetchFn: options.fetch };
+  const scopeOptions = options.scope === undefined ? {} : { scope: options.scope };
+  if (options.clientCredentials !== undefined) {
+    return finish(provider, () => auth(provider, { serverUrl: url, ...scopeOptions, ...fetchOptions }));
+  }
+  const listener = await startLoopbackListener({
+    ...(options.redirectPort === undefined ? {} : { port: options.redirectPort }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  try {
+    const state = randomState();
+    provider.beginInteraction({
+      redirectUrl: listener.redirectUrl,
+      state,
+      showAuthorizationUrl: options.showAuthorizationUrl ?? ((authorizationUrl) => openInBrowser(authorizationUrl)),
+    });
+    return await finish(provider, async () => {
+      const first = await auth(provider, { serverUrl: url, ...scopeOptions, ...fetchOptions });
+      if (first === "AUTHORIZED") return first;
+      const { code } = await listener.waitForCode({
+        state,
+        issuer: () => {
+          const metadata = provider.lastDiscovery()?.authorizationServerMetadata;
+          return {
+            ...(metadata?.issuer === undefined ? {} : { issuer: metadata.issuer }),
+            issRequired:
+              (metadata as Record<string, unknown> | undefined)?.authorization_response_iss_parameter_supported ===
+              true,
+          };
+        },
+      });
+      return auth(provider, { serverUrl: url, authorizationCode: code, ...scopeOptions, ...fetchOptions });
+    });
+  } finally {
+    await listener.close();
+  }
+}
+
+async function finish(provider: NodeOAuthClientProvider, run: () => Promise<string>): Promise<LoginResult> {
+  let result: string;
+  try {
+    result = await run();
+  } catch (error) {
+    throw asAuthError(error, provider);
+  }
+  if (result !== "AUTHORIZED") {
+    throw new MCPAuthError("AUTH_FAILED", `The login to ${provider.serverUrl} did not end with tokens. Run it again.`);
+  }
+  const record = await provider.commit();
+  const expiresAt = tokensExpireAt(record);
+  return {
+    resource: record.resource,
+    ...(record.authorizationServer === undefined ? {} : { authorizationServer: record.authorizationServer }),
+    ...(record.tokens?.scope === undefined ? {} : { scope: record.tokens.scope }),
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+  };
+}
+
+/** Any failure of the flow as an MCPAuthError whose text carries none of the flow's secrets. */
+export function asAuthError(error: unknown, provider: OAuthClientProvider & { serverUrl: string }): MCPAuthError {
+  if (MCPAuthError.isInstance(error)) return error;
+  const secrets = new Set<string>();
+  const add = (value: unknown): void => {
+    if (typeof value === "string" && value.length >= 8) secrets.add(value);
+  };
+  if (provider instanceof NodeOAuthClientProvider) {
+    for (const value of provider.secretValues()) add(value);
+  }
+  return new MCPAuthError(
+    "AUTH_FAILED",
+    `The login to ${provider.serverUrl} failed: ${redactSecrets(describeCause(error), secrets)}. Nothing was stored; check the server's auth settings and run the login again.`,
+  );
+}

@@ -1,0 +1,381 @@
+import type {
+  AddClientAuthentication,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Logger } from "@mcp-tool-adapter/core";
+import { checkAuthorizationUrl, checkDiscoveredMetadata, isSecureEndpoint } from "./checks.js";
+import { MCPAuthError } from "./errors.js";
+import { createFileStore } from "./file-store.js";
+import type { CredentialStore, StoredCredentials } from "./store.js";
+
+/** A client the authorization server already knows (registered by hand), instead of dynamic registration. */
+export interface PreRegisteredClient {
+  clientId: string;
+  /** For confidential clients; sent with client_secret_basic. */
+  clientSecret?: string;
+}
+
+/** Machine-to-machine: the client_credentials grant, with a secret or a private-key JWT (RFC 7523). */
+export interface ClientCredentialsOptions {
+  clientId: string;
+  clientSecret?: string;
+  /** A PKCS#8 PEM (RS*, ES*, PS*), a JWK, or an HS* shared secret; instead of `clientSecret`. */
+  privateKey?: string | Record<string, unknown>;
+  /** The JWT's algorithm, e.g. "RS256" or "ES256". Required with `privateKey`. */
+  algorithm?: string;
+}
+
+export interface NodeOAuthProviderOptions {
+  /** Where credentials are kept between runs. Default: the file store in the user's config directory. */
+  store?: CredentialStore;
+  /** Use this client instead of registering one (for servers without dynamic client registration). */
+  client?: PreRegisteredClient;
+  /**
+   * An https URL whose document describes this client (a client ID metadata document); used as
+   * the client id where the authorization server supports them, else dynamic registration.
+   */
+  clientMetadataUrl?: string;
+  /** Machine credentials: no browser, no refresh token; a fresh token whenever the old one is rejected. */
+  clientCredentials?: ClientCredentialsOptions;
+  /**
+   * The authorization server credentials may be presented to (its issuer URL). Required with
+   * `clientCredentials` and recommended with `client`: without it, the MCP server chooses where
+   * the client's secret goes.
+   */
+  authorizationServer?: string;
+  /**
+   * The server's protected-resource metadata URL, for servers whose 401 does not name it and that
+   * do not serve it at the well-known path.
+   */
+  resourceMetadataUrl?: string;
+  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
+  scopes?: readonly string[];
+  /** Shown on the consent screen. Default "mcp-tool-adapter". */
+  clientName?: string;
+  /**
+   * What an AUTH_REQUIRED / AUTH_FAILED message tells the user to do, e.g. "run `mcp-tool-adapter login github`".
+   * Default: "call login() from @mcp-tool-adapter/oauth for this server".
+   */
+  loginHint?: string;
+  /** Wall-clock milliseconds, for token expiry. Default `Date.now`. */
+  now?: () => number;
+  logger?: Logger;
+}
+
+/** What a login adds to a provider: the listener's redirect URI, the state, how to show the URL. */
+export interface LoginInteraction {
+  redirectUrl: string;
+  state: string;
+  showAuthorizationUrl: (url: URL) => void | Promise<void>;
+}
+
+/** Placeholder redirect for connections: never visited, because they never start a browser flow. */
+const NO_BROWSER_REDIRECT = "http://127.0.0.1/callback";
+
+/**
+ * The SDK's `OAuthClientProvider` for Node. Pass it to the HTTP transports (`authProvider`): it
+ * serves stored tokens, lets the SDK refresh them on a 401 (and step up on a 403
+ * insufficient_scope), and saves what the SDK hands back. A connection never opens a browser:
+ * when a human must log in, the request fails with `AUTH_REQUIRED` (never logged in) or
+ * `AUTH_FAILED` (the stored login was rejected) saying how to log in; {@link login} does that.
+ */
+export class NodeOAuthClientProvider implements OAuthClientProvider {
+  readonly serverUrl: string;
+  readonly #options: NodeOAuthProviderOptions;
+  readonly #store: CredentialStore;
+  readonly #now: () => number;
+  #loaded: Promise<StoredCredentials> | undefined;
+  #record: StoredCredentials | undefined;
+  #verifier: string | undefined;
+  #tokensRejected = false;
+  #interaction: LoginInteraction | undefined;
+  #hideStoredTokens = false;
+  #discoveredNow = false;
+  readonly addClientAuthentication?: AddClientAuthentication;
+
+  constructor(serverUrl: string | URL, options: NodeOAuthProviderOptions = {}) {
+    this.serverUrl = String(serverUrl);
+    this.#options = options;
+    this.#store = options.store ?? createFileStore(options.logger ? { logger: options.logger } : {});
+    this.#now = options.now ?? Date.now;
+    const machine = options.clientCredentials;
+    if (machine !== undefined) {
+      if (options.authorizationServer === undefined) {
+        throw new MCPAuthError(
+          "AUTH_CONFIG_INVALID",
+          `clientCredentials for ${this.serverUrl} need authorizationServer (the issuer URL the secret may be sent to).`,
+        );
+      }
+      if ((machine.clientSecret === undefined) === (machine.privateKey === undefined)) {
+        throw new MCPAuthError(
+          "AUTH_CONFIG_INVALID",
+          "clientCredentials need exactly one of clientSecret or privateKey.",
+        );
+      }
+      if (machine.privateKey !== undefined) {
+        if (machine.algorithm === undefined) {
+          throw new MCPAuthError(
+            "AUTH_CONFIG_INVALID",
+            'clientCredentials with privateKey need algorithm (e.g. "RS256").',
+          );
+        }
+        this.addClientAuthentication = createPrivateKeyJwtAuth({
+          issuer: machine.clientId,
+          subject: machine.clientId,
+          privateKey: machine.privateKey,
+          alg: machine.algorithm,
+        });
+      }
+    }
+    if (options.authorizationServer !== undefined && !isSecureEndpoint(options.authorizationServer)) {
+      throw new MCPAuthError(
+        "AUTH_CONFIG_INVALID",
+        `authorizationServer ${options.authorizationServer} must be an https URL.`,
+      );
+    }
+    if (options.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./.test(options.clientMetadataUrl)) {
+      throw new MCPAuthError(
+        "AUTH_CONFIG_INVALID",
+        `clientMetadataUrl ${options.clientMetadataUrl} must be an https URL with a path (a client ID metadata document).`,
+      );
+    }
+  }
+
+  /** Makes this provider the one a login drives: a real redirect URI, a state, and a browser. Staged writes until {@link commit}. */
+  beginInteraction(interaction: LoginInteraction): void {
+    this.#interaction = interaction;
+    this.#hideStoredTokens = true;
+  }
+
+  /** The stored credentials as they are now (loaded once per provider). */
+  async credentials(): Promise<StoredCredentials> {
+    this.#loaded ??= this.#store.read(this.serverUrl).then((found) => found ?? { resource: this.serverUrl });
+    this.#record ??= await this.#loaded;
+    return this.#record;
+  }
+
+  /** Writes what a login gathered. Until then a login changes nothing stored. */
+  async commit(): Promise<StoredCredentials> {
+    const record = await this.credentials();
+    await this.#store.write(record);
+    return record;
+  }
+
+  async #update(change: Partial<StoredCredentials>): Promise<void> {
+    const before = await this.credentials();
+    const after = { ...before, ...change };
+    this.#record = after;
+    if (this.#interaction !== undefined) return;
+    if (JSON.stringify(after) === JSON.stringify(before)) return;
+    await this.#store.write(after);
+  }
+
+  get redirectUrl(): string | undefined {
+    if (this.#options.clientCredentials !== undefined) return undefined;
+    return this.#interaction?.redirectUrl ?? NO_BROWSER_REDIRECT;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.#options.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const scope = this.#options.scopes?.join(" ");
+    const common = { client_name: this.#options.clientName ?? "mcp-tool-adapter", ...(scope ? { scope } : {}) };
+    if (this.#options.clientCredentials !== undefined) {
+      return {
+        ...common,
+        redirect_uris: [],
+        grant_types: ["client_credentials"],
+        token_endpoint_auth_method: this.#options.clientCredentials.privateKey
+          ? "private_key_jwt"
+          : "client_secret_basic",
+      };
+    }
+    return {
+      ...common,
+      redirect_uris: [this.redirectUrl ?? NO_BROWSER_REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: this.#options.client?.clientSecret ? "client_secret_basic" : "none",
+      // RFC 8252: a native app's loopback redirect may use any port.
+      application_type: "native",
+    } as OAuthClientMetadata;
+  }
+
+  state(): string {
+    if (this.#interaction === undefined) throw this.#needsLogin();
+    return this.#interaction.state;
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const configured = this.#options.clientCredentials ?? this.#options.client;
+    if (configured !== undefined) {
+      const issuer = this.#options.authorizationServer;
+      return {
+        client_id: configured.clientId,
+        ...(configured.clientSecret === undefined ? {} : { client_secret: configured.clientSecret }),
+        ...(issuer === undefined ? {} : { issuer }),
+      };
+    }
+    return (await this.credentials()).clientInformation;
+  }
+
+  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+    // A configured client is the config's to keep; only registered ones are stored.
+    if (this.#options.client !== undefined || this.#options.clientCredentials !== undefined) return;
+    if (this.#interaction !== undefined && "redirect_uris" in clientInformation) {
+      const uris = (clientInformation as { redirect_uris?: unknown }).redirect_uris;
+      if (Array.isArray(uris) && uris.some((uri) => typeof uri !== "string" || !isLoopbackRedirect(uri))) {
+        throw new MCPAuthError(
+          "AUTH_FAILED",
+          "The authorization server registered this client with a redirect URI that is not a loopback address; " +
+            "codes could be sent elsewhere, so the login stopped and nothing was stored.",
+        );
+      }
+    }
+    await this.#update({ clientInformation });
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    // A login starts afresh (new account, new scopes): the stored tokens are not offered to the SDK.
+    if (this.#hideStoredTokens) return undefined;
+    return (await this.credentials()).tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    if (typeof tokens.token_type !== "string" || tokens.token_type.toLowerCase() !== "bearer") {
+      throw new MCPAuthError(
+        "AUTH_FAILED",
+        `The authorization server issued a token of type "${tokens.token_type}"; MCP needs a Bearer token. Nothing was stored.`,
+      );
+    }
+    this.#tokensRejected = false;
+    this.#hideStoredTokens = false;
+    await this.#update({ tokens, tokensReceivedAt: this.#now() });
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.#interaction === undefined) throw this.#needsLogin();
+    checkAuthorizationUrl(authorizationUrl, this.#record?.discovery, this.#interaction.redirectUrl);
+    await this.#interaction.showAuthorizationUrl(authorizationUrl);
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.#verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (this.#verifier === undefined) {
+      throw new MCPAuthError(
+        "AUTH_FAILED",
+        "No PKCE verifier: the authorization code does not belong to a login of this process.",
+      );
+    }
+    return this.#verifier;
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (this.#options.clientCredentials === undefined) return undefined;
+    const params = new URLSearchParams({ grant_type: "client_credentials" });
+    // The SDK passes the configured scopes; without them, the server's advertised ones (as for a login).
+    const chosen = scope || this.#record?.discovery?.resourceMetadata?.scopes_supported?.join(" ");
+    if (chosen) params.set("scope", chosen);
+    return params;
+  }
+
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
+    const record = await this.credentials();
+    if (scope === "verifier") {
+      this.#verifier = undefined;
+      return;
+    }
+    if ((scope === "all" || scope === "tokens") && record.tokens !== undefined) this.#tokensRejected = true;
+    const dropped = new Set<string>();
+    if (scope === "all" || scope === "tokens") dropped.add("tokens").add("tokensReceivedAt");
+    if (scope === "all" || scope === "client") dropped.add("clientInformation");
+    if (scope === "all" || scope === "discovery") dropped.add("discovery");
+    const next = Object.fromEntries(
+      Object.entries(record).filter(([key]) => !dropped.has(key)),
+    ) as unknown as StoredCredentials;
+    this.#record = undefined;
+    this.#loaded = Promise.resolve(next);
+    if (this.#interaction === undefined) await this.#store.write(next);
+    this.#record = next;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    checkDiscoveredMetadata(state);
+    const record = await this.credentials();
+    // A connection that was never logged in stops here, before registering a client it cannot use.
+    if (
+      this.#interaction === undefined &&
+      this.#options.clientCredentials === undefined &&
+      record.tokens === undefined
+    ) {
+      throw this.#needsLogin();
+    }
+    this.#discoveredNow = true;
+    await this.#update({ discovery: state, authorizationServer: state.authorizationServerUrl });
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    // A login discovers afresh (the server may have moved to another authorization server).
+    const stored =
+      this.#interaction !== undefined && !this.#discoveredNow ? undefined : (await this.credentials()).discovery;
+    const configured = this.#options.resourceMetadataUrl;
+    // No authorization server yet ("" is falsy to the SDK): it discovers, starting at the configured metadata URL.
+    return (
+      stored ?? (configured === undefined ? undefined : { authorizationServerUrl: "", resourceMetadataUrl: configured })
+    );
+  }
+
+  /** The discovery this provider saw last (the login's `iss` check compares against its issuer). */
+  lastDiscovery(): OAuthDiscoveryState | undefined {
+    return this.#record?.discovery;
+  }
+
+  /** Every secret this provider holds, for redacting error text. */
+  secretValues(): string[] {
+    const record = this.#record;
+    const client = record?.clientInformation as { client_secret?: string } | undefined;
+    return [
+      record?.tokens?.access_token,
+      record?.tokens?.refresh_token,
+      client?.client_secret,
+      this.#options.client?.clientSecret,
+      this.#options.clientCredentials?.clientSecret,
+      this.#verifier,
+    ].filter((value): value is string => typeof value === "string");
+  }
+
+  #needsLogin(): MCPAuthError {
+    const hint = this.#options.loginHint ?? "call login() from @mcp-tool-adapter/oauth for this server";
+    if (this.#tokensRejected || (this.#interaction === undefined && this.#record?.tokens !== undefined)) {
+      return new MCPAuthError(
+        "AUTH_FAILED",
+        `The stored login for ${this.serverUrl} was rejected and could not be refreshed (revoked or expired). To log in again, ${hint}.`,
+      );
+    }
+    return new MCPAuthError("AUTH_REQUIRED", `${this.serverUrl} needs a login. To log in, ${hint}.`);
+  }
+}
+
+function isLoopbackRedirect(uri: string): boolean {
+  try {
+    const url = new URL(uri);
+    return (
+      url.protocol === "http:" &&
+      (url.hostname === "127.0.0.1" || url.hostname === "[::1]" || url.hostname === "localhost")
+    );
+  } catch {
+    return false;
+  }
+}
