@@ -65,10 +65,12 @@ describe("process leak checks", () => {
   it("keeps finding an orphan through its watched process group", async () => {
     // A detached shell starts a sleep in its group and exits: the sleep is re-parented away from us.
     const shell = spawn("sh", ["-c", "sleep 30 & echo $!"], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
+    // Listened for at once: the shell may exit before its output has been read.
+    const shellExited = new Promise((resolve) => shell.once("exit", resolve));
     const orphanPid = await new Promise<number>((resolve) =>
       shell.stdout.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
     );
-    await new Promise((resolve) => shell.once("exit", resolve));
+    await shellExited;
     expect(listDescendantProcesses().some((info) => info.pid === orphanPid)).toBe(false);
 
     watchProcessGroup(shell.pid!);
