@@ -79,3 +79,12 @@ export {
   type ProcessInfo,
 } from "./processes.js";
 export type { ProcessIgnore } from "./processes.js";
+export {
+  COUNTER_SERVER_PATH,
+  counterServerConfig,
+  readCounterState,
+  setCounterServerDown,
+  startCounterHttpServer,
+  type CounterHttpServer,
+  type CounterState,
+} from "./counter.js";
