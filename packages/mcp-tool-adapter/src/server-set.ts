@@ -1,6 +1,9 @@
 import type {
   ElicitationHandler,
+  HealthChangeListener,
   Logger,
+  MCPServerHealth,
+  RecoveryOptions,
   MCPServerConfig,
   RegisterToolsOptions,
   SamplingHandler,
@@ -35,6 +38,13 @@ export interface MCPServerSetOptions {
   now?: () => number;
   /** Given to every server's adapter (the default factory's); each handler learns which server asks. */
   clientFeatures?: ServerSetClientFeatures;
+  /**
+   * Recovery for every server whose entry does not set its own (default factory): `true` for the
+   * defaults. Default off. See docs/recovery.md.
+   */
+  recovery?: boolean | RecoveryOptions;
+  /** Every server's health changes, each event naming its server (default factory). */
+  onHealthChange?: HealthChangeListener;
 }
 
 /** Handlers every server of a set shares; without one, that capability is not declared to any server. */
@@ -93,7 +103,12 @@ export class MCPServerSet {
       connected: false,
       registered: false,
     }));
-    this.#factory = options.adapterFactory ?? defaultAdapterFactory(options.logger, options.clientFeatures);
+    this.#factory =
+      options.adapterFactory ??
+      defaultAdapterFactory(options.logger, options.clientFeatures, {
+        ...(options.recovery === undefined ? {} : { recovery: options.recovery }),
+        ...(options.onHealthChange === undefined ? {} : { onHealthChange: options.onHealthChange }),
+      });
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.#logger = options.logger;
@@ -108,6 +123,14 @@ export class MCPServerSet {
   /** The adapter of a server once connect() has built it (connected or not); undefined for an unknown name. */
   getAdapter(serverName: string): ServerSetAdapter | undefined {
     return this.#members.find((member) => member.name === serverName)?.adapter;
+  }
+
+  /** Each built adapter's health (servers whose adapter has none are left out), by server name. */
+  get health(): Record<string, MCPServerHealth> {
+    const health: Record<string, MCPServerHealth> = {};
+    for (const member of this.#members)
+      if (member.adapter?.health !== undefined) health[member.name] = member.adapter.health;
+    return health;
   }
 
   /**
@@ -331,6 +354,7 @@ export class MCPServerSet {
 function defaultAdapterFactory(
   logger: Logger | undefined,
   clientFeatures: ServerSetClientFeatures = {},
+  recovery: { recovery?: boolean | RecoveryOptions; onHealthChange?: HealthChangeListener } = {},
 ): ServerSetAdapterFactory {
   return (config, { entry }) =>
     new MCPToolAdapter(config, {
@@ -338,11 +362,20 @@ function defaultAdapterFactory(
       ...clientFeatures,
       ...(entry.roots === undefined ? {} : { roots: entry.roots }),
       ...(entry.logLevel === undefined ? {} : { logLevel: entry.logLevel }),
+      ...recovery,
+      ...(entry.recovery === undefined ? {} : { recovery: entry.recovery }),
     });
 }
 
 function toServerConfig(name: string, entry: ServerEntry): MCPServerConfig {
-  const { tools: _tools, connectTimeoutMs: _connectTimeoutMs, roots: _roots, logLevel: _logLevel, ...config } = entry;
+  const {
+    tools: _tools,
+    connectTimeoutMs: _connectTimeoutMs,
+    roots: _roots,
+    logLevel: _logLevel,
+    recovery: _recovery,
+    ...config
+  } = entry;
   return { ...config, name };
 }
 

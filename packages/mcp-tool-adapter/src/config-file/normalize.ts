@@ -184,6 +184,7 @@ function toServerEntry(
   if (entryOptions.tools !== undefined) entry.tools = entryOptions.tools;
   if (entryOptions.connectTimeoutMs !== undefined) entry.connectTimeoutMs = entryOptions.connectTimeoutMs;
   if (entryOptions.logLevel !== undefined) entry.logLevel = entryOptions.logLevel;
+  if (entryOptions.recovery !== undefined) entry.recovery = entryOptions.recovery;
   if (entryOptions.roots !== undefined) {
     const roots = toRoots(server, entryOptions.roots, issues);
     if (issues.length > 0) return { issues };

@@ -1,4 +1,10 @@
-import type { HttpMCPServerConfig, MCPLogLevel, MCPRoot, StdioMCPServerConfig } from "@mcp-tool-adapter/adapter";
+import type {
+  HttpMCPServerConfig,
+  MCPLogLevel,
+  MCPRoot,
+  RecoveryOptions,
+  StdioMCPServerConfig,
+} from "@mcp-tool-adapter/adapter";
 import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
 
 /** Which of a server's tools to register, and capability overrides by MCP tool name. */
@@ -20,6 +26,8 @@ export interface ServerEntryOptions {
   roots?: MCPRoot[];
   /** Asks the server for log messages of this level and above on every connect. */
   logLevel?: MCPLogLevel;
+  /** Recovery for this server (wins over the set's `recovery`): `true` for the defaults, `false` for none. */
+  recovery?: boolean | RecoveryOptions;
 }
 
 /**

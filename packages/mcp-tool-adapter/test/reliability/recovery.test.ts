@@ -8,8 +8,18 @@ import {
   type CounterHttpServer,
   type TempDirectory,
 } from "@mcp-tool-adapter/test-servers";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MCPToolAdapter, ToolRegistry, type MCPToolResult, type RecoveryOptions } from "../../src/index.js";
+import {
+  MCPServerSet,
+  MCPToolAdapter,
+  runCli,
+  ToolRegistry,
+  type HealthChangeEvent,
+  type MCPToolResult,
+  type RecoveryOptions,
+} from "../../src/index.js";
 import { resultJson, trackAdapter, useReliabilityChecks } from "./support.js";
 
 useReliabilityChecks();
@@ -146,5 +156,70 @@ describe("a streamable HTTP server that forgets its sessions", () => {
       "counter/whoami",
       "counter/increment",
     ]);
+  });
+});
+
+describe("recovery in a server set and in the CLI", () => {
+  it("a set's recovery applies to servers without their own; an entry's own wins; events name the server", async () => {
+    const events: HealthChangeEvent[] = [];
+    const config = { transport: "stdio" as const, ...counterServerConfig(state.path), env: leakMarkerEnv() };
+    const set = new MCPServerSet(
+      { healing: config, plain: { ...config, recovery: false } },
+      { recovery: FAST, onHealthChange: (event) => events.push(event) },
+    );
+    try {
+      expect((await set.connect()).ok).toBe(true);
+      expect(set.health.healing).toMatchObject({ state: "connected", recovery: true });
+      expect(set.health.plain).toMatchObject({ state: "connected", recovery: false });
+      const adapter = set.getAdapter("healing") as MCPToolAdapter;
+      process.kill(await pidOf(adapter), "SIGKILL");
+      const read = await set.registry.call("healing/read_count", {});
+      expect(read.success, read.error).toBe(true);
+      expect(set.health.healing).toMatchObject({ state: "connected", recoveries: 1 });
+      expect(events.filter((event) => event.serverName === "healing").map((event) => event.to)).toEqual([
+        "connected",
+        "reconnecting",
+        "connected",
+      ]);
+    } finally {
+      await set.close();
+    }
+  });
+
+  it("check shows which servers recover, from the config file's recovery field", async () => {
+    const configFile = join(state.path, "mcp.json");
+    const { command, args } = counterServerConfig(state.path);
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        mcpServers: {
+          healing: { command, args, env: leakMarkerEnv(), recovery: { maxAttempts: 2 } },
+          plain: { command, args, env: leakMarkerEnv() },
+        },
+      }),
+    );
+    const run = async (argv: string[]): Promise<string> => {
+      let stdout = "";
+      const code = await runCli(argv, {
+        stdout: { write: (chunk: string) => (stdout += chunk) },
+        stderr: { write: () => true },
+        env: { ...process.env, NO_COLOR: "1" },
+        cwd: state.path,
+        isTTY: false,
+      });
+      expect(code).toBe(0);
+      return stdout;
+    };
+    const report = JSON.parse(await run(["check", "--config", configFile, "--json"])) as {
+      servers: { name: string; health?: { state: string; recovery: boolean } }[];
+    };
+    expect(report.servers.map((server) => [server.name, server.health])).toEqual([
+      ["healing", { state: "connected", recovery: true, recoveries: 0 }],
+      ["plain", { state: "connected", recovery: false, recoveries: 0 }],
+    ]);
+    const table = await run(["check", "--config", configFile]);
+    expect(table).toMatch(/RECOVERY/);
+    expect(table).toMatch(/healing\s+ok\s+stdio.*\s+on\s*$/mu);
+    expect(table).toMatch(/plain\s+ok\s+stdio.*\s+off\s*$/mu);
   });
 });
