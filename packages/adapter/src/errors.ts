@@ -10,7 +10,12 @@ export interface MCPConfigIssue {
 }
 
 export type MCPAdapterErrorCode =
-  "CONFIG_INVALID" | "CONNECTION_FAILED" | "NOT_CONNECTED" | "DISCOVERY_FAILED" | "INVALID_ARGUMENT";
+  | "CONFIG_INVALID"
+  | "CONNECTION_FAILED"
+  | "NOT_CONNECTED"
+  | "DISCOVERY_FAILED"
+  | "INVALID_ARGUMENT"
+  | "SERVER_UNAVAILABLE";
 
 /** Base class of every error the adapter throws; `code` is stable, messages are for people. */
 export class MCPAdapterError extends MCPToolAdapterError<MCPAdapterErrorCode> {
@@ -51,6 +56,21 @@ export class MCPNotConnectedError extends MCPAdapterError {
 
   constructor(message: string, details: { serverName: string; cause?: unknown }) {
     super("NOT_CONNECTED", message, details);
+    this.serverName = details.serverName;
+  }
+}
+
+/**
+ * The server is marked down (recovery gave up restarting it; the circuit is open): requests fail
+ * fast until the cooldown ends and a call probes it, or the host calls reconnect().
+ */
+export class MCPServerUnavailableError extends MCPAdapterError {
+  static override readonly errorName: string = "MCPServerUnavailableError";
+  override readonly code = "SERVER_UNAVAILABLE" as const;
+  readonly serverName: string;
+
+  constructor(message: string, details: { serverName: string; cause?: unknown }) {
+    super("SERVER_UNAVAILABLE", message, details);
     this.serverName = details.serverName;
   }
 }

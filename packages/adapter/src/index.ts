@@ -17,6 +17,7 @@ export {
   MCPConnectionError,
   MCPDiscoveryError,
   MCPNotConnectedError,
+  MCPServerUnavailableError,
   MCPUsageError,
   type MCPAdapterErrorCode,
   type MCPConfigIssue,
@@ -64,6 +65,13 @@ export type {
   ServerLogListener,
 } from "./protocol-types.js";
 export { MCP_LOG_LEVELS } from "./server-logs.js";
+export type {
+  HealthChangeEvent,
+  HealthChangeListener,
+  MCPServerHealth,
+  MCPServerHealthState,
+} from "./recovery/health.js";
+export type { RecoveryOptions } from "./recovery/options.js";
 export type {
   ClientRequestContext,
   ElicitationHandler,

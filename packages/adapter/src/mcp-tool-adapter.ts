@@ -25,6 +25,7 @@ import {
   MCPConfigError,
   MCPConnectionError,
   MCPNotConnectedError,
+  MCPServerUnavailableError,
   MCPUsageError,
   withoutFullStop,
 } from "./errors.js";
@@ -54,6 +55,11 @@ import type {
   ServerLogListener,
 } from "./protocol-types.js";
 import { ServerFeatures } from "./server-features.js";
+import { invokeWithRecovery, type CallAttempt } from "./recovery/call-retry.js";
+import { isSessionExpired, neverReachedServer } from "./recovery/call-safety.js";
+import type { HealthChangeListener, MCPServerHealth } from "./recovery/health.js";
+import { recoveryPolicy, type RecoveryPolicy } from "./recovery/options.js";
+import { RecoverySupervisor } from "./recovery/supervisor.js";
 import { buildFeatureTools } from "./feature-tools.js";
 import { ClientFeatures } from "./client-features/client-features.js";
 import type { MCPRoot } from "./client-features/types.js";
@@ -89,7 +95,7 @@ const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) } a
   Client["request"]
 >[1];
 
-type LifecycleKind = "connect" | "disconnect" | "reconnect";
+type LifecycleKind = "connect" | "disconnect" | "reconnect" | "recover";
 
 /**
  * Connects one MCP server to an agent runtime: discovers its tools, validates arguments against
@@ -124,6 +130,9 @@ export class MCPToolAdapter {
   readonly #features: ServerFeatures;
   /** Elicitation, sampling and roots: what this client offers the server. */
   readonly #clientFeatures: ClientFeatures;
+  /** Health, and (when recovery is on) restarts, the circuit breaker and call retries. */
+  readonly #recoveryPolicy: RecoveryPolicy | undefined;
+  readonly #supervisor: RecoverySupervisor;
 
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const valid = validateServerConfig(config);
@@ -185,6 +194,17 @@ export class MCPToolAdapter {
       { serverName: this.serverName, logger: this.#logger, validator: this.#validator, current: () => this.#session },
       options,
     );
+    this.#recoveryPolicy = recoveryPolicy(options.recovery);
+    this.#supervisor = new RecoverySupervisor(
+      {
+        serverName: this.serverName,
+        logger: this.#logger,
+        now: this.#now,
+        reopen: (signal) => this.#lifecycle.run("recover", () => this.#recover(signal)),
+      },
+      this.#recoveryPolicy,
+    );
+    if (options.onHealthChange !== undefined) this.#supervisor.addListener(options.onHealthChange);
   }
 
   /** Capabilities from name heuristics alone (annotations and overrides are optional inputs). */
@@ -210,6 +230,17 @@ export class MCPToolAdapter {
     return this.#session?.client.getServerVersion();
   }
 
+  /** Where the connection stands (connected, reconnecting, down, ...), frozen; see docs/recovery.md. */
+  get health(): MCPServerHealth {
+    return this.#supervisor.health;
+  }
+
+  /** Calls `listener` on every change of `health`; returns the unsubscribe function. */
+  onHealthChange(listener: HealthChangeListener): () => void {
+    assertFunction(listener, "onHealthChange", "listener");
+    return this.#supervisor.addListener(listener);
+  }
+
   /** The tools of the last discovery (filtered), frozen; empty before discovery and after reconnect. */
   get discoveredTools(): readonly MCPToolDescriptor[] {
     return this.#tools.tools;
@@ -226,7 +257,10 @@ export class MCPToolAdapter {
     if (tail?.kind === "connect") return tail.promise;
     if (tail === undefined && this.#session !== undefined) return Promise.resolve();
     const timeoutMs = positiveOr(options.timeoutMs, this.#connectTimeoutMs);
-    return this.#lifecycle.run("connect", () => this.#open(timeoutMs, "connect"));
+    return this.#lifecycle.run("connect", async () => {
+      await this.#open(timeoutMs, "connect");
+      this.#supervisor.connected("connect() was called");
+    });
   }
 
   /**
@@ -234,6 +268,8 @@ export class MCPToolAdapter {
    * disconnected. Calls in flight settle with a "connection lost: connection closed" result.
    */
   disconnect(): Promise<void> {
+    // At once, not when the job runs: no restart may be queued behind this disconnect.
+    this.#supervisor.disconnected("disconnect() was called");
     const tail = this.#lifecycle.tail;
     if (tail?.kind === "disconnect") return tail.promise;
     if (tail === undefined && this.#session === undefined) return Promise.resolve();
@@ -246,8 +282,38 @@ export class MCPToolAdapter {
     return this.#lifecycle.run("reconnect", async () => {
       await this.#close("reconnect() was called");
       this.#tools.clear();
-      await this.#open(timeoutMs, "reconnect");
+      try {
+        await this.#open(timeoutMs, "reconnect");
+      } catch (error) {
+        this.#supervisor.disconnected("reconnect() failed");
+        throw error;
+      }
+      this.#supervisor.connected("reconnect() was called");
     });
+  }
+
+  /**
+   * One automatic recovery attempt (queued like connect): a new session, then the tools listed
+   * again and every registered namespace replaced at once. Resource subscriptions and the log
+   * level are sent again by the session's opening; the tool filter is kept.
+   */
+  async #recover(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw new Error("recovery was stopped: the host connected or disconnected");
+    if (this.#session !== undefined) return;
+    const previous = this.#tools.catalog;
+    await this.#open(this.#connectTimeoutMs, "reconnect");
+    const current = (): Session | undefined => this.#session;
+    const session = current();
+    if (session === undefined) throw new Error("the new connection closed at once");
+    try {
+      await this.#tools.resync(session, previous);
+    } catch (error) {
+      this.#logger?.warn?.(
+        `MCP server "${this.serverName}" is back, but listing its tools again failed: ${describeCause(error)}`,
+        { error },
+      );
+    }
+    if (current() !== session) throw new Error("the new connection closed while its tools were listed");
   }
 
   async #open(timeoutMs: number, operation: "connect" | "reconnect"): Promise<void> {
@@ -348,25 +414,44 @@ export class MCPToolAdapter {
    * The connection went away without our disconnect: the transport closed (the server exited or
    * dropped the socket), or a send failed because it is gone (noticed before the transport closes).
    */
-  #onConnectionDropped(session: Session, why = "the server closed the connection"): void {
+  #onConnectionDropped(session: Session, why = "the server closed the connection", immediate = false): void {
     if (session.state !== "open") return;
     session.state = "closed";
-    if (this.#session === session) this.#session = undefined;
+    const current = this.#session === session;
+    if (current) this.#session = undefined;
+    // Before the calls in flight settle, so that they find recovery already under way.
+    if (current) this.#supervisor.connectionLost(why, immediate);
     settlePending(session, why);
-    this.#logger?.warn?.(`MCP server "${this.serverName}" connection lost (${why}); call reconnect() to continue`);
+    this.#logger?.warn?.(
+      `MCP server "${this.serverName}" connection lost (${why}); ${this.#recoveryPolicy === undefined ? "call reconnect() to continue" : "recovering"}`,
+    );
     // The transport says it closed; close it again anyway so a half-dead process or socket is reaped.
     void closeQuietly(session.transport, this.#closeTimeoutMs);
   }
 
   #requireSession(action: string): Session {
     const session = this.#session;
-    if (session === undefined) {
-      throw new MCPNotConnectedError(
-        `Cannot ${action}: not connected to MCP server "${this.serverName}". Call connect() first (or reconnect() after the connection dropped).`,
+    if (session === undefined) throw this.#notConnected(action);
+    return session;
+  }
+
+  #notConnected(action: string): MCPNotConnectedError | MCPServerUnavailableError {
+    const state = this.#supervisor.state;
+    if (state === "down") {
+      return new MCPServerUnavailableError(`Cannot ${action}: ${this.#supervisor.downMessage()}`, {
+        serverName: this.serverName,
+      });
+    }
+    if (state === "reconnecting" || state === "probing") {
+      return new MCPNotConnectedError(
+        `Cannot ${action}: MCP server "${this.serverName}" is being reconnected after its connection was lost; try again shortly (tool calls wait for it).`,
         { serverName: this.serverName },
       );
     }
-    return session;
+    return new MCPNotConnectedError(
+      `Cannot ${action}: not connected to MCP server "${this.serverName}". Call connect() first (or reconnect() after the connection dropped).`,
+      { serverName: this.serverName },
+    );
   }
 
   // ---------------------------------------------------------------- tools
@@ -506,7 +591,34 @@ export class MCPToolAdapter {
    */
   async invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
     const start = this.#now();
-    const session = this.#requireSession(`invoke tool "${name}"`);
+    const policy = this.#recoveryPolicy;
+    const action = `invoke tool "${name}"`;
+    if (policy === undefined) return this.#invokeOn(this.#requireSession(action), name, args, options, start);
+    return invokeWithRecovery({
+      name,
+      start,
+      options,
+      timeoutMs: clampTimer(positiveOr(options.timeoutMs, this.#defaultTimeoutMs)),
+      maxRetries: policy.maxCallRetries,
+      outcome: this.#outcome,
+      waitForSession: (timeoutMs, signal) => this.#supervisor.waitForSession(timeoutMs, signal),
+      notConnected: () => {
+        throw this.#notConnected(action);
+      },
+      attempt: (attemptOptions, attempt) =>
+        this.#invokeOn(this.#requireSession(action), name, args, attemptOptions, start, attempt),
+    });
+  }
+
+  /** One call on `session`; `attempt` (under recovery) learns whether the request went out. */
+  async #invokeOn(
+    session: Session,
+    name: string,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+    start: number,
+    attempt?: CallAttempt,
+  ): Promise<MCPToolResult> {
     const cachedOrPending = this.#tools.catalogFor(session);
     let catalog: ToolCatalog;
     if (cachedOrPending instanceof ToolCatalog) {
@@ -542,6 +654,7 @@ export class MCPToolAdapter {
         `validation failed: arguments for tool "${name}" must be an object`,
       );
     }
+    if (attempt !== undefined) attempt.annotations = entry.descriptor.annotations;
     const invalid = entry.checkInput(args, this.#validator);
     if (invalid !== undefined) return failure(this.#outcome, start, "validation", invalid);
 
@@ -573,6 +686,7 @@ export class MCPToolAdapter {
     }
 
     let raw: unknown;
+    if (attempt !== undefined) attempt.sent = true;
     try {
       raw = entry.requiresTask
         ? await this.#callAsTask(session, name, args, requestOptions, signal)
@@ -583,6 +697,10 @@ export class MCPToolAdapter {
             signal,
           );
     } catch (error) {
+      if (attempt !== undefined) {
+        if (neverReachedServer(error, session.transport)) attempt.sent = false;
+        attempt.sessionExpired = isSessionExpired(error, session.transport);
+      }
       return callFailure(this.#outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
     }
     return callResult(this.#outcome, start, name, raw, entry);
@@ -646,7 +764,7 @@ export class MCPToolAdapter {
     callerSignal?: AbortSignal,
   ): Promise<unknown> {
     if (session.state !== "open")
-      return Promise.reject(new ConnectionLost("the connection was already closed", undefined));
+      return Promise.reject(new ConnectionLost("the connection was already closed", undefined, true));
     return new Promise<unknown>((resolve, reject) => {
       let controller: AbortController | undefined;
       let onCallerAbort: (() => void) | undefined;
@@ -683,6 +801,9 @@ export class MCPToolAdapter {
             // A send to a dead server fails before the transport reports the close: stop using it now.
             if (isConnectionGone(error))
               this.#onConnectionDropped(session, `the transport failed: ${describeTransportFailure(error)}`);
+            // The spec: a 404 for our session id means the session is gone; start a new one.
+            else if (this.#recoveryPolicy !== undefined && isSessionExpired(error, session.transport))
+              this.#onConnectionDropped(session, "the server no longer knows the session (HTTP 404)", true);
             reject(error instanceof Error ? error : new Error(describeCause(error)));
           },
         );

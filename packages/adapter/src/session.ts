@@ -23,10 +23,13 @@ export interface Session {
 /** Thrown by a pending request when its session closed under it, carrying why. */
 export class ConnectionLost extends Error {
   readonly why: string;
-  constructor(why: string, cause: unknown) {
+  /** True when the request was never sent: the session had closed before it. */
+  readonly beforeSend: boolean;
+  constructor(why: string, cause: unknown, beforeSend = false) {
     super(`connection closed: ${why}`, { cause });
     this.name = "ConnectionLost";
     this.why = why;
+    this.beforeSend = beforeSend;
   }
 }
 

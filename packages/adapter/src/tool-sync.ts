@@ -57,6 +57,20 @@ export class ToolSync {
     return this.#catalog?.catalog.tools ?? EMPTY_TOOLS;
   }
 
+  /** The catalog of the last discovery, whatever session listed it. */
+  get catalog(): ToolCatalog | undefined {
+    return this.#catalog?.catalog;
+  }
+
+  /**
+   * A new session replaced one that dropped: list the tools on it (same filter) and replace every
+   * registered namespace at once, telling listeners what changed since `previous`.
+   */
+  async resync(session: Session, previous: ToolCatalog | undefined): Promise<void> {
+    if (previous === undefined && this.#registrations.size === 0 && this.#listeners.size === 0) return;
+    this.#publish(await this.catalogFor(session), previous);
+  }
+
   /** Forgets the cached tools (reconnect starts from a fresh discovery). */
   clear(): void {
     this.#catalog = undefined;
@@ -192,11 +206,15 @@ export class ToolSync {
   }
 
   async #refreshOnce(session: Session): Promise<void> {
-    const { serverName, logger } = this.#context;
     const previous = this.#catalog?.catalog;
     // Nothing discovered, registered or listening: the next discovery fetches fresh anyway.
     if (previous === undefined && this.#registrations.size === 0 && this.#listeners.size === 0) return;
-    const catalog = await this.#discover(session, this.#filter);
+    this.#publish(await this.#discover(session, this.#filter), previous);
+  }
+
+  /** Fills every registered namespace with `catalog` and tells the listeners what changed since `previous`. */
+  #publish(catalog: ToolCatalog, previous: ToolCatalog | undefined): void {
+    const { serverName, logger } = this.#context;
     const diff = catalog.diffFrom(previous);
     const registrations: RegistrationReport[] = [];
     for (const [registry, namespaces] of this.#registrations) {

@@ -4,6 +4,8 @@ import type { Logger } from "@mcp-tool-adapter/core";
 import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
+import type { HealthChangeListener } from "./recovery/health.js";
+import type { RecoveryOptions } from "./recovery/options.js";
 import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
 import type {
   MCPLogLevel,
@@ -46,8 +48,21 @@ export interface MCPToolDescriptor {
   readonly annotations?: MCPToolAnnotations;
 }
 
+/**
+ * Why a call failed. With recovery on, two more: `unavailable` (the server is down, circuit open:
+ * the call was not sent) and `outcome_unknown` (a call that writes was cut off by a failure: it may
+ * or may not have run, and it was not sent again).
+ */
 export type MCPToolErrorKind =
-  "not_found" | "validation" | "timeout" | "cancelled" | "server_error" | "connection_lost" | "result_too_large";
+  | "not_found"
+  | "validation"
+  | "timeout"
+  | "cancelled"
+  | "server_error"
+  | "connection_lost"
+  | "result_too_large"
+  | "unavailable"
+  | "outcome_unknown";
 
 /** What a tool call returned: always a `content` list, plus whatever else the server sent. */
 export interface MCPToolResultData {
@@ -176,4 +191,12 @@ export interface MCPToolAdapterOptions {
   roots?: readonly MCPRoot[];
   /** How long an elicitation, sampling handler may take before the server gets a timeout error. Default 300000. */
   clientRequestTimeoutMs?: number;
+  /**
+   * Restart a server that exits (or start a new session when an HTTP server forgot ours) with
+   * backoff, mark it down after too many failures, and send cut-off calls again when that is
+   * safe. Off by default; `true` uses the defaults (see docs/recovery.md).
+   */
+  recovery?: boolean | RecoveryOptions;
+  /** Called on every change of `health` (with or without recovery). */
+  onHealthChange?: HealthChangeListener;
 }

@@ -1,6 +1,9 @@
 import type {
   ElicitationHandler,
+  HealthChangeListener,
   Logger,
+  MCPServerHealth,
+  RecoveryOptions,
   MCPServerConfig,
   RegisterToolsOptions,
   SamplingHandler,
@@ -37,6 +40,13 @@ export interface MCPServerSetOptions {
   now?: () => number;
   /** Given to every server's adapter (the default factory's); each handler learns which server asks. */
   clientFeatures?: ServerSetClientFeatures;
+  /**
+   * Recovery for every server whose entry does not set its own (default factory): `true` for the
+   * defaults. Default off. See docs/recovery.md.
+   */
+  recovery?: boolean | RecoveryOptions;
+  /** Every server's health changes, each event naming its server (default factory). */
+  onHealthChange?: HealthChangeListener;
   /**
    * For entries with `auth` (the default factory's): where logins are stored (default: the file
    * store in the user's config directory) and what a "needs a login" error tells the user to do.
@@ -108,7 +118,11 @@ export class MCPServerSet {
       registered: false,
     }));
     this.#factory =
-      options.adapterFactory ?? defaultAdapterFactory(options.logger, options.clientFeatures, options.auth);
+      options.adapterFactory ??
+      defaultAdapterFactory(options.logger, options.clientFeatures, options.auth, {
+        ...(options.recovery === undefined ? {} : { recovery: options.recovery }),
+        ...(options.onHealthChange === undefined ? {} : { onHealthChange: options.onHealthChange }),
+      });
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.#logger = options.logger;
@@ -123,6 +137,14 @@ export class MCPServerSet {
   /** The adapter of a server once connect() has built it (connected or not); undefined for an unknown name. */
   getAdapter(serverName: string): ServerSetAdapter | undefined {
     return this.#members.find((member) => member.name === serverName)?.adapter;
+  }
+
+  /** Each built adapter's health (servers whose adapter has none are left out), by server name. */
+  get health(): Record<string, MCPServerHealth> {
+    const health: Record<string, MCPServerHealth> = {};
+    for (const member of this.#members)
+      if (member.adapter?.health !== undefined) health[member.name] = member.adapter.health;
+    return health;
   }
 
   /**
@@ -347,6 +369,7 @@ function defaultAdapterFactory(
   logger: Logger | undefined,
   clientFeatures: ServerSetClientFeatures = {},
   auth: ServerSetAuthOptions = {},
+  recovery: { recovery?: boolean | RecoveryOptions; onHealthChange?: HealthChangeListener } = {},
 ): ServerSetAdapterFactory {
   return (config, { entry, serverName }) => {
     const authProvider =
@@ -362,6 +385,8 @@ function defaultAdapterFactory(
       ...(entry.roots === undefined ? {} : { roots: entry.roots }),
       ...(entry.logLevel === undefined ? {} : { logLevel: entry.logLevel }),
       ...(authProvider === undefined ? {} : { transportOptions: { http: { authProvider } } }),
+      ...recovery,
+      ...(entry.recovery === undefined ? {} : { recovery: entry.recovery }),
     });
   };
 }
@@ -373,6 +398,7 @@ function toServerConfig(name: string, entry: ServerEntry): MCPServerConfig {
     roots: _roots,
     logLevel: _logLevel,
     auth: _auth,
+    recovery: _recovery,
     ...config
   } = entry;
   return { ...config, name };

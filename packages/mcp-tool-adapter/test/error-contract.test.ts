@@ -51,6 +51,8 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
     new adapter.MCPConnectionError("failed", { serverName: "s", transportType: "stdio", cause }),
   MCPNotConnectedError: (cause) => new adapter.MCPNotConnectedError("not connected", { serverName: "s", cause }),
   MCPUsageError: (cause) => new adapter.MCPUsageError("bad argument", { cause }),
+  MCPServerUnavailableError: (cause) =>
+    new adapter.MCPServerUnavailableError("server is down", { serverName: "s", cause }),
   MCPDiscoveryError: (cause) => new adapter.MCPDiscoveryError("discovery failed", { serverName: "s", cause }),
   MCPServerSetError: (cause) =>
     new umbrella.MCPServerSetError("SERVER_TIMEOUT", "too slow", { serverName: "s", cause }),

@@ -13,6 +13,10 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
     "The connection to the tool's server was lost. Try again later; the tool may be back after a reconnect.",
   result_too_large:
     "The result was too large to return. Call the tool again asking for less (a narrower query, a smaller range, fewer items).",
+  unavailable:
+    "The tool's server is down and calls to it fail for now. Do not retry it right away; continue without it or try again much later.",
+  outcome_unknown:
+    "The call was cut off and may or may not have taken effect. Do not simply repeat it: first check (with a read-only tool) whether it took effect.",
   handler_error: "The tool failed internally. Try again later or use another tool.",
   approval_denied:
     "The user did not approve this call. Do not retry it; tell the user what you wanted to do, or continue without it.",

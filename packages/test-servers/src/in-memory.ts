@@ -390,8 +390,10 @@ export function createInMemoryTestServer(options: InMemoryTestServerOptions = {}
       await notifyAll();
     },
     async close() {
-      await Promise.all([...sessions].map((s) => s.close().catch(() => undefined)));
+      // Only the sessions open now: a client may connect again while these close.
+      const closing = [...sessions];
       sessions.clear();
+      await Promise.all(closing.map((s) => s.close().catch(() => undefined)));
     },
   };
 }

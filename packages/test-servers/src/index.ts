@@ -88,3 +88,12 @@ export {
   type OAuthProtectedServer,
   type OAuthProtectedServerOptions,
 } from "./oauth-server.js";
+export {
+  COUNTER_SERVER_PATH,
+  counterServerConfig,
+  readCounterState,
+  setCounterServerDown,
+  startCounterHttpServer,
+  type CounterHttpServer,
+  type CounterState,
+} from "./counter.js";

@@ -189,6 +189,7 @@ function toServerEntry(
     applyAuth(server, entry, entryOptions.auth, issues);
     if (issues.length > 0) return { issues };
   }
+  if (entryOptions.recovery !== undefined) entry.recovery = entryOptions.recovery;
   if (entryOptions.roots !== undefined) {
     const roots = toRoots(server, entryOptions.roots, issues);
     if (issues.length > 0) return { issues };

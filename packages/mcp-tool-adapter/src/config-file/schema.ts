@@ -29,6 +29,25 @@ export const ServerToolsConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** `recovery` in a config file: `true` for the defaults, or the numbers to change (docs/recovery.md). */
+export const RecoveryConfigSchema = Type.Union([
+  Type.Boolean(),
+  Type.Object(
+    {
+      maxAttempts: Type.Optional(Type.Integer({ minimum: 1 })),
+      initialDelayMs: Type.Optional(Type.Number({ minimum: 0 })),
+      maxDelayMs: Type.Optional(Type.Number({ minimum: 0 })),
+      multiplier: Type.Optional(Type.Number({ minimum: 1 })),
+      jitter: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+      cooldownMs: Type.Optional(Type.Number({ minimum: 0 })),
+      maxRestartsPerWindow: Type.Optional(Type.Integer({ minimum: 1 })),
+      windowMs: Type.Optional(Type.Number({ minimum: 0 })),
+      maxCallRetries: Type.Optional(Type.Integer({ minimum: 0 })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
 const RootSchema = Type.Object(
   { uri: Type.String({ minLength: 1 }), name: Type.Optional(Type.String()) },
   { additionalProperties: false },
@@ -85,6 +104,8 @@ export const ConfigFileEntryOptionsSchema = Type.Object({
   logLevel: Type.Optional(Type.Enum([...MCP_LOG_LEVELS])),
   /** How an HTTP server authorizes; see docs/auth.md. */
   auth: Type.Optional(ServerAuthConfigSchema),
+  /** Restart the server when it exits (or start a new HTTP session when it forgets ours); see docs/recovery.md. */
+  recovery: Type.Optional(RecoveryConfigSchema),
 });
 
 export type ConfigFileEntryOptions = Static<typeof ConfigFileEntryOptionsSchema>;

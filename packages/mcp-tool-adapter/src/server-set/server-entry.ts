@@ -1,4 +1,10 @@
-import type { HttpMCPServerConfig, MCPLogLevel, MCPRoot, StdioMCPServerConfig } from "@mcp-tool-adapter/adapter";
+import type {
+  HttpMCPServerConfig,
+  MCPLogLevel,
+  MCPRoot,
+  RecoveryOptions,
+  StdioMCPServerConfig,
+} from "@mcp-tool-adapter/adapter";
 import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
 import type { ServerAuth } from "./server-auth.js";
 
@@ -23,6 +29,8 @@ export interface ServerEntryOptions {
   logLevel?: MCPLogLevel;
   /** How an HTTP server authorizes (OAuth login or machine credentials); see docs/auth.md. */
   auth?: ServerAuth;
+  /** Recovery for this server (wins over the set's `recovery`): `true` for the defaults, `false` for none. */
+  recovery?: boolean | RecoveryOptions;
 }
 
 /**

@@ -4,6 +4,7 @@ import type {
   MCPServerConfig,
   MCPToolDescriptor,
   MCPToolResult,
+  MCPServerHealth,
   MCPToolAdapter,
   MCPTransportType,
   RegisterToolsOptions,
@@ -36,6 +37,8 @@ export interface ServerSetAdapter extends ServerSetProtocolMethods {
   readonly transportType: MCPTransportType;
   readonly isConnected: boolean;
   readonly discoveredTools: readonly MCPToolDescriptor[];
+  /** Where the connection stands; MCPToolAdapter has it, a test double may leave it out. */
+  readonly health?: MCPServerHealth;
   connect(options?: ConnectOptions): Promise<void>;
   disconnect(): Promise<void>;
   registerTools(registry: ToolRegistry, namespace: string, options?: RegisterToolsOptions): Promise<RegistrationReport>;

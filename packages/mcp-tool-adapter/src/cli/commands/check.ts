@@ -1,3 +1,4 @@
+import type { MCPServerHealth } from "@mcp-tool-adapter/adapter";
 import { connectSelectedServers, type ServerSelection } from "../connect-servers.js";
 import { formatMs, formatTable } from "../format.js";
 import type { CliContext } from "../io.js";
@@ -14,9 +15,11 @@ export interface ServerSummary {
   durationMs: number;
   toolCount: number;
   error?: { kind: string; code?: string; message: string; stage?: string };
+  /** Where the connection stands, and whether recovery is on (docs/recovery.md). */
+  health?: { state: string; recovery: boolean; recoveries: number; lastFailure?: string };
 }
 
-export function serverSummary(result: ServerConnectResult): ServerSummary {
+export function serverSummary(result: ServerConnectResult, health?: MCPServerHealth): ServerSummary {
   return {
     name: result.name,
     status: result.status,
@@ -34,18 +37,39 @@ export function serverSummary(result: ServerConnectResult): ServerSummary {
             ...(result.stage === undefined ? {} : { stage: result.stage }),
           },
         }),
+    ...(health === undefined
+      ? {}
+      : {
+          health: {
+            state: health.state,
+            recovery: health.recovery,
+            recoveries: health.recoveries,
+            ...(health.lastFailure === undefined ? {} : { lastFailure: health.lastFailure }),
+          },
+        }),
   };
+}
+
+/** The RECOVERY column: whether it is on, and the state when it is not plainly connected. */
+function recoveryCell(health: MCPServerHealth | undefined): string {
+  if (health?.recovery !== true) return "off";
+  return health.state === "connected" || health.state === "disconnected" ? "on" : `on: ${health.state}`;
 }
 
 /** `check`: connect every server and report status, handshake time and tool count. Exit 1 when any failed. */
 export async function runCheckCommand(context: CliContext, options: CheckCommandOptions): Promise<number> {
   const { set, report } = await connectSelectedServers(context, options);
   try {
+    const health = set.health;
     if (options.json) {
-      context.out(JSON.stringify({ ok: report.ok, servers: report.servers.map(serverSummary) }, null, 2));
+      const servers = report.servers.map((server) => serverSummary(server, health[server.name]));
+      context.out(JSON.stringify({ ok: report.ok, servers }, null, 2));
     } else {
       const { colors } = context;
-      const header = ["SERVER", "STATUS", "TRANSPORT", "HANDSHAKE", "TOOLS", "ERROR"].map((title) => colors.dim(title));
+      // The column appears only when some server has recovery on, so other configs print as before.
+      const showRecovery = Object.values(health).some((server) => server.recovery);
+      const titles = ["SERVER", "STATUS", "TRANSPORT", "HANDSHAKE", "TOOLS", "ERROR"];
+      const header = (showRecovery ? [...titles, "RECOVERY"] : titles).map((title) => colors.dim(title));
       const rows = report.servers.map((server) => [
         colors.bold(server.name),
         server.status === "connected" ? colors.green("ok") : colors.red("failed"),
@@ -53,6 +77,7 @@ export async function runCheckCommand(context: CliContext, options: CheckCommand
         formatMs(server.handshakeMs),
         server.status === "connected" ? String(server.tools.length) : "-",
         server.error === undefined ? "" : `${server.error.kind}: ${server.error.message}`,
+        ...(showRecovery ? [recoveryCell(health[server.name])] : []),
       ]);
       for (const line of formatTable([header, ...rows], context.isTTY ? context.columns : undefined)) context.out(line);
       context.out();

@@ -25,7 +25,9 @@ export async function runToolsCommand(context: CliContext, options: ToolsCommand
   try {
     const rows = report.servers.flatMap((server) => set.registry.list({ namespace: server.name }).map(toRow));
     if (options.json) {
-      context.out(JSON.stringify({ servers: report.servers.map(serverSummary), tools: rows }, null, 2));
+      context.out(
+        JSON.stringify({ servers: report.servers.map((server) => serverSummary(server)), tools: rows }, null, 2),
+      );
     } else {
       printTable(context, rows);
     }

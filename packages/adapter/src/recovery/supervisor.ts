@@ -1,0 +1,267 @@
+import { describeCause, type Logger } from "@mcp-tool-adapter/core";
+import type { HealthChangeListener, MCPServerHealth, MCPServerHealthState } from "./health.js";
+import { restartDelay, type RecoveryPolicy } from "./options.js";
+
+/** What the supervisor needs from the adapter whose connection it looks after. */
+export interface SupervisorContext {
+  readonly serverName: string;
+  readonly logger: Logger | undefined;
+  now(): number;
+  /**
+   * One attempt to bring the server back: a new session with everything restored. Throws when it
+   * fails; does nothing (and throws) once `signal` aborted, because the host took over.
+   */
+  reopen(signal: AbortSignal): Promise<void>;
+}
+
+/** What a call waiting for the server learns. */
+export type SessionWait =
+  | { kind: "ready" }
+  | { kind: "not_connected" }
+  | { kind: "unavailable"; message: string }
+  | { kind: "timeout" }
+  | { kind: "cancelled" };
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+
+/**
+ * The health of one server's connection and, when recovery is on, the restarts after it drops:
+ * exponential backoff with jitter up to `maxAttempts`, then down (circuit open) until the first
+ * call after `cooldownMs` probes it (half-open). Without a policy it only tracks health.
+ */
+export class RecoverySupervisor {
+  readonly #context: SupervisorContext;
+  readonly #policy: RecoveryPolicy | undefined;
+  readonly #listeners = new Set<HealthChangeListener>();
+  #state: MCPServerHealthState = "disconnected";
+  #since: number;
+  #attempt = 0;
+  #recoveries = 0;
+  #lastFailure: string | undefined;
+  #probeAt: number | undefined;
+  /** The restart loop or probe running now; aborted when the host connects or disconnects itself. */
+  #run: AbortController | undefined;
+  /** Settles when the state leaves reconnecting / probing. */
+  #settled: Deferred = deferred();
+  /** When each automatic recovery succeeded, within the crash-loop window. */
+  #recoveredAt: number[] = [];
+
+  constructor(context: SupervisorContext, policy: RecoveryPolicy | undefined) {
+    this.#context = context;
+    this.#policy = policy;
+    this.#since = context.now();
+  }
+
+  get enabled(): boolean {
+    return this.#policy !== undefined;
+  }
+
+  get state(): MCPServerHealthState {
+    return this.#state;
+  }
+
+  get health(): MCPServerHealth {
+    return Object.freeze({
+      serverName: this.#context.serverName,
+      state: this.#state,
+      since: this.#since,
+      attempt: this.#attempt,
+      recoveries: this.#recoveries,
+      recovery: this.enabled,
+      ...(this.#lastFailure === undefined ? {} : { lastFailure: this.#lastFailure }),
+      ...(this.#state === "down" && this.#probeAt !== undefined ? { probeAt: this.#probeAt } : {}),
+    });
+  }
+
+  addListener(listener: HealthChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The host connected (connect() or reconnect() succeeded): whatever recovery ran is moot. */
+  connected(reason: string): void {
+    this.#stopRun();
+    this.#attempt = 0;
+    this.#recoveredAt = [];
+    this.#setState("connected", reason);
+  }
+
+  /** The host disconnected: nothing is restarted any more. */
+  disconnected(reason: string): void {
+    this.#stopRun();
+    this.#attempt = 0;
+    this.#setState("disconnected", reason);
+  }
+
+  /** The live connection went away without the host asking; `immediate` skips the first delay (a forgotten session). */
+  connectionLost(why: string, immediate: boolean): void {
+    if (this.#state !== "connected") return;
+    this.#lastFailure = why;
+    const policy = this.#policy;
+    if (policy === undefined) {
+      this.#setState("disconnected", `connection lost: ${why}`);
+      return;
+    }
+    const now = this.#context.now();
+    this.#recoveredAt = this.#recoveredAt.filter((at) => now - at < policy.windowMs);
+    if (this.#recoveredAt.length >= policy.maxRestartsPerWindow) {
+      this.#goDown(
+        `it was restarted ${this.#recoveredAt.length} times within ${policy.windowMs} ms and dropped again (${why})`,
+      );
+      return;
+    }
+    this.#setState("reconnecting", `connection lost: ${why}`);
+    const run = new AbortController();
+    this.#run = run;
+    void this.#restartLoop(policy, run.signal, immediate);
+  }
+
+  /**
+   * Waits (up to `timeoutMs`, or until `signal` aborts) until the server is usable. A server that
+   * is down fails fast, unless its cooldown is over: then this call starts the half-open probe.
+   */
+  async waitForSession(timeoutMs: number, signal: AbortSignal | undefined): Promise<SessionWait> {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      if (signal?.aborted === true) return { kind: "cancelled" };
+      switch (this.#state) {
+        case "connected":
+          return { kind: "ready" };
+        case "disconnected":
+          return { kind: "not_connected" };
+        case "down":
+          if (this.#context.now() < (this.#probeAt ?? 0)) return { kind: "unavailable", message: this.downMessage() };
+          this.#startProbe();
+          continue;
+        case "reconnecting":
+        case "probing": {
+          const outcome = await waitFor(this.#settled.promise, deadline - performance.now(), signal);
+          if (outcome !== "settled") return { kind: outcome };
+        }
+      }
+    }
+  }
+
+  async #restartLoop(policy: RecoveryPolicy, signal: AbortSignal, immediate: boolean): Promise<void> {
+    for (let attempt = 1; attempt <= policy.maxAttempts; attempt += 1) {
+      this.#attempt = attempt;
+      const delay = attempt === 1 && immediate ? 0 : restartDelay(attempt, policy);
+      if (delay > 0) await policy.sleep(delay, signal);
+      if (signal.aborted) return;
+      this.#context.logger?.info?.(
+        `Restarting MCP server "${this.#context.serverName}" (attempt ${attempt} of ${policy.maxAttempts})`,
+      );
+      const outcome = await this.#attemptReopen(signal);
+      if (outcome === "stopped") return;
+      if (outcome === "ok") {
+        this.#recovered(`recovered after ${attempt} attempt${attempt === 1 ? "" : "s"}`);
+        return;
+      }
+    }
+    this.#goDown(`${policy.maxAttempts} restart attempts failed; the last: ${this.#lastFailure ?? "unknown"}`);
+  }
+
+  #startProbe(): void {
+    const run = new AbortController();
+    this.#run = run;
+    this.#setState("probing", "the cooldown is over: one attempt to bring the server back");
+    void this.#attemptReopen(run.signal).then((outcome) => {
+      if (outcome === "stopped") return; // the host connected or disconnected meanwhile
+      if (outcome === "ok") this.#recovered("the probe succeeded");
+      else this.#goDown(`the probe failed: ${this.#lastFailure ?? "unknown"}`);
+    });
+  }
+
+  async #attemptReopen(signal: AbortSignal): Promise<"ok" | "failed" | "stopped"> {
+    try {
+      await this.#context.reopen(signal);
+    } catch (error) {
+      if (signal.aborted) return "stopped";
+      this.#lastFailure = describeCause(error);
+      return "failed";
+    }
+    return signal.aborted ? "stopped" : "ok";
+  }
+
+  #recovered(reason: string): void {
+    this.#run = undefined;
+    this.#attempt = 0;
+    this.#recoveries += 1;
+    this.#recoveredAt.push(this.#context.now());
+    this.#setState("connected", reason);
+  }
+
+  #goDown(reason: string): void {
+    this.#run = undefined;
+    this.#recoveredAt = [];
+    this.#probeAt = this.#context.now() + (this.#policy?.cooldownMs ?? 0);
+    this.#context.logger?.warn?.(
+      `MCP server "${this.#context.serverName}" is marked down: ${reason}. Calls fail fast until it is probed again.`,
+    );
+    this.#setState("down", reason);
+  }
+
+  /** Why calls fail fast while down, and until when. */
+  downMessage(): string {
+    const waitMs = Math.max(0, Math.ceil((this.#probeAt ?? 0) - this.#context.now()));
+    return `MCP server "${this.#context.serverName}" is down (circuit open${this.#lastFailure === undefined ? "" : `; last failure: ${this.#lastFailure}`}); calls fail fast for ${waitMs} ms more, then the next call tries it again. Call reconnect() to try now.`;
+  }
+
+  #stopRun(): void {
+    this.#run?.abort();
+    this.#run = undefined;
+  }
+
+  #setState(to: MCPServerHealthState, reason: string): void {
+    const from = this.#state;
+    this.#state = to;
+    this.#since = this.#context.now();
+    if (to !== "reconnecting" && to !== "probing") {
+      this.#settled.resolve();
+      this.#settled = deferred();
+    }
+    if (from === to) return;
+    const event = Object.freeze({ serverName: this.#context.serverName, from, to, reason, health: this.health });
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#context.logger?.warn?.(
+          `A health listener of MCP server "${this.#context.serverName}" threw: ${describeCause(error)}`,
+          { error },
+        );
+      }
+    }
+  }
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+/** Waits for `promise`, at most `ms`, or until `signal` aborts; removes its timer and listener after. */
+function waitFor(
+  promise: Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<"settled" | "timeout" | "cancelled"> {
+  if (ms <= 0) return Promise.resolve("timeout");
+  return new Promise((resolve) => {
+    const finish = (outcome: "settled" | "timeout" | "cancelled"): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    };
+    const onAbort = (): void => finish("cancelled");
+    const timer = setTimeout(() => finish("timeout"), ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    void promise.then(() => finish("settled"));
+  });
+}
