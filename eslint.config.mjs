@@ -59,6 +59,7 @@ export default tseslint.config(
       "packages/integration/**/*.ts",
       "packages/bench/**/*.ts",
       "packages/test-servers/**/*.ts",
+      "packages/test-helpers/**/*.ts",
     ],
     rules: {
       "@typescript-eslint/no-non-null-assertion": "off",
