@@ -60,6 +60,7 @@ export default tseslint.config(
       "packages/bench/**/*.ts",
       "packages/test-servers/**/*.ts",
       "packages/conformance/**/*.ts",
+      "packages/test-helpers/**/*.ts",
     ],
     rules: {
       "@typescript-eslint/no-non-null-assertion": "off",

@@ -1,17 +1,13 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import {
-  createTempDirectory,
-  everythingStdioServer,
-  expectNoLeakedProcesses,
-  memoryStdioServer,
-  type TempDirectory,
-} from "@mcp-tool-adapter/test-servers";
+  registerEverythingServer,
+  registerMemoryServer,
+  type RegisteredMemoryServer,
+  type RegisteredServer,
+} from "@mcp-tool-adapter/test-helpers";
 import { generateText, stepCountIs, type LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { ToolRegistry } from "@mcp-tool-adapter/registry";
-import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAISDKTools } from "../src/index.js";
 
@@ -43,22 +39,15 @@ function toolResultsInSecondPrompt(model: MockLanguageModelV4): unknown[] {
 }
 
 describe.skipIf(nodeMajor < 22)("AI SDK bridge against a real server-everything over stdio", () => {
-  let adapter: MCPToolAdapter;
   const registry = new ToolRegistry();
+  let server: RegisteredServer;
 
   beforeAll(async () => {
-    const launch = everythingStdioServer();
-    adapter = new MCPToolAdapter(
-      { name: "everything", transport: "stdio", ...launch },
-      { transport: () => createStdioTransport(launch) },
-    );
-    await adapter.connect();
-    await adapter.registerTools(registry, "everything");
+    server = await registerEverythingServer(registry);
   });
 
   afterAll(async () => {
-    await adapter.disconnect();
-    await expectNoLeakedProcesses();
+    await server.close();
   });
 
   it("runs one agent step: the model's tool call reaches the server and the result is in the next prompt", async () => {
@@ -156,27 +145,17 @@ describe.skipIf(nodeMajor < 22)("AI SDK bridge against a real server-everything 
 });
 
 describe.skipIf(nodeMajor < 22)("AI SDK bridge approval against a real server-memory", () => {
-  let adapter: MCPToolAdapter;
-  let temp: TempDirectory;
-  let memoryFile: string;
   const registry = new ToolRegistry();
+  let server: RegisteredMemoryServer;
+  let memoryFile: string;
 
   beforeAll(async () => {
-    temp = await createTempDirectory("ai-sdk-bridge-");
-    memoryFile = join(temp.path, "memory.jsonl");
-    const launch = memoryStdioServer(memoryFile);
-    adapter = new MCPToolAdapter(
-      { name: "memory", transport: "stdio", ...launch },
-      { transport: () => createStdioTransport(launch) },
-    );
-    await adapter.connect();
-    await adapter.registerTools(registry, "memory");
+    server = await registerMemoryServer("ai-sdk-bridge-", registry);
+    memoryFile = server.memoryFile;
   });
 
   afterAll(async () => {
-    await adapter.disconnect();
-    await temp.remove();
-    await expectNoLeakedProcesses();
+    await server.close();
   });
 
   const createAda = { entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }] };

@@ -1,19 +1,16 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import {
-  createTempDirectory,
-  everythingStdioServer,
-  expectNoLeakedProcesses,
-  memoryStdioServer,
-  type TempDirectory,
-} from "@mcp-tool-adapter/test-servers";
+  registerEverythingServer,
+  registerInMemoryServer,
+  registerMemoryServer,
+  type RegisteredMemoryServer,
+  type RegisteredServer,
+} from "@mcp-tool-adapter/test-helpers";
 import { createAgent, humanInTheLoopMiddleware } from "langchain";
-import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
-import { ToolRegistry, type ToolCallResult } from "@mcp-tool-adapter/registry";
-import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
+import { ToolRegistry, type RegistryChange, type ToolCallResult } from "@mcp-tool-adapter/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalInterruptOn, createLangChainTools, LangChainToolCallError } from "../src/index.js";
 
@@ -24,22 +21,15 @@ function toolMessagesInSecondCall(model: ReturnType<typeof fakeModel>): ToolMess
 }
 
 describe("LangChain bridge against a real server-everything over stdio", () => {
-  let adapter: MCPToolAdapter;
   const registry = new ToolRegistry();
+  let server: RegisteredServer;
 
   beforeAll(async () => {
-    const launch = everythingStdioServer();
-    adapter = new MCPToolAdapter(
-      { name: "everything", transport: "stdio", ...launch },
-      { transport: () => createStdioTransport(launch) },
-    );
-    await adapter.connect();
-    await adapter.registerTools(registry, "everything");
+    server = await registerEverythingServer(registry);
   });
 
   afterAll(async () => {
-    await adapter.disconnect();
-    await expectNoLeakedProcesses();
+    await server.close();
   });
 
   it("runs one createAgent step: the tool call reaches the server and the ToolMessage is in the next prompt", async () => {
@@ -140,27 +130,17 @@ describe("LangChain bridge against a real server-everything over stdio", () => {
 });
 
 describe("LangChain bridge approval against a real server-memory", () => {
-  let adapter: MCPToolAdapter;
-  let temp: TempDirectory;
-  let memoryFile: string;
   const registry = new ToolRegistry();
+  let server: RegisteredMemoryServer;
+  let memoryFile: string;
 
   beforeAll(async () => {
-    temp = await createTempDirectory("langchain-bridge-");
-    memoryFile = join(temp.path, "memory.jsonl");
-    const launch = memoryStdioServer(memoryFile);
-    adapter = new MCPToolAdapter(
-      { name: "memory", transport: "stdio", ...launch },
-      { transport: () => createStdioTransport(launch) },
-    );
-    await adapter.connect();
-    await adapter.registerTools(registry, "memory");
+    server = await registerMemoryServer("langchain-bridge-", registry);
+    memoryFile = server.memoryFile;
   });
 
   afterAll(async () => {
-    await adapter.disconnect();
-    await temp.remove();
-    await expectNoLeakedProcesses();
+    await server.close();
   });
 
   it("decides interruptOn from capabilities: write tools wait for a human, read tools do not", async () => {
@@ -191,5 +171,60 @@ describe("LangChain bridge approval against a real server-memory", () => {
     expect(result.__interrupt__).toHaveLength(1);
     expect(JSON.stringify(result.__interrupt__)).toContain("memory__create_entities");
     await expect(readFile(memoryFile, "utf8").catch(() => "")).resolves.not.toContain("Ada");
+  });
+});
+
+/** The registry's next change event. */
+function nextChange(registry: ToolRegistry): Promise<RegistryChange> {
+  return new Promise((resolve) => {
+    const stop = registry.subscribe((change) => {
+      stop();
+      resolve(change);
+    });
+  });
+}
+
+describe("LangChain bridge with a server whose tool list changes", () => {
+  it("a long-lived agent rebuilt from registry.subscribe (the documented live view) sees added and removed tools", async () => {
+    const live = await registerInMemoryServer("live", {
+      tools: [{ name: "old_tool", description: "The first tool", inputSchema: { type: "object", properties: {} } }],
+    });
+    try {
+      const agentTurn = async (name: string, id: string): Promise<ToolMessage | undefined> => {
+        const model = fakeModel()
+          .respondWithTools([{ name, args: {}, id }])
+          .respond(new AIMessage("done"));
+        await createAgent({ model, tools }).invoke({ messages: [new HumanMessage("use the tool")] });
+        return toolMessagesInSecondCall(model)[0];
+      };
+      // The live view of docs/agent-runtimes.md: keep the tools, rebuild them on every change.
+      let tools = createLangChainTools(live.registry);
+      const stopWatching = live.registry.subscribe(() => {
+        tools = createLangChainTools(live.registry);
+      });
+      expect(tools.map((tool) => tool.name)).toEqual(["live__old_tool"]);
+
+      const added = nextChange(live.registry);
+      await live.server.addTool({
+        name: "new_tool",
+        description: "Added while the agent runs",
+        inputSchema: { type: "object", properties: {} },
+        handler: () => ({ content: [{ type: "text", text: "answer from the new tool" }] }),
+      });
+      expect((await added).added).toEqual(["live/new_tool"]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["live__new_tool", "live__old_tool"]);
+      expect(await agentTurn("live__new_tool", "call-new")).toMatchObject({
+        status: "success",
+        content: "answer from the new tool",
+      });
+
+      const removed = nextChange(live.registry);
+      await live.server.removeTool("old_tool");
+      expect((await removed).removed).toEqual(["live/old_tool"]);
+      expect(tools.map((tool) => tool.name)).toEqual(["live__new_tool"]);
+      stopWatching();
+    } finally {
+      await live.close();
+    }
   });
 });

@@ -40,8 +40,8 @@ export interface ModelTool {
    */
   execute(args: unknown, options?: ModelToolExecuteOptions): Promise<ToolCallResult>;
   /**
-   * The input schema converted for one provider; computed once per dialect and tool set. Parts
-   * the conversion kept as they were are the registry's frozen objects: treat it as read-only.
+   * The input schema converted for one provider; computed once per dialect (and shared by the
+   * tool sets of one registry while the tool is unchanged): treat it as read-only.
    */
   schemaFor(dialect: SchemaDialect): ConvertedSchema;
 }
@@ -99,6 +99,22 @@ export function createModelToolSet(source: ToolSource, options: ModelToolSetOpti
 interface SchemaConversions {
   readonly prepared: PreparedSchema;
   readonly byDialect: Map<SchemaDialect, ConvertedSchema>;
+}
+
+/**
+ * Conversions of frozen schemas (the registry's snapshots are deep-frozen, and stay the same
+ * objects while a tool is unchanged), shared by every tool set: converting the tools afresh for
+ * each agent step then costs a lookup per tool. A changed schema is a new object. The results
+ * are not frozen (freezing thousands of them cost more than converting them): read-only by contract.
+ */
+const frozenSchemaConversions = new WeakMap<object, SchemaConversions>();
+
+function conversionsOf(schema: Record<string, unknown>): SchemaConversions {
+  const cached = frozenSchemaConversions.get(schema);
+  if (cached !== undefined) return cached;
+  const conversions: SchemaConversions = { prepared: prepareSchema(schema), byDialect: new Map() };
+  if (Object.isFrozen(schema)) frozenSchemaConversions.set(schema, conversions);
+  return conversions;
 }
 
 /** One tool; a class so that a set of thousands of tools shares its methods instead of closures per tool. */
@@ -163,7 +179,7 @@ class RegistryModelTool implements ModelTool {
   }
 
   #schemaConversions(): SchemaConversions {
-    return (this.#conversions ??= { prepared: prepareSchema(this.inputSchema), byDialect: new Map() });
+    return (this.#conversions ??= conversionsOf(this.inputSchema));
   }
 
   #compiledSchema(): CompiledSchema | null {

@@ -13,9 +13,11 @@ import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  createModelToolNames,
   createModelToolSet,
   handleToolCall,
   MODEL_TOOL_NAME_PATTERN,
+  MODEL_TOOL_WORD_NAME_PATTERN,
   SCHEMA_DIALECTS,
   type ModelToolSet,
 } from "../src/index.js";
@@ -72,6 +74,32 @@ describe("with server-everything, server-filesystem, server-memory and hostile s
     }
     expect(toolSet.names.toModelName("memory/read_graph")).toBe("memory__read_graph");
     expect(toolSet.names.toModelName("everything/get-tiny-image")).toBe("everything__get-tiny-image");
+  });
+
+  it('gives every tool a name without "-" under charset "word" (the OpenAI Agents SDK\'s rule) that maps back to it', () => {
+    const registered = registry.list();
+    const names = createModelToolNames(
+      registered.map((tool) => tool.name),
+      { charset: "word" },
+    );
+    const seen = new Set<string>();
+    for (const tool of registered) {
+      const modelName = names.toModelName(tool.name);
+      expect(modelName).toMatch(MODEL_TOOL_WORD_NAME_PATTERN);
+      expect(seen.has(modelName)).toBe(false);
+      seen.add(modelName);
+      expect(names.toRegistryName(modelName)).toBe(tool.name);
+    }
+    expect(names.toModelName("everything/get-tiny-image")).toBe("everything__get_tiny_image");
+  });
+
+  it("keeps every real property key, or renames it to one Anthropic and Gemini accept", () => {
+    for (const tool of toolSet.tools)
+      for (const dialect of ["anthropic", "gemini"] as const) {
+        const properties = tool.schemaFor(dialect).schema.properties as Record<string, unknown>;
+        for (const key of Object.keys(properties))
+          expect(key, `${tool.registryName} ${dialect}`).toMatch(/^[a-zA-Z0-9_.-]{1,64}$/);
+      }
   });
 
   it("converts every schema for every dialect to an object root, strict for the ordinary ones", () => {

@@ -1,17 +1,13 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { Agent, run, setTracingDisabled } from "@openai/agents";
 import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents-core/testing";
 import {
-  createTempDirectory,
-  everythingStdioServer,
-  expectNoLeakedProcesses,
-  memoryStdioServer,
-  type TempDirectory,
-} from "@mcp-tool-adapter/test-servers";
-import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+  registerEverythingServer,
+  registerMemoryServer,
+  type RegisteredMemoryServer,
+  type RegisteredServer,
+} from "@mcp-tool-adapter/test-helpers";
 import { ToolRegistry } from "@mcp-tool-adapter/registry";
-import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIAgentsTools, OpenAIAgentsBridgeError } from "../src/index.js";
 
@@ -38,22 +34,15 @@ function outputText(item: ResultItem | undefined): string {
 }
 
 describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-everything over stdio", () => {
-  let adapter: MCPToolAdapter;
   const registry = new ToolRegistry();
+  let server: RegisteredServer;
 
   beforeAll(async () => {
-    const launch = everythingStdioServer();
-    adapter = new MCPToolAdapter(
-      { name: "everything", transport: "stdio", ...launch },
-      { transport: () => createStdioTransport(launch) },
-    );
-    await adapter.connect();
-    await adapter.registerTools(registry, "everything");
+    server = await registerEverythingServer(registry);
   });
 
   afterAll(async () => {
-    await adapter.disconnect();
-    await expectNoLeakedProcesses();
+    await server.close();
   });
 
   it("runs one agent step with a custom Model: the call reaches the server and the result is in the next request", async () => {
@@ -166,27 +155,17 @@ describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge against a real server-ever
 });
 
 describe.skipIf(nodeMajor < 22)("OpenAI Agents bridge approval against a real server-memory", () => {
-  let adapter: MCPToolAdapter;
-  let temp: TempDirectory;
-  let memoryFile: string;
   const registry = new ToolRegistry();
+  let server: RegisteredMemoryServer;
+  let memoryFile: string;
 
   beforeAll(async () => {
-    temp = await createTempDirectory("openai-agents-bridge-");
-    memoryFile = join(temp.path, "memory.jsonl");
-    const launch = memoryStdioServer(memoryFile);
-    adapter = new MCPToolAdapter(
-      { name: "memory", transport: "stdio", ...launch },
-      { transport: () => createStdioTransport(launch) },
-    );
-    await adapter.connect();
-    await adapter.registerTools(registry, "memory");
+    server = await registerMemoryServer("openai-agents-bridge-", registry);
+    memoryFile = server.memoryFile;
   });
 
   afterAll(async () => {
-    await adapter.disconnect();
-    await temp.remove();
-    await expectNoLeakedProcesses();
+    await server.close();
   });
 
   const createAda = { entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }] };

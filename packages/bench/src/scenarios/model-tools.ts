@@ -170,8 +170,8 @@ async function measureCallOverhead({ settings }: BenchContext, registry: ToolReg
 /**
  * ms to turn the whole registry into each provider's tool list, names included. "First" is a
  * registry the package has not seen (a fresh one, built untimed, per round and format); "again"
- * converts the same registry once more, as an agent that converts per step does: nothing is
- * cached between tool sets, so names are mapped and schemas converted afresh.
+ * converts the same registry once more, as an agent that converts per step does: the frozen
+ * schemas' conversions are reused, the names are mapped afresh.
  */
 function measureConversion({ settings }: BenchContext): Figure[] {
   const formats: { key: string; label: string; convert: (registry: ToolRegistry) => unknown[] }[] = [
@@ -241,7 +241,7 @@ function measureConversion({ settings }: BenchContext): Figure[] {
         label: "  the same registry converted again (per agent step), median",
         unit: "ms",
         value: median(again[index]!),
-        note: "a new tool set: names mapped and schemas converted afresh (reuse a ModelToolSet to convert once)",
+        note: "conversions of the registry's frozen schemas are reused; names are mapped afresh",
       },
       atMost(CONVERT_LIMIT_MS, "ms"),
     ),

@@ -1,0 +1,8 @@
+export {
+  registerEverythingServer,
+  registerInMemoryServer,
+  registerMemoryServer,
+  type RegisteredInMemoryServer,
+  type RegisteredMemoryServer,
+  type RegisteredServer,
+} from "./registered-servers.js";
