@@ -2,11 +2,10 @@ import { pathToFileURL } from "node:url";
 import { realpath } from "node:fs/promises";
 import {
   createTempDirectory,
-  everythingStdioServer,
+  EVERYTHING_TARGETS,
   expectNoLeakedProcesses,
   filesystemStdioServer,
-  startEverythingHttp,
-  type EverythingHttpServer,
+  type RunningEverything,
   type TempDirectory,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,38 +14,25 @@ import {
   type MCPElicitationRequest,
   type MCPElicitationResponse,
   type MCPSamplingRequest,
-  type MCPServerConfig,
 } from "../src/index.js";
 
 // Elicitation, sampling and roots against the real servers. Tools called: trigger-elicitation-request,
 // trigger-url-elicitation, trigger-sampling-request, simulate-research-query (a task), get-roots-list (server-everything) and
 // list_allowed_directories (server-filesystem). Never get-env nor gzip-file-as-resource.
 
-let http: EverythingHttpServer | undefined;
-const targets = [
-  {
-    label: "stdio",
-    config: (): MCPServerConfig => ({ name: "everything", transport: "stdio", ...everythingStdioServer() }),
-  },
-  {
-    label: "streamable-http",
-    config: (): MCPServerConfig => ({ name: "everything", transport: "streamable-http", url: http!.url }),
-    start: () => startEverythingHttp({ mode: "streamableHttp" }),
-  },
-];
-
 function textOf(result: { data: { content: unknown[] } | null }): string {
   return (result.data?.content ?? []).map((item) => (item as { text?: string }).text ?? "").join("\n");
 }
 
-describe.each(targets)("server-everything client features over $label", (target) => {
+describe.each(EVERYTHING_TARGETS)("server-everything client features over $label", (target) => {
+  let running: RunningEverything;
   let adapter: MCPToolAdapter;
   const elicitations: MCPElicitationRequest[] = [];
   const samplings: MCPSamplingRequest[] = [];
 
   beforeAll(async () => {
-    if (target.start) http = await target.start();
-    adapter = new MCPToolAdapter(target.config(), {
+    running = await target.start();
+    adapter = new MCPToolAdapter(running.config, {
       connectTimeoutMs: 20_000,
       roots: [{ uri: "file:///srv/project", name: "project" }],
       onElicitation: (request): MCPElicitationResponse => {
@@ -72,8 +58,7 @@ describe.each(targets)("server-everything client features over $label", (target)
 
   afterAll(async () => {
     await adapter.disconnect();
-    await http?.stop();
-    http = undefined;
+    await running.stop();
     await expectNoLeakedProcesses();
   });
 

@@ -1,35 +1,9 @@
-import {
-  everythingStdioServer,
-  expectNoLeakedProcesses,
-  startEverythingHttp,
-  type EverythingHttpServer,
-} from "@mcp-tool-adapter/test-servers";
+import { EVERYTHING_TARGETS, expectNoLeakedProcesses, type RunningEverything } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  MCPToolAdapter,
-  type MCPServerConfig,
-  type MCPServerLogEntry,
-  type ResourceUpdatedEvent,
-} from "../src/index.js";
+import { MCPToolAdapter, type MCPServerLogEntry, type ResourceUpdatedEvent } from "../src/index.js";
 
 // Resources, prompts, completions and logging of the real server-everything. The tools called
 // here only toggle its simulated notifications; never get-env nor gzip-file-as-resource.
-
-interface Target {
-  label: string;
-  config: () => MCPServerConfig;
-  start?: () => Promise<EverythingHttpServer>;
-}
-
-let http: EverythingHttpServer | undefined;
-const targets: Target[] = [
-  { label: "stdio", config: () => ({ name: "everything", transport: "stdio", ...everythingStdioServer() }) },
-  {
-    label: "streamable-http",
-    config: () => ({ name: "everything", transport: "streamable-http", url: http!.url }),
-    start: () => startEverythingHttp({ mode: "streamableHttp" }),
-  },
-];
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const start = Date.now();
@@ -39,14 +13,15 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
   }
 }
 
-describe.each(targets)("server-everything resources, prompts and logs over $label", (target) => {
+describe.each(EVERYTHING_TARGETS)("server-everything resources, prompts and logs over $label", (target) => {
+  let running: RunningEverything;
   let adapter: MCPToolAdapter;
   const logs: MCPServerLogEntry[] = [];
   const loggerLines: string[] = [];
 
   beforeAll(async () => {
-    if (target.start) http = await target.start();
-    adapter = new MCPToolAdapter(target.config(), {
+    running = await target.start();
+    adapter = new MCPToolAdapter(running.config, {
       connectTimeoutMs: 20_000,
       logLevel: "debug",
       onLog: (entry) => logs.push(entry),
@@ -62,8 +37,7 @@ describe.each(targets)("server-everything resources, prompts and logs over $labe
 
   afterAll(async () => {
     await adapter.disconnect();
-    await http?.stop();
-    http = undefined;
+    await running.stop();
     await expectNoLeakedProcesses();
   });
 

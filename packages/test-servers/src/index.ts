@@ -46,6 +46,7 @@ export {
   type TransportSource,
 } from "./faults.js";
 export { elicitingStdioServer } from "./eliciting.js";
+export { EVERYTHING_TARGETS, type EverythingTarget, type RunningEverything } from "./everything-targets.js";
 export {
   HOSTILE_SERVER_PATH,
   HOSTILE_TOOL_NAMES,

@@ -67,9 +67,6 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       ].join("\n"),
     );
 
-  const configOption = () =>
-    new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config");
-  const jsonOption = () => new Option("--json", "print JSON for machines instead of tables");
   const connectTimeoutOption = () =>
     new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(
       parsePositiveInt,
@@ -79,125 +76,105 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       ...CLI_LOG_LEVELS,
     ]);
 
-  program
-    .command("tools")
-    .description(
-      "connect, discover, and list every tool: registered name, read-only / writes, what decided it, description",
-    )
-    .addOption(configOption())
-    .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
-    .addOption(jsonOption())
-    .addOption(connectTimeoutOption())
-    .addOption(logLevelOption())
-    .action(async (flags: CommonFlags & { server?: string[] }) => {
-      const { runToolsCommand } = await import("./commands/tools.js");
-      setExitCode(
-        await runToolsCommand(context, {
-          ...common(flags),
-          ...(flags.server === undefined ? {} : { servers: flags.server }),
-        }),
-      );
-    });
+  /** The options every command takes, in help order; `serverFilter` adds `-s, --server` after `--config`. */
+  const withCommonOptions = (command: Command, { serverFilter = false } = {}): Command => {
+    command.addOption(
+      new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config"),
+    );
+    if (serverFilter) command.addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"));
+    return command
+      .addOption(new Option("--json", "print JSON for machines instead of tables"))
+      .addOption(connectTimeoutOption())
+      .addOption(logLevelOption());
+  };
 
-  program
-    .command("call")
-    .description("call one tool with validated arguments and print its result and duration")
-    .argument("<server/tool>", "the tool, as listed by `tools` (e.g. memory/read_graph)")
-    .addOption(new Option("-a, --args <json>", "arguments as a JSON object").conflicts("argsFile"))
-    .addOption(new Option("-f, --args-file <file>", "read the arguments (a JSON object) from a file"))
-    .addOption(new Option("-t, --timeout <ms>", "deadline for the call").argParser(parsePositiveInt))
-    .addOption(configOption())
-    .addOption(jsonOption())
-    .addOption(connectTimeoutOption())
-    .addOption(logLevelOption())
-    .action(async (target: string, flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number }) => {
-      const { runCallCommand } = await import("./commands/call.js");
-      setExitCode(
-        await runCallCommand(context, {
-          ...common(flags),
-          target,
-          ...(flags.args === undefined ? {} : { args: flags.args }),
-          ...(flags.argsFile === undefined ? {} : { argsFile: flags.argsFile }),
-          ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
-        }),
-      );
-    });
+  /** A command that connects every (or every `--server`) server and lists something of each. */
+  const listCommand = (
+    name: string,
+    description: string,
+    load: () => Promise<
+      (context: CliContext, options: ReturnType<typeof common> & { servers?: string[] }) => Promise<number>
+    >,
+  ): void => {
+    withCommonOptions(program.command(name).description(description), { serverFilter: true }).action(
+      async (flags: CommonFlags & { server?: string[] }) => {
+        const run = await load();
+        setExitCode(
+          await run(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }),
+        );
+      },
+    );
+  };
 
-  program
-    .command("check")
-    .description("connect every server and report status, handshake time and tool count (exit 1 when any fails)")
-    .addOption(configOption())
-    .addOption(jsonOption())
-    .addOption(connectTimeoutOption())
-    .addOption(logLevelOption())
-    .action(async (flags: CommonFlags) => {
-      const { runCheckCommand } = await import("./commands/check.js");
-      setExitCode(await runCheckCommand(context, common(flags)));
-    });
+  listCommand(
+    "tools",
+    "connect, discover, and list every tool: registered name, read-only / writes, what decided it, description",
+    async () => (await import("./commands/tools.js")).runToolsCommand,
+  );
 
-  program
-    .command("resources")
-    .description("connect and list every server's resources and resource templates")
-    .addOption(configOption())
-    .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
-    .addOption(jsonOption())
-    .addOption(connectTimeoutOption())
-    .addOption(logLevelOption())
-    .action(async (flags: CommonFlags & { server?: string[] }) => {
-      const { runResourcesCommand } = await import("./commands/protocol.js");
-      setExitCode(
-        await runResourcesCommand(context, {
-          ...common(flags),
-          ...(flags.server === undefined ? {} : { servers: flags.server }),
-        }),
-      );
-    });
+  withCommonOptions(
+    program
+      .command("call")
+      .description("call one tool with validated arguments and print its result and duration")
+      .argument("<server/tool>", "the tool, as listed by `tools` (e.g. memory/read_graph)")
+      .addOption(new Option("-a, --args <json>", "arguments as a JSON object").conflicts("argsFile"))
+      .addOption(new Option("-f, --args-file <file>", "read the arguments (a JSON object) from a file"))
+      .addOption(new Option("-t, --timeout <ms>", "deadline for the call").argParser(parsePositiveInt)),
+  ).action(async (target: string, flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number }) => {
+    const { runCallCommand } = await import("./commands/call.js");
+    setExitCode(
+      await runCallCommand(context, {
+        ...common(flags),
+        target,
+        ...(flags.args === undefined ? {} : { args: flags.args }),
+        ...(flags.argsFile === undefined ? {} : { argsFile: flags.argsFile }),
+        ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+      }),
+    );
+  });
 
-  program
-    .command("read")
-    .description("read one resource and print its text")
-    .argument("<server>", "the server, as named in the config")
-    .argument("<uri>", "the resource's URI, as listed by `resources` (or filled-in template)")
-    .addOption(configOption())
-    .addOption(jsonOption())
-    .addOption(connectTimeoutOption())
-    .addOption(logLevelOption())
-    .action(async (server: string, uri: string, flags: CommonFlags) => {
-      const { runReadCommand } = await import("./commands/protocol.js");
-      setExitCode(await runReadCommand(context, { ...common(flags), server, uri }));
-    });
+  withCommonOptions(
+    program
+      .command("check")
+      .description("connect every server and report status, handshake time and tool count (exit 1 when any fails)"),
+  ).action(async (flags: CommonFlags) => {
+    const { runCheckCommand } = await import("./commands/check.js");
+    setExitCode(await runCheckCommand(context, common(flags)));
+  });
 
-  program
-    .command("prompts")
-    .description("connect and list every server's prompts with their arguments ([optional])")
-    .addOption(configOption())
-    .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
-    .addOption(jsonOption())
-    .addOption(connectTimeoutOption())
-    .addOption(logLevelOption())
-    .action(async (flags: CommonFlags & { server?: string[] }) => {
-      const { runPromptsCommand } = await import("./commands/protocol.js");
-      setExitCode(
-        await runPromptsCommand(context, {
-          ...common(flags),
-          ...(flags.server === undefined ? {} : { servers: flags.server }),
-        }),
-      );
-    });
+  listCommand(
+    "resources",
+    "connect and list every server's resources and resource templates",
+    async () => (await import("./commands/protocol.js")).runResourcesCommand,
+  );
 
-  program
-    .command("prompt")
-    .description("get one prompt's messages, its arguments checked first")
-    .argument("<server/prompt>", "the prompt, as listed by `prompts` (e.g. everything/args-prompt)")
-    .addOption(new Option("--arg <key=value...>", "a prompt argument (repeatable)"))
-    .addOption(configOption())
-    .addOption(jsonOption())
-    .addOption(connectTimeoutOption())
-    .addOption(logLevelOption())
-    .action(async (target: string, flags: CommonFlags & { arg?: string[] }) => {
-      const { runPromptCommand } = await import("./commands/protocol.js");
-      setExitCode(await runPromptCommand(context, { ...common(flags), target, args: flags.arg ?? [] }));
-    });
+  withCommonOptions(
+    program
+      .command("read")
+      .description("read one resource and print its text")
+      .argument("<server>", "the server, as named in the config")
+      .argument("<uri>", "the resource's URI, as listed by `resources` (or filled-in template)"),
+  ).action(async (server: string, uri: string, flags: CommonFlags) => {
+    const { runReadCommand } = await import("./commands/protocol.js");
+    setExitCode(await runReadCommand(context, { ...common(flags), server, uri }));
+  });
+
+  listCommand(
+    "prompts",
+    "connect and list every server's prompts with their arguments ([optional])",
+    async () => (await import("./commands/protocol.js")).runPromptsCommand,
+  );
+
+  withCommonOptions(
+    program
+      .command("prompt")
+      .description("get one prompt's messages, its arguments checked first")
+      .argument("<server/prompt>", "the prompt, as listed by `prompts` (e.g. everything/args-prompt)")
+      .addOption(new Option("--arg <key=value...>", "a prompt argument (repeatable)")),
+  ).action(async (target: string, flags: CommonFlags & { arg?: string[] }) => {
+    const { runPromptCommand } = await import("./commands/protocol.js");
+    setExitCode(await runPromptCommand(context, { ...common(flags), target, args: flags.arg ?? [] }));
+  });
 
   program
     .command("login")
