@@ -13,7 +13,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { generatedTools } from "./generated-tools.js";
 
-// A safety net only: a bench that died without closing our stdin must not leave us running.
+// A safety net only (stdio): a bench that died without closing our stdin must not leave us running.
 const MAX_LIFETIME_MS = 10 * 60_000;
 
 function numberFlag(name: string, fallback: number): number {
@@ -86,6 +86,10 @@ async function serveHttp(): Promise<void> {
 }
 
 process.stdin.once("end", () => process.exit(0));
-setTimeout(() => process.exit(0), MAX_LIFETIME_MS).unref();
-if (process.argv.includes("--http")) await serveHttp();
-else await createGeneratedServer().connect(new StdioServerTransport());
+if (process.argv.includes("--http")) {
+  // Serves a whole comparison (longer than any lifetime cap); it ends when the bench closes our stdin or dies.
+  await serveHttp();
+} else {
+  setTimeout(() => process.exit(0), MAX_LIFETIME_MS).unref();
+  await createGeneratedServer().connect(new StdioServerTransport());
+}
