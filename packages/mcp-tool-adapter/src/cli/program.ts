@@ -76,16 +76,15 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       ...CLI_LOG_LEVELS,
     ]);
 
+  const configOption = () =>
+    new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config");
+  const jsonOption = () => new Option("--json", "print JSON for machines instead of tables");
+
   /** The options every command takes, in help order; `serverFilter` adds `-s, --server` after `--config`. */
   const withCommonOptions = (command: Command, { serverFilter = false } = {}): Command => {
-    command.addOption(
-      new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config"),
-    );
+    command.addOption(configOption());
     if (serverFilter) command.addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"));
-    return command
-      .addOption(new Option("--json", "print JSON for machines instead of tables"))
-      .addOption(connectTimeoutOption())
-      .addOption(logLevelOption());
+    return command.addOption(jsonOption()).addOption(connectTimeoutOption()).addOption(logLevelOption());
   };
 
   /** A command that connects every (or every `--server`) server and lists something of each. */
