@@ -3,7 +3,8 @@ import { EXPECTED_FAILURES, listClientScenarios, runClientScenario, SCENARIO_CLI
 
 // The suite calls fs.globSync (Node 22) at start, so it runs on CI's Node 24 leg only.
 const nodeMajor = Number(process.versions.node.split(".")[0]);
-// Generous: the suite starts our client from TypeScript source once per scenario.
+// Generous: the suite starts our client from TypeScript source once per scenario (and an auth
+// scenario runs a login and a session).
 const SCENARIO_TIMEOUT_MS = 90_000;
 
 /** Scenarios of the suite another part of the harness owns (the OAuth flows plug in here too). */
