@@ -5,12 +5,8 @@
 export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
   "auth/scope-step-up":
     "a connection never starts a browser login by design (it fails with AUTH_REQUIRED naming `login --scope`), so it makes no second authorization request for the escalated scope",
-  "auth/scope-from-www-authenticate":
-    "login() starts discovery without first reading the server's 401 challenge, so it asks for scopes_supported instead of the WWW-Authenticate scope (warning); a probe request before the login would fix it",
-  "auth/metadata-var3":
-    "our client fails before requesting authorization-server metadata in this metadata layout; not yet investigated (session 6 ran out of time)",
   "auth/2025-03-26-oauth-metadata-backcompat":
-    "the 2025-03-26 layout without protected-resource metadata is not handled by our client's flow; not yet investigated (session 6 ran out of time)",
+    "deliberate: without protected-resource metadata the SDK takes the MCP server's origin as the authorization server, and this server's metadata names another issuer (<origin>/oauth); our RFC 8414 issuer check refuses that mismatch",
   "auth/cross-app-access-complete-flow":
     "the cross-app access extension (token exchange + JWT bearer grant) is not implemented by @mcp-tool-adapter/oauth",
   "elicitation-sep1034-client-defaults":
