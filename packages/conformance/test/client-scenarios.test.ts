@@ -3,11 +3,9 @@ import { EXPECTED_FAILURES, listClientScenarios, runClientScenario, SCENARIO_CLI
 
 // The suite calls fs.globSync (Node 22) at start, so it runs on CI's Node 24 leg only.
 const nodeMajor = Number(process.versions.node.split(".")[0]);
-// Generous: the suite starts our client from TypeScript source once per scenario.
+// Generous: the suite starts our client from TypeScript source once per scenario (and an auth
+// scenario runs a login and a session).
 const SCENARIO_TIMEOUT_MS = 90_000;
-
-/** Scenarios of the suite another part of the harness owns (the OAuth flows plug in here too). */
-const isAuthScenario = (name: string): boolean => name.startsWith("auth/");
 
 describe.skipIf(nodeMajor < 22)("the official MCP conformance suite, client scenarios", () => {
   let offered: string[] = [];
@@ -15,9 +13,10 @@ describe.skipIf(nodeMajor < 22)("the official MCP conformance suite, client scen
     offered = await listClientScenarios();
   });
 
-  it("has a client for every non-auth client scenario the installed suite offers", () => {
+  it("has a client for every client scenario the installed suite offers, auth ones included", () => {
     expect(offered).toContain("initialize");
-    const missing = offered.filter((name) => !isAuthScenario(name) && SCENARIO_CLIENTS[name] === undefined);
+    expect(offered).toContain("auth/metadata-default");
+    const missing = offered.filter((name) => SCENARIO_CLIENTS[name] === undefined);
     expect(missing).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { describeCause, redactSecrets } from "@mcp-tool-adapter/core";
 import { MCPAuthError } from "./errors.js";
@@ -41,7 +41,13 @@ export async function login(serverUrl: string | URL, options: LoginOptions = {})
   const provider = new NodeOAuthClientProvider(serverUrl, options);
   const url = provider.serverUrl;
   const fetchOptions = options.fetch === undefined ? {} : { fetchFn: options.fetch };
-  const scopeOptions = options.scope === undefined ? {} : { scope: options.scope };
+  // What the server's own 401 says (its metadata URL, the scope it wants), as a connection would see it.
+  const challenge = await readChallenge(url, options.fetch ?? fetch);
+  const scope = options.scope ?? challenge.scope;
+  const scopeOptions = {
+    ...(scope === undefined ? {} : { scope }),
+    ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+  };
   if (options.clientCredentials !== undefined) {
     return finish(provider, () => auth(provider, { serverUrl: url, ...scopeOptions, ...fetchOptions }));
   }
@@ -76,6 +82,36 @@ export async function login(serverUrl: string | URL, options: LoginOptions = {})
     });
   } finally {
     await listener.close();
+  }
+}
+
+/** An unauthenticated initialize: a 401's WWW-Authenticate, or nothing when the server answers otherwise. */
+async function readChallenge(url: string, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  try {
+    const response = await fetchFn(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "mcp-tool-adapter", version: "0" },
+        },
+      }),
+    });
+    await response.body?.cancel();
+    if (response.status !== 401) return {};
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+    return {
+      ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+      ...(scope === undefined ? {} : { scope }),
+    };
+  } catch {
+    // Unreachable now: discovery reports it in its own words.
+    return {};
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { once } from "node:events";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MCPAuthError } from "./errors.js";
 
@@ -49,6 +49,14 @@ export async function startLoopbackListener(options: LoopbackListenerOptions = {
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   const redirectUrl = `http://127.0.0.1:${port}${CALLBACK_PATH}`;
+  // A fast browser (or a test) can come back before waitForCode is called: hold those requests.
+  type Pending = [IncomingMessage, ServerResponse];
+  const early: Pending[] = [];
+  let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (handler) handler(req, res);
+    else early.push([req, res]);
+  });
 
   return {
     redirectUrl,
@@ -71,9 +79,9 @@ export async function startLoopbackListener(options: LoopbackListenerOptions = {
         const cleanup = (): void => {
           clearTimeout(timer);
           options.signal?.removeEventListener("abort", onAbort);
-          server.removeListener("request", onRequest);
+          handler = undefined;
         };
-        const onRequest = (req: { url?: string; method?: string }, res: ServerResponse): void => {
+        const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
           const url = new URL(req.url ?? "/", redirectUrl);
           if (req.method !== "GET" || url.pathname !== CALLBACK_PATH) {
             answer(res, 404, "Not found.");
@@ -117,7 +125,8 @@ export async function startLoopbackListener(options: LoopbackListenerOptions = {
           cleanup();
           resolve({ code });
         };
-        server.on("request", onRequest);
+        handler = onRequest;
+        for (const [req, res] of early.splice(0)) if (handler === onRequest) onRequest(req, res);
       });
     },
     async close() {

@@ -92,7 +92,8 @@ describe("OAuth login against oidc-provider guarding an SDK bearer-auth MCP serv
 
     const who = await callWhoami(connectionProvider());
     expect(who.subject).toBe("alice");
-    expect(who.scopes).toEqual(expect.arrayContaining(["mcp:read", "mcp:write"]));
+    // The scope the server's 401 asks for (its WWW-Authenticate), before its scopes_supported.
+    expect(who.scopes).toEqual(["mcp:read"]);
   });
 
   it("an expired access token is refreshed without the user, and the new one is stored", async () => {

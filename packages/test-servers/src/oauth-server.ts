@@ -1,13 +1,13 @@
 import { once } from "node:events";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express from "express";
-import Provider, { errors as oidcErrors, type Configuration } from "oidc-provider";
+import type { Configuration, errors as OidcErrors } from "oidc-provider";
 
 /** Where the authorization server's metadata is served (RFC 8414 and OpenID discovery). */
 const METADATA_PATHS = new Set(["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]);
@@ -76,6 +76,9 @@ export interface OAuthProtectedServer {
 export async function startOAuthProtectedServer(
   options: OAuthProtectedServerOptions = {},
 ): Promise<OAuthProtectedServer> {
+  // Loaded here, not at the top: every suite imports this package, few need an authorization
+  // server, and oidc-provider warns about Node 20 as soon as it loads.
+  const { default: Provider, errors: oidcErrors } = await import("oidc-provider");
   const requiredScopes = options.requiredScopes ?? ["mcp:read"];
   const asServer = createServer();
   const mcpServer = createServer();
@@ -90,7 +93,10 @@ export async function startOAuthProtectedServer(
   const seenTokens = new Set<string>();
   const expiredTokens = new Set<string>();
 
-  const provider = new Provider(issuer, providerConfiguration(mcpUrl, options.accessTokenTtlSeconds ?? 3600));
+  const provider = new Provider(
+    issuer,
+    providerConfiguration(mcpUrl, options.accessTokenTtlSeconds ?? 3600, oidcErrors),
+  );
   // Plain HTTP on loopback: the provider would otherwise insist on TLS-terminated requests.
   provider.proxy = true;
 
@@ -246,7 +252,7 @@ export async function startOAuthProtectedServer(
   };
 }
 
-function providerConfiguration(resource: string, accessTokenTTL: number): Configuration {
+function providerConfiguration(resource: string, accessTokenTTL: number, oidcErrors: typeof OidcErrors): Configuration {
   return {
     clients: [
       {
