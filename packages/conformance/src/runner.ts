@@ -37,11 +37,20 @@ const suiteCli = join(
 const clientEntry = join(packageDir, "src/client.ts");
 
 /**
- * The command the suite starts per scenario: our client from TypeScript source. The suite splits
- * it on spaces (and runs it through a shell), so no part of it may contain one.
+ * The command the suite starts per scenario: our client, run by tsx. In CI the workspace is built
+ * before the tests, so the client loads the umbrella from its dist (what users install) instead of
+ * transforming every package's TypeScript source once per scenario, which was most of a scenario's
+ * time; locally it loads the source, so an unbuilt or stale dist cannot hide a change. The suite
+ * splits the command on spaces (and runs it through a shell), so no part of it may contain one.
  */
-export function clientCommand(nodeBinary: string): string {
-  const parts = [nodeBinary, "--import", "tsx", "--conditions=@mcp-tool-adapter/source", clientEntry];
+export function clientCommand(nodeBinary: string, fromSource = process.env.CI === undefined): string {
+  const parts = [
+    nodeBinary,
+    "--import",
+    "tsx",
+    ...(fromSource ? ["--conditions=@mcp-tool-adapter/source"] : []),
+    clientEntry,
+  ];
   const withSpace = parts.find((part) => /\s/.test(part));
   if (withSpace !== undefined) {
     throw new Error(

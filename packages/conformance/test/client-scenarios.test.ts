@@ -29,7 +29,8 @@ describe.skipIf(nodeMajor < 22)("the official MCP conformance suite, client scen
 
   for (const scenario of Object.keys(SCENARIO_CLIENTS)) {
     const expectedFailure = EXPECTED_FAILURES[scenario];
-    it(
+    // Side by side (vitest's maxConcurrency, 5): each scenario mostly waits on two processes.
+    it.concurrent(
       `${scenario}: ${expectedFailure === undefined ? "passes" : "fails as expected"}`,
       async () => {
         const verdict = await runClientScenario(scenario, { timeoutMs: SCENARIO_TIMEOUT_MS - 10_000 });
