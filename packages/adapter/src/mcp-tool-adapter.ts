@@ -28,12 +28,15 @@ import {
   MCPUsageError,
   withoutFullStop,
 } from "./errors.js";
+import { InterceptorChain } from "./interceptors/interceptor-chain.js";
 import { LegacyResultTransport } from "./legacy-result-transport.js";
+import { PinGate, type ToolPinFinding } from "./pinning/pin-gate.js";
+import { Instrumentation, type TracedOperation } from "./telemetry/instrumentation.js";
 import { Redactor } from "./redaction.js";
 import { SerialQueue } from "./serial-queue.js";
 import { ConnectionLost, settlePending, type PendingRequest, type Session } from "./session.js";
 import { clampTimer, positiveOr, withTimeout } from "./timeouts.js";
-import { ToolCatalog } from "./tool-catalog.js";
+import { ToolCatalog, type CatalogEntry } from "./tool-catalog.js";
 import { ToolSync } from "./tool-sync.js";
 import type {
   MCPCompleteOptions,
@@ -123,6 +126,12 @@ export class MCPToolAdapter {
   readonly #features: ServerFeatures;
   /** Elicitation, sampling and roots: what this client offers the server. */
   readonly #clientFeatures: ClientFeatures;
+  /** The interceptors around every call (empty: the call path skips them). */
+  readonly #interceptors: InterceptorChain;
+  /** Tool pinning: withholds tools whose definitions drifted from the lock. */
+  readonly #pins: PinGate | undefined;
+  /** OpenTelemetry spans and metrics; undefined when turned off. */
+  readonly #instrumentation: Instrumentation | undefined;
 
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const valid = validateServerConfig(config);
@@ -148,12 +157,19 @@ export class MCPToolAdapter {
       redactor: this.#redactor,
       now: this.#now,
     };
+    this.#interceptors = new InterceptorChain(options.interceptors);
+    const pins =
+      options.pinning === undefined ? undefined : new PinGate(options.pinning, this.serverName, this.#logger);
+    this.#pins = pins;
+    this.#instrumentation =
+      options.telemetry === false ? undefined : new Instrumentation(options.telemetry ?? {}, valid);
     this.#tools = new ToolSync({
       serverName: this.serverName,
       logger: this.#logger,
       redactor: this.#redactor,
       maxListPages: Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES)),
-      request: (session, request) => this.#request(session, request, {}),
+      request: (session, request) => this.#tracedRequest(session, request),
+      ...(pins === undefined ? {} : { gate: (tools: readonly MCPToolDescriptor[]) => pins.check(tools) }),
       isCurrent: (session) => session === this.#session,
       invoke: (name, args, invokeOptions) => this.invoke(name, args, invokeOptions),
       featureTools: () =>
@@ -214,6 +230,11 @@ export class MCPToolAdapter {
     return this.#tools.tools;
   }
 
+  /** With `pinning`: the tools of the last discovery that did not match the lock, and what was done. */
+  get pinFindings(): readonly ToolPinFinding[] {
+    return this.#pins?.findings ?? [];
+  }
+
   // ---------------------------------------------------------------- lifecycle
 
   /**
@@ -259,6 +280,8 @@ export class MCPToolAdapter {
       );
     }
     const deadline = new Deadline(timeoutMs);
+    const started = this.#now();
+    const traced = this.#instrumentation?.start("initialize");
     let transport: Transport | undefined;
     let session: Session | undefined;
     try {
@@ -282,14 +305,21 @@ export class MCPToolAdapter {
       if (transport !== undefined) await closeQuietly(transport, this.#closeTimeoutMs);
       const cause = deadline.expired ? error : connectFailureCause(error, transport, session?.handshakeError);
       const why = deadline.expired ? `timed out after ${timeoutMs} ms` : describeTransportFailure(cause);
-      throw new MCPConnectionError(
+      const failed = new MCPConnectionError(
         this.#redactor.text(
           `${operation === "reconnect" ? "Reconnect failed: c" : "C"}ould not establish a connection to MCP server "${this.serverName}" over ${this.transportType}: ${withoutFullStop(why)}. Check that the server can start (or is reachable) and try again.`,
         ),
         { serverName: this.serverName, transportType: this.transportType, cause: this.#redactor.value(cause) },
       );
+      if (traced !== undefined)
+        this.#instrumentation?.end(traced, this.#now() - started, {
+          errorType: deadline.expired ? "timeout" : "connection_failed",
+          message: failed.message,
+        });
+      throw failed;
     }
     deadline.clear();
+    if (traced !== undefined) this.#instrumentation?.end(traced, this.#now() - started);
     session.state = "open";
     this.#session = session;
     this.#tools.sessionOpened(session);
@@ -506,6 +536,32 @@ export class MCPToolAdapter {
   async invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
     const start = this.#now();
     const session = this.#requireSession(`invoke tool "${name}"`);
+    const instrumentation = this.#instrumentation;
+    if (instrumentation === undefined) return this.#invokeOn(session, name, args, options, start, undefined);
+    const traced = instrumentation.start("tools/call", name, session.transport.sessionId);
+    let result: MCPToolResult | undefined;
+    try {
+      result = await this.#invokeOn(session, name, args, options, start, traced);
+      return result;
+    } finally {
+      const failedWith =
+        result === undefined
+          ? { errorType: "_OTHER", message: "invoke threw" }
+          : result.success
+            ? undefined
+            : { errorType: result.errorKind ?? "_OTHER", message: result.error ?? "" };
+      instrumentation.end(traced, result?.durationMs ?? this.#now() - start, failedWith);
+    }
+  }
+
+  async #invokeOn(
+    session: Session,
+    name: string,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+    start: number,
+    traced: TracedOperation | undefined,
+  ): Promise<MCPToolResult> {
     const cachedOrPending = this.#tools.catalogFor(session);
     let catalog: ToolCatalog;
     if (cachedOrPending instanceof ToolCatalog) {
@@ -525,6 +581,8 @@ export class MCPToolAdapter {
     }
     const entry = catalog.get(name);
     if (entry === undefined) {
+      const withheld = this.#pins?.withheld(name);
+      if (withheld !== undefined) return failure(this.#outcome, start, "refused", `refused: ${withheld.message}`);
       return failure(
         this.#outcome,
         start,
@@ -541,9 +599,34 @@ export class MCPToolAdapter {
         `validation failed: arguments for tool "${name}" must be an object`,
       );
     }
+    if (this.#interceptors.isEmpty) return this.#send(session, entry, args, undefined, options, start, traced);
+
+    const { decidedBy: _decidedBy, ...capabilities } = inferCapabilities(name, entry.descriptor.annotations);
+    const before = await this.#interceptors.before(
+      { serverName: this.serverName, toolName: name, tool: entry.descriptor, capabilities, arguments: args, meta: {} },
+      options.signal,
+    );
+    const result = before.go
+      ? await this.#send(session, entry, before.call.arguments, before.call.meta, options, start, traced)
+      : failure(this.#outcome, start, before.errorKind, before.error);
+    return this.#interceptors.after(before.call, result, options.signal, (errorKind, error, base) =>
+      failure(this.#outcome, start, errorKind, error, base?.data ?? null),
+    );
+  }
+
+  /** Validates the arguments, sends tools/call (with `_meta` when there is any) and builds the result. */
+  async #send(
+    session: Session,
+    entry: CatalogEntry,
+    args: Readonly<Record<string, unknown>>,
+    meta: Readonly<Record<string, unknown>> | undefined,
+    options: InvokeOptions,
+    start: number,
+    traced: TracedOperation | undefined,
+  ): Promise<MCPToolResult> {
+    const { name } = entry.descriptor;
     const invalid = entry.checkInput(args, this.#validator);
     if (invalid !== undefined) return failure(this.#outcome, start, "validation", invalid);
-
     const { signal } = options;
     if (signal?.aborted === true) {
       return failure(
@@ -575,7 +658,7 @@ export class MCPToolAdapter {
     try {
       raw = await this.#request(
         session,
-        { method: "tools/call", params: { name, arguments: args } },
+        { method: "tools/call", params: this.#callParams(name, args, meta, traced) },
         requestOptions,
         signal,
       );
@@ -583,6 +666,41 @@ export class MCPToolAdapter {
       return callFailure(this.#outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
     }
     return callResult(this.#outcome, start, name, raw, entry);
+  }
+
+  /** tools/call params; `_meta` carries the interceptors' fields and the trace context, when there are any. */
+  #callParams(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    meta: Readonly<Record<string, unknown>> | undefined,
+    traced: TracedOperation | undefined,
+  ): { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> } {
+    let sent: Record<string, unknown> | undefined =
+      meta === undefined || Object.keys(meta).length === 0 ? undefined : { ...meta };
+    if (traced !== undefined) {
+      const carrier = sent ?? {};
+      if (this.#instrumentation?.inject(traced, carrier) === true) sent = carrier;
+    }
+    return sent === undefined ? { name, arguments: args } : { name, arguments: args, _meta: sent };
+  }
+
+  /** A request with its client span and duration (tools/list). */
+  async #tracedRequest(session: Session, request: Parameters<Client["request"]>[0]): Promise<unknown> {
+    const instrumentation = this.#instrumentation;
+    if (instrumentation === undefined) return this.#request(session, request, {});
+    const started = this.#now();
+    const traced = instrumentation.start(request.method, undefined, session.transport.sessionId);
+    try {
+      const result = await this.#request(session, request, {});
+      instrumentation.end(traced, this.#now() - started);
+      return result;
+    } catch (error) {
+      instrumentation.end(traced, this.#now() - started, {
+        errorType: session.state === "open" ? "server_error" : "connection_lost",
+        message: describeCause(error),
+      });
+      throw error;
+    }
   }
 
   /**

@@ -4,6 +4,9 @@ import type { Logger } from "@mcp-tool-adapter/core";
 import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
+import type { ToolCallInterceptor } from "./interceptors/types.js";
+import type { ToolPinningOptions } from "./pinning/pin-gate.js";
+import type { MCPTelemetryOptions } from "./telemetry/instrumentation.js";
 import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
 import type {
   MCPLogLevel,
@@ -47,7 +50,17 @@ export interface MCPToolDescriptor {
 }
 
 export type MCPToolErrorKind =
-  "not_found" | "validation" | "timeout" | "cancelled" | "server_error" | "connection_lost" | "result_too_large";
+  | "not_found"
+  | "validation"
+  | "timeout"
+  | "cancelled"
+  | "server_error"
+  | "connection_lost"
+  | "result_too_large"
+  /** An interceptor (an approval, a policy) or tool pinning refused the call; it was not sent. */
+  | "refused"
+  /** An interceptor threw, returned something unusable or ran past its timeout. */
+  | "interceptor_failed";
 
 /** What a tool call returned: always a `content` list, plus whatever else the server sent. */
 export interface MCPToolResultData {
@@ -176,4 +189,14 @@ export interface MCPToolAdapterOptions {
   roots?: readonly MCPRoot[];
   /** How long an elicitation, sampling handler may take before the server gets a timeout error. Default 300000. */
   clientRequestTimeoutMs?: number;
+  /** Hooks around every tool call: rewrite arguments and `_meta`, refuse, transform results. See docs/policy.md. */
+  interceptors?: readonly ToolCallInterceptor[];
+  /** Approved tool definitions (from mcp-tools.lock.json): drifted tools are withheld or warned about. */
+  pinning?: ToolPinningOptions;
+  /**
+   * OpenTelemetry spans and the `mcp.client.operation.duration` histogram for connect, tools/list
+   * and tools/call, through @opentelemetry/api (the global providers unless given). `false` turns
+   * the instrumentation off entirely.
+   */
+  telemetry?: MCPTelemetryOptions | false;
 }
