@@ -1,13 +1,17 @@
 import type {
   ElicitationHandler,
   Logger,
+  MCPTelemetryOptions,
   MCPServerConfig,
+  PinAction,
+  ToolCallInterceptor,
   RegisterToolsOptions,
   SamplingHandler,
   ServerLogListener,
 } from "@mcp-tool-adapter/adapter";
 import { ToolRegistry, validateToolName } from "@mcp-tool-adapter/registry";
 import { MCPToolAdapter } from "./mcp-tool-adapter.js";
+import type { ToolLock } from "./policy/lock-file.js";
 import { classifyServerFailure } from "./server-set/classify-failure.js";
 import { MCPServerSetError } from "./server-set/errors.js";
 import type { ServerEntries, ServerEntry } from "./server-set/server-entry.js";
@@ -35,6 +39,21 @@ export interface MCPServerSetOptions {
   now?: () => number;
   /** Given to every server's adapter (the default factory's); each handler learns which server asks. */
   clientFeatures?: ServerSetClientFeatures;
+  /** Around every tool call of every server (the default factory's adapters); see docs/policy.md. */
+  interceptors?: readonly ToolCallInterceptor[];
+  /** Each server's tools checked against its entry in a lock file (readToolLock); see docs/policy.md. */
+  pinning?: ServerSetPinning;
+  /** OpenTelemetry providers for every server's adapter, or false to turn the instrumentation off. */
+  telemetry?: MCPTelemetryOptions | false;
+}
+
+/** Tool pinning for a whole set: one lock, the same policy for every server. */
+export interface ServerSetPinning {
+  lock: ToolLock;
+  /** A pinned tool whose definition changed. Default "withhold" (a read-only tool that now writes is always withheld). */
+  onDrift?: Exclude<PinAction, "allow">;
+  /** A tool (or a whole server) the lock does not know. Default "warn". */
+  onUnpinned?: PinAction;
 }
 
 /** Handlers every server of a set shares; without one, that capability is not declared to any server. */
@@ -93,7 +112,7 @@ export class MCPServerSet {
       connected: false,
       registered: false,
     }));
-    this.#factory = options.adapterFactory ?? defaultAdapterFactory(options.logger, options.clientFeatures);
+    this.#factory = options.adapterFactory ?? defaultAdapterFactory(options);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.#logger = options.logger;
@@ -328,14 +347,25 @@ export class MCPServerSet {
   }
 }
 
-function defaultAdapterFactory(
-  logger: Logger | undefined,
-  clientFeatures: ServerSetClientFeatures = {},
-): ServerSetAdapterFactory {
-  return (config, { entry }) =>
+function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFactory {
+  const { logger, clientFeatures = {}, interceptors, pinning, telemetry } = options;
+  return (config, { entry, serverName }) =>
     new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),
       ...clientFeatures,
+      ...(interceptors === undefined ? {} : { interceptors }),
+      ...(telemetry === undefined ? {} : { telemetry }),
+      ...(pinning === undefined
+        ? {}
+        : {
+            pinning: {
+              pins: Object.hasOwn(pinning.lock.servers, serverName)
+                ? (pinning.lock.servers[serverName] ?? { tools: {} })
+                : { tools: {} },
+              ...(pinning.onDrift === undefined ? {} : { onDrift: pinning.onDrift }),
+              ...(pinning.onUnpinned === undefined ? {} : { onUnpinned: pinning.onUnpinned }),
+            },
+          }),
       ...(entry.roots === undefined ? {} : { roots: entry.roots }),
       ...(entry.logLevel === undefined ? {} : { logLevel: entry.logLevel }),
     });

@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import { MCPConfigFileError } from "../config-file/errors.js";
+import { MCPToolLockError } from "../policy/lock-file.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
 import { CliUsageError } from "./usage-error.js";
@@ -30,6 +31,7 @@ export const CLI_LOG_LEVELS = [
 
 interface CommonFlags {
   config?: string;
+  lock?: string;
   json?: boolean;
   connectTimeout?: number;
   logLevel?: MCPLogLevel;
@@ -74,6 +76,11 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(
       parsePositiveInt,
     );
+  const lockOption = () =>
+    new Option(
+      "--lock <file>",
+      "the tool lock file; default: mcp-tools.lock.json in the working directory, when it exists",
+    );
   const logLevelOption = () =>
     new Option("--log-level <level>", "print the servers' log messages of this level and above (on stderr)").choices([
       ...CLI_LOG_LEVELS,
@@ -86,6 +93,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     )
     .addOption(configOption())
     .addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"))
+    .addOption(lockOption())
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
     .addOption(logLevelOption())
@@ -106,19 +114,49 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(new Option("-a, --args <json>", "arguments as a JSON object").conflicts("argsFile"))
     .addOption(new Option("-f, --args-file <file>", "read the arguments (a JSON object) from a file"))
     .addOption(new Option("-t, --timeout <ms>", "deadline for the call").argParser(parsePositiveInt))
+    .addOption(
+      new Option("-y, --yes", "call a tool that may write without asking (needed when stdin is not a terminal)"),
+    )
     .addOption(configOption())
+    .addOption(lockOption())
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
     .addOption(logLevelOption())
-    .action(async (target: string, flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number }) => {
-      const { runCallCommand } = await import("./commands/call.js");
+    .action(
+      async (
+        target: string,
+        flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number; yes?: boolean },
+      ) => {
+        const { runCallCommand } = await import("./commands/call.js");
+        setExitCode(
+          await runCallCommand(context, {
+            ...common(flags),
+            target,
+            yes: flags.yes === true,
+            ...(flags.args === undefined ? {} : { args: flags.args }),
+            ...(flags.argsFile === undefined ? {} : { argsFile: flags.argsFile }),
+            ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+          }),
+        );
+      },
+    );
+
+  program
+    .command("pin")
+    .description(
+      "connect and write the lock file (mcp-tools.lock.json): a fingerprint of every tool definition, approved as it is now",
+    )
+    .addOption(configOption())
+    .addOption(new Option("-s, --server <name...>", "only these servers (the lock keeps the others' pins)"))
+    .addOption(lockOption())
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .action(async (flags: CommonFlags & { server?: string[] }) => {
+      const { runPinCommand } = await import("./commands/pin.js");
       setExitCode(
-        await runCallCommand(context, {
+        await runPinCommand(context, {
           ...common(flags),
-          target,
-          ...(flags.args === undefined ? {} : { args: flags.args }),
-          ...(flags.argsFile === undefined ? {} : { argsFile: flags.argsFile }),
-          ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+          ...(flags.server === undefined ? {} : { servers: flags.server }),
         }),
       );
     });
@@ -127,6 +165,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .command("check")
     .description("connect every server and report status, handshake time and tool count (exit 1 when any fails)")
     .addOption(configOption())
+    .addOption(lockOption())
     .addOption(jsonOption())
     .addOption(connectTimeoutOption())
     .addOption(logLevelOption())
@@ -204,6 +243,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
 
 function common(flags: CommonFlags): {
   config?: string;
+  lock?: string;
   json: boolean;
   connectTimeoutMs?: number;
   logLevel?: MCPLogLevel;
@@ -212,6 +252,7 @@ function common(flags: CommonFlags): {
     json: flags.json === true,
     ...(flags.logLevel === undefined ? {} : { logLevel: flags.logLevel }),
     ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...(flags.lock === undefined ? {} : { lock: flags.lock }),
     ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout }),
   };
 }
@@ -236,7 +277,7 @@ export function reportError(context: CliContext, error: unknown): number {
     context.err(context.colors.red(`error: ${error.message}`));
     return EXIT_USAGE;
   }
-  if (MCPConfigFileError.isInstance(error)) {
+  if (MCPConfigFileError.isInstance(error) || MCPToolLockError.isInstance(error)) {
     context.err(context.colors.red(`error: ${error.message}`));
     return EXIT_USAGE;
   }

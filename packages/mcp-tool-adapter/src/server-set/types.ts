@@ -8,6 +8,7 @@ import type {
   MCPTransportType,
   RegisterToolsOptions,
   RegistrationReport,
+  ToolPinFinding,
 } from "@mcp-tool-adapter/adapter";
 import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import type { ServerEntry } from "./server-entry.js";
@@ -36,6 +37,8 @@ export interface ServerSetAdapter extends ServerSetProtocolMethods {
   readonly transportType: MCPTransportType;
   readonly isConnected: boolean;
   readonly discoveredTools: readonly MCPToolDescriptor[];
+  /** With tool pinning: the tools of the last discovery that did not match the lock. */
+  readonly pinFindings?: readonly ToolPinFinding[];
   connect(options?: ConnectOptions): Promise<void>;
   disconnect(): Promise<void>;
   registerTools(registry: ToolRegistry, namespace: string, options?: RegisterToolsOptions): Promise<RegistrationReport>;
