@@ -8,6 +8,7 @@ import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
 import { runManyToolsScenario } from "./scenarios/many-tools.js";
 import { runModelToolsScenario } from "./scenarios/model-tools.js";
+import { runTelemetryScenario } from "./scenarios/telemetry.js";
 import type { BenchSettings, ScenarioName } from "./settings.js";
 import { WarningRecorder, type RecordedWarning } from "./warnings.js";
 
@@ -55,6 +56,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     // Cheapest and most sensitive to a quiet machine first.
     if (wanted.has("leaf")) figures.push(...runLeafScenario(context));
     if (wanted.has("model-tools")) figures.push(...(await runModelToolsScenario(context)));
+    if (wanted.has("telemetry")) figures.push(...(await runTelemetryScenario(context)));
     if (wanted.has("stdio")) figures.push(...(await runEverythingScenario("stdio", context)));
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));
     if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));

@@ -117,9 +117,17 @@ export const QUICK_SETTINGS: BenchSettings = {
 };
 
 /** Which scenario groups to run; all by default. */
-export type ScenarioName = "leaf" | "model-tools" | "stdio" | "http" | "many-tools" | "heap";
+export type ScenarioName = "leaf" | "model-tools" | "telemetry" | "stdio" | "http" | "many-tools" | "heap";
 
-export const SCENARIO_NAMES: readonly ScenarioName[] = ["leaf", "model-tools", "stdio", "http", "many-tools", "heap"];
+export const SCENARIO_NAMES: readonly ScenarioName[] = [
+  "leaf",
+  "model-tools",
+  "telemetry",
+  "stdio",
+  "http",
+  "many-tools",
+  "heap",
+];
 
 /** The scenarios `--calibrate` runs: the side-by-side wall-time comparisons. */
 export const CALIBRATED_SCENARIOS: readonly ScenarioName[] = ["stdio", "http"];
