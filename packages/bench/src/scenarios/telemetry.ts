@@ -6,8 +6,9 @@ import { compared, ratioAtMost, type Figure } from "../figures.js";
 import { median } from "../stats.js";
 
 const GROUP = "OpenTelemetry cost (issue 20)";
-const ROUNDS = 15;
-const CALLS_PER_ROUND = 400;
+/** Rounds and calls per round per side; `--quick` (the smoke test) runs a fraction. */
+const FULL = { rounds: 15, calls: 400 };
+const QUICK = { rounds: 3, calls: 40 };
 /** "Within the noise of no instrumentation": the paired median ratio may move this much. */
 const NO_PROVIDER_RATIO_LIMIT = 1.05;
 
@@ -19,6 +20,7 @@ type Side = "off" | "noProvider" | "provider";
  * exporter, every span kept; metrics go to the no-op global meter). Rounds interleave the sides so drift hits all three.
  */
 export async function runTelemetryScenario(context: BenchContext): Promise<Figure[]> {
+  const { rounds: ROUNDS, calls: CALLS_PER_ROUND } = context.settings.name === "quick" ? QUICK : FULL;
   context.progress(`${GROUP}: ${ROUNDS} rounds × ${CALLS_PER_ROUND} calls per side`);
   const server = createInMemoryTestServer({ tools: [{ name: "echo", annotations: { readOnlyHint: true } }] });
   const exporter = new InMemorySpanExporter();
