@@ -84,3 +84,14 @@ export type {
   MCPUrlElicitation,
   SamplingHandler,
 } from "./client-features/types.js";
+export type { BeforeCallDecision, ToolCallInfo, ToolCallInterceptor } from "./interceptors/types.js";
+export {
+  fingerprintTool,
+  pinTools,
+  describePinChanges,
+  type PinnedToolDefinition,
+  type PinnedToolParts,
+  type ServerToolPins,
+} from "./pinning/fingerprint.js";
+export type { PinAction, ToolPinFinding, ToolPinningOptions } from "./pinning/pin-gate.js";
+export type { MCPTelemetryOptions } from "./telemetry/instrumentation.js";

@@ -29,12 +29,15 @@ import {
   MCPUsageError,
   withoutFullStop,
 } from "./errors.js";
+import { InterceptorChain } from "./interceptors/interceptor-chain.js";
 import { LegacyResultTransport } from "./legacy-result-transport.js";
+import { PinGate, type ToolPinFinding } from "./pinning/pin-gate.js";
+import { Instrumentation, type TracedOperation } from "./telemetry/instrumentation.js";
 import { Redactor } from "./redaction.js";
 import { SerialQueue } from "./serial-queue.js";
 import { ConnectionLost, settlePending, type PendingRequest, type Session } from "./session.js";
 import { clampTimer, positiveOr, withTimeout } from "./timeouts.js";
-import { ToolCatalog } from "./tool-catalog.js";
+import { ToolCatalog, type CatalogEntry } from "./tool-catalog.js";
 import { ToolSync } from "./tool-sync.js";
 import { createdTaskId } from "./tool-task.js";
 import type {
@@ -133,6 +136,12 @@ export class MCPToolAdapter {
   /** Health, and (when recovery is on) restarts, the circuit breaker and call retries. */
   readonly #recoveryPolicy: RecoveryPolicy | undefined;
   readonly #supervisor: RecoverySupervisor;
+  /** The interceptors around every call (empty: the call path skips them). */
+  readonly #interceptors: InterceptorChain;
+  /** Tool pinning: withholds tools whose definitions drifted from the lock. */
+  readonly #pins: PinGate | undefined;
+  /** OpenTelemetry spans and metrics; undefined when turned off. */
+  readonly #instrumentation: Instrumentation | undefined;
 
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const valid = validateServerConfig(config);
@@ -158,12 +167,19 @@ export class MCPToolAdapter {
       redactor: this.#redactor,
       now: this.#now,
     };
+    this.#interceptors = new InterceptorChain(options.interceptors);
+    const pins =
+      options.pinning === undefined ? undefined : new PinGate(options.pinning, this.serverName, this.#logger);
+    this.#pins = pins;
+    this.#instrumentation =
+      options.telemetry === false ? undefined : new Instrumentation(options.telemetry ?? {}, valid);
     this.#tools = new ToolSync({
       serverName: this.serverName,
       logger: this.#logger,
       redactor: this.#redactor,
       maxListPages: Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES)),
-      request: (session, request) => this.#request(session, request, {}),
+      request: (session, request) => this.#tracedRequest(session, request),
+      ...(pins === undefined ? {} : { gate: (tools: readonly MCPToolDescriptor[]) => pins.check(tools) }),
       isCurrent: (session) => session === this.#session,
       invoke: (name, args, invokeOptions) => this.invoke(name, args, invokeOptions),
       featureTools: () =>
@@ -246,6 +262,11 @@ export class MCPToolAdapter {
     return this.#tools.tools;
   }
 
+  /** With `pinning`: the tools of the last discovery that did not match the lock, and what was done. */
+  get pinFindings(): readonly ToolPinFinding[] {
+    return this.#pins?.findings ?? [];
+  }
+
   // ---------------------------------------------------------------- lifecycle
 
   /**
@@ -326,6 +347,8 @@ export class MCPToolAdapter {
       );
     }
     const deadline = new Deadline(timeoutMs);
+    const started = this.#now();
+    const traced = this.#instrumentation?.start("initialize");
     let transport: Transport | undefined;
     let session: Session | undefined;
     try {
@@ -349,14 +372,21 @@ export class MCPToolAdapter {
       if (transport !== undefined) await closeQuietly(transport, this.#closeTimeoutMs);
       const cause = deadline.expired ? error : connectFailureCause(error, transport, session?.handshakeError);
       const why = deadline.expired ? `timed out after ${timeoutMs} ms` : describeTransportFailure(cause);
-      throw new MCPConnectionError(
+      const failed = new MCPConnectionError(
         this.#redactor.text(
           `${operation === "reconnect" ? "Reconnect failed: c" : "C"}ould not establish a connection to MCP server "${this.serverName}" over ${this.transportType}: ${withoutFullStop(why)}. Check that the server can start (or is reachable) and try again.`,
         ),
         { serverName: this.serverName, transportType: this.transportType, cause: this.#redactor.value(cause) },
       );
+      if (traced !== undefined)
+        this.#instrumentation?.end(traced, this.#now() - started, {
+          errorType: deadline.expired ? "timeout" : "connection_failed",
+          message: failed.message,
+        });
+      throw failed;
     }
     deadline.clear();
+    if (traced !== undefined) this.#instrumentation?.end(traced, this.#now() - started);
     session.state = "open";
     this.#session = session;
     this.#tools.sessionOpened(session);
@@ -591,9 +621,37 @@ export class MCPToolAdapter {
    */
   async invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
     const start = this.#now();
+    const instrumentation = this.#instrumentation;
+    if (instrumentation === undefined) return this.#invokeRecovering(name, args, options, start, undefined);
+    // Not connected (and no recovery to wait for) throws before a span starts.
+    if (this.#recoveryPolicy === undefined) this.#requireSession(`invoke tool "${name}"`);
+    const traced = instrumentation.start("tools/call", name, this.#session?.transport.sessionId);
+    let result: MCPToolResult | undefined;
+    try {
+      result = await this.#invokeRecovering(name, args, options, start, traced);
+      return result;
+    } finally {
+      const failedWith =
+        result === undefined
+          ? { errorType: "_OTHER", message: "invoke threw" }
+          : result.success
+            ? undefined
+            : { errorType: result.errorKind ?? "_OTHER", message: result.error ?? "" };
+      instrumentation.end(traced, result?.durationMs ?? this.#now() - start, failedWith);
+    }
+  }
+
+  /** The call, sent again after a recovery when recovery is on and the call is safe to repeat. */
+  #invokeRecovering(
+    name: string,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+    start: number,
+    traced: TracedOperation | undefined,
+  ): Promise<MCPToolResult> {
     const policy = this.#recoveryPolicy;
     const action = `invoke tool "${name}"`;
-    if (policy === undefined) return this.#invokeOn(this.#requireSession(action), name, args, options, start);
+    if (policy === undefined) return this.#invokeOn(this.#requireSession(action), name, args, options, start, traced);
     return invokeWithRecovery({
       name,
       start,
@@ -606,17 +664,21 @@ export class MCPToolAdapter {
         throw this.#notConnected(action);
       },
       attempt: (attemptOptions, attempt) =>
-        this.#invokeOn(this.#requireSession(action), name, args, attemptOptions, start, attempt),
+        this.#invokeOn(this.#requireSession(action), name, args, attemptOptions, start, traced, attempt),
     });
   }
 
-  /** One call on `session`; `attempt` (under recovery) learns whether the request went out. */
+  /**
+   * One call on `session`, through the interceptors; `attempt` (under recovery) learns whether the
+   * request went out.
+   */
   async #invokeOn(
     session: Session,
     name: string,
     args: Record<string, unknown>,
     options: InvokeOptions,
     start: number,
+    traced: TracedOperation | undefined,
     attempt?: CallAttempt,
   ): Promise<MCPToolResult> {
     const cachedOrPending = this.#tools.catalogFor(session);
@@ -638,6 +700,8 @@ export class MCPToolAdapter {
     }
     const entry = catalog.get(name);
     if (entry === undefined) {
+      const withheld = this.#pins?.withheld(name);
+      if (withheld !== undefined) return failure(this.#outcome, start, "refused", `refused: ${withheld.message}`);
       return failure(
         this.#outcome,
         start,
@@ -655,9 +719,35 @@ export class MCPToolAdapter {
       );
     }
     if (attempt !== undefined) attempt.annotations = entry.descriptor.annotations;
+    if (this.#interceptors.isEmpty) return this.#send(session, entry, args, undefined, options, start, traced, attempt);
+
+    const { decidedBy: _decidedBy, ...capabilities } = inferCapabilities(name, entry.descriptor.annotations);
+    const before = await this.#interceptors.before(
+      { serverName: this.serverName, toolName: name, tool: entry.descriptor, capabilities, arguments: args, meta: {} },
+      options.signal,
+    );
+    const result = before.go
+      ? await this.#send(session, entry, before.call.arguments, before.call.meta, options, start, traced, attempt)
+      : failure(this.#outcome, start, before.errorKind, before.error);
+    return this.#interceptors.after(before.call, result, options.signal, (errorKind, error, base) =>
+      failure(this.#outcome, start, errorKind, error, base?.data ?? null),
+    );
+  }
+
+  /** Validates the arguments, sends tools/call (with `_meta` when there is any) and builds the result. */
+  async #send(
+    session: Session,
+    entry: CatalogEntry,
+    args: Readonly<Record<string, unknown>>,
+    meta: Readonly<Record<string, unknown>> | undefined,
+    options: InvokeOptions,
+    start: number,
+    traced: TracedOperation | undefined,
+    attempt: CallAttempt | undefined,
+  ): Promise<MCPToolResult> {
+    const { name } = entry.descriptor;
     const invalid = entry.checkInput(args, this.#validator);
     if (invalid !== undefined) return failure(this.#outcome, start, "validation", invalid);
-
     const { signal } = options;
     if (signal?.aborted === true) {
       return failure(
@@ -688,14 +778,10 @@ export class MCPToolAdapter {
     let raw: unknown;
     if (attempt !== undefined) attempt.sent = true;
     try {
+      const params = this.#callParams(name, args, meta, traced);
       raw = entry.requiresTask
-        ? await this.#callAsTask(session, name, args, requestOptions, signal)
-        : await this.#request(
-            session,
-            { method: "tools/call", params: { name, arguments: args } },
-            requestOptions,
-            signal,
-          );
+        ? await this.#callAsTask(session, params, requestOptions, signal)
+        : await this.#request(session, { method: "tools/call", params }, requestOptions, signal);
     } catch (error) {
       if (attempt !== undefined) {
         if (neverReachedServer(error, session.transport)) attempt.sent = false;
@@ -704,6 +790,41 @@ export class MCPToolAdapter {
       return callFailure(this.#outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
     }
     return callResult(this.#outcome, start, name, raw, entry);
+  }
+
+  /** tools/call params; `_meta` carries the interceptors' fields and the trace context, when there are any. */
+  #callParams(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    meta: Readonly<Record<string, unknown>> | undefined,
+    traced: TracedOperation | undefined,
+  ): ToolCallParams {
+    let sent: Record<string, unknown> | undefined =
+      meta === undefined || Object.keys(meta).length === 0 ? undefined : { ...meta };
+    if (traced !== undefined) {
+      const carrier = sent ?? {};
+      if (this.#instrumentation?.inject(traced, carrier) === true) sent = carrier;
+    }
+    return sent === undefined ? { name, arguments: args } : { name, arguments: args, _meta: sent };
+  }
+
+  /** A request with its client span and duration (tools/list). */
+  async #tracedRequest(session: Session, request: Parameters<Client["request"]>[0]): Promise<unknown> {
+    const instrumentation = this.#instrumentation;
+    if (instrumentation === undefined) return this.#request(session, request, {});
+    const started = this.#now();
+    const traced = instrumentation.start(request.method, undefined, session.transport.sessionId);
+    try {
+      const result = await this.#request(session, request, {});
+      instrumentation.end(traced, this.#now() - started);
+      return result;
+    } catch (error) {
+      instrumentation.end(traced, this.#now() - started, {
+        errorType: session.state === "open" ? "server_error" : "connection_lost",
+        message: describeCause(error),
+      });
+      throw error;
+    }
   }
 
   /**
@@ -715,15 +836,15 @@ export class MCPToolAdapter {
    */
   async #callAsTask(
     session: Session,
-    name: string,
-    args: Record<string, unknown>,
+    params: ToolCallParams,
     options: RequestOptions,
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
+    const { name } = params;
     const started = this.#now();
     const created = await this.#request(
       session,
-      { method: "tools/call", params: { name, arguments: args, task: {} } },
+      { method: "tools/call", params: { ...params, task: {} } },
       options,
       signal,
     );
@@ -817,4 +938,11 @@ function assertFunction(value: unknown, method: string, parameter: string): void
       `${method}() needs a function as its ${parameter}; got ${value === null ? "null" : typeof value}.`,
     );
   }
+}
+
+/** What tools/call sends: `_meta` only when an interceptor or the trace context put something in it. */
+interface ToolCallParams {
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
 }

@@ -184,7 +184,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function canonicalJson(value: unknown): string {
+/** JSON with object keys sorted, so equal values give equal text whatever their key order. */
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (isRecord(v)) {
       const sorted: Record<string, unknown> = {};

@@ -32,6 +32,8 @@ export interface ToolSyncContext {
   invoke(name: string, args: Record<string, unknown>, options: InvokeOptions): Promise<MCPToolResult>;
   /** The opt-in resource and prompt tools (RegisterToolsOptions.resourceAndPromptTools). */
   featureTools(): ToolDefinition[];
+  /** Names of listed tools to withhold (tool pinning); runs on every discovery and refresh. */
+  gate?(tools: readonly MCPToolDescriptor[]): Promise<ReadonlySet<string>>;
 }
 
 const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);
@@ -103,7 +105,13 @@ export class ToolSync {
     const rawTools = await this.#listAllTools(session);
     const previous = this.#catalog?.session === session ? this.#catalog.catalog : undefined;
     const { logger, serverName } = this.#context;
-    const catalog = new ToolCatalog(buildEntries(rawTools, previous, logger, serverName), filter);
+    let entries = buildEntries(rawTools, previous, logger, serverName);
+    if (this.#context.gate !== undefined) {
+      const exposed = entries.filter((entry) => filter.matches(entry.descriptor.name)).map((entry) => entry.descriptor);
+      const withheld = await this.#context.gate(exposed);
+      if (withheld.size > 0) entries = entries.filter((entry) => !withheld.has(entry.descriptor.name));
+    }
+    const catalog = new ToolCatalog(entries, filter);
     if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
     this.#catalog = { session, catalog };
     return catalog;

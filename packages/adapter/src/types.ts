@@ -6,6 +6,9 @@ import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
 import type { HealthChangeListener } from "./recovery/health.js";
 import type { RecoveryOptions } from "./recovery/options.js";
+import type { ToolCallInterceptor } from "./interceptors/types.js";
+import type { ToolPinningOptions } from "./pinning/pin-gate.js";
+import type { MCPTelemetryOptions } from "./telemetry/instrumentation.js";
 import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
 import type {
   MCPLogLevel,
@@ -62,7 +65,11 @@ export type MCPToolErrorKind =
   | "connection_lost"
   | "result_too_large"
   | "unavailable"
-  | "outcome_unknown";
+  | "outcome_unknown"
+  /** An interceptor (an approval, a policy) or tool pinning refused the call; it was not sent. */
+  | "refused"
+  /** An interceptor threw, returned something unusable or ran past its timeout. */
+  | "interceptor_failed";
 
 /** What a tool call returned: always a `content` list, plus whatever else the server sent. */
 export interface MCPToolResultData {
@@ -199,4 +206,14 @@ export interface MCPToolAdapterOptions {
   recovery?: boolean | RecoveryOptions;
   /** Called on every change of `health` (with or without recovery). */
   onHealthChange?: HealthChangeListener;
+  /** Hooks around every tool call: rewrite arguments and `_meta`, refuse, transform results. See docs/policy.md. */
+  interceptors?: readonly ToolCallInterceptor[];
+  /** Approved tool definitions (from mcp-tools.lock.json): drifted tools are withheld or warned about. */
+  pinning?: ToolPinningOptions;
+  /**
+   * OpenTelemetry spans and the `mcp.client.operation.duration` histogram for connect, tools/list
+   * and tools/call, through @opentelemetry/api (the global providers unless given). `false` turns
+   * the instrumentation off entirely.
+   */
+  telemetry?: MCPTelemetryOptions | false;
 }

@@ -11,6 +11,7 @@ import { runModelToolsScenario } from "./scenarios/model-tools.js";
 import type { PeerTable } from "./peers/peer-table.js";
 import { runPeersScenario } from "./scenarios/peers.js";
 import type { BenchSettings, PeerOptions, ScenarioName } from "./settings.js";
+import { runTelemetryScenario } from "./scenarios/telemetry.js";
 import { WarningRecorder, type RecordedWarning } from "./warnings.js";
 
 /** What one run produced; written as JSON to reports/bench.json. */
@@ -71,6 +72,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     // Cheapest and most sensitive to a quiet machine first.
     if (wanted.has("leaf")) figures.push(...runLeafScenario(context));
     if (wanted.has("model-tools")) figures.push(...(await runModelToolsScenario(context)));
+    if (wanted.has("telemetry")) figures.push(...(await runTelemetryScenario(context)));
     if (wanted.has("stdio")) figures.push(...(await runEverythingScenario("stdio", context)));
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));
     if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));

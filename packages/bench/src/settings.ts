@@ -143,11 +143,12 @@ export const QUICK_SETTINGS: BenchSettings = {
 
 /** Which scenario groups to run. */
 export type ScenarioName =
-  "leaf" | "model-tools" | "stdio" | "http" | "many-tools" | "heap" | "peers-stdio" | "peers-http";
+  "leaf" | "model-tools" | "telemetry" | "stdio" | "http" | "many-tools" | "heap" | "peers-stdio" | "peers-http";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
   "model-tools",
+  "telemetry",
   "stdio",
   "http",
   "many-tools",

@@ -24,6 +24,8 @@ const EXPECTED_FIGURES = [
   "model-tools.call.bridge",
   "model-tools.call.overhead",
   "model-tools.call.handle-overhead",
+  "telemetry.no-provider.per-call",
+  "telemetry.sdk-provider.per-call",
   ...["openai-strict", "openai-responses", "anthropic", "gemini"].flatMap((format) => [
     `model-tools.convert.${format}`,
     `model-tools.convert.${format}.cpu`,
@@ -59,6 +61,7 @@ const JUDGED_FIGURES = [
   "leaf.registry-get.ratio",
   "model-tools.call.overhead",
   "model-tools.call.handle-overhead",
+  "telemetry.no-provider.per-call",
   ...["openai-strict", "openai-responses", "anthropic", "gemini"].flatMap((format) => [
     `model-tools.convert.${format}`,
     `model-tools.convert.${format}.again`,

@@ -72,6 +72,19 @@ export {
   type MCPSamplingResponse,
   type MCPUrlElicitation,
   type SamplingHandler,
+  describePinChanges,
+  fingerprintTool,
+  pinTools,
+  type BeforeCallDecision,
+  type MCPTelemetryOptions,
+  type PinAction,
+  type PinnedToolDefinition,
+  type PinnedToolParts,
+  type ServerToolPins,
+  type ToolCallInfo,
+  type ToolCallInterceptor,
+  type ToolPinFinding,
+  type ToolPinningOptions,
 } from "@mcp-tool-adapter/adapter";
 export { MCPToolAdapterError } from "@mcp-tool-adapter/core";
 export {
@@ -160,6 +173,7 @@ export {
   type AnthropicToolResultBlock,
   type AnthropicToolResultContent,
   type ApprovalPolicy,
+  type ApprovalSubject,
   type ConvertedSchema,
   type GeminiFunctionDeclaration,
   type GeminiFunctionResponsePart,
@@ -193,6 +207,7 @@ export {
   type MCPServerSetOptions,
   type ServerSetAuthOptions,
   type ServerSetClientFeatures,
+  type ServerSetPinning,
   type ServerSetConnectOptions,
 } from "./server-set.js";
 export { MCPServerSetError, type MCPServerSetErrorCode } from "./server-set/errors.js";
@@ -232,5 +247,14 @@ export {
 export { MCPConfigFileError, type ConfigFileIssue, type MCPConfigFileErrorCode } from "./config-file/errors.js";
 export type { ConfigFileFormat } from "./config-file/parse-text.js";
 export { ConfigFileServerEntrySchema, type ConfigFileServerEntry } from "./config-file/schema.js";
+export { createApprovalInterceptor, type ApprovalInterceptorOptions } from "./policy/approval-interceptor.js";
+export {
+  MCPToolLockError,
+  readToolLock,
+  TOOL_LOCK_FILE_NAME,
+  writeToolLock,
+  type MCPToolLockErrorCode,
+  type ToolLock,
+} from "./policy/lock-file.js";
 export { runCli } from "./cli/run-cli.js";
 export type { CliIO, CliWritable } from "./cli/io.js";

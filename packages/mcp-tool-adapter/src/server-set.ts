@@ -4,7 +4,10 @@ import type {
   Logger,
   MCPServerHealth,
   RecoveryOptions,
+  MCPTelemetryOptions,
   MCPServerConfig,
+  PinAction,
+  ToolCallInterceptor,
   RegisterToolsOptions,
   SamplingHandler,
   ServerLogListener,
@@ -12,6 +15,7 @@ import type {
 import type { CredentialStore } from "@mcp-tool-adapter/oauth";
 import { ToolRegistry, validateToolName } from "@mcp-tool-adapter/registry";
 import { MCPToolAdapter } from "./mcp-tool-adapter.js";
+import type { ToolLock } from "./policy/lock-file.js";
 import { classifyServerFailure } from "./server-set/classify-failure.js";
 import { MCPServerSetError } from "./server-set/errors.js";
 import { createServerAuthProvider } from "./server-set/server-auth.js";
@@ -52,6 +56,12 @@ export interface MCPServerSetOptions {
    * store in the user's config directory) and what a "needs a login" error tells the user to do.
    */
   auth?: ServerSetAuthOptions;
+  /** Around every tool call of every server (the default factory's adapters); see docs/policy.md. */
+  interceptors?: readonly ToolCallInterceptor[];
+  /** Each server's tools checked against its entry in a lock file (readToolLock); see docs/policy.md. */
+  pinning?: ServerSetPinning;
+  /** OpenTelemetry providers for every server's adapter, or false to turn the instrumentation off. */
+  telemetry?: MCPTelemetryOptions | false;
 }
 
 /** How the default adapter factory authorizes entries that have `auth`. */
@@ -59,6 +69,15 @@ export interface ServerSetAuthOptions {
   store?: CredentialStore;
   /** Default: "call login() from mcp-tool-adapter for <url>"; the CLI says "run `mcp-tool-adapter login <name>`". */
   loginHint?: (serverName: string) => string;
+}
+
+/** Tool pinning for a whole set: one lock, the same policy for every server. */
+export interface ServerSetPinning {
+  lock: ToolLock;
+  /** A pinned tool whose definition changed. Default "withhold" (a read-only tool that now writes is always withheld). */
+  onDrift?: Exclude<PinAction, "allow">;
+  /** A tool (or a whole server) the lock does not know. Default "warn". */
+  onUnpinned?: PinAction;
 }
 
 /** Handlers every server of a set shares; without one, that capability is not declared to any server. */
@@ -117,12 +136,7 @@ export class MCPServerSet {
       connected: false,
       registered: false,
     }));
-    this.#factory =
-      options.adapterFactory ??
-      defaultAdapterFactory(options.logger, options.clientFeatures, options.auth, {
-        ...(options.recovery === undefined ? {} : { recovery: options.recovery }),
-        ...(options.onHealthChange === undefined ? {} : { onHealthChange: options.onHealthChange }),
-      });
+    this.#factory = options.adapterFactory ?? defaultAdapterFactory(options);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.#logger = options.logger;
@@ -365,12 +379,17 @@ export class MCPServerSet {
   }
 }
 
-function defaultAdapterFactory(
-  logger: Logger | undefined,
-  clientFeatures: ServerSetClientFeatures = {},
-  auth: ServerSetAuthOptions = {},
-  recovery: { recovery?: boolean | RecoveryOptions; onHealthChange?: HealthChangeListener } = {},
-): ServerSetAdapterFactory {
+function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFactory {
+  const {
+    logger,
+    clientFeatures = {},
+    interceptors,
+    pinning,
+    telemetry,
+    auth = {},
+    recovery,
+    onHealthChange,
+  } = options;
   return (config, { entry, serverName }) => {
     const authProvider =
       entry.auth === undefined || config.transport === "stdio"
@@ -382,11 +401,24 @@ function defaultAdapterFactory(
     return new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),
       ...clientFeatures,
+      ...(interceptors === undefined ? {} : { interceptors }),
+      ...(telemetry === undefined ? {} : { telemetry }),
+      ...(pinning === undefined
+        ? {}
+        : {
+            pinning: {
+              pins: Object.hasOwn(pinning.lock.servers, serverName)
+                ? (pinning.lock.servers[serverName] ?? { tools: {} })
+                : { tools: {} },
+              ...(pinning.onDrift === undefined ? {} : { onDrift: pinning.onDrift }),
+              ...(pinning.onUnpinned === undefined ? {} : { onUnpinned: pinning.onUnpinned }),
+            },
+          }),
       ...(entry.roots === undefined ? {} : { roots: entry.roots }),
       ...(entry.logLevel === undefined ? {} : { logLevel: entry.logLevel }),
       ...(authProvider === undefined ? {} : { transportOptions: { http: { authProvider } } }),
-      ...recovery,
-      ...(entry.recovery === undefined ? {} : { recovery: entry.recovery }),
+      ...(onHealthChange === undefined ? {} : { onHealthChange }),
+      ...(entry.recovery !== undefined ? { recovery: entry.recovery } : recovery === undefined ? {} : { recovery }),
     });
   };
 }

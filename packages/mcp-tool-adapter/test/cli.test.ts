@@ -118,7 +118,7 @@ describe("CLI against the shipped default config (real server-everything and ser
     const entities = {
       entities: [{ name: "cli-test", entityType: "test", observations: ["written by the CLI test"] }],
     };
-    const write = await cli(["call", "memory/create_entities", "--args", JSON.stringify(entities)]);
+    const write = await cli(["call", "memory/create_entities", "--yes", "--args", JSON.stringify(entities)]);
     expect(write.code).toBe(0);
     expect(write.stderr).toMatch(/✔ memory\/create_entities succeeded in \d+ ms/);
     const read = await cli(["call", "memory/read_graph", "--json"]);

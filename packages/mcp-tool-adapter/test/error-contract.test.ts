@@ -65,6 +65,8 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
     new openaiAgents.OpenAIAgentsBridgeError("NAME_COLLISION", "two tools, one name", { cause }),
   CliUsageError: (cause) => new CliUsageError("bad arguments", { cause }),
   MCPAuthError: (cause) => new oauth.MCPAuthError("AUTH_REQUIRED", "needs a login", { cause }),
+  MCPToolLockError: (cause) =>
+    new umbrella.MCPToolLockError("LOCK_INVALID", "bad lock", { path: "mcp-tools.lock.json", cause }),
 };
 
 function isErrorClass(value: unknown): value is ErrorClass {

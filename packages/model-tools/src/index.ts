@@ -1,4 +1,4 @@
-export { needsApproval, type ApprovalPolicy } from "./approval.js";
+export { needsApproval, type ApprovalPolicy, type ApprovalSubject } from "./approval.js";
 export {
   handleToolCall,
   type HandleToolCallOptions,

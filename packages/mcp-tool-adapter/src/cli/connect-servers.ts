@@ -1,5 +1,7 @@
+import { resolve } from "node:path";
 import { createFileStore, defaultCredentialsDirectory } from "@mcp-tool-adapter/oauth";
 import { loadConfigFile, type MCPServersConfig } from "../config-file/load-config-file.js";
+import { readToolLock, TOOL_LOCK_FILE_NAME } from "../policy/lock-file.js";
 import { cliLoginHint } from "../server-set/server-auth.js";
 import { MCPServerSet } from "../server-set.js";
 import type { ServerSetConnectReport } from "../server-set/types.js";
@@ -18,6 +20,15 @@ export interface ServerSelection {
   json: boolean;
   /** Asks every server for log messages of this level and above, and prints them on stderr. */
   logLevel?: MCPLogLevel;
+  /** The tool lock file (default mcp-tools.lock.json in the working directory, used when it exists). */
+  lock?: string;
+  /** Connect without checking tools against the lock (what `pin` does). */
+  ignoreLock?: boolean;
+}
+
+/** Where the lock file of this run is. */
+export function lockPath(context: CliContext, selection: { lock?: string }): string {
+  return resolve(context.cwd, selection.lock ?? TOOL_LOCK_FILE_NAME);
 }
 
 /** Reads the selected config (the shipped default when none is given). Throws MCPConfigFileError. */
@@ -37,6 +48,7 @@ export async function connectSelectedServers(
 ): Promise<{ set: MCPServerSet; report: ServerSetConnectReport }> {
   const config = await loadSelectedConfig(context, selection);
   const { logLevel } = selection;
+  const lock = selection.ignoreLock === true ? undefined : await readToolLock(lockPath(context, selection));
   const servers =
     logLevel === undefined
       ? config.servers
@@ -49,6 +61,7 @@ export async function connectSelectedServers(
         : { onLog: (entry: MCPServerLogEntry) => context.err(formatLog(context, entry)) }),
     },
     ...(context.adapterFactory === undefined ? {} : { adapterFactory: context.adapterFactory }),
+    ...(lock === undefined ? {} : { pinning: { lock } }),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
     ...(context.now === undefined ? {} : { now: context.now }),
     auth: {
@@ -59,9 +72,21 @@ export async function connectSelectedServers(
   const progress = await startConnectProgress(context, set.serverNames, { json: selection.json });
   try {
     const report = await set.connect({ onServerResult: (result) => progress.serverDone(result) });
+    progress.stop();
+    if (lock !== undefined) printPinFindings(context, set);
     return { set, report };
   } finally {
     progress.stop();
+  }
+}
+
+/** Every tool that did not match the lock, on stderr: withheld ones in red, warnings in yellow. */
+function printPinFindings(context: CliContext, set: MCPServerSet): void {
+  for (const name of set.serverNames) {
+    for (const finding of set.getAdapter(name)?.pinFindings ?? []) {
+      const paint = finding.action === "withheld" ? context.colors.red : context.colors.yellow;
+      context.err(paint(`${finding.action === "withheld" ? "✖" : "!"} ${finding.message}`));
+    }
   }
 }
 

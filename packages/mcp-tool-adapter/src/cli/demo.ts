@@ -31,8 +31,8 @@ export async function runDemo(io: CliIO = {}): Promise<number> {
     { title: "List the tools with their capabilities", argv: ["tools"] },
     { title: "Call a read tool: memory/read_graph (the graph starts empty)", argv: ["call", "memory/read_graph"] },
     {
-      title: "Call a write tool: memory/create_entities",
-      argv: ["call", "memory/create_entities", "--args", JSON.stringify(entity)],
+      title: "Call a write tool: memory/create_entities (--yes: approved without asking)",
+      argv: ["call", "memory/create_entities", "--yes", "--args", JSON.stringify(entity)],
     },
     { title: "Read again: the entity is in the graph", argv: ["call", "memory/read_graph"] },
     {

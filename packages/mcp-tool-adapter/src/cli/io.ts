@@ -31,6 +31,8 @@ export interface CliIO {
   stdinIsTTY?: boolean;
   /** Shows `login`'s authorization URL (tests play the browser). Default: print it and open the system browser. */
   showAuthorizationUrl?: (url: URL) => void | Promise<void>;
+  /** Asks a yes/no question on the terminal (default answer no). Default: @inquirer/prompts' confirm on stderr. */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 /** The resolved IO of one CLI run. */
@@ -46,6 +48,7 @@ export interface CliContext {
   readonly now?: () => number;
   readonly stdinIsTTY: boolean;
   readonly showAuthorizationUrl?: (url: URL) => void | Promise<void>;
+  confirm(question: string): Promise<boolean>;
   out(line?: string): void;
   err(line?: string): void;
 }
@@ -67,9 +70,22 @@ export function createCliContext(io: CliIO): CliContext {
     ...(io.now === undefined ? {} : { now: io.now }),
     stdinIsTTY: io.stdinIsTTY ?? process.stdin.isTTY,
     ...(io.showAuthorizationUrl === undefined ? {} : { showAuthorizationUrl: io.showAuthorizationUrl }),
+    confirm: io.confirm ?? confirmOnTerminal,
     out: (line = "") => stdout.write(`${line}\n`),
     err: (line = "") => stderr.write(`${line}\n`),
   };
+}
+
+/** y/N on stderr (stdout stays the command's output); the prompt library loads only when asked. */
+async function confirmOnTerminal(question: string): Promise<boolean> {
+  const { confirm } = await import("@inquirer/prompts");
+  try {
+    return await confirm({ message: question, default: false }, { output: process.stderr });
+  } catch (error) {
+    // Ctrl+C in the prompt: the user did not approve.
+    if (error instanceof Error && error.name === "ExitPromptError") return false;
+    throw error;
+  }
 }
 
 /** https://no-color.org: NO_COLOR (non-empty) turns colour off; FORCE_COLOR turns it on; else only on a TTY. */

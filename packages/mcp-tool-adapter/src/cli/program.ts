@@ -30,6 +30,7 @@ export const CLI_LOG_LEVELS = [
 
 interface CommonFlags {
   config?: string;
+  lock?: string;
   json?: boolean;
   connectTimeout?: number;
   logLevel?: MCPLogLevel;
@@ -79,11 +80,20 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
   const configOption = () =>
     new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config");
   const jsonOption = () => new Option("--json", "print JSON for machines instead of tables");
+  const lockOption = () =>
+    new Option(
+      "--lock <file>",
+      "the tool lock file; default: mcp-tools.lock.json in the working directory, when it exists",
+    );
 
-  /** The options every command takes, in help order; `serverFilter` adds `-s, --server` after `--config`. */
-  const withCommonOptions = (command: Command, { serverFilter = false } = {}): Command => {
+  /**
+   * The options every command takes, in help order; `serverFilter` adds `-s, --server` after
+   * `--config`, `lock` adds `--lock` (commands that check tools against the lock file).
+   */
+  const withCommonOptions = (command: Command, { serverFilter = false, lock = false } = {}): Command => {
     command.addOption(configOption());
     if (serverFilter) command.addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"));
+    if (lock) command.addOption(lockOption());
     return command.addOption(jsonOption()).addOption(connectTimeoutOption()).addOption(logLevelOption());
   };
 
@@ -94,8 +104,9 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     load: () => Promise<
       (context: CliContext, options: ReturnType<typeof common> & { servers?: string[] }) => Promise<number>
     >,
+    { lock = false } = {},
   ): void => {
-    withCommonOptions(program.command(name).description(description), { serverFilter: true }).action(
+    withCommonOptions(program.command(name).description(description), { serverFilter: true, lock }).action(
       async (flags: CommonFlags & { server?: string[] }) => {
         const run = await load();
         setExitCode(
@@ -109,6 +120,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     "tools",
     "connect, discover, and list every tool: registered name, read-only / writes, what decided it, description",
     async () => (await import("./commands/tools.js")).runToolsCommand,
+    { lock: true },
   );
 
   withCommonOptions(
@@ -118,24 +130,35 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       .argument("<server/tool>", "the tool, as listed by `tools` (e.g. memory/read_graph)")
       .addOption(new Option("-a, --args <json>", "arguments as a JSON object").conflicts("argsFile"))
       .addOption(new Option("-f, --args-file <file>", "read the arguments (a JSON object) from a file"))
-      .addOption(new Option("-t, --timeout <ms>", "deadline for the call").argParser(parsePositiveInt)),
-  ).action(async (target: string, flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number }) => {
-    const { runCallCommand } = await import("./commands/call.js");
-    setExitCode(
-      await runCallCommand(context, {
-        ...common(flags),
-        target,
-        ...(flags.args === undefined ? {} : { args: flags.args }),
-        ...(flags.argsFile === undefined ? {} : { argsFile: flags.argsFile }),
-        ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
-      }),
-    );
-  });
+      .addOption(new Option("-t, --timeout <ms>", "deadline for the call").argParser(parsePositiveInt))
+      .addOption(
+        new Option("-y, --yes", "call a tool that may write without asking (needed when stdin is not a terminal)"),
+      ),
+    { lock: true },
+  ).action(
+    async (
+      target: string,
+      flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number; yes?: boolean },
+    ) => {
+      const { runCallCommand } = await import("./commands/call.js");
+      setExitCode(
+        await runCallCommand(context, {
+          ...common(flags),
+          target,
+          yes: flags.yes === true,
+          ...(flags.args === undefined ? {} : { args: flags.args }),
+          ...(flags.argsFile === undefined ? {} : { argsFile: flags.argsFile }),
+          ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+        }),
+      );
+    },
+  );
 
   withCommonOptions(
     program
       .command("check")
       .description("connect every server and report status, handshake time and tool count (exit 1 when any fails)"),
+    { lock: true },
   ).action(async (flags: CommonFlags) => {
     const { runCheckCommand } = await import("./commands/check.js");
     setExitCode(await runCheckCommand(context, common(flags)));
@@ -174,6 +197,26 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     const { runPromptCommand } = await import("./commands/protocol.js");
     setExitCode(await runPromptCommand(context, { ...common(flags), target, args: flags.arg ?? [] }));
   });
+
+  program
+    .command("pin")
+    .description(
+      "connect and write the lock file (mcp-tools.lock.json): a fingerprint of every tool definition, approved as it is now",
+    )
+    .addOption(configOption())
+    .addOption(new Option("-s, --server <name...>", "only these servers (the lock keeps the others' pins)"))
+    .addOption(lockOption())
+    .addOption(jsonOption())
+    .addOption(connectTimeoutOption())
+    .action(async (flags: CommonFlags & { server?: string[] }) => {
+      const { runPinCommand } = await import("./commands/pin.js");
+      setExitCode(
+        await runPinCommand(context, {
+          ...common(flags),
+          ...(flags.server === undefined ? {} : { servers: flags.server }),
+        }),
+      );
+    });
 
   program
     .command("login")
@@ -223,6 +266,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
 
 function common(flags: CommonFlags): {
   config?: string;
+  lock?: string;
   json: boolean;
   connectTimeoutMs?: number;
   logLevel?: MCPLogLevel;
@@ -231,6 +275,7 @@ function common(flags: CommonFlags): {
     json: flags.json === true,
     ...(flags.logLevel === undefined ? {} : { logLevel: flags.logLevel }),
     ...(flags.config === undefined ? {} : { config: flags.config }),
+    ...(flags.lock === undefined ? {} : { lock: flags.lock }),
     ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout }),
   };
 }

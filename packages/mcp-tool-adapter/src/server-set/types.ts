@@ -9,6 +9,7 @@ import type {
   MCPTransportType,
   RegisterToolsOptions,
   RegistrationReport,
+  ToolPinFinding,
 } from "@mcp-tool-adapter/adapter";
 import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import type { ServerEntry } from "./server-entry.js";
@@ -39,6 +40,8 @@ export interface ServerSetAdapter extends ServerSetProtocolMethods {
   readonly discoveredTools: readonly MCPToolDescriptor[];
   /** Where the connection stands; MCPToolAdapter has it, a test double may leave it out. */
   readonly health?: MCPServerHealth;
+  /** With tool pinning: the tools of the last discovery that did not match the lock. */
+  readonly pinFindings?: readonly ToolPinFinding[];
   connect(options?: ConnectOptions): Promise<void>;
   disconnect(): Promise<void>;
   registerTools(registry: ToolRegistry, namespace: string, options?: RegisterToolsOptions): Promise<RegistrationReport>;

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { MCPToolResult } from "@mcp-tool-adapter/adapter";
+import { refuseUnapprovedCall } from "../approve-call.js";
 import { connectSelectedServers, type ServerSelection } from "../connect-servers.js";
 import { formatMs } from "../format.js";
 import type { CliContext } from "../io.js";
@@ -15,6 +16,8 @@ export interface CallCommandOptions extends Omit<ServerSelection, "servers"> {
   argsFile?: string;
   /** Deadline of the call in ms. */
   timeoutMs?: number;
+  /** Call a tool that may write without asking. */
+  yes?: boolean;
 }
 
 /** What `call --json` prints. */
@@ -63,6 +66,18 @@ export async function runCallCommand(context: CliContext, options: CallCommandOp
           adapter.discoveredTools.map((t) => t.name),
           set.registry.list({ namespace: server }).map((t) => t.localName),
         ),
+        content: [],
+      });
+    }
+    const refusal =
+      options.yes === true ? undefined : await refuseUnapprovedCall(context, options.target, registered, args);
+    if (refusal !== undefined) {
+      return fail(context, options, {
+        tool: options.target,
+        success: false,
+        durationMs: 0,
+        errorKind: "refused",
+        error: refusal,
         content: [],
       });
     }

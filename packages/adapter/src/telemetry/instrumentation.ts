@@ -1,0 +1,131 @@
+import {
+  context,
+  metrics,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Histogram,
+  type MeterProvider,
+  type Span,
+  type Tracer,
+  type TracerProvider,
+} from "@opentelemetry/api";
+import type { MCPServerConfig } from "../config.js";
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_SESSION_ID,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  METRIC_MCP_CLIENT_OPERATION_DURATION,
+  OPERATION_DURATION_BUCKETS,
+} from "./semconv.js";
+
+/** Where spans and metrics go. Without providers the globally registered ones are used (nothing happens when none is). */
+export interface MCPTelemetryOptions {
+  tracerProvider?: TracerProvider;
+  meterProvider?: MeterProvider;
+}
+
+const INSTRUMENTATION_NAME = "@mcp-tool-adapter/adapter";
+
+/** One traced MCP operation; `end` records its span and its duration once. */
+export interface TracedOperation {
+  readonly span: Span;
+  readonly attributes: Attributes;
+}
+
+/**
+ * Spans and the duration histogram of connect, list and call, through @opentelemetry/api only.
+ * The API hands out no-op tracers and meters until an SDK registers, so an unobserved adapter
+ * pays for one non-recording span object per operation and nothing else.
+ */
+export class Instrumentation {
+  readonly #tracerProvider: TracerProvider | undefined;
+  readonly #meterProvider: MeterProvider | undefined;
+  readonly #serverAttributes: Attributes;
+  #tracer: Tracer | undefined;
+  /** The histogram of the meter provider it was made from; made again when the global provider changes. */
+  #histogram: { provider: MeterProvider; histogram: Histogram } | undefined;
+
+  constructor(options: MCPTelemetryOptions, config: MCPServerConfig) {
+    this.#tracerProvider = options.tracerProvider;
+    this.#meterProvider = options.meterProvider;
+    this.#serverAttributes = serverAttributes(config);
+  }
+
+  /** Starts the client span of one request: `{method} {tool}` for a call, `{method}` otherwise. */
+  start(method: string, toolName?: string, sessionId?: string): TracedOperation {
+    const attributes: Attributes = { ...this.#serverAttributes, [ATTR_MCP_METHOD_NAME]: method };
+    if (toolName !== undefined) {
+      attributes[ATTR_GEN_AI_TOOL_NAME] = toolName;
+      attributes[ATTR_GEN_AI_OPERATION_NAME] = "execute_tool";
+    }
+    this.#tracer ??= (this.#tracerProvider ?? trace).getTracer(INSTRUMENTATION_NAME);
+    const span = this.#tracer.startSpan(toolName === undefined ? method : `${method} ${toolName}`, {
+      kind: SpanKind.CLIENT,
+      attributes: sessionId === undefined ? attributes : { ...attributes, [ATTR_MCP_SESSION_ID]: sessionId },
+    });
+    return { span, attributes };
+  }
+
+  /**
+   * Writes the span's trace context (W3C `traceparent`, `tracestate`) into `meta` with the
+   * registered propagator; returns whether anything was written. Nothing is written for a span
+   * that carries no trace (no SDK registered).
+   */
+  inject(operation: TracedOperation, meta: Record<string, unknown>): boolean {
+    if (!trace.isSpanContextValid(operation.span.spanContext())) return false;
+    const before = Object.keys(meta).length;
+    propagation.inject(trace.setSpan(context.active(), operation.span), meta);
+    return Object.keys(meta).length !== before;
+  }
+
+  /** Ends the span (ERROR status and `error.type` on failure) and records the duration in seconds. */
+  end(operation: TracedOperation, durationMs: number, failure?: { errorType: string; message: string }): void {
+    const { span } = operation;
+    let attributes = operation.attributes;
+    if (failure !== undefined) {
+      attributes = { ...attributes, [ATTR_ERROR_TYPE]: failure.errorType };
+      if (span.isRecording()) {
+        span.setAttribute(ATTR_ERROR_TYPE, failure.errorType);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+      }
+    }
+    span.end();
+    this.#durationHistogram().record(durationMs / 1000, attributes);
+  }
+
+  #durationHistogram(): Histogram {
+    const provider = this.#meterProvider ?? metrics.getMeterProvider();
+    if (this.#histogram?.provider !== provider) {
+      const histogram = provider.getMeter(INSTRUMENTATION_NAME).createHistogram(METRIC_MCP_CLIENT_OPERATION_DURATION, {
+        description: "Duration of MCP requests as observed by the client, from send until the answer.",
+        unit: "s",
+        advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
+      });
+      this.#histogram = { provider, histogram };
+    }
+    return this.#histogram.histogram;
+  }
+}
+
+function serverAttributes(config: MCPServerConfig): Attributes {
+  if (config.transport === "stdio") return { [ATTR_NETWORK_TRANSPORT]: "pipe" };
+  const attributes: Attributes = { [ATTR_NETWORK_TRANSPORT]: "tcp", [ATTR_NETWORK_PROTOCOL_NAME]: "http" };
+  try {
+    const url = new URL(config.url);
+    attributes[ATTR_SERVER_ADDRESS] = url.hostname.replace(/^\[(.*)\]$/u, "$1");
+    const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+    attributes[ATTR_SERVER_PORT] = port;
+  } catch {
+    // A config URL that does not parse fails at connect with its own message.
+  }
+  return attributes;
+}
