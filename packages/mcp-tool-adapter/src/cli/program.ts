@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import { MCPConfigFileError } from "../config-file/errors.js";
+import { MCPToolLockError } from "../policy/lock-file.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
 import { CliUsageError } from "./usage-error.js";
@@ -300,7 +301,7 @@ export function reportError(context: CliContext, error: unknown): number {
     context.err(context.colors.red(`error: ${error.message}`));
     return EXIT_USAGE;
   }
-  if (MCPConfigFileError.isInstance(error)) {
+  if (MCPConfigFileError.isInstance(error) || MCPToolLockError.isInstance(error)) {
     context.err(context.colors.red(`error: ${error.message}`));
     return EXIT_USAGE;
   }
