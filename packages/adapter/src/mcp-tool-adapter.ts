@@ -60,6 +60,7 @@ import type {
 import { ServerFeatures } from "./server-features.js";
 import { invokeWithRecovery, type CallAttempt } from "./recovery/call-retry.js";
 import { isSessionExpired, neverReachedServer } from "./recovery/call-safety.js";
+import { toolCapability, type CapabilityOverridesByTool } from "./tool-capabilities.js";
 import type { HealthChangeListener, MCPServerHealth } from "./recovery/health.js";
 import { recoveryPolicy, type RecoveryPolicy } from "./recovery/options.js";
 import { RecoverySupervisor } from "./recovery/supervisor.js";
@@ -138,6 +139,8 @@ export class MCPToolAdapter {
   readonly #supervisor: RecoverySupervisor;
   /** The interceptors around every call (empty: the call path skips them). */
   readonly #interceptors: InterceptorChain;
+  /** The user's capability corrections by tool name: applied wherever a tool's capability is decided. */
+  readonly #capabilityOverrides: CapabilityOverridesByTool | undefined;
   /** Tool pinning: withholds tools whose definitions drifted from the lock. */
   readonly #pins: PinGate | undefined;
   /** OpenTelemetry spans and metrics; undefined when turned off. */
@@ -168,6 +171,7 @@ export class MCPToolAdapter {
       now: this.#now,
     };
     this.#interceptors = new InterceptorChain(options.interceptors);
+    this.#capabilityOverrides = options.capabilityOverrides;
     const pins =
       options.pinning === undefined ? undefined : new PinGate(options.pinning, this.serverName, this.#logger);
     this.#pins = pins;
@@ -507,7 +511,13 @@ export class MCPToolAdapter {
     namespace: string,
     options: RegisterToolsOptions = {},
   ): Promise<RegistrationReport> {
-    return this.#tools.register(registry, namespace, options, () =>
+    // A registration's own overrides win per tool over the adapter's.
+    const overrides =
+      this.#capabilityOverrides === undefined && options.overrides === undefined
+        ? undefined
+        : { ...this.#capabilityOverrides, ...options.overrides };
+    const registration = overrides === undefined ? options : { ...options, overrides };
+    return this.#tools.register(registry, namespace, registration, () =>
       this.#requireSession(`register tools in namespace "${namespace}"`),
     );
   }
@@ -718,10 +728,11 @@ export class MCPToolAdapter {
         `validation failed: arguments for tool "${name}" must be an object`,
       );
     }
-    if (attempt !== undefined) attempt.annotations = entry.descriptor.annotations;
+    const capability = toolCapability(entry.descriptor, this.#capabilityOverrides);
+    if (attempt !== undefined) attempt.capability = capability;
     if (this.#interceptors.isEmpty) return this.#send(session, entry, args, undefined, options, start, traced, attempt);
 
-    const { decidedBy: _decidedBy, ...capabilities } = inferCapabilities(name, entry.descriptor.annotations);
+    const { decidedBy: _decidedBy, ...capabilities } = capability;
     const before = await this.#interceptors.before(
       { serverName: this.serverName, toolName: name, tool: entry.descriptor, capabilities, arguments: args, meta: {} },
       options.signal,

@@ -1,4 +1,3 @@
-import { inferCapabilities } from "@mcp-tool-adapter/capability-inference";
 import {
   validateToolName,
   type ToolCallResult,
@@ -6,6 +5,7 @@ import {
   type ToolRegistry,
 } from "@mcp-tool-adapter/registry";
 import { describeCause } from "./errors.js";
+import { toolCapability } from "./tool-capabilities.js";
 import { compileToolFilter } from "./tool-filter.js";
 import type { InvokeOptions, MCPToolDescriptor, MCPToolResult, RegisterToolsOptions } from "./types.js";
 
@@ -28,7 +28,6 @@ export function buildToolDefinitions(
   context: RegistrationContext,
 ): { definitions: ToolDefinition[]; skipped: { name: string; reason: string }[]; registeredNames: string[] } {
   const filter = compileToolFilter(registration.options.filter);
-  const overrides = registration.options.overrides ?? {};
   const definitions: ToolDefinition[] = [];
   const skipped: { name: string; reason: string }[] = [];
   const registeredNames: string[] = [];
@@ -39,7 +38,7 @@ export function buildToolDefinitions(
       skipped.push({ name: tool.name, reason });
       continue;
     }
-    const { decidedBy, ...capabilities } = inferCapabilities(tool.name, tool.annotations, overrides[tool.name]);
+    const { decidedBy, ...capabilities } = toolCapability(tool, registration.options.overrides);
     definitions.push({
       name: tool.name,
       description: tool.description,

@@ -206,6 +206,12 @@ export interface MCPToolAdapterOptions {
   recovery?: boolean | RecoveryOptions;
   /** Called on every change of `health` (with or without recovery). */
   onHealthChange?: HealthChangeListener;
+  /**
+   * Per tool (by its MCP name): capability fields that win over the server's annotations and name
+   * heuristics, everywhere the adapter decides what a tool may do: retry safety under recovery,
+   * the capabilities interceptors (approval) see, and registerTools (whose own overrides win per tool).
+   */
+  capabilityOverrides?: Readonly<Record<string, CapabilityOverrides>>;
   /** Hooks around every tool call: rewrite arguments and `_meta`, refuse, transform results. See docs/policy.md. */
   interceptors?: readonly ToolCallInterceptor[];
   /** Approved tool definitions (from mcp-tools.lock.json): drifted tools are withheld or warned about. */

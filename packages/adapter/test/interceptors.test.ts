@@ -87,6 +87,22 @@ describe("interceptors", () => {
     await adapter.disconnect();
   });
 
+  it("see the capabilities with the adapter's capabilityOverrides applied", async () => {
+    const guard: ToolCallInterceptor = {
+      name: "no-writes",
+      beforeCall: (call) => (call.capabilities.writes ? { refuse: "writes need approval" } : undefined),
+    };
+    const { adapter, server } = await connectedHarness(
+      { tools: [ECHO, DELETE] },
+      { interceptors: [guard], capabilityOverrides: { echo: { writes: true }, delete_file: { readOnly: true } } },
+    );
+    expect(await adapter.invoke("echo", { text: "x" })).toMatchObject({ success: false, errorKind: "refused" });
+    expect(server.callCount).toBe(0);
+    expect((await adapter.invoke("delete_file", { path: "/tmp/x" })).success).toBe(true);
+    expect(server.callCount).toBe(1);
+    await adapter.disconnect();
+  });
+
   it("transform results after the call, the first interceptor last", async () => {
     const order: string[] = [];
     const tag = (label: string): ToolCallInterceptor => ({

@@ -180,6 +180,26 @@ describe("calls cut off by a failure", () => {
     expect(adapter.health.recoveries).toBe(3);
   });
 
+  it("decides retry safety with the capabilityOverrides: a read-only tool overridden to write is not sent again, a write overridden to read-only is", async () => {
+    const { adapter, server, cut } = rig(
+      {},
+      { capabilityOverrides: { read_value: { writes: true }, add_item: { readOnly: true } } },
+    );
+    await adapter.connect();
+
+    cut.add("read_value");
+    let before = callsOf(server);
+    const overriddenToWrite = await adapter.invoke("read_value", { n: 1 });
+    expect(overriddenToWrite).toMatchObject({ success: false, errorKind: "outcome_unknown" });
+    expect(callsOf(server) - before).toBe(1);
+
+    cut.add("add_item");
+    before = callsOf(server);
+    const overriddenToRead = await adapter.invoke("add_item", { n: 1 });
+    expect(overriddenToRead.success, overriddenToRead.error ?? "").toBe(true);
+    expect(callsOf(server) - before).toBe(2);
+  });
+
   it("without recovery the behaviour is as before: the call fails as connection_lost and the adapter stays down", async () => {
     const { adapter, cut, connects, events } = rig(false);
     await adapter.connect();

@@ -147,6 +147,18 @@ describe("registerTools", () => {
     await adapter.disconnect();
   });
 
+  it("registers with the adapter's capabilityOverrides; a registration's own override wins for its tool", async () => {
+    const { adapter } = await connectedHarness(
+      { tools: [{ name: "get_user" }, { name: "run_pipeline" }] },
+      { capabilityOverrides: { get_user: { writes: true }, run_pipeline: { writes: true } } },
+    );
+    const registry = new ToolRegistry();
+    await adapter.registerTools(registry, "ns", { overrides: { run_pipeline: { readOnly: true } } });
+    expect(registry.get("ns/get_user")!.capabilities).toMatchObject({ writes: true, readOnly: false });
+    expect(registry.get("ns/run_pipeline")!.capabilities).toMatchObject({ writes: false, readOnly: true });
+    await adapter.disconnect();
+  });
+
   it("keeps the namespace up to date when the server's tool list changes", async () => {
     const { adapter, server } = await connectedHarness({ tools: [{ name: "a" }, { name: "b" }] });
     const registry = new ToolRegistry();

@@ -414,6 +414,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
               ...(pinning.onUnpinned === undefined ? {} : { onUnpinned: pinning.onUnpinned }),
             },
           }),
+      ...(entry.tools?.overrides === undefined ? {} : { capabilityOverrides: entry.tools.overrides }),
       ...(entry.roots === undefined ? {} : { roots: entry.roots }),
       ...(entry.logLevel === undefined ? {} : { logLevel: entry.logLevel }),
       ...(authProvider === undefined ? {} : { transportOptions: { http: { authProvider } } }),

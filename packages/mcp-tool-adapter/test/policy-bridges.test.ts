@@ -27,7 +27,13 @@ describe("policy through an MCPServerSet and the LangChain bridge (real server-m
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "mcp-policy-bridges-"));
-    const entry = { transport: "stdio" as const, ...memoryStdioServer(join(dir, "memory.jsonl")) };
+    const launch = memoryStdioServer(join(dir, "memory.jsonl"));
+    // open_nodes is annotated read-only; the user's override says it is a destructive write.
+    const entry = {
+      transport: "stdio" as const,
+      ...launch,
+      tools: { overrides: { open_nodes: { destructive: true } } },
+    };
     // Approve today's definitions, then pretend read_graph's description was different when approved.
     const pinning = new MCPServerSet({ memory: entry });
     await pinning.connect();
@@ -105,5 +111,13 @@ describe("policy through an MCPServerSet and the LangChain bridge (real server-m
     expect(String(found)).toContain("entities");
     expect(asked).toEqual(["delete_entities"]);
     expect(sentMeta.at(-1)).toEqual({ tenant: "acme" });
+  });
+
+  it("a config override that says a tool writes is what the approval interceptor and LangChain see", async () => {
+    const tools = createLangChainTools(servers);
+    expect((await approvalInterruptOn(tools, askBeforeDestructiveWrites))["memory__open_nodes"]).toBe(true);
+    const open = await servers.getAdapter("memory")?.invoke("open_nodes", { names: ["Ada"] });
+    expect(open).toMatchObject({ success: false, errorKind: "refused" });
+    expect(asked.at(-1)).toBe("open_nodes");
   });
 });

@@ -7,7 +7,7 @@ export interface ToolCallInfo {
   readonly toolName: string;
   /** The tool as discovered (frozen). */
   readonly tool: MCPToolDescriptor;
-  /** Inferred from the tool's annotations and name (config overrides of a registration are not applied here). */
+  /** Inferred from the tool's annotations and name, with the adapter's `capabilityOverrides` applied. */
   readonly capabilities: ToolCapabilities;
   /** The arguments the call will send (after earlier interceptors' rewrites). */
   readonly arguments: Readonly<Record<string, unknown>>;

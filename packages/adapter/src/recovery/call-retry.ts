@@ -1,5 +1,6 @@
 import { failure, type CallOutcomeContext } from "../call-outcome.js";
-import type { InvokeOptions, MCPToolAnnotations, MCPToolResult } from "../types.js";
+import type { ToolCapability } from "@mcp-tool-adapter/capability-inference";
+import type { InvokeOptions, MCPToolResult } from "../types.js";
 import { isSafeToRepeat } from "./call-safety.js";
 import type { SessionWait } from "./supervisor.js";
 
@@ -7,8 +8,8 @@ import type { SessionWait } from "./supervisor.js";
 export interface CallAttempt {
   /** The request went out (it may have run on the server). */
   sent: boolean;
-  /** The tool's annotations, once it was found in the catalog. */
-  annotations: MCPToolAnnotations | undefined;
+  /** The tool's capability (overrides applied), once it was found in the catalog. */
+  capability: ToolCapability | undefined;
   /** The server refused the request for an unknown session (HTTP 404): a new session is being started. */
   sessionExpired: boolean;
 }
@@ -64,14 +65,14 @@ export async function invokeWithRecovery(call: RecoveringCall): Promise<MCPToolR
           `cancelled: the call to tool "${name}" was aborted while MCP server "${outcome.serverName}" was being brought back`,
         );
     }
-    const attempt: CallAttempt = { sent: false, annotations: undefined, sessionExpired: false };
+    const attempt: CallAttempt = { sent: false, capability: undefined, sessionExpired: false };
     const attemptOptions =
       options.resetTimeoutOnProgress === true
         ? options
         : { ...options, timeoutMs: Math.max(1, Math.min(call.timeoutMs, Math.ceil(endsAt - performance.now()))) };
     const result = await call.attempt(attemptOptions, attempt);
     if (result.errorKind !== "connection_lost" && !attempt.sessionExpired) return result;
-    if (attempt.sent && !isSafeToRepeat(name, attempt.annotations)) return outcomeUnknown(call, result);
+    if (attempt.sent && !isSafeToRepeat(attempt.capability)) return outcomeUnknown(call, result);
     if (retry >= call.maxRetries) return result;
     cut = result;
   }

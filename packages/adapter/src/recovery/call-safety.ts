@@ -1,17 +1,15 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { inferCapabilities } from "@mcp-tool-adapter/capability-inference";
+import type { ToolCapability } from "@mcp-tool-adapter/capability-inference";
 import { ConnectionLost } from "../session.js";
 import { isConnectionGone } from "../transport-failure.js";
-import type { MCPToolAnnotations } from "../types.js";
 
 /**
- * Whether a tool may be sent again after a failure cut its call off: only when capability
- * inference (overrides aside: annotations, then names) says it is read-only or idempotent.
- * Everything else might do its work twice.
+ * Whether a tool may be sent again after a failure cut its call off: only when its capability
+ * (the user's overrides, then annotations, then name; see toolCapability) says it is read-only
+ * or idempotent. Everything else, and a tool never found, might do its work twice.
  */
-export function isSafeToRepeat(name: string, annotations: MCPToolAnnotations | undefined): boolean {
-  const capability = inferCapabilities(name, annotations);
-  return capability.readOnly || capability.idempotent === true;
+export function isSafeToRepeat(capability: Pick<ToolCapability, "readOnly" | "idempotent"> | undefined): boolean {
+  return capability !== undefined && (capability.readOnly || capability.idempotent === true);
 }
 
 /**

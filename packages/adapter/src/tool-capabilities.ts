@@ -1,0 +1,19 @@
+import { inferCapabilities, type ToolCapability } from "@mcp-tool-adapter/capability-inference";
+import type { MCPToolAdapterOptions, MCPToolAnnotations } from "./types.js";
+
+/** Per tool (by its MCP name): capability fields that win over annotations and name heuristics. */
+export type CapabilityOverridesByTool = NonNullable<MCPToolAdapterOptions["capabilityOverrides"]>;
+
+/**
+ * What a tool may do: capability inference from its annotations and name, with the user's
+ * override for that tool applied. The one answer that registration, interceptors (approval)
+ * and retry safety all use, so an override that says a tool writes is never bypassed.
+ */
+export function toolCapability(
+  tool: { readonly name: string; readonly annotations?: MCPToolAnnotations | undefined },
+  overrides: CapabilityOverridesByTool | undefined,
+): ToolCapability {
+  // Own keys only: a tool named "constructor" must not pick up Object.prototype's.
+  const override = overrides !== undefined && Object.hasOwn(overrides, tool.name) ? overrides[tool.name] : undefined;
+  return inferCapabilities(tool.name, tool.annotations, override);
+}
