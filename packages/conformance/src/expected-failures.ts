@@ -3,8 +3,6 @@
  * passes). The test fails when a scenario listed here passes, so a fix removes its entry.
  */
 export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
-  "auth/scope-step-up":
-    "a connection never starts a browser login by design (it fails with AUTH_REQUIRED naming `login --scope`), so it makes no second authorization request for the escalated scope",
   "auth/2025-03-26-oauth-metadata-backcompat":
     "deliberate: without protected-resource metadata the SDK takes the MCP server's origin as the authorization server, and this server's metadata names another issuer (<origin>/oauth); our RFC 8414 issuer check refuses that mismatch",
   "auth/cross-app-access-complete-flow":

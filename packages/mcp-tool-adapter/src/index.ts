@@ -221,6 +221,7 @@ export {
   MCPAuthError,
   NodeOAuthClientProvider,
   type CredentialStore,
+  type InteractiveOptions,
   type LoginOptions,
   type LoginResult,
   type MCPAuthErrorCode,

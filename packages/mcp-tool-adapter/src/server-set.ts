@@ -12,7 +12,7 @@ import type {
   SamplingHandler,
   ServerLogListener,
 } from "@mcp-tool-adapter/adapter";
-import type { CredentialStore } from "@mcp-tool-adapter/oauth";
+import type { CredentialStore, InteractiveOptions } from "@mcp-tool-adapter/oauth";
 import { ToolRegistry, validateToolName } from "@mcp-tool-adapter/registry";
 import { MCPToolAdapter } from "./mcp-tool-adapter.js";
 import type { ToolLock } from "./policy/lock-file.js";
@@ -69,6 +69,8 @@ export interface ServerSetAuthOptions {
   store?: CredentialStore;
   /** Default: "call login() from mcp-tool-adapter for <url>"; the CLI says "run `mcp-tool-adapter login <name>`". */
   loginHint?: (serverName: string) => string;
+  /** A human is there: `oauth` entries log in (or step up) during a connection instead of failing with AUTH_REQUIRED. */
+  interactive?: InteractiveOptions;
 }
 
 /** Tool pinning for a whole set: one lock, the same policy for every server. */
@@ -397,6 +399,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
         : createServerAuthProvider(config.url, entry.auth, {
             ...(auth.store === undefined ? {} : { store: auth.store }),
             ...(auth.loginHint === undefined ? {} : { loginHint: auth.loginHint(serverName) }),
+            ...(auth.interactive === undefined ? {} : { interactive: auth.interactive }),
           });
     return new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),

@@ -90,7 +90,7 @@ describe("CLI login / logout / auth status against oidc-provider", () => {
     expect(login.stdout).toContain("Logged in to protected");
     expect((await browsed)?.status).toBe(200);
 
-    const call = await cli(["call", "protected/whoami", "--json"]);
+    const call = await cli(["call", "protected/whoami", "--json", "--yes"]);
     expect(call.code).toBe(0);
     expect(call.stdout).toContain("alice");
 
@@ -113,6 +113,23 @@ describe("CLI login / logout / auth status against oidc-provider", () => {
     const call = await cli(["call", "protected/whoami"]);
     expect(call.code).toBe(1);
     expect(call.stderr + call.stdout).toContain("run `mcp-tool-adapter login protected");
+  });
+
+  it("at a terminal, call logs in by itself instead of naming the login command", async () => {
+    // Logged out by the test before; stdin not a terminal would fail as above.
+    const browsed: URL[] = [];
+    const call = await cli(["call", "protected/whoami", "--yes"], {
+      isTTY: true,
+      stdinIsTTY: true,
+      showAuthorizationUrl: (url) => {
+        browsed.push(url);
+        void server.browse(url);
+      },
+    });
+    expect(call.stderr).not.toContain("mcp-tool-adapter login protected");
+    expect(call.code).toBe(0);
+    expect(call.stdout).toContain("alice");
+    expect(browsed).toHaveLength(1);
   });
 
   it("login refuses a server without an auth entry, saying what to add", async () => {

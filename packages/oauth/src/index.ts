@@ -2,6 +2,7 @@ export { MCPAuthError, type MCPAuthErrorCode } from "./errors.js";
 export {
   NodeOAuthClientProvider,
   type ClientCredentialsOptions,
+  type InteractiveOptions,
   type LoginInteraction,
   type NodeOAuthProviderOptions,
   type PreRegisteredClient,

@@ -61,6 +61,7 @@ export async function login(serverUrl: string | URL, options: LoginOptions = {})
     provider.beginInteraction({
       redirectUrl: listener.redirectUrl,
       state,
+      ...(scope === undefined ? {} : { scope }),
       showAuthorizationUrl: options.showAuthorizationUrl ?? ((authorizationUrl) => openInBrowser(authorizationUrl)),
     });
     return await finish(provider, async () => {

@@ -64,9 +64,24 @@ export interface NodeOAuthProviderOptions {
    * Default: "call login() from @mcp-tool-adapter/oauth for this server".
    */
   loginHint?: string;
+  /**
+   * A human is there: when the server needs a login (none stored, a refresh that fails, or a
+   * `403 insufficient_scope`), the connection runs {@link login} itself, asking for the scopes
+   * already granted plus the ones the server names, instead of failing with `AUTH_REQUIRED`.
+   * Leave it out for anything unattended.
+   */
+  interactive?: InteractiveOptions;
   /** Wall-clock milliseconds, for token expiry. Default `Date.now`. */
   now?: () => number;
   logger?: Logger;
+}
+
+/** How an interactive provider shows its login (the same knobs as {@link login}). */
+export interface InteractiveOptions {
+  /** Default: print the URL on stderr and open the system browser where there is one. */
+  showAuthorizationUrl?: (url: URL) => void | Promise<void>;
+  /** How long to wait for the browser. Default 300 000 ms. */
+  timeoutMs?: number;
 }
 
 /** What a login adds to a provider: the listener's redirect URI, the state, how to show the URL. */
@@ -74,17 +89,20 @@ export interface LoginInteraction {
   redirectUrl: string;
   state: string;
   showAuthorizationUrl: (url: URL) => void | Promise<void>;
+  /** The scopes this login asks for: a registered client limited to fewer registers again. */
+  scope?: string;
 }
 
-/** Placeholder redirect for connections: never visited, because they never start a browser flow. */
+/** Placeholder redirect for connections: never visited (an interactive one runs a login with its own listener). */
 const NO_BROWSER_REDIRECT = "http://127.0.0.1/callback";
 
 /**
  * The SDK's `OAuthClientProvider` for Node. Pass it to the HTTP transports (`authProvider`): it
- * serves stored tokens, lets the SDK refresh them on a 401 (and step up on a 403
- * insufficient_scope), and saves what the SDK hands back. A connection never opens a browser:
- * when a human must log in, the request fails with `AUTH_REQUIRED` (never logged in) or
- * `AUTH_FAILED` (the stored login was rejected) saying how to log in; {@link login} does that.
+ * serves stored tokens, lets the SDK refresh them on a 401, and saves what the SDK hands back.
+ * Unless `interactive`, a connection never opens a browser: when a human must log in, the request
+ * fails with `AUTH_REQUIRED` (never logged in, or a 403 insufficient_scope naming scopes the login
+ * lacks) or `AUTH_FAILED` (the stored login was rejected) saying how to log in; {@link login} does
+ * that, and an interactive provider calls it itself.
  */
 export class NodeOAuthClientProvider implements OAuthClientProvider {
   readonly serverUrl: string;
@@ -98,6 +116,9 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   #interaction: LoginInteraction | undefined;
   #hideStoredTokens = false;
   #discoveredNow = false;
+  #freshLogin = false;
+  /** Scopes a `403 insufficient_scope` named that the stored tokens lack (a step-up is due). */
+  #stepUpScope: string | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(serverUrl: string | URL, options: NodeOAuthProviderOptions = {}) {
@@ -211,8 +232,11 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   state(): string {
-    if (this.#interaction === undefined) throw this.#needsLogin();
-    return this.#interaction.state;
+    if (this.#interaction !== undefined) return this.#interaction.state;
+    // The SDK's own authorization URL is never followed here: redirectToAuthorization runs a login.
+    if (this.#options.interactive !== undefined) return "unused";
+    if (this.#stepUpScope !== undefined) throw this.#needsScope(this.#stepUpScope);
+    throw this.#needsLogin();
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
@@ -225,7 +249,14 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
         ...(issuer === undefined ? {} : { issuer }),
       };
     }
-    return (await this.credentials()).clientInformation;
+    const registered = (await this.credentials()).clientInformation;
+    // Authorization servers (oidc-provider among them) refuse scopes beyond those a client registered with.
+    const registeredScope = (registered as { scope?: unknown } | undefined)?.scope;
+    const wanted = this.#interaction?.scope?.split(" ").filter(Boolean) ?? [];
+    if (typeof registeredScope === "string" && !wanted.every((scope) => registeredScope.split(" ").includes(scope))) {
+      return undefined;
+    }
+    return registered;
   }
 
   async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
@@ -241,13 +272,42 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
         );
       }
     }
+    if (this.#interaction === undefined && this.#options.interactive !== undefined) {
+      // Registered for the SDK's authorization URL, which is never followed: the login registers its own.
+      this.#record = { ...(await this.credentials()), clientInformation };
+      return;
+    }
     await this.#update({ clientInformation });
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
     // A login starts afresh (new account, new scopes): the stored tokens are not offered to the SDK.
     if (this.#hideStoredTokens) return undefined;
-    return (await this.credentials()).tokens;
+    const tokens = (await this.credentials()).tokens;
+    if (this.#stepUpScope === undefined || this.#interaction !== undefined || tokens?.refresh_token === undefined) {
+      return tokens;
+    }
+    // A refresh returns the same scopes, and the SDK gives up after one try: a step-up needs a login.
+    const { refresh_token: _withheld, ...withoutRefresh } = tokens;
+    return withoutRefresh;
+  }
+
+  /**
+   * The server answered `403 insufficient_scope` naming `scope` (transport-http reports it). Scopes
+   * the stored login lacks make the next authorization a step-up: a login in interactive mode,
+   * else `AUTH_REQUIRED` naming them.
+   */
+  async noteInsufficientScope(scope: string | undefined): Promise<void> {
+    const granted = new Set((await this.credentials()).tokens?.scope?.split(" ") ?? []);
+    const lacking = scope?.split(" ").filter((wanted) => wanted !== "" && !granted.has(wanted)) ?? [];
+    this.#stepUpScope = lacking.length === 0 ? undefined : unionOfScopes(...granted, scope);
+  }
+
+  /** True once after an interactive login stored new tokens: the request that needed it may be sent again. */
+  takeFreshLogin(): boolean {
+    const fresh = this.#freshLogin;
+    this.#freshLogin = false;
+    return fresh;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
@@ -263,6 +323,10 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    if (this.#interaction === undefined && this.#options.interactive !== undefined) {
+      await this.#loginInteractively(authorizationUrl.searchParams.get("scope") ?? undefined);
+      return;
+    }
     if (this.#interaction === undefined) throw this.#needsLogin();
     checkAuthorizationUrl(authorizationUrl, this.#record?.discovery, this.#interaction.redirectUrl);
     await this.#interaction.showAuthorizationUrl(authorizationUrl);
@@ -317,6 +381,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
     // A connection that was never logged in stops here, before registering a client it cannot use.
     if (
       this.#interaction === undefined &&
+      this.#options.interactive === undefined &&
       this.#options.clientCredentials === undefined &&
       record.tokens === undefined
     ) {
@@ -356,6 +421,38 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
     ].filter((value): value is string => typeof value === "string");
   }
 
+  /** A login of its own (loopback listener, browser, checks: all login()'s), then the stored result. */
+  async #loginInteractively(requiredScope: string | undefined): Promise<void> {
+    const { interactive, ...options } = this.#options;
+    // Loaded here, not at the top: login.ts builds its own provider from this module.
+    const { login } = await import("./login.js");
+    const granted = (await this.credentials()).tokens?.scope;
+    const scope = unionOfScopes(granted, requiredScope);
+    await login(this.serverUrl, {
+      ...options,
+      store: this.#store,
+      ...(scope === undefined ? {} : { scope }),
+      ...(interactive?.showAuthorizationUrl === undefined
+        ? {}
+        : { showAuthorizationUrl: interactive.showAuthorizationUrl }),
+      ...(interactive?.timeoutMs === undefined ? {} : { timeoutMs: interactive.timeoutMs }),
+    });
+    // The login wrote the store; this provider reads it afresh.
+    this.#record = undefined;
+    this.#loaded = undefined;
+    this.#tokensRejected = false;
+    this.#stepUpScope = undefined;
+    this.#freshLogin = true;
+  }
+
+  #needsScope(scope: string): MCPAuthError {
+    const hint = this.#options.loginHint ?? "call login() from @mcp-tool-adapter/oauth for this server";
+    return new MCPAuthError(
+      "AUTH_REQUIRED",
+      `${this.serverUrl} needs the scopes "${scope}", more than the stored login grants. To log in with them, ${hint} asking for scope "${scope}".`,
+    );
+  }
+
   #needsLogin(): MCPAuthError {
     const hint = this.#options.loginHint ?? "call login() from @mcp-tool-adapter/oauth for this server";
     if (this.#tokensRejected || (this.#interaction === undefined && this.#record?.tokens !== undefined)) {
@@ -366,6 +463,11 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
     }
     return new MCPAuthError("AUTH_REQUIRED", `${this.serverUrl} needs a login. To log in, ${hint}.`);
   }
+}
+
+function unionOfScopes(...lists: (string | undefined)[]): string | undefined {
+  const scopes = new Set(lists.flatMap((list) => list?.split(" ").filter(Boolean) ?? []));
+  return scopes.size === 0 ? undefined : [...scopes].join(" ");
 }
 
 function isLoopbackRedirect(uri: string): boolean {

@@ -23,6 +23,11 @@ export interface OAuthProtectedServerOptions {
   requiredScopes?: string[];
   /** Access token lifetime at the authorization server, seconds. Default 3600. */
   accessTokenTtlSeconds?: number;
+  /**
+   * Scopes a `tools/call` of the named tool needs (all of them); a token without them gets
+   * `403 insufficient_scope` naming them, as a server asking for a step-up does.
+   */
+  toolScopes?: Record<string, string[]>;
 }
 
 /** How the browser the test plays answers the authorization server. */
@@ -209,6 +214,18 @@ export async function startOAuthProtectedServer(
   mcp.all("/mcp", express.json(), async (req, res) => {
     const server = new McpServer({ name: "oauth-protected", version: "1.0.0" });
     const auth = req.auth;
+    const body = req.body as { method?: unknown; params?: { name?: unknown } } | undefined;
+    const toolScopes = body?.method === "tools/call" ? options.toolScopes?.[String(body.params?.name)] : undefined;
+    if (toolScopes !== undefined && !toolScopes.every((scope) => auth?.scopes.includes(scope))) {
+      res
+        .status(403)
+        .set(
+          "WWW-Authenticate",
+          `Bearer error="insufficient_scope", scope="${toolScopes.join(" ")}", resource_metadata="${resourceMetadataUrl}"`,
+        )
+        .json({ error: "insufficient_scope" });
+      return;
+    }
     server.registerTool("whoami", { description: "Who the access token belongs to" }, () => ({
       content: [
         {

@@ -1,7 +1,7 @@
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Dispatcher } from "undici";
 import type { HttpServerConfig } from "./config.js";
 import { HttpTransportError, type HttpTransportKind } from "./errors.js";
@@ -100,7 +100,7 @@ function buildTransport(
   });
   const sdkOptions = {
     requestInit: { headers },
-    fetch: guard.fetch,
+    fetch: reportingScopeChallenges(guard.fetch, options.authProvider),
     ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
   };
   const inner =
@@ -114,9 +114,37 @@ function buildTransport(
     secrets,
     guard,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...freshLoginOf(options.authProvider),
   });
   served.transport = transport;
   return transport;
+}
+
+/**
+ * Tells a provider that wants to know (duck-typed `noteInsufficientScope`, as
+ * @mcp-tool-adapter/oauth's) which scopes a `403 insufficient_scope` named, before the SDK reacts
+ * to it: the SDK would otherwise refresh the same scopes and give up.
+ */
+function reportingScopeChallenges(fetchFn: FetchLike, provider: OAuthClientProvider | undefined): FetchLike {
+  const candidate = provider as { noteInsufficientScope?: unknown } | undefined;
+  if (typeof candidate?.noteInsufficientScope !== "function") return fetchFn;
+  const note = candidate.noteInsufficientScope as (scope: string | undefined) => Promise<void>;
+  return async (input, init) => {
+    const response = await fetchFn(input, init);
+    if (response.status === 403) {
+      const { error, scope } = extractWWWAuthenticateParams(response);
+      if (error === "insufficient_scope") await note.call(provider, scope);
+    }
+    return response;
+  };
+}
+
+/** A provider that can log in with a human says so through `takeFreshLogin()` (duck-typed: no dependency on the oauth package). */
+function freshLoginOf(provider: OAuthClientProvider | undefined): { takeFreshLogin?: () => boolean } {
+  const candidate = provider as { takeFreshLogin?: unknown } | undefined;
+  if (typeof candidate?.takeFreshLogin !== "function") return {};
+  const take = candidate.takeFreshLogin as () => boolean;
+  return { takeFreshLogin: () => take.call(provider) };
 }
 
 function parseUrl(kind: HttpTransportKind, raw: string, secrets: Set<string>): URL {

@@ -1,3 +1,4 @@
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { describeCause, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
@@ -17,6 +18,11 @@ export interface HttpTransportContext {
   secrets: Set<string>;
   guard: GuardedFetch;
   logger?: Logger;
+  /**
+   * True once after the auth provider ran a login with a human (e.g. @mcp-tool-adapter/oauth's
+   * interactive mode): the SDK reports that as "unauthorized", but the request may now be sent again.
+   */
+  takeFreshLogin?: () => boolean;
 }
 
 /**
@@ -40,6 +46,7 @@ export class HttpTransport implements Transport {
   private started = false;
   private closed = false;
   private silentClose = false;
+  private sendsInFlight = 0;
 
   constructor(inner: SdkHttpTransport, context: HttpTransportContext) {
     this.inner = inner;
@@ -88,11 +95,23 @@ export class HttpTransport implements Transport {
       );
     }
     try {
-      await this.inner.send(message, options);
+      await this.sendOnceMoreAfterLogin(message, options);
     } catch (error) {
       const failure = this.toError(error, "request");
       this.report(failure);
       throw failure;
+    }
+  }
+
+  private async sendOnceMoreAfterLogin(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.sendsInFlight++;
+    try {
+      await this.inner.send(message, options);
+    } catch (error) {
+      if (this.context.takeFreshLogin?.() !== true) throw error;
+      await this.inner.send(message, options);
+    } finally {
+      this.sendsInFlight--;
     }
   }
 
@@ -154,6 +173,10 @@ export class HttpTransport implements Transport {
     if (this.closed) return;
     // An oversized event was reported already; the SDK's follow-up "stream disconnected" is noise.
     if (describeCause(error).includes("exceeds maxMessageBytes")) return;
+    // The SDK reports "unauthorized" before it throws it from send(); after a login with a human
+    // the send is retried, and send() reports the error itself if it stays a failure.
+    if (error instanceof UnauthorizedError && this.sendsInFlight > 0 && this.context.takeFreshLogin !== undefined)
+      return;
     const phase = this.started ? "stream" : "connect";
     this.report(this.toError(error, phase));
     // The legacy SSE stream carries every response: once it drops, the session is gone (the

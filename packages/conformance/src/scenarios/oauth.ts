@@ -42,6 +42,8 @@ export const oauthScenario: ScenarioClient = async (serverUrl) => {
       };
     }
     await login(serverUrl, { ...options, showAuthorizationUrl: followRedirect, timeoutMs: 20_000 });
+    // A human is at this client: a step-up (403 insufficient_scope) logs in again for more scopes.
+    options.interactive = { showAuthorizationUrl: followRedirect, timeoutMs: 20_000 };
   }
   const authProvider = new NodeOAuthClientProvider(serverUrl, options);
   await withAdapter(serverUrl, { transportOptions: { http: { authProvider } } }, async (adapter) => {

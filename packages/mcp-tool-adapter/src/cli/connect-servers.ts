@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { createFileStore, defaultCredentialsDirectory } from "@mcp-tool-adapter/oauth";
+import { createFileStore, defaultCredentialsDirectory, openInBrowser } from "@mcp-tool-adapter/oauth";
 import { loadConfigFile, type MCPServersConfig } from "../config-file/load-config-file.js";
 import { readToolLock, TOOL_LOCK_FILE_NAME } from "../policy/lock-file.js";
 import { cliLoginHint } from "../server-set/server-auth.js";
@@ -67,6 +67,17 @@ export async function connectSelectedServers(
     auth: {
       store: createFileStore({ directory: defaultCredentialsDirectory(context.env) }),
       loginHint: (server) => cliLoginHint(server, selection.config),
+      // Only where someone reads the terminal and can answer: an unattended run fails with the hint instead.
+      ...(context.isTTY && context.stdinIsTTY
+        ? {
+            interactive: {
+              showAuthorizationUrl: (url: URL) =>
+                context.showAuthorizationUrl
+                  ? context.showAuthorizationUrl(url)
+                  : openInBrowser(url, { write: (text) => context.stderr.write(text), isTTY: true, env: context.env }),
+            },
+          }
+        : {}),
     },
   });
   const progress = await startConnectProgress(context, set.serverNames, { json: selection.json });

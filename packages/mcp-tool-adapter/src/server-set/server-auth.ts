@@ -1,4 +1,9 @@
-import { NodeOAuthClientProvider, type CredentialStore, type NodeOAuthProviderOptions } from "@mcp-tool-adapter/oauth";
+import {
+  NodeOAuthClientProvider,
+  type CredentialStore,
+  type InteractiveOptions,
+  type NodeOAuthProviderOptions,
+} from "@mcp-tool-adapter/oauth";
 
 /**
  * How a server entry authorizes. `oauth`: a user logs in once (`mcp-tool-adapter login <server>`
@@ -36,7 +41,7 @@ export type ServerAuth =
 /** The provider options an entry's `auth` stands for. */
 export function authProviderOptions(
   auth: ServerAuth,
-  extra: { store?: CredentialStore; loginHint?: string },
+  extra: { store?: CredentialStore; loginHint?: string; interactive?: InteractiveOptions },
 ): NodeOAuthProviderOptions {
   const common: NodeOAuthProviderOptions = {
     ...(extra.store === undefined ? {} : { store: extra.store }),
@@ -68,6 +73,7 @@ export function authProviderOptions(
             ...(auth.clientSecret === undefined ? {} : { clientSecret: auth.clientSecret }),
           },
         }),
+    ...(extra.interactive === undefined ? {} : { interactive: extra.interactive }),
     ...(auth.metadataUrl === undefined ? {} : { resourceMetadataUrl: auth.metadataUrl }),
     ...(auth.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: auth.clientMetadataUrl }),
   };
@@ -77,7 +83,7 @@ export function authProviderOptions(
 export function createServerAuthProvider(
   url: string,
   auth: ServerAuth,
-  extra: { store?: CredentialStore; loginHint?: string },
+  extra: { store?: CredentialStore; loginHint?: string; interactive?: InteractiveOptions },
 ): NodeOAuthClientProvider {
   return new NodeOAuthClientProvider(url, authProviderOptions(auth, extra));
 }
