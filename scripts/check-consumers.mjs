@@ -156,6 +156,9 @@ console.log(
   `  packed ${packedPackages.length} of ${packages.length} public packages after ${Math.round((performance.now() - started) / 1000)} s`,
 );
 
+// An install waits on the registry and, in CI, shares two cores with the test run beside it.
+const INSTALL_TIMEOUT_MS = 600_000;
+
 // ── 2. One scratch project per package manager ──────────────────────────────────────────────────
 const managers = [
   {
@@ -181,7 +184,7 @@ const managers = [
       );
       return run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
         cwd: dir,
-        timeoutMs: 300_000,
+        timeoutMs: INSTALL_TIMEOUT_MS,
       });
     },
   },
@@ -213,7 +216,7 @@ const managers = [
       );
       return run("pnpm", ["install", "--no-frozen-lockfile", "--prefer-offline", "--reporter=append-only"], {
         cwd: dir,
-        timeoutMs: 300_000,
+        timeoutMs: INSTALL_TIMEOUT_MS,
         env: { ...process.env, npm_config_yes: "true" },
       });
     },
@@ -229,7 +232,7 @@ for (const manager of managers) {
   const installStarted = performance.now();
   const installed = await manager.setUp(dir);
   if (installed.code !== 0) {
-    record(manager.name, "", "install", describeRun(installed, 300_000));
+    record(manager.name, "", "install", describeRun(installed, INSTALL_TIMEOUT_MS));
     console.log(`  (${manager.name} install failed; its other steps are skipped)`);
     continue;
   }
@@ -423,10 +426,10 @@ async function typeCheckWithoutSdk() {
   );
   const installed = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
     cwd: dir,
-    timeoutMs: 300_000,
+    timeoutMs: INSTALL_TIMEOUT_MS,
   });
   if (installed.code !== 0) {
-    record("npm", "", "install without the SDK", describeRun(installed, 300_000));
+    record("npm", "", "install without the SDK", describeRun(installed, INSTALL_TIMEOUT_MS));
     return;
   }
   if (existsSync(join(dir, "node_modules", "@modelcontextprotocol", "sdk"))) {

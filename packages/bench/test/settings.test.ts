@@ -16,7 +16,7 @@ describe("parseBenchArgs", () => {
       outFile: "/out.json",
       peers: { fromSource: false },
     });
-    expect(DEFAULT_SCENARIOS).toEqual(["leaf", "model-tools", "stdio", "http", "many-tools", "heap"]);
+    expect(DEFAULT_SCENARIOS).toEqual(["leaf", "model-tools", "telemetry", "stdio", "http", "many-tools", "heap"]);
   });
 
   it("runs the peer comparison only when asked, with issue 17's method by default", () => {

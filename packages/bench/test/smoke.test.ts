@@ -116,7 +116,14 @@ describe("pnpm bench --quick", () => {
     }
   });
 
-  const PAIRED_RATIO_FIGURES = ["stdio.echo.median", "http.echo.median", "stdio.throughput", "http.throughput"];
+  const PAIRED_RATIO_FIGURES = [
+    "stdio.echo.median",
+    "http.echo.median",
+    "stdio.throughput",
+    "http.throughput",
+    "telemetry.no-provider.per-call",
+    "telemetry.sdk-provider.per-call",
+  ];
 
   it("compares both sides and gives their ratio on every side-by-side figure", () => {
     const sideBySide = report.figures.filter((figure) => figure.value === undefined);

@@ -90,7 +90,7 @@ describe("CLI resources, prompts, logs and elicitation against server-everything
   });
 
   it("--log-level prints the server's log messages tagged with its name", async () => {
-    const result = await cli(["call", "everything/toggle-simulated-logging", "--log-level", "debug"]);
+    const result = await cli(["call", "everything/toggle-simulated-logging", "--yes", "--log-level", "debug"]);
     expect(result.code).toBe(0);
     // The server logs once at once when logging is switched on, at a random level.
     expect(result.stderr).toMatch(/\[everything\] \w+: \w+[- ]level/i);
@@ -99,7 +99,7 @@ describe("CLI resources, prompts, logs and elicitation against server-everything
   });
 
   it("declines a server's elicitation when stdin is not a terminal", async () => {
-    const result = await cli(["call", "everything/trigger-elicitation-request"]);
+    const result = await cli(["call", "everything/trigger-elicitation-request", "--yes"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("declined because stdin is not a terminal");
     expect(result.stdout).toMatch(/declined/i);

@@ -86,7 +86,7 @@ describe.skipIf(!existsSync(SCRIPT))("CLI elicitation on a terminal", () => {
   });
 
   it("asks the user field by field and sends the typed answer, checked, to the server", async () => {
-    const cli = cliOnTerminal(["call", "eliciting/ask", "--config", configPath], dir);
+    const cli = cliOnTerminal(["call", "eliciting/ask", "--yes", "--config", configPath], dir);
     session = cli;
     await cli.answer("Who are you?", "");
     await cli.answer("Answer?", "\r");

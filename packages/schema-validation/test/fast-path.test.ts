@@ -80,6 +80,8 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
 })).value;
 
 describe("interpreted simple schemas", () => {
+  // Compiles a few hundred schemas in both engines: CPU-bound, so on CI's two shared cores it
+  // needs more than the default 15 s bound (no time is asserted).
   it("agree with ajv on every verdict and issue list", () => {
     fc.assert(
       fc.property(simpleSchema, dialect, fc.array(value, { minLength: 1, maxLength: 4 }), (schema, $schema, values) => {
@@ -90,7 +92,7 @@ describe("interpreted simple schemas", () => {
       }),
       { numRuns: 400 },
     );
-  });
+  }, 60_000);
 
   it("agree with ajv on values shaped like the schema", () => {
     // Random values rarely match deep schemas; these mostly do, so keyword-level issues show up.

@@ -68,6 +68,9 @@ const PREVIEW_CHARS = 120;
 
 type State = "new" | "starting" | "open" | "closing" | "closed";
 
+/** How long a failed write waits for the server's exit event before it reports the bare write error. */
+const WRITE_FAILURE_EXIT_WAIT_MS = 250;
+
 /**
  * An MCP client Transport that runs the server as a child process: no shell, a minimal
  * environment, bounded buffers, and cleanup of the server's whole process family (it and
@@ -205,8 +208,8 @@ export class StdioTransport implements Transport {
     }
     return new Promise((resolve, reject) => {
       child.stdin.write(serializeMessage(message), (error) => {
-        if (error) reject(this.#writeFailed(error));
-        else resolve();
+        if (!error) resolve();
+        else void this.#exitOrGiveUp(child).then(() => reject(this.#writeFailed(error)));
       });
     });
   }
@@ -465,6 +468,25 @@ export class StdioTransport implements Transport {
     if (this.#writeErrorReported) return;
     this.#writeErrorReported = true;
     this.#reportError(this.#writeFailed(error));
+  }
+
+  /**
+   * A write fails (EPIPE) because the server is exiting, and its exit event often arrives a moment
+   * later: waiting for it (briefly) lets the failure carry the exit code and stderr, and lets the
+   * caller see the server exited instead of a bare broken pipe.
+   */
+  #exitOrGiveUp(child: ChildProcessWithoutNullStreams): Promise<void> {
+    if (this.#exit !== undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        child.off("exit", done);
+        resolve();
+      };
+      const timer = setTimeout(done, WRITE_FAILURE_EXIT_WAIT_MS);
+      timer.unref();
+      child.once("exit", done);
+    });
   }
 
   #writeFailed(cause: Error): StdioTransportError {

@@ -59,7 +59,7 @@ export async function runTelemetryScenario(context: BenchContext): Promise<Figur
       exporter.reset();
     }
     const pairedRatio = (side: Side) => median(perCallUs[side].map((us, i) => us / (perCallUs.off[i] ?? us)));
-    const note = `in-process echo calls; median of ${ROUNDS} rounds × ${CALLS_PER_ROUND} sequential calls, ratio = median of per-round ratios to telemetry: false`;
+    const note = `in-process echo calls; median of ${ROUNDS} rounds × ${CALLS_PER_ROUND} sequential calls, ratio = the median of the per-round ratios to telemetry: false`;
     return [
       compared(
         {
