@@ -1,6 +1,7 @@
 export { EXPECTED_FAILURES } from "./expected-failures.js";
 export {
   clientCommand,
+  isToleratedWarning,
   listClientScenarios,
   runClientScenario,
   type ConformanceCheck,
