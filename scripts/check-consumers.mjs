@@ -79,6 +79,9 @@ function run(command, args, { cwd = root, env = process.env, timeoutMs = STEP_TI
       clearTimeout(timer);
       resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, timedOut });
     });
+    // A command that exits without reading its stdin makes this write fail (EPIPE); its exit is
+    // what counts, and it arrives through "close".
+    child.stdin.on("error", () => {});
     child.stdin.end(input ?? "");
   });
 }
