@@ -6,6 +6,7 @@ import {
   startOAuthProtectedServer,
   type OAuthProtectedServer,
 } from "@mcp-tool-adapter/test-servers";
+import { runCliCaptured, type CapturedRun } from "./fixtures/run-cli-captured.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CliIO } from "../src/index.js";
 
@@ -49,18 +50,8 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], io: Partial<CliIO> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli([...argv, "--config", configFile], {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env,
-    cwd: directory,
-    isTTY: false,
-    ...io,
-  });
-  return { code, stdout, stderr };
+function cli(argv: string[], io: Partial<CliIO> = {}): Promise<CapturedRun> {
+  return runCliCaptured([...argv, "--config", configFile], { env, cwd: directory, ...io });
 }
 
 describe("CLI login / logout / auth status against oidc-provider", () => {

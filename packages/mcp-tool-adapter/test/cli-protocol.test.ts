@@ -2,8 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { everythingStdioServer, expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
+import { runCliCaptured, type CapturedRun } from "./fixtures/run-cli-captured.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MCP_LOG_LEVELS, runCli, type CliIO } from "../src/index.js";
+import { MCP_LOG_LEVELS, type CliIO } from "../src/index.js";
 import { CLI_LOG_LEVELS } from "../src/cli/program.js";
 
 let dir: string;
@@ -33,19 +34,8 @@ afterEach(async () => {
   await expectNoLeakedProcesses();
 });
 
-async function cli(argv: string[], io: Partial<CliIO> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli([...argv, "--config", configPath], {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env: { ...process.env, NO_COLOR: "1" },
-    cwd: dir,
-    isTTY: false,
-    stdinIsTTY: false,
-    ...io,
-  });
-  return { code, stdout, stderr };
+function cli(argv: string[], io: Partial<CliIO> = {}): Promise<CapturedRun> {
+  return runCliCaptured([...argv, "--config", configPath], { cwd: dir, stdinIsTTY: false, ...io });
 }
 
 describe("CLI resources, prompts, logs and elicitation against server-everything", () => {

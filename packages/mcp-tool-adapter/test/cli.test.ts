@@ -11,6 +11,7 @@ import {
   expectNoLeakedProcesses,
   type InMemoryTestServer,
 } from "@mcp-tool-adapter/test-servers";
+import { runCliCaptured } from "./fixtures/run-cli-captured.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CliIO, type ServerSetAdapterFactory } from "../src/index.js";
 import { runDemo } from "../src/cli/demo.js";
@@ -46,18 +47,8 @@ afterAll(async () => {
   await rm(memoryDir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], io: Partial<CliIO> = {}): Promise<Captured> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env: baseEnv,
-    cwd: memoryDir,
-    isTTY: false,
-    ...io,
-  });
-  return { code, stdout, stderr };
+function cli(argv: string[], io: Partial<CliIO> = {}): Promise<Captured> {
+  return runCliCaptured(argv, { env: baseEnv, cwd: memoryDir, ...io });
 }
 
 describe("CLI against the shipped default config (real server-everything and server-memory)", () => {

@@ -73,7 +73,8 @@ function startSession(options: HostileServerOptions = {}): Session {
 
 async function connect(options: HostileServerOptions = {}): Promise<Session> {
   const session = startSession(options);
-  await session.client.connect(session.transport, { timeout: 10_000 });
+  // Generous: on CI the server starts while six suites share two cores (10 s timed out once).
+  await session.client.connect(session.transport, { timeout: 30_000 });
   trackedPids.add(session.transport.pid!);
   return session;
 }
