@@ -1,12 +1,7 @@
-/** Where a peer worker's client connects: a stdio server it launches, or a streamable-http endpoint. */
-export type PeerTarget =
-  | {
-      readonly kind: "stdio";
-      readonly command: string;
-      readonly args: readonly string[];
-      readonly env?: Readonly<Record<string, string>>;
-    }
-  | { readonly kind: "streamable-http"; readonly url: string };
+import type { ServerTarget } from "../clients/bench-client.js";
+
+/** Where a peer worker's client connects: the same targets as the in-process comparison's. */
+export type PeerTarget = ServerTarget;
 
 /**
  * One library's MCP client, driven the way that library's docs show a user calling a tool. The
