@@ -60,7 +60,7 @@ import type {
 import { ServerFeatures } from "./server-features.js";
 import { invokeWithRecovery, type CallAttempt } from "./recovery/call-retry.js";
 import { isSessionExpired, neverReachedServer } from "./recovery/call-safety.js";
-import { toolCapability, type CapabilityOverridesByTool } from "./tool-capabilities.js";
+import type { CapabilityOverridesByTool } from "./tool-capabilities.js";
 import type { HealthChangeListener, MCPServerHealth } from "./recovery/health.js";
 import { recoveryPolicy, type RecoveryPolicy } from "./recovery/options.js";
 import { RecoverySupervisor } from "./recovery/supervisor.js";
@@ -728,11 +728,10 @@ export class MCPToolAdapter {
         `validation failed: arguments for tool "${name}" must be an object`,
       );
     }
-    const capability = toolCapability(entry.descriptor, this.#capabilityOverrides);
-    if (attempt !== undefined) attempt.capability = capability;
+    if (attempt !== undefined) attempt.capability = entry.capability(this.#capabilityOverrides);
     if (this.#interceptors.isEmpty) return this.#send(session, entry, args, undefined, options, start, traced, attempt);
 
-    const { decidedBy: _decidedBy, ...capabilities } = capability;
+    const { decidedBy: _decidedBy, ...capabilities } = entry.capability(this.#capabilityOverrides);
     const before = await this.#interceptors.before(
       { serverName: this.serverName, toolName: name, tool: entry.descriptor, capabilities, arguments: args, meta: {} },
       options.signal,

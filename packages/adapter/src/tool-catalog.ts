@@ -1,6 +1,8 @@
 import { formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { frozenSnapshot } from "@mcp-tool-adapter/registry";
+import type { ToolCapability } from "@mcp-tool-adapter/capability-inference";
 import { describeCause } from "./errors.js";
+import { toolCapability, type CapabilityOverridesByTool } from "./tool-capabilities.js";
 import type { CompiledToolFilter } from "./tool-filter.js";
 import type { Logger, MCPToolDescriptor } from "./types.js";
 
@@ -19,6 +21,7 @@ export class CatalogEntry {
   readonly requiresTask: boolean;
   readonly #inputProblem: string | undefined;
   #fingerprint: string | undefined;
+  #capability: ToolCapability | undefined;
   #input: SchemaCheck | undefined;
   #output: SchemaCheck | undefined;
 
@@ -26,6 +29,15 @@ export class CatalogEntry {
     this.descriptor = descriptor;
     this.requiresTask = requiresTask;
     this.#inputProblem = inputProblem;
+  }
+
+  /**
+   * What the tool may do under the adapter's overrides (fixed for an adapter's life), inferred on
+   * the first call that needs it (retry safety, interceptors) and kept with the discovery.
+   */
+  capability(overrides: CapabilityOverridesByTool | undefined): ToolCapability {
+    this.#capability ??= toolCapability(this.descriptor, overrides);
+    return this.#capability;
   }
 
   /**
