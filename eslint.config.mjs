@@ -20,7 +20,10 @@ export default tseslint.config(
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One TypeScript program for the whole repository (the root tsconfig.json, which `pnpm typecheck`
+      // checks too): with a program per package, every package re-read the SDK's, zod's and the
+      // frameworks' types and re-checked the sibling sources its tests import, for 3x the CPU and 5 GB.
+      parserOptions: { project: ["./tsconfig.json"], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "no-restricted-exports": [
