@@ -8,22 +8,27 @@ import { compactJson, describeWithNotes, type SchemaNode } from "./schema-keywor
  * (V8 runs those slowly on frozen arrays) and no per-node closures.
  */
 
-/** The node a converter reads: its allOf merged into it when that keeps the meaning. */
-export interface NodeStart {
-  /** JSON pointer of the node for change notes ("/" for the root). */
-  readonly at: string;
-  readonly work: SchemaNode;
-  /** True when the node has an allOf that could not be merged (it is still in `work`). */
-  readonly unmergedAllOf: boolean;
+/**
+ * Where a conversion writes what it changed; undefined when nobody asked (then no note text and
+ * no JSON pointer is built: `changes?.push(...)` does not even evaluate its argument).
+ */
+export type ChangeLog = string[] | undefined;
+
+/** The JSON pointer of a node for change notes ("/" for the root). */
+export function pointerOf(path: string): string {
+  return path === "" ? "/" : path;
 }
 
-export function startNode(node: SchemaNode, path: string, changes: string[]): NodeStart {
-  const at = path === "" ? "/" : path;
-  if (!Array.isArray(node.allOf)) return { at, work: node, unmergedAllOf: false };
+/**
+ * The node a converter reads: its allOf merged into it when that keeps the meaning; undefined
+ * when it has an allOf that cannot be merged (the converter then reads the node as it is).
+ */
+export function withMergedAllOf(node: SchemaNode, at: string, changes: ChangeLog): SchemaNode | undefined {
+  if (!Array.isArray(node.allOf)) return node;
   const merged = mergeAllOf(node);
-  if (merged === undefined) return { at, work: node, unmergedAllOf: true };
-  changes.push(`${at}: allOf of object schemas merged into one object`);
-  return { at, work: merged, unmergedAllOf: false };
+  if (merged === undefined) return undefined;
+  changes?.push(`${at}: allOf of object schemas merged into one object`);
+  return merged;
 }
 
 const NO_NOTES: readonly string[] = [];
@@ -46,15 +51,23 @@ export class DescriptionNotes {
   }
 
   /** Appends the notes to `out.description` and reports which keywords moved there. */
-  finish(out: SchemaNode, at: string, changes: string[]): void {
+  finish(out: SchemaNode, at: string, changes: ChangeLog): void {
     const description = describeWithNotes(out.description, this.#texts === undefined ? NO_NOTES : [this.#texts]);
     if (description !== undefined) out.description = description;
-    if (this.#keys !== undefined) changes.push(`${at}: ${this.#keys} moved into the description`);
+    if (this.#keys !== undefined) changes?.push(`${at}: ${this.#keys} moved into the description`);
   }
 }
 
-export function reportDropped(at: string, dropped: readonly string[] | undefined, changes: string[]): void {
-  if (dropped !== undefined) changes.push(`${at}: ${dropped.join(", ")} removed`);
+/** What `DescriptionNotes.finish` does for a node without notes (most nodes): the description trimmed. */
+export function finishWithoutNotes(out: SchemaNode): void {
+  const description = out.description;
+  if (typeof description !== "string") return;
+  const trimmed = description.trim();
+  if (trimmed !== "" && trimmed !== description) out.description = trimmed;
+}
+
+export function reportDropped(at: string, dropped: readonly string[] | undefined, changes: ChangeLog): void {
+  if (dropped !== undefined) changes?.push(`${at}: ${dropped.join(", ")} removed`);
 }
 
 /** The strings of a `required` list (anything else in it is ignored). */

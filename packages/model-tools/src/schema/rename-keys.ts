@@ -1,5 +1,5 @@
 import { shortHash } from "../short-hash.js";
-import { defineKey, requiredNames } from "./node-conversion.js";
+import { defineKey, requiredNames, type ChangeLog } from "./node-conversion.js";
 import { isRecord, pointerSegment, type SchemaNode } from "./schema-keywords.js";
 
 /**
@@ -35,7 +35,7 @@ export interface RenamedSchema {
  * (readable where it can be, a short hash where two would meet), so the same schema always
  * converts the same way. Nodes on the way to a renamed key are copied; the rest is shared.
  */
-export function renamePropertyKeys(schema: SchemaNode, changes: string[]): RenamedSchema {
+export function renamePropertyKeys(schema: SchemaNode, changes: ChangeLog): RenamedSchema {
   const result = renameIn(schema, "", changes, 0);
   return result === undefined ? { schema, renames: undefined } : result;
 }
@@ -57,7 +57,7 @@ export function renameKeysBack(value: unknown, renames: KeyRenames): unknown {
   return out;
 }
 
-function renameIn(node: SchemaNode, path: string, changes: string[], depth: number): RenamedSchema | undefined {
+function renameIn(node: SchemaNode, path: string, changes: ChangeLog, depth: number): RenamedSchema | undefined {
   if (depth > MAX_DEPTH) return undefined;
   let copy: SchemaNode | undefined;
   let back: Map<string, string> | undefined;
@@ -73,7 +73,12 @@ function renameIn(node: SchemaNode, path: string, changes: string[], depth: numb
       const key = keys[index] as string;
       const modelKey = toModel?.get(key) ?? key;
       const child = isRecord(source[key])
-        ? renameIn(source[key], `${path}/properties/${pointerSegment(key)}`, changes, depth + 1)
+        ? renameIn(
+            source[key],
+            changes === undefined ? "" : `${path}/properties/${pointerSegment(key)}`,
+            changes,
+            depth + 1,
+          )
         : undefined;
       if (child?.renames !== undefined) (nested ??= new Map()).set(modelKey, child.renames);
       if (modelKey !== key || child !== undefined) {
@@ -85,7 +90,7 @@ function renameIn(node: SchemaNode, path: string, changes: string[], depth: numb
       back = new Map();
       for (const [key, modelKey] of toModel) {
         back.set(modelKey, key);
-        changes.push(
+        changes?.push(
           `${path === "" ? "/" : path}: property ${JSON.stringify(key)} renamed to ${JSON.stringify(modelKey)} (the provider refuses the name); the model's arguments are renamed back`,
         );
       }
@@ -97,7 +102,7 @@ function renameIn(node: SchemaNode, path: string, changes: string[], depth: numb
     }
   }
   if (isRecord(node.items)) {
-    const child = renameIn(node.items, `${path}/items`, changes, depth + 1);
+    const child = renameIn(node.items, changes === undefined ? "" : `${path}/items`, changes, depth + 1);
     if (child !== undefined) {
       copy = { ...(copy ?? node), items: child.schema };
       items = child.renames;
@@ -110,7 +115,9 @@ function renameIn(node: SchemaNode, path: string, changes: string[], depth: numb
     let converted: unknown[] | undefined;
     for (let index = 0; index < branches.length; index += 1) {
       const branch: unknown = branches[index];
-      const child = isRecord(branch) ? renameIn(branch, `${path}/${keyword}/${index}`, changes, depth + 1) : undefined;
+      const child = isRecord(branch)
+        ? renameIn(branch, changes === undefined ? "" : `${path}/${keyword}/${index}`, changes, depth + 1)
+        : undefined;
       if (child === undefined) {
         if (converted !== undefined) converted.push(branch);
         continue;
