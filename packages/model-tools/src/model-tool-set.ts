@@ -75,7 +75,9 @@ export interface ModelToolSet {
  * (`source.subscribe`): names and schemas are computed from the tools present at that moment.
  */
 export function createModelToolSet(source: ToolSource, options: ModelToolSetOptions = {}): ModelToolSet {
-  const registered = source.list().filter((tool) => options.filter?.(tool) ?? true);
+  const listed = source.list();
+  // No copy of the whole list without a filter: thousands of tools are converted per agent step.
+  const registered = options.filter === undefined ? listed : listed.filter((tool) => options.filter?.(tool) ?? true);
   const mapping = mapModelToolNames(
     registered.map((tool) => tool.name),
     options.names,

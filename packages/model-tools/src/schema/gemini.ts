@@ -78,7 +78,7 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
   let notes: DescriptionNotes | undefined;
   if (work === undefined) {
     const { allOf, ...rest } = node;
-    (notes = new DescriptionNotes()).add("must also match allOf", allOf);
+    (notes = new DescriptionNotes(changes)).add("must also match allOf", allOf);
     work = rest;
   }
   const out: SchemaNode = {};
@@ -88,16 +88,23 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
     if (KEPT.has(key)) out[key] = work[key];
     else if (METADATA_KEYWORDS.has(key) || SILENT.has(key)) {
       if (changes !== undefined) (dropped ??= []).push(key);
-    } else if (!HANDLED.has(key)) (notes ??= new DescriptionNotes()).add(key, work[key]);
+    } else if (!HANDLED.has(key)) (notes ??= new DescriptionNotes(changes)).add(key, work[key]);
   }
   reportDropped(at, dropped, changes);
 
-  const types = typesOf(work);
-  let nullable = work.nullable === true || types?.includes("null") === true;
+  const typeName = work.type;
+  // One type name (most nodes): no list is made for it.
+  const types = typeof typeName === "string" ? undefined : typesOf(work);
+  let nullable = work.nullable === true || typeName === "null" || types?.includes("null") === true;
   // Counted, not filtered into a new array: this runs for every node of thousands of schemas.
   let concrete = 0;
   let name = "";
-  if (types !== undefined)
+  if (typeof typeName === "string") {
+    if (typeName !== "null") {
+      concrete = 1;
+      name = typeName;
+    }
+  } else if (types !== undefined)
     for (const type of types)
       if (type !== "null") {
         concrete += 1;
@@ -105,7 +112,7 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
       }
   if (concrete === 1) {
     const type = GEMINI_TYPES[name];
-    if (type === undefined) (notes ??= new DescriptionNotes()).add("type", name);
+    if (type === undefined) (notes ??= new DescriptionNotes(changes)).add("type", name);
     else out.type = type;
   } else if (concrete > 1 && types !== undefined) {
     const branches: SchemaNode[] = [];
@@ -129,18 +136,19 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
     if (values.length < enumValues.length) nullable = true;
     if (allStrings && values.length > 0) {
       out.type ??= "STRING";
-      out.enum = values;
+      // The schema's own list when nothing was taken out of it (results are read-only, like the input).
+      out.enum = values.length === enumValues.length && Array.isArray(work.enum) ? work.enum : values;
       out.format = "enum";
       if ("const" in work) changes?.push(`${at}: const turned into a one-value enum`);
     } else {
-      (notes ??= new DescriptionNotes()).add("one of", values);
+      (notes ??= new DescriptionNotes(changes)).add("one of", values);
       changes?.push(`${at}: a non-string ${"const" in work ? "const" : "enum"} moved into the description`);
     }
   }
   if (nullable) out.nullable = true;
   if (typeof work.format === "string" && out.format === undefined) {
     if (GEMINI_FORMATS.has(work.format)) out.format = work.format;
-    else (notes ??= new DescriptionNotes()).addText("format", work.format);
+    else (notes ??= new DescriptionNotes(changes)).addText("format", work.format);
   }
   if (Array.isArray(work.examples) && work.examples.length > 0) out.example = work.examples[0];
   else if ("example" in work) out.example = work.example;
@@ -186,20 +194,16 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
       );
     }
     out.properties = properties;
-    if (Array.isArray(work.required)) {
-      const required: string[] = [];
-      for (const name of requiredNames(work.required)) if (Object.hasOwn(properties, name)) required.push(name);
-      out.required = required;
-    }
+    if (Array.isArray(work.required)) out.required = requiredOf(work.required as readonly unknown[], properties);
   }
   if (work.additionalProperties !== undefined) {
     if (work.additionalProperties === false)
       changes?.push(`${at}: additionalProperties: false removed (not supported)`);
-    else (notes ??= new DescriptionNotes()).add("other keys allowed", work.additionalProperties);
+    else (notes ??= new DescriptionNotes(changes)).add("other keys allowed", work.additionalProperties);
   }
   if (isRecord(work.items)) out.items = convert(changes, work.items, changes === undefined ? "" : `${path}/items`);
   else if (Array.isArray(work.items)) {
-    (notes ??= new DescriptionNotes()).add("items in this order", work.items);
+    (notes ??= new DescriptionNotes(changes)).add("items in this order", work.items);
     const items = work.items as unknown[];
     const branches: SchemaNode[] = [];
     for (let index = 0; index < items.length; index += 1)
@@ -212,4 +216,17 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
   if (notes === undefined) finishWithoutNotes(out);
   else notes.finish(out, at, changes);
   return out;
+}
+
+/** The names of `list` that are properties; the list itself when they all are (the usual case). */
+function requiredOf(list: readonly unknown[], properties: SchemaNode): readonly unknown[] {
+  let all = true;
+  for (let index = 0; index < list.length && all; index += 1) {
+    const name = list[index];
+    all = typeof name === "string" && Object.hasOwn(properties, name);
+  }
+  if (all) return list;
+  const required: string[] = [];
+  for (const name of requiredNames(list)) if (Object.hasOwn(properties, name)) required.push(name);
+  return required;
 }

@@ -1,5 +1,5 @@
 import { mergeAllOf } from "./merge-all-of.js";
-import { compactJson, describeWithNotes, type SchemaNode } from "./schema-keywords.js";
+import { compactJson, type SchemaNode } from "./schema-keywords.js";
 
 /*
  * What every dialect converter does around one schema node: fold a mergeable allOf, collect what
@@ -31,13 +31,19 @@ export function withMergedAllOf(node: SchemaNode, at: string, changes: ChangeLog
   return merged;
 }
 
-const NO_NOTES: readonly string[] = [];
-
-/** Constraints the model should still read, written into the node's description. */
+/**
+ * Constraints the model should still read, written into the node's description. Made only for a
+ * node that has some; which keywords moved is kept only when changes are reported.
+ */
 export class DescriptionNotes {
   // Joined strings, not arrays: most nodes have none or one, and a pushed-to array costs more.
   #keys: string | undefined;
   #texts: string | undefined;
+  readonly #reporting: boolean;
+
+  constructor(changes: ChangeLog) {
+    this.#reporting = changes !== undefined;
+  }
 
   /** `key: <value as compact JSON>`. */
   add(key: string, value: unknown): void {
@@ -46,14 +52,18 @@ export class DescriptionNotes {
 
   /** `key: text`, for a note that is already words. */
   addText(key: string, text: string): void {
-    this.#keys = this.#keys === undefined ? key : `${this.#keys}, ${key}`;
+    if (this.#reporting) this.#keys = this.#keys === undefined ? key : `${this.#keys}, ${key}`;
     this.#texts = this.#texts === undefined ? `${key}: ${text}` : `${this.#texts}; ${key}: ${text}`;
   }
 
-  /** Appends the notes to `out.description` and reports which keywords moved there. */
+  /** Appends the notes to `out.description` (as `describeWithNotes` does) and reports which keywords moved there. */
   finish(out: SchemaNode, at: string, changes: ChangeLog): void {
-    const description = describeWithNotes(out.description, this.#texts === undefined ? NO_NOTES : [this.#texts]);
-    if (description !== undefined) out.description = description;
+    const texts = this.#texts;
+    if (texts === undefined) finishWithoutNotes(out);
+    else {
+      const base = typeof out.description === "string" ? out.description.trim() : "";
+      out.description = base === "" ? `(${texts})` : `${base} (${texts})`;
+    }
     if (this.#keys !== undefined) changes?.push(`${at}: ${this.#keys} moved into the description`);
   }
 }

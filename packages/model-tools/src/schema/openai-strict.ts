@@ -107,11 +107,11 @@ function convert(
     if (KEPT.has(key)) out[key] = value;
     else if (key === "format") {
       if (typeof value === "string" && STRICT_FORMATS.has(value)) out.format = value;
-      else (notes ??= new DescriptionNotes()).add("format", value);
+      else (notes ??= new DescriptionNotes(changes)).add("format", value);
     } else if (key === "exclusiveMinimum" || key === "exclusiveMaximum") {
       if (typeof value === "number") out[key] = value;
-      else (notes ??= new DescriptionNotes()).add(key, value);
-    } else if (DESCRIBED.has(key)) (notes ??= new DescriptionNotes()).add(key, value);
+      else (notes ??= new DescriptionNotes(changes)).add(key, value);
+    } else if (DESCRIBED.has(key)) (notes ??= new DescriptionNotes(changes)).add(key, value);
     else if (BLOCKING.has(key)) blockers.push(`${at}: ${key} is not supported`);
     else if (key === "unevaluatedProperties") {
       if (value !== false) blockers.push(`${at}: unevaluatedProperties is not supported`);
