@@ -126,18 +126,18 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
 
   const enumValues = Array.isArray(work.enum) ? (work.enum as unknown[]) : "const" in work ? [work.const] : undefined;
   if (enumValues !== undefined) {
-    const values: unknown[] = [];
+    let hasNull = false;
     let allStrings = true;
     for (const value of enumValues) {
-      if (value === null) continue;
-      values.push(value);
-      if (typeof value !== "string") allStrings = false;
+      if (value === null) hasNull = true;
+      else if (typeof value !== "string") allStrings = false;
     }
-    if (values.length < enumValues.length) nullable = true;
+    // The schema's own list when nothing is taken out of it (results are read-only, like the input).
+    const values = hasNull ? enumValues.filter((value) => value !== null) : enumValues;
+    if (hasNull) nullable = true;
     if (allStrings && values.length > 0) {
       out.type ??= "STRING";
-      // The schema's own list when nothing was taken out of it (results are read-only, like the input).
-      out.enum = values.length === enumValues.length && Array.isArray(work.enum) ? work.enum : values;
+      out.enum = values;
       out.format = "enum";
       if ("const" in work) changes?.push(`${at}: const turned into a one-value enum`);
     } else {

@@ -142,8 +142,11 @@ function hasReferences(value: unknown, depth: number): boolean {
     return false;
   }
   if (!isRecord(value)) return false;
+  // An ordinary object (the registry's snapshots are) has no inherited enumerable keys: for-in
+  // alone lists its own, and skipping the own-property check per key halves this walk.
+  const ordinary = Object.getPrototypeOf(value) === Object.prototype;
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+    if (!ordinary && !Object.hasOwn(value, key)) continue;
     if (key === "$ref" || key === "$defs" || key === "definitions") return true;
     const item = value[key];
     if (typeof item === "object" && item !== null && hasReferences(item, depth + 1)) return true;

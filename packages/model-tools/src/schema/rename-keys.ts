@@ -13,6 +13,7 @@ const MAX_KEY_LENGTH = 64;
 const DISALLOWED_RUN = /[^a-zA-Z0-9_.-]+/g;
 const COMBINING_MARKS = /\p{M}+/gu;
 const MAX_DEPTH = 64;
+const BRANCH_KEYWORDS = ["anyOf", "oneOf"] as const;
 
 /** Where, in the model's arguments, keys must be renamed back to the tool's real keys. */
 export interface KeyRenames {
@@ -66,7 +67,9 @@ function renameIn(node: SchemaNode, path: string, changes: ChangeLog, depth: num
 
   if (isRecord(node.properties)) {
     const source = node.properties;
-    const keys = Object.keys(source);
+    // The keys as a list only for an object that has a nested object or a refused key: most
+    // properties of most tools are leaves with accepted names, and this runs for every node.
+    const keys = needsKeyList(source) ? Object.keys(source) : NO_KEYS;
     const toModel = modelKeys(keys);
     let properties: SchemaNode | undefined;
     for (let index = 0; index < keys.length; index += 1) {
@@ -109,7 +112,7 @@ function renameIn(node: SchemaNode, path: string, changes: ChangeLog, depth: num
     }
   }
   // Branches describe the same value: their renames apply at this level (the first branch wins a clash).
-  for (const keyword of ["anyOf", "oneOf"] as const) {
+  for (const keyword of BRANCH_KEYWORDS) {
     const branches = node[keyword];
     if (!Array.isArray(branches)) continue;
     let converted: unknown[] | undefined;
@@ -186,4 +189,24 @@ function readableKey(key: string): string {
 
 function hashed(base: string, seed: string, length: number): string {
   return `${base.slice(0, MAX_KEY_LENGTH - length - 1)}_${shortHash(seed, length)}`;
+}
+
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
+/** Whether any property of `source` has a refused key or a schema with property keys inside. */
+function needsKeyList(source: SchemaNode): boolean {
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    if (!PROVIDER_PROPERTY_KEY_PATTERN.test(key) || mayHoldKeys(source[key], 0)) return true;
+  }
+  return false;
+}
+
+/** Whether `renameIn` could find property keys in the schema: a yes only costs the full walk. */
+function mayHoldKeys(node: unknown, depth: number): boolean {
+  if (!isRecord(node)) return false;
+  if (node.properties !== undefined || node.anyOf !== undefined || node.oneOf !== undefined) return true;
+  const items = node.items;
+  if (items === undefined) return false;
+  return depth > MAX_DEPTH || !isRecord(items) || mayHoldKeys(items, depth + 1);
 }
