@@ -31,6 +31,9 @@ const EXPECTED_FIGURES = [
     `model-tools.convert.${format}.cpu`,
     `model-tools.convert.${format}.again`,
   ]),
+  "model-tools.deferred.first-calls",
+  "model-tools.deferred.first-calls.again",
+  "model-tools.deferred.changes",
   ...["stdio", "http"].flatMap((key) => [
     `${key}.connect.median`,
     `${key}.discover.median`,

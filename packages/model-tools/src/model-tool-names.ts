@@ -71,6 +71,20 @@ export function createModelToolNames(
   registryNames: Iterable<string>,
   options: ModelToolNameOptions = {},
 ): ModelToolNames {
+  return mapModelToolNames(registryNames, options).names;
+}
+
+/** The name map, and each registry name's model name in the order given (each name once). */
+export interface ModelToolNameMapping {
+  readonly names: ModelToolNames;
+  readonly registryNames: readonly string[];
+  readonly modelNames: readonly string[];
+}
+
+export function mapModelToolNames(
+  registryNames: Iterable<string>,
+  options: ModelToolNameOptions = {},
+): ModelToolNameMapping {
   const separator = options.separator ?? "__";
   const maxLength = options.maxLength ?? 64;
   const charsetName = options.charset ?? "standard";
@@ -95,66 +109,158 @@ export function createModelToolNames(
   }
   // No sort of the whole set: thousands of names are mapped per agent step, and only names that
   // meet need an order (sorted within their group below), which keeps the map order-independent.
-  const readable = new Map<string, string>();
+  // Parallel arrays and one map of bases, not a map per step: this runs for every name of the set.
+  const names: string[] = [];
+  const bases: string[] = [];
   const ownerOfBase = new Map<string, string | typeof SHARED>();
+  const readableOf = readableNames(separator, charset);
   for (const name of registryNames) {
-    if (readable.has(name)) continue;
-    const base = readableName(name, separator, charset);
-    readable.set(name, base);
-    ownerOfBase.set(base, ownerOfBase.has(base) ? SHARED : name);
+    const base = readableOf(name);
+    const owner = ownerOfBase.get(base);
+    if (owner === name) continue; // the same registry name again
+    ownerOfBase.set(base, owner === undefined ? name : SHARED);
+    // A name given twice whose base is shared lands here twice: it maps the same way both times.
+    names.push(name);
+    bases.push(base);
   }
 
-  const toModel = new Map<string, string>();
-  const toRegistry = new Map<string, string>();
+  const models: string[] = new Array<string>(names.length);
+  // Hashed names are few: only they can meet another model name, and only they are tracked for it.
+  let hashed: Set<string> | undefined;
   let clash = false;
-  for (const [name, base] of readable) {
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index] as string;
+    const base = bases[index] as string;
     const readableEnough = base !== UNREADABLE || name === UNREADABLE;
-    const model =
-      readableEnough && base.length <= maxLength && ownerOfBase.get(base) === name
-        ? base
-        : hashedName(base, name, SHORT_HASH, maxLength);
-    toModel.set(name, model);
-    if (toRegistry.has(model)) clash = true;
-    else toRegistry.set(model, name);
+    if (readableEnough && base.length <= maxLength && ownerOfBase.get(base) === name) models[index] = base;
+    else {
+      const model = hashedName(base, name, SHORT_HASH, maxLength);
+      models[index] = model;
+      // Meeting any base is counted (even one that ends up hashed itself): the settling below is exact.
+      if (ownerOfBase.has(model) || hashed?.has(model) === true) clash = true;
+      (hashed ??= new Set()).add(model);
+    }
   }
+  let toModel: Map<string, string> | undefined;
   if (clash) {
     // Rare (a hashed name meeting another name): settled over the whole set, in registry-name order.
+    const readable = new Map<string, string>();
+    toModel = new Map();
+    for (let index = 0; index < names.length; index += 1) {
+      readable.set(names[index] as string, bases[index] as string);
+      toModel.set(names[index] as string, models[index] as string);
+    }
     settleCollisions([...readable.keys()].sort(), readable, toModel, maxLength);
-    toRegistry.clear();
-    for (const [name, model] of toModel) toRegistry.set(model, name);
+    for (let index = 0; index < names.length; index += 1) models[index] = toModel.get(names[index] as string) as string;
   }
-
+  let unique = names;
+  let uniqueModels = models;
+  if (names.length !== ownerOfBase.size) {
+    // Shared bases, or a name given twice (then its base is shared): each name once in the lists returned.
+    const seen = new Set<string>();
+    unique = [];
+    uniqueModels = [];
+    for (let index = 0; index < names.length; index += 1) {
+      const name = names[index] as string;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      unique.push(name);
+      uniqueModels.push(models[index] as string);
+    }
+  }
   return {
-    toModelName(registryName) {
-      const model = toModel.get(registryName);
-      if (model === undefined) {
-        throw new ModelToolsError(
-          "UNKNOWN_TOOL",
-          `model tool names: ${JSON.stringify(registryName)} is not one of the ${toModel.size} tools this name map was built for; rebuild it after the registry changed`,
-        );
-      }
-      return model;
-    },
-    toRegistryName: (modelName) => toRegistry.get(modelName),
-    entries: () => [...toModel].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).values(),
-    get size() {
-      return toModel.size;
-    },
+    names: new LazyNameMaps(unique, uniqueModels, toModel),
+    registryNames: unique,
+    modelNames: uniqueModels,
   };
 }
 
-/** The readable form: accents dropped, every other disallowed run an "_", the namespace joined by the separator. */
-function readableName(registryName: string, separator: string, charset: Charset): string {
-  const slash = registryName.indexOf("/");
-  const joined =
-    slash < 0
-      ? sanitizePart(registryName, charset)
-      : `${sanitizePart(registryName.slice(0, slash), charset)}${separator}${sanitizePart(registryName.slice(slash + 1), charset)}`;
-  // Nothing readable left (a name in another script): a hash will tell such names apart.
-  if (!/[a-zA-Z0-9]/.test(joined)) return UNREADABLE;
-  // Gemini wants a letter or "_" first; one name for every provider keeps logs comparable.
-  return /^[a-zA-Z_]/.test(joined) ? joined : `_${joined}`;
+/**
+ * The two maps, built on first use: a conversion of thousands of tools needs only the lists, and
+ * a map of thousands of entries per agent step was a good part of a conversion's cost.
+ */
+class LazyNameMaps implements ModelToolNames {
+  readonly #registryNames: readonly string[];
+  readonly #modelNames: readonly string[];
+  #toModel: Map<string, string> | undefined;
+  #toRegistry: Map<string, string> | undefined;
+
+  constructor(
+    registryNames: readonly string[],
+    modelNames: readonly string[],
+    toModel: Map<string, string> | undefined,
+  ) {
+    this.#registryNames = registryNames;
+    this.#modelNames = modelNames;
+    this.#toModel = toModel;
+  }
+
+  get size(): number {
+    return this.#registryNames.length;
+  }
+
+  toModelName(registryName: string): string {
+    const model = this.#modelMap().get(registryName);
+    if (model === undefined) {
+      throw new ModelToolsError(
+        "UNKNOWN_TOOL",
+        `model tool names: ${JSON.stringify(registryName)} is not one of the ${this.size} tools this name map was built for; rebuild it after the registry changed`,
+      );
+    }
+    return model;
+  }
+
+  toRegistryName(modelName: string): string | undefined {
+    if (this.#toRegistry === undefined) {
+      this.#toRegistry = new Map();
+      for (let index = 0; index < this.#registryNames.length; index += 1)
+        this.#toRegistry.set(this.#modelNames[index] as string, this.#registryNames[index] as string);
+    }
+    return this.#toRegistry.get(modelName);
+  }
+
+  entries(): IterableIterator<[registryName: string, modelName: string]> {
+    return [...this.#modelMap()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).values();
+  }
+
+  #modelMap(): Map<string, string> {
+    if (this.#toModel === undefined) {
+      this.#toModel = new Map();
+      for (let index = 0; index < this.#registryNames.length; index += 1)
+        this.#toModel.set(this.#registryNames[index] as string, this.#modelNames[index] as string);
+    }
+    return this.#toModel;
+  }
 }
+
+/**
+ * The readable form: accents dropped, every other disallowed run an "_", the namespace joined by
+ * the separator. The namespace part is worked out once for a run of names that share it.
+ */
+function readableNames(separator: string, charset: Charset): (registryName: string) => string {
+  let namespace: string | undefined;
+  let prefix = "";
+  return (registryName) => {
+    const slash = registryName.indexOf("/");
+    let joined: string;
+    if (slash < 0) joined = sanitizePart(registryName, charset);
+    else {
+      const nextNamespace = registryName.slice(0, slash);
+      if (nextNamespace !== namespace) {
+        namespace = nextNamespace;
+        prefix = `${sanitizePart(nextNamespace, charset)}${separator}`;
+      }
+      joined = `${prefix}${sanitizePart(registryName.slice(slash + 1), charset)}`;
+    }
+    // Nothing readable left (a name in another script): a hash will tell such names apart.
+    if (!HAS_ALPHANUMERIC.test(joined)) return UNREADABLE;
+    // Gemini wants a letter or "_" first; one name for every provider keeps logs comparable.
+    return STARTS_WELL.test(joined) ? joined : `_${joined}`;
+  };
+}
+
+const HAS_ALPHANUMERIC = /[a-zA-Z0-9]/;
+const STARTS_WELL = /^[a-zA-Z_]/;
 
 /** Most names are plain ASCII already; only the others pay for Unicode normalisation. */
 function sanitizePart(part: string, charset: Charset): string {

@@ -5,9 +5,9 @@ import {
   type CompiledSchema,
   type SchemaValidator,
 } from "@mcp-tool-adapter/schema-validation";
-import { createModelToolNames, type ModelToolNameOptions, type ModelToolNames } from "./model-tool-names.js";
+import { mapModelToolNames, type ModelToolNameOptions, type ModelToolNames } from "./model-tool-names.js";
 import {
-  convertPrepared,
+  convertedFor,
   prepareSchema,
   type ConvertedSchema,
   type PreparedSchema,
@@ -75,30 +75,34 @@ export interface ModelToolSet {
  * (`source.subscribe`): names and schemas are computed from the tools present at that moment.
  */
 export function createModelToolSet(source: ToolSource, options: ModelToolSetOptions = {}): ModelToolSet {
-  const registered = source.list().filter((tool) => options.filter?.(tool) ?? true);
-  const names = createModelToolNames(
+  const listed = source.list();
+  // No copy of the whole list without a filter: thousands of tools are converted per agent step.
+  const registered = options.filter === undefined ? listed : listed.filter((tool) => options.filter?.(tool) ?? true);
+  const mapping = mapModelToolNames(
     registered.map((tool) => tool.name),
     options.names,
   );
+  // The lists are in the order given when every name came once (a registry's names are unique).
+  const inOrder = mapping.modelNames.length === registered.length;
   let validator = options.validator;
   const sharedValidator = (): SchemaValidator => (validator ??= createSchemaValidator());
   const validateArguments = options.validateArguments ?? defaultValidateArguments;
   const tools = registered.map(
-    (tool) =>
+    (tool, index) =>
       new RegistryModelTool(
         source,
         tool,
-        names.toModelName(tool.name),
+        inOrder ? (mapping.modelNames[index] as string) : mapping.names.toModelName(tool.name),
         validateArguments(tool) ? sharedValidator : undefined,
       ),
   );
-  const byModelName = new Map(tools.map((tool) => [tool.modelName, tool]));
-  return { tools, names, get: (modelName) => byModelName.get(modelName) };
-}
-
-interface SchemaConversions {
-  readonly prepared: PreparedSchema;
-  readonly byDialect: Map<SchemaDialect, ConvertedSchema>;
+  // Built on the first lookup: a set made only to list its tools for a model never needs it.
+  let byModelName: Map<string, ModelTool> | undefined;
+  return {
+    tools,
+    names: mapping.names,
+    get: (modelName) => (byModelName ??= new Map(tools.map((tool) => [tool.modelName, tool]))).get(modelName),
+  };
 }
 
 /**
@@ -107,12 +111,12 @@ interface SchemaConversions {
  * each agent step then costs a lookup per tool. A changed schema is a new object. The results
  * are not frozen (freezing thousands of them cost more than converting them): read-only by contract.
  */
-const frozenSchemaConversions = new WeakMap<object, SchemaConversions>();
+const frozenSchemaConversions = new WeakMap<object, PreparedSchema>();
 
-function conversionsOf(schema: Record<string, unknown>): SchemaConversions {
+function conversionsOf(schema: Record<string, unknown>): PreparedSchema {
   const cached = frozenSchemaConversions.get(schema);
   if (cached !== undefined) return cached;
-  const conversions: SchemaConversions = { prepared: prepareSchema(schema), byDialect: new Map() };
+  const conversions = prepareSchema(schema);
   if (Object.isFrozen(schema)) frozenSchemaConversions.set(schema, conversions);
   return conversions;
 }
@@ -123,7 +127,7 @@ class RegistryModelTool implements ModelTool {
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
   readonly capabilities: ToolCapabilities;
-  #conversions: SchemaConversions | undefined;
+  #conversions: PreparedSchema | undefined;
   #compiled: CompiledSchema | null | undefined;
 
   constructor(
@@ -139,13 +143,7 @@ class RegistryModelTool implements ModelTool {
   }
 
   schemaFor(dialect: SchemaDialect): ConvertedSchema {
-    const { prepared, byDialect } = this.#schemaConversions();
-    let schema = byDialect.get(dialect);
-    if (schema === undefined) {
-      schema = convertPrepared(prepared, dialect);
-      byDialect.set(dialect, schema);
-    }
-    return schema;
+    return convertedFor(this.#schemaConversions(), dialect);
   }
 
   async execute(args: unknown, options: ModelToolExecuteOptions = {}): Promise<ToolCallResult> {
@@ -158,7 +156,7 @@ class RegistryModelTool implements ModelTool {
     // The dialect's own restore: Anthropic and Gemini may have seen renamed property keys.
     const restored =
       options.dialect === undefined
-        ? this.#schemaConversions().prepared.restoreArguments(args as Record<string, unknown>)
+        ? this.#schemaConversions().restoreArguments(args as Record<string, unknown>)
         : this.schemaFor(options.dialect).restoreArguments(args as Record<string, unknown>);
     const check = this.#compiledSchema()?.validate(restored);
     if (check !== undefined && !check.valid) return invalid(this.registryName, formatValidationErrors(check.errors));
@@ -178,7 +176,7 @@ class RegistryModelTool implements ModelTool {
     }
   }
 
-  #schemaConversions(): SchemaConversions {
+  #schemaConversions(): PreparedSchema {
     return (this.#conversions ??= conversionsOf(this.inputSchema));
   }
 

@@ -58,6 +58,20 @@ describe("convertInputSchema: openai-strict", () => {
     ]);
   });
 
+  it("reports the same changes whenever they are read, in every dialect, without touching the schema", () => {
+    for (const dialect of SCHEMA_DIALECTS) {
+      const converted = convertInputSchema(person, dialect);
+      const schemaBefore = structuredClone(converted.schema);
+      const restored = converted.restoreArguments({ name: "Ada", age: null });
+      const changes = converted.changes;
+      expect(changes.length).toBeGreaterThan(0);
+      expect(converted.changes).toBe(changes);
+      expect(converted.schema).toEqual(schemaBefore);
+      expect(convertInputSchema(person, dialect).changes).toEqual(changes);
+      expect(restored).toEqual({ name: "Ada" });
+    }
+  });
+
   it("maps the model's nulls for optional properties back to absent, keeping nulls the real schema allows", () => {
     const converted = convertInputSchema(person, "openai-strict");
     const fromModel = { name: "Ada", age: null, tags: null, kind: "a", address: { city: "London", zip: null } };

@@ -25,16 +25,21 @@ export interface InlinedSchema {
   readonly schema: SchemaNode;
   /** True when a recursive or runaway reference had to be cut: the result is wider than the original. */
   readonly widened: boolean;
+  /** What was changed, one readable line each (empty for a schema without references). */
+  readonly changes: readonly string[];
 }
+
+const NO_CHANGES: readonly string[] = Object.freeze([]);
 
 /**
  * Replaces every local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`, any JSON pointer) with the
  * schema it points at and drops `$defs` / `definitions`. A reference met again inside its own
  * expansion (recursion) is cut there and becomes "any value", noted in `changes`.
  */
-export function inlineRefs(root: SchemaNode, changes: string[]): InlinedSchema {
+export function inlineRefs(root: SchemaNode): InlinedSchema {
   // Most tool schemas have no references: they are used as they are, without a copy.
-  if (!hasReferences(root, 0)) return { schema: root, widened: false };
+  if (!hasReferences(root, 0)) return { schema: root, widened: false, changes: NO_CHANGES };
+  const changes: string[] = [];
   let expanded = 0;
   let widened = false;
   const found = { definitions: false };
@@ -106,7 +111,7 @@ export function inlineRefs(root: SchemaNode, changes: string[]): InlinedSchema {
 
   const schema = visit(root, "", []);
   if (found.definitions) changes.push("/: references inlined; $defs / definitions removed");
-  return { schema, widened };
+  return { schema, widened, changes };
 }
 
 function resolvePointer(root: SchemaNode, ref: string): unknown {
@@ -137,8 +142,11 @@ function hasReferences(value: unknown, depth: number): boolean {
     return false;
   }
   if (!isRecord(value)) return false;
+  // An ordinary object (the registry's snapshots are) has no inherited enumerable keys: for-in
+  // alone lists its own, and skipping the own-property check per key halves this walk.
+  const ordinary = Object.getPrototypeOf(value) === Object.prototype;
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+    if (!ordinary && !Object.hasOwn(value, key)) continue;
     if (key === "$ref" || key === "$defs" || key === "definitions") return true;
     const item = value[key];
     if (typeof item === "object" && item !== null && hasReferences(item, depth + 1)) return true;

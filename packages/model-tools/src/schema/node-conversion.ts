@@ -1,5 +1,5 @@
 import { mergeAllOf } from "./merge-all-of.js";
-import { compactJson, describeWithNotes, type SchemaNode } from "./schema-keywords.js";
+import { compactJson, type SchemaNode } from "./schema-keywords.js";
 
 /*
  * What every dialect converter does around one schema node: fold a mergeable allOf, collect what
@@ -8,31 +8,42 @@ import { compactJson, describeWithNotes, type SchemaNode } from "./schema-keywor
  * (V8 runs those slowly on frozen arrays) and no per-node closures.
  */
 
-/** The node a converter reads: its allOf merged into it when that keeps the meaning. */
-export interface NodeStart {
-  /** JSON pointer of the node for change notes ("/" for the root). */
-  readonly at: string;
-  readonly work: SchemaNode;
-  /** True when the node has an allOf that could not be merged (it is still in `work`). */
-  readonly unmergedAllOf: boolean;
+/**
+ * Where a conversion writes what it changed; undefined when nobody asked (then no note text and
+ * no JSON pointer is built: `changes?.push(...)` does not even evaluate its argument).
+ */
+export type ChangeLog = string[] | undefined;
+
+/** The JSON pointer of a node for change notes ("/" for the root). */
+export function pointerOf(path: string): string {
+  return path === "" ? "/" : path;
 }
 
-export function startNode(node: SchemaNode, path: string, changes: string[]): NodeStart {
-  const at = path === "" ? "/" : path;
-  if (!Array.isArray(node.allOf)) return { at, work: node, unmergedAllOf: false };
+/**
+ * The node a converter reads: its allOf merged into it when that keeps the meaning; undefined
+ * when it has an allOf that cannot be merged (the converter then reads the node as it is).
+ */
+export function withMergedAllOf(node: SchemaNode, at: string, changes: ChangeLog): SchemaNode | undefined {
+  if (!Array.isArray(node.allOf)) return node;
   const merged = mergeAllOf(node);
-  if (merged === undefined) return { at, work: node, unmergedAllOf: true };
-  changes.push(`${at}: allOf of object schemas merged into one object`);
-  return { at, work: merged, unmergedAllOf: false };
+  if (merged === undefined) return undefined;
+  changes?.push(`${at}: allOf of object schemas merged into one object`);
+  return merged;
 }
 
-const NO_NOTES: readonly string[] = [];
-
-/** Constraints the model should still read, written into the node's description. */
+/**
+ * Constraints the model should still read, written into the node's description. Made only for a
+ * node that has some; which keywords moved is kept only when changes are reported.
+ */
 export class DescriptionNotes {
   // Joined strings, not arrays: most nodes have none or one, and a pushed-to array costs more.
   #keys: string | undefined;
   #texts: string | undefined;
+  readonly #reporting: boolean;
+
+  constructor(changes: ChangeLog) {
+    this.#reporting = changes !== undefined;
+  }
 
   /** `key: <value as compact JSON>`. */
   add(key: string, value: unknown): void {
@@ -41,20 +52,32 @@ export class DescriptionNotes {
 
   /** `key: text`, for a note that is already words. */
   addText(key: string, text: string): void {
-    this.#keys = this.#keys === undefined ? key : `${this.#keys}, ${key}`;
+    if (this.#reporting) this.#keys = this.#keys === undefined ? key : `${this.#keys}, ${key}`;
     this.#texts = this.#texts === undefined ? `${key}: ${text}` : `${this.#texts}; ${key}: ${text}`;
   }
 
-  /** Appends the notes to `out.description` and reports which keywords moved there. */
-  finish(out: SchemaNode, at: string, changes: string[]): void {
-    const description = describeWithNotes(out.description, this.#texts === undefined ? NO_NOTES : [this.#texts]);
-    if (description !== undefined) out.description = description;
-    if (this.#keys !== undefined) changes.push(`${at}: ${this.#keys} moved into the description`);
+  /** Appends the notes to `out.description` (as `describeWithNotes` does) and reports which keywords moved there. */
+  finish(out: SchemaNode, at: string, changes: ChangeLog): void {
+    const texts = this.#texts;
+    if (texts === undefined) finishWithoutNotes(out);
+    else {
+      const base = typeof out.description === "string" ? out.description.trim() : "";
+      out.description = base === "" ? `(${texts})` : `${base} (${texts})`;
+    }
+    if (this.#keys !== undefined) changes?.push(`${at}: ${this.#keys} moved into the description`);
   }
 }
 
-export function reportDropped(at: string, dropped: readonly string[] | undefined, changes: string[]): void {
-  if (dropped !== undefined) changes.push(`${at}: ${dropped.join(", ")} removed`);
+/** What `DescriptionNotes.finish` does for a node without notes (most nodes): the description trimmed. */
+export function finishWithoutNotes(out: SchemaNode): void {
+  const description = out.description;
+  if (typeof description !== "string") return;
+  const trimmed = description.trim();
+  if (trimmed !== "" && trimmed !== description) out.description = trimmed;
+}
+
+export function reportDropped(at: string, dropped: readonly string[] | undefined, changes: ChangeLog): void {
+  if (dropped !== undefined) changes?.push(`${at}: ${dropped.join(", ")} removed`);
 }
 
 /** The strings of a `required` list (anything else in it is ignored). */

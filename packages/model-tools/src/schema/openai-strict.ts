@@ -1,4 +1,12 @@
-import { defineKey, DescriptionNotes, reportDropped, requiredNames, startNode } from "./node-conversion.js";
+import {
+  defineKey,
+  DescriptionNotes,
+  finishWithoutNotes,
+  pointerOf,
+  reportDropped,
+  withMergedAllOf,
+  type ChangeLog,
+} from "./node-conversion.js";
 import {
   asSchemaNode,
   compactJson,
@@ -57,26 +65,22 @@ const MAX_OBJECT_DEPTH = 10;
 const BRANCH_KEYWORDS = ["anyOf", "oneOf"] as const;
 const MAX_PROPERTIES = 5_000;
 
-export interface StrictAttempt {
-  readonly schema: SchemaNode;
-  /** Why the schema cannot be strict without changing its meaning; empty when it can. */
-  readonly blockers: readonly string[];
-}
-
 /**
  * OpenAI strict function calling: every object lists all its properties in `required` (optional
  * ones become nullable) and has `additionalProperties: false`; unsupported constraints move into
- * the description. `root` must already be a plain object schema with references inlined.
+ * the description. `root` must already be a plain object schema with references inlined. Why the
+ * schema cannot be strict without changing its meaning goes into `blockers` (empty when it can).
  */
-export function toOpenAIStrict(root: SchemaNode, changes: string[]): StrictAttempt {
-  const context: StrictContext = { changes, blockers: [], propertyCount: 0 };
+export function toOpenAIStrict(root: SchemaNode, changes: ChangeLog, blockers: string[]): SchemaNode {
+  const context: StrictContext = { changes, blockers, propertyCount: 0 };
   const schema = convert(context, root, "", 0, true);
-  if (context.propertyCount > MAX_PROPERTIES) context.blockers.push(`/: more than ${MAX_PROPERTIES} properties in all`);
-  return { schema, blockers: context.blockers };
+  if (context.propertyCount > MAX_PROPERTIES) blockers.push(`/: more than ${MAX_PROPERTIES} properties in all`);
+  return schema;
 }
 
 interface StrictContext {
-  readonly changes: string[];
+  readonly changes: ChangeLog;
+  /** Only counted unless changes are reported: the text says where, and only the report shows it. */
   readonly blockers: string[];
   propertyCount: number;
 }
@@ -90,10 +94,12 @@ function convert(
   isRoot: boolean,
 ): SchemaNode {
   const { changes, blockers } = context;
-  const { at, work, unmergedAllOf } = startNode(node, path, changes);
-  if (unmergedAllOf) blockers.push(`${at}: allOf that is not a merge of plain objects`);
+  const at = pointerOf(path);
+  const merged = withMergedAllOf(node, at, changes);
+  if (merged === undefined) blockers.push(`${at}: allOf that is not a merge of plain objects`);
+  const work = merged ?? node;
   const out: SchemaNode = {};
-  const notes = new DescriptionNotes();
+  let notes: DescriptionNotes | undefined;
   let dropped: string[] | undefined;
   for (const key in work) {
     if (!Object.hasOwn(work, key)) continue;
@@ -101,98 +107,153 @@ function convert(
     if (KEPT.has(key)) out[key] = value;
     else if (key === "format") {
       if (typeof value === "string" && STRICT_FORMATS.has(value)) out.format = value;
-      else notes.add("format", value);
+      else (notes ??= new DescriptionNotes(changes)).add("format", value);
     } else if (key === "exclusiveMinimum" || key === "exclusiveMaximum") {
       if (typeof value === "number") out[key] = value;
-      else notes.add(key, value);
-    } else if (DESCRIBED.has(key)) notes.add(key, value);
+      else (notes ??= new DescriptionNotes(changes)).add(key, value);
+    } else if (DESCRIBED.has(key)) (notes ??= new DescriptionNotes(changes)).add(key, value);
     else if (BLOCKING.has(key)) blockers.push(`${at}: ${key} is not supported`);
     else if (key === "unevaluatedProperties") {
       if (value !== false) blockers.push(`${at}: unevaluatedProperties is not supported`);
-    } else if (METADATA_KEYWORDS.has(key) || SILENT.has(key) || !STRUCTURAL.has(key)) (dropped ??= []).push(key);
+    } else if (changes !== undefined && (METADATA_KEYWORDS.has(key) || SILENT.has(key) || !STRUCTURAL.has(key)))
+      (dropped ??= []).push(key);
   }
   reportDropped(at, dropped, changes);
 
-  let types = typesOf(work);
-  if (work.nullable === true && types !== undefined && !types.includes("null")) {
-    types = [...types, "null"];
-    out.type = types;
+  const type = work.type;
+  // One type name (most nodes): no list is made for it.
+  let types = typeof type === "string" ? undefined : typesOf(work);
+  if (work.nullable === true) {
+    if (typeof type === "string") {
+      if (type !== "null") out.type = nullableType(type);
+    } else if (types !== undefined && !types.includes("null")) {
+      types = [...types, "null"];
+      out.type = types;
+    }
   }
-  if (types !== undefined)
-    for (const type of types)
-      if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
+  if (typeof type === "string") {
+    if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
+  } else if (types !== undefined)
+    for (const name of types)
+      if (!STRICT_TYPES.has(name)) blockers.push(`${at}: type ${compactJson(name)} is not supported`);
+  const typed = typeof type === "string" || types !== undefined;
 
   for (const key of BRANCH_KEYWORDS) {
     const branches = work[key];
     if (!Array.isArray(branches)) continue;
     if (isRoot) blockers.push(`/: ${key} at the top level is not supported`);
     if (key === "oneOf")
-      changes.push(
+      changes?.push(
         `${at}: oneOf turned into anyOf (a value matching several branches is then refused by the tool's own validation)`,
       );
     const converted = (out.anyOf as SchemaNode[] | undefined) ?? [];
     for (let index = 0; index < branches.length; index += 1)
-      converted.push(convert(context, asSchemaNode(branches[index]), `${path}/${key}/${index}`, objectDepth, false));
+      converted.push(
+        convert(
+          context,
+          asSchemaNode(branches[index]),
+          changes === undefined ? "" : `${path}/${key}/${index}`,
+          objectDepth,
+          false,
+        ),
+      );
     out.anyOf = converted;
   }
-  if (types === undefined && out.anyOf === undefined && out.enum === undefined && !("const" in out)) {
+  if (!typed && out.anyOf === undefined && out.enum === undefined && !("const" in out)) {
     blockers.push(`${at}: a value of any type is not supported (the schema names no type)`);
   }
 
-  const isObject = types?.includes("object") === true || (types === undefined && isRecord(work.properties));
-  if (isObject) {
-    if (types === undefined) out.type = "object";
-    if (objectDepth >= MAX_OBJECT_DEPTH) blockers.push(`${at}: objects nested deeper than ${MAX_OBJECT_DEPTH} levels`);
-    const properties = isRecord(work.properties) ? work.properties : {};
-    const names = Object.keys(properties);
-    context.propertyCount += names.length;
-    const extra = work.additionalProperties;
-    if (isRecord(extra)) blockers.push(`${at}: typed additional properties (a map) are not supported`);
-    else if (names.length === 0 && !isRoot && extra !== false) blockers.push(`${at}: an object with free-form keys`);
-    const required = new Set(requiredNames(work.required));
-    for (const name of required)
-      if (!Object.hasOwn(properties, name))
-        blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
-    const convertedProperties: SchemaNode = {};
-    let optional: string[] | undefined;
-    for (const name of names) {
-      const converted = convert(
-        context,
-        asSchemaNode(properties[name]),
-        `${path}/properties/${pointerSegment(name)}`,
-        objectDepth + 1,
-        false,
-      );
-      if (required.has(name)) defineKey(convertedProperties, name, converted);
-      else {
-        defineKey(convertedProperties, name, nullable(converted));
-        (optional ??= []).push(compactJson(name));
-      }
-    }
-    out.properties = convertedProperties;
-    out.required = names;
-    out.additionalProperties = false;
-    if (optional !== undefined)
-      changes.push(`${at}: optional ${optional.join(", ")} made required and nullable (null means "not given")`);
-    if (extra !== false && names.length > 0) changes.push(`${at}: additionalProperties set to false`);
-  }
+  const isObject = type === "object" || types?.includes("object") === true || (!typed && isRecord(work.properties));
+  if (isObject) convertObject(context, work, out, path, at, objectDepth, isRoot, typed);
 
-  if (types?.includes("array") === true) {
+  if (type === "array" || types?.includes("array") === true) {
     const items = work.items;
-    if (isRecord(items)) out.items = convert(context, items, `${path}/items`, objectDepth, false);
+    if (isRecord(items))
+      out.items = convert(context, items, changes === undefined ? "" : `${path}/items`, objectDepth, false);
     else if (Array.isArray(items)) blockers.push(`${at}: tuple items are not supported`);
     else blockers.push(`${at}: an array of items of any type`);
   }
 
-  notes.finish(out, at, changes);
+  if (notes === undefined) finishWithoutNotes(out);
+  else notes.finish(out, at, changes);
   return out;
+}
+
+/** Every property required (optional ones nullable), no other keys. */
+function convertObject(
+  context: StrictContext,
+  work: SchemaNode,
+  out: SchemaNode,
+  path: string,
+  at: string,
+  objectDepth: number,
+  isRoot: boolean,
+  typed: boolean,
+): void {
+  const { changes, blockers } = context;
+  if (!typed) out.type = "object";
+  if (objectDepth >= MAX_OBJECT_DEPTH) blockers.push(`${at}: objects nested deeper than ${MAX_OBJECT_DEPTH} levels`);
+  const properties = isRecord(work.properties) ? work.properties : {};
+  const names = Object.keys(properties);
+  context.propertyCount += names.length;
+  const extra = work.additionalProperties;
+  if (isRecord(extra)) blockers.push(`${at}: typed additional properties (a map) are not supported`);
+  else if (names.length === 0 && !isRoot && extra !== false) blockers.push(`${at}: an object with free-form keys`);
+  // The registry's own list, read in place (short lists: a scan costs less than a set).
+  const required = Array.isArray(work.required) ? (work.required as readonly unknown[]) : NO_NAMES;
+  for (let index = 0; index < required.length; index += 1) {
+    const name = required[index];
+    if (typeof name === "string" && !Object.hasOwn(properties, name) && required.indexOf(name) === index)
+      blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
+  }
+  const convertedProperties: SchemaNode = {};
+  let optional: string[] | undefined;
+  for (let index = 0; index < names.length; index += 1) {
+    const name = names[index] as string;
+    const converted = convert(
+      context,
+      asSchemaNode(properties[name]),
+      changes === undefined ? "" : `${path}/properties/${pointerSegment(name)}`,
+      objectDepth + 1,
+      false,
+    );
+    if (required.includes(name)) defineKey(convertedProperties, name, converted);
+    else {
+      defineKey(convertedProperties, name, nullable(converted));
+      if (changes !== undefined) (optional ??= []).push(compactJson(name));
+    }
+  }
+  out.properties = convertedProperties;
+  out.required = names;
+  out.additionalProperties = false;
+  if (optional !== undefined)
+    changes?.push(`${at}: optional ${optional.join(", ")} made required and nullable (null means "not given")`);
+  if (extra !== false && names.length > 0) changes?.push(`${at}: additionalProperties set to false`);
+}
+
+const NO_NAMES: readonly unknown[] = Object.freeze([]);
+
+/**
+ * `[type, "null"]`, one shared frozen list per type name: most optional properties of most tools
+ * need one, and a list per property was a good part of what a conversion kept alive.
+ */
+const NULLABLE_TYPES = new Map<string, readonly string[]>();
+
+function nullableType(type: string): readonly string[] {
+  let list = NULLABLE_TYPES.get(type);
+  if (list === undefined) {
+    list = Object.freeze([type, "null"]);
+    // Only the JSON types are shared: an unknown name from a hostile schema must not grow the table.
+    if (STRICT_TYPES.has(type)) NULLABLE_TYPES.set(type, list);
+  }
+  return list;
 }
 
 /** The same schema, also accepting null; `node` is a fresh node of this converter, changed in place. */
 function nullable(node: SchemaNode): SchemaNode {
   if (typeof node.type === "string") {
     if (node.type === "null") return node;
-    node.type = [node.type, "null"];
+    node.type = nullableType(node.type);
     if (Array.isArray(node.enum)) node.enum = withNull(node.enum as unknown[]);
     return node;
   }

@@ -1,5 +1,5 @@
 import { shortHash } from "../short-hash.js";
-import { defineKey, requiredNames } from "./node-conversion.js";
+import { defineKey, requiredNames, type ChangeLog } from "./node-conversion.js";
 import { isRecord, pointerSegment, type SchemaNode } from "./schema-keywords.js";
 
 /**
@@ -13,6 +13,7 @@ const MAX_KEY_LENGTH = 64;
 const DISALLOWED_RUN = /[^a-zA-Z0-9_.-]+/g;
 const COMBINING_MARKS = /\p{M}+/gu;
 const MAX_DEPTH = 64;
+const BRANCH_KEYWORDS = ["anyOf", "oneOf"] as const;
 
 /** Where, in the model's arguments, keys must be renamed back to the tool's real keys. */
 export interface KeyRenames {
@@ -35,7 +36,7 @@ export interface RenamedSchema {
  * (readable where it can be, a short hash where two would meet), so the same schema always
  * converts the same way. Nodes on the way to a renamed key are copied; the rest is shared.
  */
-export function renamePropertyKeys(schema: SchemaNode, changes: string[]): RenamedSchema {
+export function renamePropertyKeys(schema: SchemaNode, changes: ChangeLog): RenamedSchema {
   const result = renameIn(schema, "", changes, 0);
   return result === undefined ? { schema, renames: undefined } : result;
 }
@@ -57,7 +58,7 @@ export function renameKeysBack(value: unknown, renames: KeyRenames): unknown {
   return out;
 }
 
-function renameIn(node: SchemaNode, path: string, changes: string[], depth: number): RenamedSchema | undefined {
+function renameIn(node: SchemaNode, path: string, changes: ChangeLog, depth: number): RenamedSchema | undefined {
   if (depth > MAX_DEPTH) return undefined;
   let copy: SchemaNode | undefined;
   let back: Map<string, string> | undefined;
@@ -66,14 +67,21 @@ function renameIn(node: SchemaNode, path: string, changes: string[], depth: numb
 
   if (isRecord(node.properties)) {
     const source = node.properties;
-    const keys = Object.keys(source);
+    // The keys as a list only for an object that has a nested object or a refused key: most
+    // properties of most tools are leaves with accepted names, and this runs for every node.
+    const keys = needsKeyList(source) ? Object.keys(source) : NO_KEYS;
     const toModel = modelKeys(keys);
     let properties: SchemaNode | undefined;
     for (let index = 0; index < keys.length; index += 1) {
       const key = keys[index] as string;
       const modelKey = toModel?.get(key) ?? key;
       const child = isRecord(source[key])
-        ? renameIn(source[key], `${path}/properties/${pointerSegment(key)}`, changes, depth + 1)
+        ? renameIn(
+            source[key],
+            changes === undefined ? "" : `${path}/properties/${pointerSegment(key)}`,
+            changes,
+            depth + 1,
+          )
         : undefined;
       if (child?.renames !== undefined) (nested ??= new Map()).set(modelKey, child.renames);
       if (modelKey !== key || child !== undefined) {
@@ -85,7 +93,7 @@ function renameIn(node: SchemaNode, path: string, changes: string[], depth: numb
       back = new Map();
       for (const [key, modelKey] of toModel) {
         back.set(modelKey, key);
-        changes.push(
+        changes?.push(
           `${path === "" ? "/" : path}: property ${JSON.stringify(key)} renamed to ${JSON.stringify(modelKey)} (the provider refuses the name); the model's arguments are renamed back`,
         );
       }
@@ -97,20 +105,22 @@ function renameIn(node: SchemaNode, path: string, changes: string[], depth: numb
     }
   }
   if (isRecord(node.items)) {
-    const child = renameIn(node.items, `${path}/items`, changes, depth + 1);
+    const child = renameIn(node.items, changes === undefined ? "" : `${path}/items`, changes, depth + 1);
     if (child !== undefined) {
       copy = { ...(copy ?? node), items: child.schema };
       items = child.renames;
     }
   }
   // Branches describe the same value: their renames apply at this level (the first branch wins a clash).
-  for (const keyword of ["anyOf", "oneOf"] as const) {
+  for (const keyword of BRANCH_KEYWORDS) {
     const branches = node[keyword];
     if (!Array.isArray(branches)) continue;
     let converted: unknown[] | undefined;
     for (let index = 0; index < branches.length; index += 1) {
       const branch: unknown = branches[index];
-      const child = isRecord(branch) ? renameIn(branch, `${path}/${keyword}/${index}`, changes, depth + 1) : undefined;
+      const child = isRecord(branch)
+        ? renameIn(branch, changes === undefined ? "" : `${path}/${keyword}/${index}`, changes, depth + 1)
+        : undefined;
       if (child === undefined) {
         if (converted !== undefined) converted.push(branch);
         continue;
@@ -179,4 +189,24 @@ function readableKey(key: string): string {
 
 function hashed(base: string, seed: string, length: number): string {
   return `${base.slice(0, MAX_KEY_LENGTH - length - 1)}_${shortHash(seed, length)}`;
+}
+
+const NO_KEYS: readonly string[] = Object.freeze([]);
+
+/** Whether any property of `source` has a refused key or a schema with property keys inside. */
+function needsKeyList(source: SchemaNode): boolean {
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    if (!PROVIDER_PROPERTY_KEY_PATTERN.test(key) || mayHoldKeys(source[key], 0)) return true;
+  }
+  return false;
+}
+
+/** Whether `renameIn` could find property keys in the schema: a yes only costs the full walk. */
+function mayHoldKeys(node: unknown, depth: number): boolean {
+  if (!isRecord(node)) return false;
+  if (node.properties !== undefined || node.anyOf !== undefined || node.oneOf !== undefined) return true;
+  const items = node.items;
+  if (items === undefined) return false;
+  return depth > MAX_DEPTH || !isRecord(items) || mayHoldKeys(items, depth + 1);
 }

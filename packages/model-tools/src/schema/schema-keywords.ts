@@ -86,6 +86,9 @@ const stringify: (value: unknown) => string | undefined = JSON.stringify;
 
 /** A value in compact JSON for descriptions and change notes; never throws. */
 export function compactJson(value: unknown): string {
+  // Numbers and booleans (most notes: limits, defaults) read the same; String() of a small
+  // integer is V8's cached string, where JSON.stringify makes a new one each time.
+  if (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) return String(value);
   try {
     const text = stringify(value);
     return text === undefined ? typeof value : text.length > 200 ? `${text.slice(0, 197)}...` : text;
