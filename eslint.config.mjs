@@ -43,8 +43,14 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["@mcp-tool-adapter/*/*", "!@mcp-tool-adapter/transport-*/config", "mcp-tool-adapter/*"],
-              message: "Import a package by its public entry (or a transport's schema-only /config entry) only.",
+              group: [
+                "@mcp-tool-adapter/*/*",
+                "!@mcp-tool-adapter/transport-*/config",
+                "!@mcp-tool-adapter/*/config-schema",
+                "mcp-tool-adapter/*",
+              ],
+              message:
+                "Import a package by its public entry (or a transport's config-check /config entry, or a /config-schema entry) only.",
             },
             { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." },
           ],

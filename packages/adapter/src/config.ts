@@ -1,53 +1,16 @@
-import { HttpServerConfigSchema } from "@mcp-tool-adapter/transport-http/config";
-import { StdioServerConfigSchema } from "@mcp-tool-adapter/transport-stdio/config";
-import { Type, type Static } from "typebox";
-// typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
-import { Errors as schemaErrors } from "typebox/schema";
+import { findHttpConfigIssues } from "@mcp-tool-adapter/transport-http/config";
+import { findStdioConfigIssues } from "@mcp-tool-adapter/transport-stdio/config";
+import type { MCPServerConfig, MCPTransportType } from "./config-schema.js";
 import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
 
-// The transports own their fields (command, args, env, cwd, inheritEnv; url, headers): each
-// schema below is the adapter's own fields plus one transport's properties, taken from the
-// transport package's schema-only entry. Nothing of a transport's config is restated here.
-
-/** The fields the adapter itself reads, whatever the transport. */
-const AdapterFields = {
-  /** Identifies the server in messages, logs and `sourceMetadata.server`. */
-  name: Type.String({ minLength: 1 }),
-};
-
-/** A server the adapter reaches by spawning a process and speaking MCP over its stdin / stdout. */
-export const StdioMCPServerConfigSchema = Type.Object({
-  ...AdapterFields,
-  transport: Type.Literal("stdio"),
-  ...StdioServerConfigSchema.properties,
-});
-
-/** A server the adapter reaches over HTTP (legacy SSE or streamable HTTP). */
-export const HttpMCPServerConfigSchema = Type.Object({
-  ...AdapterFields,
-  transport: Type.Union([Type.Literal("sse"), Type.Literal("streamable-http")]),
-  ...HttpServerConfigSchema.properties,
-});
-
-/** Every server config the adapter accepts; unknown extra fields are allowed and kept. */
-export const MCPServerConfigSchema = Type.Union([StdioMCPServerConfigSchema, HttpMCPServerConfigSchema]);
-
-export type StdioMCPServerConfig = Static<typeof StdioMCPServerConfigSchema>;
-export type HttpMCPServerConfig = Static<typeof HttpMCPServerConfigSchema>;
-export type MCPServerConfig = Static<typeof MCPServerConfigSchema>;
-export type MCPTransportType = MCPServerConfig["transport"];
+export type { HttpMCPServerConfig, MCPServerConfig, MCPTransportType, StdioMCPServerConfig } from "./config-schema.js";
 
 export const TRANSPORT_TYPES: readonly MCPTransportType[] = Object.freeze(["stdio", "sse", "streamable-http"]);
 
-/** Fields whose schema is a union, by JSON pointer: what a wrong value gets told. */
-const UNION_FIELD_MESSAGES: Readonly<Record<string, string>> = {
-  "/inheritEnv": "inheritEnv must be true, false or a list of environment variable names",
-};
-
-const BaseConfigSchema = Type.Object({
-  ...AdapterFields,
-  transport: Type.Union([Type.Literal("stdio"), Type.Literal("sse"), Type.Literal("streamable-http")]),
-});
+// The checks below say in code what MCPServerConfigSchema (config-schema.ts) says in TypeBox,
+// each transport's fields checked by that transport's own check: creating an adapter never loads
+// TypeBox, whose hundreds of modules cost more to import than the SDK client itself. A property
+// test holds them to the schema: they accept exactly the values the schema accepts.
 
 /**
  * Checks an untrusted value against MCPServerConfigSchema and returns every problem at once
@@ -59,41 +22,38 @@ export function findConfigIssues(config: unknown): MCPConfigIssue[] {
       { path: "", message: `server config must be an object with "name" and "transport", got ${describeKind(config)}` },
     ];
   }
-  const transport = (config as { transport?: unknown }).transport;
-  // Validate against the one branch the transport selects, so the issues name that branch's
-  // fields ("command", "url") instead of a union's "must match a schema in anyOf".
-  const schema =
-    transport === "stdio"
-      ? StdioMCPServerConfigSchema
-      : transport === "sse" || transport === "streamable-http"
-        ? HttpMCPServerConfigSchema
-        : BaseConfigSchema;
+  const { name, transport } = config as { name?: unknown; transport?: unknown };
   const issues: MCPConfigIssue[] = [];
-  for (const error of schemaErrors(schema, config)[1]) {
-    if (error.keyword === "required") {
-      const missing = (error.params as { requiredProperties?: unknown }).requiredProperties;
-      for (const property of Array.isArray(missing) ? (missing as string[]) : []) {
-        issues.push({ path: `${error.instancePath}/${property}`, message: requiredMessage(property, transport) });
-      }
-    } else if (error.instancePath in UNION_FIELD_MESSAGES) {
-      // One message for the field, not one per branch of its union.
-      issues.push({ path: error.instancePath, message: UNION_FIELD_MESSAGES[error.instancePath] ?? "" });
-    } else if (error.instancePath === "/transport") {
-      issues.push({
-        path: "/transport",
-        message: `transport must be one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}, got ${describeKind(transport)}`,
-      });
-    } else if (error.keyword !== "anyOf") {
-      issues.push({ path: error.instancePath, message: `${fieldName(error.instancePath)} ${error.message}` });
-    }
-  }
-  if (schema === HttpMCPServerConfigSchema) {
+  if (name === undefined) issues.push({ path: "/name", message: "name is required" });
+  else if (typeof name !== "string") issues.push({ path: "/name", message: "name must be a string" });
+  else if (name === "") issues.push({ path: "/name", message: "name must not be empty" });
+  // Check the fields of the one transport named, so the issues name that transport's fields
+  // ("command", "url") instead of every transport's.
+  if (transport === "stdio") {
+    for (const issue of findStdioConfigIssues(config)) issues.push(withAdapterWording(issue, transport));
+  } else if (transport === "sse" || transport === "streamable-http") {
+    for (const issue of findHttpConfigIssues(config)) issues.push(withAdapterWording(issue, transport));
     const url = (config as { url?: unknown }).url;
     if (typeof url === "string" && url !== "" && !isHttpUrl(url)) {
       issues.push({ path: "/url", message: `url must be an absolute http:// or https:// URL, got "${url}"` });
     }
+  } else if (transport === undefined) {
+    issues.push({ path: "/transport", message: requiredMessage("transport", transport) });
+  } else {
+    issues.push({
+      path: "/transport",
+      message: `transport must be one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}, got ${describeKind(transport)}`,
+    });
   }
-  return dedupe(issues);
+  return issues;
+}
+
+/** A transport's issue, with the adapter's word for a missing field (what it is for). */
+function withAdapterWording(issue: MCPConfigIssue, transport: string): MCPConfigIssue {
+  const property = issue.path.slice(1);
+  return issue.message === `${property} is required`
+    ? { path: issue.path, message: requiredMessage(property, transport) }
+    : { path: issue.path, message: issue.message };
 }
 
 /** Returns the config typed when valid; otherwise throws MCPConfigError naming every bad field. */
@@ -121,10 +81,6 @@ function requiredMessage(property: string, transport: unknown): string {
   return `${property} is required`;
 }
 
-function fieldName(instancePath: string): string {
-  return instancePath === "" ? "server config" : instancePath.slice(1).replaceAll("/", ".");
-}
-
 function describeKind(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
@@ -139,14 +95,4 @@ function isHttpUrl(url: string): boolean {
   } catch {
     return false;
   }
-}
-
-function dedupe(issues: MCPConfigIssue[]): MCPConfigIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((issue) => {
-    const key = `${issue.path}\u0000${issue.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

@@ -1,9 +1,6 @@
 export { MCPToolAdapter } from "./mcp-tool-adapter.js";
 export {
   findConfigIssues,
-  HttpMCPServerConfigSchema,
-  MCPServerConfigSchema,
-  StdioMCPServerConfigSchema,
   TRANSPORT_TYPES,
   validateServerConfig,
   type HttpMCPServerConfig,

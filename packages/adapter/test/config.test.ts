@@ -1,9 +1,10 @@
 import fc from "fast-check";
+import { Check } from "typebox/schema";
 import { describe, expect, it } from "vitest";
+import { MCPServerConfigSchema } from "../src/config-schema-entry.js";
 import {
   MCPAdapterError,
   MCPConfigError,
-  MCPServerConfigSchema,
   MCPToolAdapter,
   findConfigIssues,
   validateServerConfig,
@@ -147,7 +148,35 @@ describe("server config", () => {
     );
   });
 
-  it("exports the TypeBox union schema", () => {
+  it("accepts exactly what MCPServerConfigSchema accepts (with an absolute http(s) url)", () => {
+    const nearConfig = fc.record(
+      {
+        name: fc.oneof(fc.string(), fc.anything()),
+        transport: fc.oneof(fc.constantFrom("stdio", "sse", "streamable-http", "websocket"), fc.anything()),
+        command: fc.oneof(fc.string(), fc.anything()),
+        args: fc.oneof(fc.array(fc.string()), fc.anything()),
+        env: fc.oneof(fc.dictionary(fc.string(), fc.string()), fc.anything()),
+        cwd: fc.oneof(fc.string(), fc.anything()),
+        inheritEnv: fc.oneof(fc.boolean(), fc.array(fc.string()), fc.anything()),
+        url: fc.oneof(fc.webUrl(), fc.string(), fc.anything()),
+        headers: fc.oneof(fc.dictionary(fc.string(), fc.string()), fc.anything()),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(nearConfig, fc.anything()), (config) => {
+        const url = (config as { url?: unknown } | null)?.url;
+        const httpUrlOk =
+          (config as { transport?: unknown } | null)?.transport === "stdio" ||
+          typeof url !== "string" ||
+          /^https?:$/u.test(URL.parse(url)?.protocol ?? "");
+        expect(findConfigIssues(config).length === 0).toBe(Check(MCPServerConfigSchema, config) && httpUrlOk);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("exports the TypeBox union schema from its own entry", () => {
     expect(MCPServerConfigSchema.anyOf).toHaveLength(2);
   });
 

@@ -2,17 +2,14 @@ export { MCPToolAdapter, type MCPToolAdapterOptions } from "./mcp-tool-adapter.j
 export { createDefaultTransport, type DefaultTransportOptions } from "./default-transport.js";
 export {
   findConfigIssues,
-  HttpMCPServerConfigSchema,
   MCPAdapterError,
   MCPConfigError,
   MCPConnectionError,
   MCPDiscoveryError,
   MCPNotConnectedError,
-  MCPServerConfigSchema,
   MCPServerUnavailableError,
   MCPUsageError,
   MCP_LOG_LEVELS,
-  StdioMCPServerConfigSchema,
   TRANSPORT_TYPES,
   validateServerConfig,
   type ConnectOptions,
@@ -126,10 +123,11 @@ export {
 export {
   createStdioTransport,
   MESSAGE_TOO_LARGE_ERROR_CODE,
-  StdioServerConfigSchema,
   StdioTransport,
   StdioTransportError,
   type ServerExit,
+  findStdioConfigIssues,
+  type StdioConfigIssue,
   type StdioServerConfig,
   type StdioTransportErrorCode,
   type StdioTransportErrorDetails,
@@ -139,9 +137,10 @@ export {
   createSseTransport,
   createStreamableHttpTransport,
   FallbackHttpTransport,
-  HttpServerConfigSchema,
   HttpTransport,
   HttpTransportError,
+  findHttpConfigIssues,
+  type HttpConfigIssue,
   type HttpServerConfig,
   type HttpTransportErrorCode,
   type HttpTransportErrorOptions,
@@ -238,16 +237,11 @@ export type {
   ServerSetConnectReport,
   ServerSetProtocolMethods,
 } from "./server-set/types.js";
-export {
-  loadConfigFile,
-  parseConfig,
-  type LoadConfigFileOptions,
-  type MCPServersConfig,
-  type ParseConfigOptions,
-} from "./config-file/load-config-file.js";
+export { loadConfigFile, parseConfig } from "./config-file/config-file-api.js";
+export type { LoadConfigFileOptions, MCPServersConfig, ParseConfigOptions } from "./config-file/load-config-file.js";
 export { MCPConfigFileError, type ConfigFileIssue, type MCPConfigFileErrorCode } from "./config-file/errors.js";
 export type { ConfigFileFormat } from "./config-file/parse-text.js";
-export { ConfigFileServerEntrySchema, type ConfigFileServerEntry } from "./config-file/schema.js";
+export type { ConfigFileServerEntry } from "./config-file/schema.js";
 export { createApprovalInterceptor, type ApprovalInterceptorOptions } from "./policy/approval-interceptor.js";
 export {
   MCPToolLockError,

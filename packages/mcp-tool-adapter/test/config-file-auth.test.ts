@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../src/index.js";
+import { parseConfig } from "../src/config-file/load-config-file.js";
 
 function parse(servers: Record<string, unknown>, env: Record<string, string> = {}) {
   return parseConfig(JSON.stringify({ mcpServers: servers }), { file: "mcp.json", env });

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { ConfigFileServerEntrySchema } from "../src/config-schema-entry.js";
 import {
-  ConfigFileServerEntrySchema,
   loadConfigFile,
   MCPConfigFileError,
-  parseConfig,
+  parseConfig as parseConfigLazily,
   type CapabilityOverrides,
   type ConfigFileServerEntry,
   type HttpServerConfig,
@@ -15,6 +15,8 @@ import {
   type StdioServerConfig,
 } from "../src/index.js";
 import { expandEnvReferences } from "../src/config-file/expand-env.js";
+// The tests of parsing call the module's synchronous parseConfig; the public one loads it on first use.
+import { parseConfig } from "../src/config-file/load-config-file.js";
 import type { ServerToolsConfigSchema } from "../src/config-file/schema.js";
 
 const env = { HOME: "/home/ada", TOKEN: "s3cret", EMPTY: "" };
@@ -46,6 +48,18 @@ async function configErrorAsync(run: () => Promise<unknown>): Promise<MCPConfigF
   }
   throw new Error("expected an MCPConfigFileError, nothing was thrown");
 }
+
+describe("config files: the public parseConfig", () => {
+  it("loads the config-file code on first use and resolves to what the parser returns", async () => {
+    const text = JSON.stringify({ mcpServers: { a: { command: "node" } } });
+    await expect(parseConfigLazily(text, { file: "/cfg/mcp.json", env })).resolves.toEqual(
+      parseConfig(text, { file: "/cfg/mcp.json", env }),
+    );
+    await expect(parseConfigLazily("{", { file: "/cfg/mcp.json", env })).rejects.toMatchObject({
+      code: expect.any(String) as string,
+    });
+  });
+});
 
 describe("config file shapes", () => {
   it("reads Claude Desktop / Cursor mcpServers: command -> stdio, url -> streamable-http, /sse -> sse", () => {

@@ -58,14 +58,36 @@ describe("importing the library", () => {
     ).toEqual([]);
   });
 
-  it("loads the stdio transport's schema for the adapter, never its process code", async () => {
+  it("checks the stdio fields for the adapter with the transport's config check, never its process code", async () => {
     const urls = await modulesResolvedBy(`await import("@mcp-tool-adapter/adapter"); ${printResolved}`);
-    expect(urls.some((url) => url.includes("/packages/transport-stdio/src/config.ts"))).toBe(true);
+    expect(urls.some((url) => url.includes("/packages/transport-stdio/src/config-check.ts"))).toBe(true);
     expect(
       urls.filter(
         (url) => url === "node:child_process" || url.includes("/packages/transport-stdio/src/stdio-transport.ts"),
       ),
     ).toEqual([]);
+  });
+
+  it("does not load TypeBox or the config-file parsers for an adapter, only once a config file is read", async () => {
+    const script = `const { MCPToolAdapter } = await import("mcp-tool-adapter");
+      new MCPToolAdapter({ name: "a", transport: "stdio", command: "node", args: ["-e", ""] });
+      new MCPToolAdapter({ name: "b", transport: "streamable-http", url: "http://127.0.0.1:1/mcp" });
+      ${printResolved}`;
+    const urls = await modulesResolvedBy(script);
+    expect(urls.some((url) => url.includes("/packages/adapter/src/config.ts"))).toBe(true);
+    expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(typebox|yaml|jsonc-parser)[@/]/.test(url))).toEqual([]);
+    expect(
+      urls.filter((url) => url.includes("/src/config-schema") || url.includes("/src/config-file/normalize")),
+    ).toEqual([]);
+  });
+
+  it("loads the config-file code and TypeBox once a config is parsed", async () => {
+    const script = `const { parseConfig } = await import("mcp-tool-adapter");
+      await parseConfig('{ "mcpServers": { "a": { "command": "node" } } }', { file: "mcp.json", env: {} });
+      ${printResolved}`;
+    const urls = await modulesResolvedBy(script);
+    expect(urls.some((url) => /\/node_modules\/(\.pnpm\/)?typebox[@/]/.test(url))).toBe(true);
+    expect(urls.some((url) => url.includes("/packages/mcp-tool-adapter/src/config-file/normalize.ts"))).toBe(true);
   });
 
   it("loads the argument parser once the CLI runs", async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPConfigFileError, MCPServerSet, parseConfig, type MCPServerLogEntry } from "../src/index.js";
 
 describe("config files: roots and logLevel per server", () => {
-  it("reads roots (absolute paths, file:// URIs, { uri, name }) and logLevel", () => {
+  it("reads roots (absolute paths, file:// URIs, { uri, name }) and logLevel", async () => {
     const text = JSON.stringify({
       mcpServers: {
         files: {
@@ -21,7 +21,7 @@ describe("config files: roots and logLevel per server", () => {
         },
       },
     });
-    const { servers } = parseConfig(text, { file: "/cfg/mcp.json", env: {} });
+    const { servers } = await parseConfig(text, { file: "/cfg/mcp.json", env: {} });
     expect(servers.files).toEqual({
       transport: "stdio",
       command: "node",
@@ -34,13 +34,13 @@ describe("config files: roots and logLevel per server", () => {
     });
   });
 
-  it("names a relative root and an unknown log level", () => {
+  it("names a relative root and an unknown log level", async () => {
     const text = JSON.stringify({
       mcpServers: { a: { command: "node", roots: ["data"] }, b: { command: "node", logLevel: "verbose" } },
     });
     let error: unknown;
     try {
-      parseConfig(text, { file: "/cfg/mcp.json", env: {} });
+      await parseConfig(text, { file: "/cfg/mcp.json", env: {} });
     } catch (caught) {
       error = caught;
     }

@@ -1,4 +1,5 @@
-export { HttpServerConfigSchema, type HttpServerConfig } from "./config.js";
+export type { HttpServerConfig } from "./config.js";
+export { findHttpConfigIssues, type HttpConfigIssue } from "./config-check.js";
 export {
   createSseTransport,
   createStreamableHttpTransport,

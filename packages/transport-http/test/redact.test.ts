@@ -4,7 +4,8 @@ import {
   redactSecrets as coreRedactSecrets,
 } from "@mcp-tool-adapter/core";
 import { describe, expect, it } from "vitest";
-import { collectConfigSecrets, HttpServerConfigSchema, HttpTransportError, redactSecrets } from "../src/index.js";
+import { HttpServerConfigSchema } from "../src/config-schema-entry.js";
+import { collectConfigSecrets, HttpTransportError, redactSecrets } from "../src/index.js";
 
 describe("redaction", () => {
   // The rules and their tests live in @mcp-tool-adapter/core; this package offers the same functions.

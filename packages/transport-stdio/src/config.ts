@@ -1,7 +1,7 @@
 import { Type, type Static } from "typebox";
-// typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
-import { Check as schemaCheck, Errors as schemaErrors } from "typebox/schema";
-import { StdioTransportError } from "./errors.js";
+
+// Loaded only through the `/config-schema` entry: the transport itself checks configs with
+// findStdioConfigIssues (config-check.ts), which says the same without loading TypeBox.
 
 /** How to launch an MCP server over stdio. Extra properties are allowed so larger configs can embed it. */
 export const StdioServerConfigSchema = Type.Object({
@@ -17,16 +17,3 @@ export const StdioServerConfigSchema = Type.Object({
 });
 
 export type StdioServerConfig = Static<typeof StdioServerConfigSchema>;
-
-/** Throws CONFIG_INVALID naming every bad field at once. */
-export function assertStdioServerConfig(config: unknown): asserts config is StdioServerConfig {
-  if (schemaCheck(StdioServerConfigSchema, config)) return;
-  const problems = schemaErrors(StdioServerConfigSchema, config)[1].map(
-    (issue) =>
-      `${issue.instancePath === "" ? "config" : issue.instancePath.slice(1).replaceAll("/", ".")} ${issue.message}`,
-  );
-  throw new StdioTransportError(
-    "CONFIG_INVALID",
-    `Invalid stdio server config: ${problems.join("; ")}. Give at least a non-empty "command" string.`,
-  );
-}

@@ -1,4 +1,5 @@
-export { StdioServerConfigSchema, type StdioServerConfig } from "./config.js";
+export type { StdioServerConfig } from "./config.js";
+export { findStdioConfigIssues, type StdioConfigIssue } from "./config-check.js";
 export { buildServerEnvironment } from "./environment.js";
 export { StdioTransportError, type StdioTransportErrorCode, type StdioTransportErrorDetails } from "./errors.js";
 export { liveServerCount } from "./host-exit-cleanup.js";

@@ -1,6 +1,6 @@
 import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/adapter";
-import { HttpServerConfigSchema } from "@mcp-tool-adapter/transport-http";
-import { StdioServerConfigSchema } from "@mcp-tool-adapter/transport-stdio";
+import { HttpServerConfigSchema } from "@mcp-tool-adapter/transport-http/config-schema";
+import { StdioServerConfigSchema } from "@mcp-tool-adapter/transport-stdio/config-schema";
 import { Type, type Static } from "typebox";
 
 const StringList = Type.Array(Type.String());
