@@ -13,6 +13,11 @@ import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
 const AdapterFields = {
   /** Identifies the server in messages, logs and `sourceMetadata.server`. */
   name: Type.String({ minLength: 1 }),
+  /**
+   * The protocol era to speak: "2025" (the initialize handshake), "2026-07-28" (needs
+   * @mcp-tool-adapter/engine-2026), or "auto" (the default: the engine finds out).
+   */
+  protocol: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("2025"), Type.Literal("2026-07-28")])),
 };
 
 /** A server the adapter reaches by spawning a process and speaking MCP over its stdin / stdout. */
@@ -42,6 +47,7 @@ export const TRANSPORT_TYPES: readonly MCPTransportType[] = Object.freeze(["stdi
 /** Fields whose schema is a union, by JSON pointer: what a wrong value gets told. */
 const UNION_FIELD_MESSAGES: Readonly<Record<string, string>> = {
   "/inheritEnv": "inheritEnv must be true, false or a list of environment variable names",
+  "/protocol": `protocol must be "auto", "2025" or "2026-07-28"`,
 };
 
 const BaseConfigSchema = Type.Object({

@@ -65,6 +65,7 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
     new openaiAgents.OpenAIAgentsBridgeError("NAME_COLLISION", "two tools, one name", { cause }),
   CliUsageError: (cause) => new CliUsageError("bad arguments", { cause }),
   MCPAuthError: (cause) => new oauth.MCPAuthError("AUTH_REQUIRED", "needs a login", { cause }),
+  MCPProtocolError: (cause) => new core.MCPProtocolError(-32602, "unknown tool", { cause }),
   MCPToolLockError: (cause) =>
     new umbrella.MCPToolLockError("LOCK_INVALID", "bad lock", { path: "mcp-tools.lock.json", cause }),
 };
