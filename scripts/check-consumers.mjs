@@ -25,7 +25,12 @@ const requireFromRoot = createRequire(join(root, "package.json"));
 const keep = process.argv.includes("--keep");
 
 /** Packages that need Node at run time (processes, files); every other public package must bundle for a browser. */
-const NODE_ONLY = new Set(["@mcp-tool-adapter/oauth", "@mcp-tool-adapter/transport-stdio", "mcp-tool-adapter"]);
+const NODE_ONLY = new Set([
+  "@mcp-tool-adapter/engine-2026",
+  "@mcp-tool-adapter/oauth",
+  "@mcp-tool-adapter/transport-stdio",
+  "mcp-tool-adapter",
+]);
 /** The consumer's own toolchain and the real server of the script, from the registry. */
 // @types/json-schema: the AI SDK's own declarations (@ai-sdk/provider) import "json-schema" types
 // without declaring them; an AI SDK user under pnpm without hoisting adds it as we do here.

@@ -1,11 +1,11 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { contentText, exceedsJsonBytes, normalizeCallResult } from "./call-result.js";
 import { describeCause } from "./errors.js";
 import type { Redactor } from "./redaction.js";
 import { ConnectionLost } from "./session.js";
 import type { CatalogEntry } from "./tool-catalog.js";
-import { describeTransportFailure, isConnectionGone, isMessageTooLarge } from "./transport-failure.js";
+import { describeTransportFailure, isConnectionGone, isMessageTooLarge, rpcCodeOf } from "./transport-failure.js";
 import type { MCPToolErrorKind, MCPToolResult, MCPToolResultData } from "./types.js";
 
 /** What turning a tool call into an MCPToolResult needs from the adapter. */
@@ -55,9 +55,11 @@ export function callFailure(
       `cancelled: the call to tool "${name}" was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`,
     );
   }
-  if (error instanceof McpError) {
-    if (error.code === (ErrorCode.RequestTimeout as number)) {
-      const total = /maximum total timeout/iu.test(error.message) && maxTotalMs !== undefined;
+  const rpcCode = rpcCodeOf(error);
+  if (rpcCode !== undefined) {
+    const { message } = error as Error;
+    if (rpcCode === (ErrorCode.RequestTimeout as number)) {
+      const total = /maximum total timeout/iu.test(message) && maxTotalMs !== undefined;
       return failure(
         context,
         start,
@@ -65,12 +67,12 @@ export function callFailure(
         `timeout after ${total ? maxTotalMs : timeoutMs} ms: tool "${name}" on MCP server "${serverName}" did not answer${total ? " within its maximum total time" : ""}; the server was told to cancel`,
       );
     }
-    if (error.code === (ErrorCode.ConnectionClosed as number)) {
+    if (rpcCode === (ErrorCode.ConnectionClosed as number)) {
       return failure(
         context,
         start,
         "connection_lost",
-        `connection lost: connection closed while calling tool "${name}" on MCP server "${serverName}" (${error.message})`,
+        `connection lost: connection closed while calling tool "${name}" on MCP server "${serverName}" (${message})`,
       );
     }
     if (isMessageTooLarge(error)) return tooLargeForTransport(context, start, name, error);
@@ -78,7 +80,7 @@ export function callFailure(
       context,
       start,
       "server_error",
-      `server error: tool "${name}" on MCP server "${serverName}" failed: ${error.message}`,
+      `server error: tool "${name}" on MCP server "${serverName}" failed: ${message}`,
     );
   }
   if (isConnectionGone(error)) {

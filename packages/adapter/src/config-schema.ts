@@ -12,6 +12,11 @@ import { Type, type Static } from "typebox";
 const AdapterFields = {
   /** Identifies the server in messages, logs and `sourceMetadata.server`. */
   name: Type.String({ minLength: 1 }),
+  /**
+   * The protocol era to speak: "2025" (the initialize handshake), "2026-07-28" (needs
+   * @mcp-tool-adapter/engine-2026), or "auto" (the default: the engine finds out).
+   */
+  protocol: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("2025"), Type.Literal("2026-07-28")])),
 };
 
 /** A server the adapter reaches by spawning a process and speaking MCP over its stdin / stdout. */

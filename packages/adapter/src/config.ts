@@ -1,3 +1,4 @@
+import { MCP_PROTOCOL_SETTINGS } from "@mcp-tool-adapter/core";
 import { findHttpConfigIssues } from "@mcp-tool-adapter/transport-http/config";
 import { findStdioConfigIssues } from "@mcp-tool-adapter/transport-stdio/config";
 import type { MCPServerConfig, MCPTransportType } from "./config-schema.js";
@@ -27,6 +28,13 @@ export function findConfigIssues(config: unknown): MCPConfigIssue[] {
   if (name === undefined) issues.push({ path: "/name", message: "name is required" });
   else if (typeof name !== "string") issues.push({ path: "/name", message: "name must be a string" });
   else if (name === "") issues.push({ path: "/name", message: "name must not be empty" });
+  const { protocol } = config as { protocol?: unknown };
+  if (protocol !== undefined && !(MCP_PROTOCOL_SETTINGS as readonly unknown[]).includes(protocol)) {
+    issues.push({
+      path: "/protocol",
+      message: `protocol must be ${oneOf(MCP_PROTOCOL_SETTINGS)}, got ${describeKind(protocol)}`,
+    });
+  }
   // Check the fields of the one transport named, so the issues name that transport's fields
   // ("command", "url") instead of every transport's.
   if (transport === "stdio") {
@@ -79,6 +87,12 @@ function requiredMessage(property: string, transport: unknown): string {
   if (property === "transport")
     return `transport is required: one of ${TRANSPORT_TYPES.map((t) => `"${t}"`).join(", ")}`;
   return `${property} is required`;
+}
+
+/** `"a", "b" or "c"` */
+function oneOf(values: readonly string[]): string {
+  const quoted = values.map((value) => `"${value}"`);
+  return quoted.length < 2 ? quoted.join("") : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1) ?? ""}`;
 }
 
 function describeKind(value: unknown): string {

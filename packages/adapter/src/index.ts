@@ -20,6 +20,7 @@ export {
   type MCPConfigIssue,
 } from "./errors.js";
 export { inferCapabilities } from "@mcp-tool-adapter/capability-inference";
+export type { MCPEngine, MCPProtocolEra, MCPProtocolSetting } from "@mcp-tool-adapter/core";
 export type {
   ConnectOptions,
   InvokeOptions,

@@ -22,7 +22,11 @@ export class LegacyResultTransport implements Transport {
     return this.inner.sessionId;
   }
 
+  /** The revision the handshake settled on (the SDK tells the transport after initialize). */
+  protocolVersion: string | undefined;
+
   setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
   }
 

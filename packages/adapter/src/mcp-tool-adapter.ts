@@ -1,11 +1,12 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ToolListChangedNotificationSchema,
-  type Implementation,
-  type ServerCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  MCPEngine,
+  MCPEngineConnection,
+  MCPEngineMessage,
+  MCPEngineRequestOptions as RequestOptions,
+  MCPProtocolEra,
+} from "@mcp-tool-adapter/core";
 import {
   inferCapabilities,
   type CapabilityOverrides,
@@ -30,7 +31,8 @@ import {
   withoutFullStop,
 } from "./errors.js";
 import { InterceptorChain } from "./interceptors/interceptor-chain.js";
-import { LegacyResultTransport } from "./legacy-result-transport.js";
+import { checkEngineProtocol } from "./engine/engine-choice.js";
+import { SdkV1Engine } from "./engine/sdk-v1-engine.js";
 import { PinGate, type ToolPinFinding } from "./pinning/pin-gate.js";
 import { Instrumentation, type TracedOperation } from "./telemetry/instrumentation.js";
 import { Redactor } from "./redaction.js";
@@ -68,7 +70,7 @@ import { buildFeatureTools } from "./feature-tools.js";
 import { ClientFeatures } from "./client-features/client-features.js";
 import type { MCPRoot } from "./client-features/types.js";
 import { describeTransportFailure, isConnectionGone } from "./transport-failure.js";
-import { assertTransport, closeQuietly, connectFailureCause } from "./transport-lifecycle.js";
+import { closeQuietly } from "./transport-lifecycle.js";
 import type { MCPLogLevel } from "./protocol-types.js";
 import type {
   ConnectOptions,
@@ -90,15 +92,6 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_LIST_PAGES = 1_000;
 const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: "0.0.0" });
 
-/**
- * Accepts any JSON-RPC result as is. The SDK's CallToolResultSchema rejects a bare content list
- * (MCP 1.4.0 servers) and costs a Zod parse per call; the adapter checks result shapes itself.
- * The SDK only calls `safeParse` on the schema it is given.
- */
-const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<
-  Client["request"]
->[1];
-
 type LifecycleKind = "connect" | "disconnect" | "reconnect" | "recover";
 
 /**
@@ -113,8 +106,9 @@ export class MCPToolAdapter {
   readonly config: Readonly<MCPServerConfig>;
 
   readonly #transportSource: Transport | TransportFactory | undefined;
+  /** Speaks MCP for the adapter: the default SDK 1.x engine, or one given in the options. */
+  readonly #engine: MCPEngine;
   readonly #validator: SchemaValidator;
-  readonly #sdkValidator: ReturnType<typeof createSdkJsonSchemaValidator>;
   readonly #logger: Logger | undefined;
   readonly #now: () => number;
   readonly #defaultTimeoutMs: number;
@@ -154,13 +148,21 @@ export class MCPToolAdapter {
     this.#transportSource = options.transport;
     this.#validator =
       options.validator ?? createSchemaValidator(options.logger === undefined ? {} : { logger: options.logger });
-    this.#sdkValidator = createSdkJsonSchemaValidator(this.#validator);
+
     this.#redactor = Redactor.forConfig(valid);
     this.#logger = this.#redactor.logger(options.logger);
     this.#now = options.now ?? (() => performance.now());
     this.#defaultTimeoutMs = positiveOr(options.defaultTimeoutMs, DEFAULT_CALL_TIMEOUT_MS);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
+    this.#engine =
+      options.engine ??
+      new SdkV1Engine({
+        transport: options.transport,
+        jsonSchemaValidator: createSdkJsonSchemaValidator(this.#validator),
+        closeTimeoutMs: this.#closeTimeoutMs,
+      });
+    checkEngineProtocol(this.#engine, valid, options.engine === undefined);
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#outcome = {
       serverName: this.serverName,
@@ -240,14 +242,24 @@ export class MCPToolAdapter {
     return this.#session !== undefined;
   }
 
-  /** What the server declared in `initialize`; undefined while not connected. */
+  /** What the server declared in `initialize` (or `server/discover`); undefined while not connected. */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#session?.client.getServerCapabilities();
+    return this.#session?.connection.serverCapabilities;
   }
 
-  /** The server's name and version from `initialize`; undefined while not connected. */
+  /** The server's name and version from `initialize` (or `server/discover`); undefined while not connected. */
   get serverInfo(): Implementation | undefined {
-    return this.#session?.client.getServerVersion();
+    return this.#session?.connection.serverInfo;
+  }
+
+  /** The era the connection speaks: "2025" (the initialize handshake) or "2026-07-28"; undefined while not connected. */
+  get protocolEra(): MCPProtocolEra | undefined {
+    return this.#session?.connection.era;
+  }
+
+  /** The negotiated protocol revision, e.g. "2025-11-25"; undefined while not connected. */
+  get protocolVersion(): string | undefined {
+    return this.#session?.connection.protocolVersion;
   }
 
   /** Where the connection stands (connected, reconnecting, down, ...), frozen; see docs/recovery.md. */
@@ -343,8 +355,7 @@ export class MCPToolAdapter {
 
   async #open(timeoutMs: number, operation: "connect" | "reconnect"): Promise<void> {
     if (this.#session !== undefined) return;
-    const source = this.#transportSource;
-    if (source === undefined) {
+    if (this.#transportSource === undefined && this.#engine instanceof SdkV1Engine) {
       throw new MCPConfigError(
         `MCP server "${this.serverName}" has no transport: pass { transport } (an SDK Transport or a factory) to the MCPToolAdapter constructor, or use the "mcp-tool-adapter" package, whose MCPToolAdapter builds ${this.transportType} transports from the config.`,
         [{ path: "/transport", message: "no transport was given to the adapter" }],
@@ -353,34 +364,40 @@ export class MCPToolAdapter {
     const deadline = new Deadline(timeoutMs);
     const started = this.#now();
     const traced = this.#instrumentation?.start("initialize");
-    let transport: Transport | undefined;
-    let session: Session | undefined;
+    // Notifications during the handshake find no session yet; the ones that need it wait for discovery.
+    const opened: { session?: Session } = {};
+    const connecting = this.#engine.connect({
+      server: this.config,
+      clientInfo: this.#clientInfo,
+      capabilities: this.#clientFeatures.capabilities(),
+      requestHandlers: this.#clientFeatures.requestHandlers(),
+      listeners: {
+        notification: (message) => {
+          this.#notification(message, opened.session);
+        },
+        closed: () => {
+          if (opened.session !== undefined) this.#onConnectionDropped(opened.session);
+        },
+        error: (error) => {
+          this.#logger?.debug?.(`MCP server "${this.serverName}" transport error: ${describeCause(error)}`, { error });
+        },
+      },
+      timeoutMs,
+      signal: deadline.signal,
+    });
+    let connection: MCPEngineConnection;
     try {
-      transport = await deadline.race<Transport>(
-        Promise.resolve().then(() => (typeof source === "function" ? source(this.config) : source)),
-        (late) => void closeQuietly(late, this.#closeTimeoutMs),
-      );
-      assertTransport(transport);
-      session = this.#newSession(transport);
-      // The SDK's own initialize timeout is only a backstop: the deadline fires first and aborts it.
-      await deadline.race(
-        session.client.connect(new LegacyResultTransport(transport), {
-          timeout: clampTimer(deadline.remaining() + 1_000),
-          signal: deadline.signal,
-        }),
-      );
+      connection = await deadline.race(connecting, (late) => void closeQuietly(late, this.#closeTimeoutMs));
     } catch (error) {
       deadline.clear();
-      if (session !== undefined) session.state = "closed";
-      // Closing first also lets a transport finish recording why it closed (closeReason).
-      if (transport !== undefined) await closeQuietly(transport, this.#closeTimeoutMs);
-      const cause = deadline.expired ? error : connectFailureCause(error, transport, session?.handshakeError);
-      const why = deadline.expired ? `timed out after ${timeoutMs} ms` : describeTransportFailure(cause);
+      // The engine closes what it started once its signal fired; the failure is reported after that.
+      if (deadline.expired) await settledWithin(connecting, this.#closeTimeoutMs);
+      const why = deadline.expired ? `timed out after ${timeoutMs} ms` : describeTransportFailure(error);
       const failed = new MCPConnectionError(
         this.#redactor.text(
           `${operation === "reconnect" ? "Reconnect failed: c" : "C"}ould not establish a connection to MCP server "${this.serverName}" over ${this.transportType}: ${withoutFullStop(why)}. Check that the server can start (or is reachable) and try again.`,
         ),
-        { serverName: this.serverName, transportType: this.transportType, cause: this.#redactor.value(cause) },
+        { serverName: this.serverName, transportType: this.transportType, cause: this.#redactor.value(error) },
       );
       if (traced !== undefined)
         this.#instrumentation?.end(traced, this.#now() - started, {
@@ -391,41 +408,28 @@ export class MCPToolAdapter {
     }
     deadline.clear();
     if (traced !== undefined) this.#instrumentation?.end(traced, this.#now() - started);
-    session.state = "open";
+    const session: Session = {
+      connection,
+      state: "open",
+      pending: new Set(),
+      discovery: undefined,
+      refresh: undefined,
+      refreshAgain: false,
+    };
+    opened.session = session;
     this.#session = session;
     this.#tools.sessionOpened(session);
     this.#features.sessionOpened(session);
     this.#logger?.debug?.(`Connected to MCP server "${this.serverName}" over ${this.transportType}`);
   }
 
-  #newSession(transport: Transport): Session {
-    const client = new Client(this.#clientInfo, {
-      capabilities: this.#clientFeatures.capabilities(),
-      jsonSchemaValidator: this.#sdkValidator,
-    });
-    this.#clientFeatures.install(client);
-    const session: Session = {
-      client,
-      transport,
-      state: "connecting",
-      pending: new Set(),
-      discovery: undefined,
-      refresh: undefined,
-      refreshAgain: false,
-      handshakeError: undefined,
-    };
-    client.onclose = () => {
-      this.#onConnectionDropped(session);
-    };
-    client.onerror = (error) => {
-      if (session.state === "connecting") session.handshakeError = error;
-      this.#logger?.debug?.(`MCP server "${this.serverName}" transport error: ${describeCause(error)}`, { error });
-    };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      this.#tools.listChanged(session);
-    });
-    this.#features.install(client, () => session);
-    return session;
+  /** A notification of the server, to the part of the adapter that follows it. */
+  #notification(message: MCPEngineMessage, session: Session | undefined): void {
+    if (message.method === "notifications/tools/list_changed") {
+      if (session !== undefined) this.#tools.listChanged(session);
+      return;
+    }
+    this.#features.notification(message, session);
   }
 
   async #close(why: string): Promise<void> {
@@ -435,7 +439,7 @@ export class MCPToolAdapter {
     session.state = "closed";
     settlePending(session, why);
     try {
-      await withTimeout(session.client.close(), this.#closeTimeoutMs, "transport close");
+      await withTimeout(session.connection.close(), this.#closeTimeoutMs, "transport close");
     } catch (error) {
       this.#logger?.warn?.(
         `Closing the connection to MCP server "${this.serverName}" failed; it is disconnected anyway: ${describeCause(error)}`,
@@ -460,7 +464,7 @@ export class MCPToolAdapter {
       `MCP server "${this.serverName}" connection lost (${why}); ${this.#recoveryPolicy === undefined ? "call reconnect() to continue" : "recovering"}`,
     );
     // The transport says it closed; close it again anyway so a half-dead process or socket is reaped.
-    void closeQuietly(session.transport, this.#closeTimeoutMs);
+    void closeQuietly(session.connection, this.#closeTimeoutMs);
   }
 
   #requireSession(action: string): Session {
@@ -635,7 +639,7 @@ export class MCPToolAdapter {
     if (instrumentation === undefined) return this.#invokeRecovering(name, args, options, start, undefined);
     // Not connected (and no recovery to wait for) throws before a span starts.
     if (this.#recoveryPolicy === undefined) this.#requireSession(`invoke tool "${name}"`);
-    const traced = instrumentation.start("tools/call", name, this.#session?.transport.sessionId);
+    const traced = instrumentation.start("tools/call", name, this.#session?.connection.sessionId);
     let result: MCPToolResult | undefined;
     try {
       result = await this.#invokeRecovering(name, args, options, start, traced);
@@ -794,8 +798,8 @@ export class MCPToolAdapter {
         : await this.#request(session, { method: "tools/call", params }, requestOptions, signal);
     } catch (error) {
       if (attempt !== undefined) {
-        if (neverReachedServer(error, session.transport)) attempt.sent = false;
-        attempt.sessionExpired = isSessionExpired(error, session.transport);
+        if (neverReachedServer(error, session.connection)) attempt.sent = false;
+        attempt.sessionExpired = isSessionExpired(error, session.connection);
       }
       return callFailure(this.#outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
     }
@@ -819,11 +823,11 @@ export class MCPToolAdapter {
   }
 
   /** A request with its client span and duration (tools/list). */
-  async #tracedRequest(session: Session, request: Parameters<Client["request"]>[0]): Promise<unknown> {
+  async #tracedRequest(session: Session, request: MCPEngineMessage): Promise<unknown> {
     const instrumentation = this.#instrumentation;
     if (instrumentation === undefined) return this.#request(session, request, {});
     const started = this.#now();
-    const traced = instrumentation.start(request.method, undefined, session.transport.sessionId);
+    const traced = instrumentation.start(request.method, undefined, session.connection.sessionId);
     try {
       const result = await this.#request(session, request, {});
       instrumentation.end(traced, this.#now() - started);
@@ -872,11 +876,9 @@ export class MCPToolAdapter {
       );
     } catch (error) {
       if (session.state === "open") {
-        session.client
-          .request({ method: "tasks/cancel", params: { taskId } }, ANY_RESULT)
-          .catch((cancelError: unknown) => {
-            this.#logger?.debug?.(`Could not cancel task "${taskId}" of tool "${name}": ${describeCause(cancelError)}`);
-          });
+        session.connection.request({ method: "tasks/cancel", params: { taskId } }).catch((cancelError: unknown) => {
+          this.#logger?.debug?.(`Could not cancel task "${taskId}" of tool "${name}": ${describeCause(cancelError)}`);
+        });
       }
       throw error;
     }
@@ -890,7 +892,7 @@ export class MCPToolAdapter {
    */
   #request(
     session: Session,
-    request: Parameters<Client["request"]>[0],
+    request: MCPEngineMessage,
     options: RequestOptions,
     callerSignal?: AbortSignal,
   ): Promise<unknown> {
@@ -920,8 +922,8 @@ export class MCPToolAdapter {
         if (onCallerAbort !== undefined) callerSignal?.removeEventListener("abort", onCallerAbort);
       };
       session.pending.add(pending);
-      session.client
-        .request(request, ANY_RESULT, controller === undefined ? options : { ...options, signal: controller.signal })
+      session.connection
+        .request(request, controller === undefined ? options : { ...options, signal: controller.signal })
         .then(
           (value) => {
             done();
@@ -933,12 +935,21 @@ export class MCPToolAdapter {
             if (isConnectionGone(error))
               this.#onConnectionDropped(session, `the transport failed: ${describeTransportFailure(error)}`);
             // The spec: a 404 for our session id means the session is gone; start a new one.
-            else if (this.#recoveryPolicy !== undefined && isSessionExpired(error, session.transport))
+            else if (this.#recoveryPolicy !== undefined && isSessionExpired(error, session.connection))
               this.#onConnectionDropped(session, "the server no longer knows the session (HTTP 404)", true);
             reject(error instanceof Error ? error : new Error(describeCause(error)));
           },
         );
     });
+  }
+}
+
+/** Waits for `promise` to settle, at most `ms`; never rejects. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  try {
+    await withTimeout(promise, ms, "connect");
+  } catch {
+    // Only waiting for the engine to clean up; its failure is already being reported.
   }
 }
 
@@ -951,8 +962,8 @@ function assertFunction(value: unknown, method: string, parameter: string): void
 }
 
 /** What tools/call sends: `_meta` only when an interceptor or the trace context put something in it. */
-interface ToolCallParams {
+type ToolCallParams = {
   name: string;
   arguments: Record<string, unknown>;
   _meta?: Record<string, unknown>;
-}
+};

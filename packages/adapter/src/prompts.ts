@@ -45,7 +45,7 @@ export class PromptSync {
   }
 
   async #list(session: Session): Promise<readonly MCPPrompt[]> {
-    if (session.client.getServerCapabilities()?.prompts === undefined) return Object.freeze([]);
+    if (session.connection.serverCapabilities?.prompts === undefined) return Object.freeze([]);
     const raw = await listAllPages(this.#context, session, "prompts/list", "prompts");
     const prompts = raw.filter((item) => {
       const usable =
@@ -84,7 +84,7 @@ export class PromptSync {
         "validation failed: prompts/get needs a non-empty prompt name",
       );
     const what = `prompts/get of "${name}"`;
-    if (session.client.getServerCapabilities()?.prompts === undefined) {
+    if (session.connection.serverCapabilities?.prompts === undefined) {
       return requestFailure(
         this.#context,
         start,
@@ -154,7 +154,7 @@ export class PromptSync {
     const target =
       reference.type === "ref/prompt" ? `prompt "${reference.name}"` : `resource template "${reference.uri}"`;
     const what = `completion/complete of "${argument.name}" for ${target}`;
-    if (session.client.getServerCapabilities()?.completions === undefined) {
+    if (session.connection.serverCapabilities?.completions === undefined) {
       return Promise.resolve(
         requestFailure(
           this.#context,

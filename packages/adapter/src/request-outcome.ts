@@ -1,5 +1,5 @@
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import type { MCPEngineRequestOptions } from "@mcp-tool-adapter/core";
 import { exceedsJsonBytes } from "./call-result.js";
 import { reasonSuffix } from "./call-outcome.js";
 import { describeCause } from "./errors.js";
@@ -7,7 +7,7 @@ import type { MCPRequestErrorKind, MCPRequestOptions, MCPRequestResult } from ".
 import type { Redactor } from "./redaction.js";
 import { ConnectionLost, type Session } from "./session.js";
 import { clampTimer, positiveOr } from "./timeouts.js";
-import { describeTransportFailure, isConnectionGone, isMessageTooLarge } from "./transport-failure.js";
+import { describeTransportFailure, isConnectionGone, isMessageTooLarge, rpcCodeOf } from "./transport-failure.js";
 
 /** What running a resource, prompt, completion or logging request needs from the adapter. */
 export interface RequestContext {
@@ -20,7 +20,7 @@ export interface RequestContext {
   request(
     session: Session,
     request: { method: string; params?: Record<string, unknown> },
-    options?: RequestOptions,
+    options?: MCPEngineRequestOptions,
     signal?: AbortSignal,
   ): Promise<unknown>;
 }
@@ -121,26 +121,27 @@ function classifyRequestError(
       "result_too_large",
       `result too large: ${what} on MCP server "${serverName}" returned more than the transport accepts: ${describeCause(error)}`,
     ];
-  if (error instanceof McpError) {
-    if (error.code === (ErrorCode.RequestTimeout as number))
+  const rpcCode = rpcCodeOf(error);
+  if (rpcCode !== undefined) {
+    const { message } = error as Error;
+    if (rpcCode === (ErrorCode.RequestTimeout as number))
       return [
         "timeout",
         `timeout after ${timeoutMs} ms: ${what} on MCP server "${serverName}" got no answer; the server was told to cancel`,
       ];
-    if (error.code === (ErrorCode.ConnectionClosed as number))
+    if (rpcCode === (ErrorCode.ConnectionClosed as number))
       return [
         "connection_lost",
-        `connection lost: connection closed during ${what} on MCP server "${serverName}" (${error.message})`,
+        `connection lost: connection closed during ${what} on MCP server "${serverName}" (${message})`,
       ];
-    if (error.code === (ErrorCode.MethodNotFound as number))
+    if (rpcCode === (ErrorCode.MethodNotFound as number))
       return [
         "not_supported",
-        `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${error.message}`,
+        `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${message}`,
       ];
     // -32002 is the spec's "resource not found".
-    if (error.code === -32002)
-      return ["not_found", `not found: ${what} on MCP server "${serverName}": ${error.message}`];
-    return ["server_error", `server error: ${what} on MCP server "${serverName}" failed: ${error.message}`];
+    if (rpcCode === -32002) return ["not_found", `not found: ${what} on MCP server "${serverName}": ${message}`];
+    return ["server_error", `server error: ${what} on MCP server "${serverName}" failed: ${message}`];
   }
   if (isConnectionGone(error))
     return [

@@ -59,7 +59,7 @@ export class ResourceSync {
   }
 
   async #list<T>(session: Session, method: string, field: string, key: string): Promise<readonly T[]> {
-    if (session.client.getServerCapabilities()?.resources === undefined) return Object.freeze([]);
+    if (session.connection.serverCapabilities?.resources === undefined) return Object.freeze([]);
     const raw = await listAllPages(this.#context, session, method, field);
     const items = raw.filter((item) => {
       const usable = isRecord(item) && typeof item[key] === "string" && typeof item.name === "string";
@@ -82,7 +82,7 @@ export class ResourceSync {
         requestFailure(this.#context, start, "validation", `validation failed: resources/read ${invalid}`),
       );
     const what = `resources/read of "${String(uri)}"`;
-    if (session.client.getServerCapabilities()?.resources === undefined)
+    if (session.connection.serverCapabilities?.resources === undefined)
       return Promise.resolve(this.#unsupported(start, what, "resources"));
     return runRequest(
       this.#context,
@@ -116,7 +116,7 @@ export class ResourceSync {
       return requestFailure(this.#context, start, "validation", `validation failed: resources/subscribe ${invalid}`);
     const key = uri as string;
     const what = `resources/subscribe of "${key}"`;
-    if (session.client.getServerCapabilities()?.resources?.subscribe !== true)
+    if (session.connection.serverCapabilities?.resources?.subscribe !== true)
       return this.#unsupported(start, what, "resources.subscribe");
     let listeners = this.#subscriptions.get(key);
     if (listeners === undefined) {
@@ -184,7 +184,7 @@ export class ResourceSync {
   /** A new session is live: subscriptions made on the previous one are sent again. */
   sessionOpened(session: Session): void {
     if (this.#subscriptions.size === 0) return;
-    if (session.client.getServerCapabilities()?.resources?.subscribe !== true) {
+    if (session.connection.serverCapabilities?.resources?.subscribe !== true) {
       this.#context.logger?.warn?.(
         `MCP server "${this.#context.serverName}" no longer supports resource subscriptions; ${this.#subscriptions.size} subscription(s) will get no updates`,
       );

@@ -1,10 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { MCPEngineMessage } from "@mcp-tool-adapter/core";
 import { MCPConfigError } from "./errors.js";
 import type { ListPagesContext } from "./list-pages.js";
 import type { MCPLogLevel } from "./protocol-types.js";
@@ -49,20 +43,27 @@ export class ServerFeatures {
     if (options.onPromptsChanged !== undefined) this.prompts.addChangeListener(options.onPromptsChanged);
   }
 
-  /** Routes the server's notifications on a new session's client. */
-  install(client: Client, session: () => Session): void {
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-      this.resources.listChanged(session());
-    });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
-      this.resources.updated(notification.params.uri);
-    });
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
-      this.prompts.listChanged(session());
-    });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-      this.logs.received(notification.params);
-    });
+  /**
+   * Routes one of the server's notifications (the engine checked its shape); `session` is
+   * undefined while the connection is still being opened.
+   */
+  notification(message: MCPEngineMessage, session: Session | undefined): void {
+    switch (message.method) {
+      case "notifications/resources/list_changed":
+        if (session !== undefined) this.resources.listChanged(session);
+        break;
+      case "notifications/resources/updated":
+        this.resources.updated((message.params as { uri: string }).uri);
+        break;
+      case "notifications/prompts/list_changed":
+        if (session !== undefined) this.prompts.listChanged(session);
+        break;
+      case "notifications/message":
+        this.logs.received(message.params);
+        break;
+      default:
+        break;
+    }
   }
 
   /** The session is live: the configured log level and the subscriptions are sent again. */

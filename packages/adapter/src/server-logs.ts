@@ -125,7 +125,7 @@ export class ServerLogs {
       );
     }
     const what = `logging/setLevel to "${String(level)}"`;
-    if (session.client.getServerCapabilities()?.logging === undefined) {
+    if (session.connection.serverCapabilities?.logging === undefined) {
       return Promise.resolve(
         requestFailure(
           this.#context,
@@ -146,7 +146,7 @@ export class ServerLogs {
   /** A new session is live: send the configured level (servers forget it with the session). */
   async sessionOpened(session: Session): Promise<void> {
     const { level } = this.#context;
-    if (level === undefined || session.client.getServerCapabilities()?.logging === undefined) return;
+    if (level === undefined || session.connection.serverCapabilities?.logging === undefined) return;
     const result = await this.setLevel(session, level, {});
     if (!result.success)
       this.#context.logger?.warn?.(

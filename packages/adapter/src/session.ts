@@ -1,5 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { MCPEngineConnection } from "@mcp-tool-adapter/core";
 import type { ToolCatalog } from "./tool-catalog.js";
 
 /** A request the adapter has in flight; `close` settles it at once when the connection goes away. */
@@ -7,17 +6,14 @@ export interface PendingRequest {
   close(why: string): void;
 }
 
-/** One connection: a Client bound to one transport. Never reused after it closes. */
+/** One connection of the adapter's engine, and what the adapter keeps about it. Never reused after it closes. */
 export interface Session {
-  readonly client: Client;
-  readonly transport: Transport;
-  state: "connecting" | "open" | "closed";
+  readonly connection: MCPEngineConnection;
+  state: "open" | "closed";
   readonly pending: Set<PendingRequest>;
   discovery: Promise<ToolCatalog> | undefined;
   refresh: Promise<void> | undefined;
   refreshAgain: boolean;
-  /** The last error the transport reported while connecting: why a handshake ended in "Connection closed". */
-  handshakeError: Error | undefined;
 }
 
 /** Thrown by a pending request when its session closed under it, carrying why. */

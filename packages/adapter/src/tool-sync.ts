@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { MCPEngineMessage } from "@mcp-tool-adapter/core";
 import type { ToolDefinition, ToolRegistry } from "@mcp-tool-adapter/registry";
 import { describeCause, MCPDiscoveryError, MCPNotConnectedError } from "./errors.js";
 import type { Redactor } from "./redaction.js";
@@ -25,7 +25,7 @@ export interface ToolSyncContext {
   readonly redactor: Redactor;
   readonly maxListPages: number;
   /** Sends one request on the session, settled when the session closes. */
-  request(session: Session, request: Parameters<Client["request"]>[0]): Promise<unknown>;
+  request(session: Session, request: MCPEngineMessage): Promise<unknown>;
   /** Whether `session` is still the adapter's live one (a replaced session stops refreshing). */
   isCurrent(session: Session): boolean;
   /** What a registered tool's handler calls. */

@@ -1,6 +1,6 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
+import { MCPProtocolError, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
 import { describeCause } from "./errors.js";
 
 /**
@@ -30,16 +30,26 @@ export function isConnectionGone(error: unknown): boolean {
   return code !== undefined && CONNECTION_GONE_CODES.has(code);
 }
 
+/**
+ * The JSON-RPC code of a request's failure: an SDK 1.x McpError's, or an engine's
+ * MCPProtocolError's; undefined for a transport failure.
+ */
+export function rpcCodeOf(error: unknown): number | undefined {
+  if (error instanceof McpError) return error.code;
+  return MCPProtocolError.isInstance(error) ? error.rpcCode : undefined;
+}
+
 /** True when the SDK gave up on a request because the transport closed. */
 export function isConnectionClosed(error: unknown): boolean {
-  return error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number);
+  return rpcCodeOf(error) === (ErrorCode.ConnectionClosed as number);
 }
 
 /** True when a transport refused a response for its size: a -32050 answer, or a MESSAGE_TOO_LARGE send failure. */
 export function isMessageTooLarge(error: unknown): boolean {
-  if (error instanceof McpError) {
-    if (error.code === MESSAGE_TOO_LARGE_ERROR_CODE) return true;
-    const data = error.data as { reason?: unknown; code?: unknown } | null | undefined;
+  const rpcCode = rpcCodeOf(error);
+  if (rpcCode !== undefined) {
+    if (rpcCode === MESSAGE_TOO_LARGE_ERROR_CODE) return true;
+    const data = (error as { data?: unknown }).data as { reason?: unknown; code?: unknown } | null | undefined;
     return data?.reason === MESSAGE_TOO_LARGE || data?.code === MESSAGE_TOO_LARGE;
   }
   return codeOf(error) === MESSAGE_TOO_LARGE;

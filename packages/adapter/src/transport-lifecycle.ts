@@ -14,8 +14,8 @@ export function assertTransport(value: unknown): asserts value is Transport {
   }
 }
 
-/** Closes `transport` within `timeoutMs`, ignoring any failure. */
-export async function closeQuietly(transport: Transport, timeoutMs: number): Promise<void> {
+/** Closes `transport` (or an engine's connection) within `timeoutMs`, ignoring any failure. */
+export async function closeQuietly(transport: Pick<Transport, "close">, timeoutMs: number): Promise<void> {
   try {
     await withTimeout(transport.close(), timeoutMs, "transport close");
   } catch {

@@ -1,6 +1,6 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
-import type { Logger } from "@mcp-tool-adapter/core";
+import type { Logger, MCPEngine, MCPProgress } from "@mcp-tool-adapter/core";
 import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
@@ -17,7 +17,7 @@ import type {
   ServerLogListener,
 } from "./protocol-types.js";
 
-export type { Logger };
+export type { Logger, MCPProgress };
 
 /** Builds a fresh transport for one connection; called on every connect, so reconnect gets a new one. */
 export type TransportFactory = (config: MCPServerConfig) => Transport | Promise<Transport>;
@@ -90,13 +90,6 @@ export interface MCPToolResult {
   errorKind?: MCPToolErrorKind;
 }
 
-/** A `notifications/progress` update for a running call. */
-export interface MCPProgress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
 export interface ConnectOptions {
   /** Deadline for the whole connect (transport start and MCP handshake). Default: the adapter's connectTimeoutMs. */
   timeoutMs?: number;
@@ -154,8 +147,17 @@ export interface ToolsChangedEvent {
 export type ToolsChangedListener = (event: ToolsChangedEvent) => void;
 
 export interface MCPToolAdapterOptions {
-  /** The transport, or a factory called on each connect. Without one, connect throws MCPConfigError. */
+  /**
+   * The transport, or a factory called on each connect, for the default engine (SDK 1.x). Without
+   * one (and without `engine`), connect throws MCPConfigError.
+   */
   transport?: Transport | TransportFactory;
+  /**
+   * What speaks MCP to the server. Default: the SDK 1.x engine over `transport` (protocol
+   * revisions up to 2025-11-25). `createEngine2026()` from `@mcp-tool-adapter/engine-2026` adds
+   * revision 2026-07-28 and builds its own transports from the config (`transport` is not used).
+   */
+  engine?: MCPEngine;
   /** Validates tool inputs and outputs; default: createSchemaValidator(). Also the SDK client's validator. */
   validator?: SchemaValidator;
   logger?: Logger;

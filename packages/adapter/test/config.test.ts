@@ -160,6 +160,7 @@ describe("server config", () => {
         inheritEnv: fc.oneof(fc.boolean(), fc.array(fc.string()), fc.anything()),
         url: fc.oneof(fc.webUrl(), fc.string(), fc.anything()),
         headers: fc.oneof(fc.dictionary(fc.string(), fc.string()), fc.anything()),
+        protocol: fc.oneof(fc.constantFrom("auto", "2025", "2026-07-28", "2026"), fc.anything()),
       },
       { requiredKeys: [] },
     );

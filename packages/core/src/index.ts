@@ -8,3 +8,23 @@ export { describeCause } from "./describe-cause.js";
 export type { Logger } from "./logger.js";
 export { AUTH_FAILED, AUTH_REQUIRED, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "./codes.js";
 export { addHeaderSecrets, addUrlSecrets, collectConfigSecrets, isSensitiveHeader, redactSecrets } from "./redact.js";
+export {
+  MCP_PROTOCOL_SETTINGS,
+  MCPProtocolError,
+  RPC_CONNECTION_CLOSED,
+  RPC_REQUEST_TIMEOUT,
+  type MCPEngine,
+  type MCPEngineConnection,
+  type MCPEngineConnectRequest,
+  type MCPEngineListeners,
+  type MCPEngineMessage,
+  type MCPEngineRequestContext,
+  type MCPEngineRequestHandler,
+  type MCPEngineRequestOptions,
+  type MCPEngineServer,
+  type MCPImplementation,
+  type MCPProgress,
+  type MCPProtocolEra,
+  type MCPProtocolSetting,
+  type MCPServerCapabilities,
+} from "./engine.js";

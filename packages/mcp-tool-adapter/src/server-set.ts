@@ -2,6 +2,7 @@ import type {
   ElicitationHandler,
   HealthChangeListener,
   Logger,
+  MCPEngine,
   MCPServerHealth,
   RecoveryOptions,
   MCPTelemetryOptions,
@@ -44,6 +45,11 @@ export interface MCPServerSetOptions {
   now?: () => number;
   /** Given to every server's adapter (the default factory's); each handler learns which server asks. */
   clientFeatures?: ServerSetClientFeatures;
+  /**
+   * What speaks MCP for every server (the default factory's adapters): default SDK 1.x;
+   * `createEngine2026()` from `@mcp-tool-adapter/engine-2026` for entries with `protocol: "2026-07-28"`.
+   */
+  engine?: MCPEngine;
   /**
    * Recovery for every server whose entry does not set its own (default factory): `true` for the
    * defaults. Default off. See docs/recovery.md.
@@ -391,6 +397,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
     auth = {},
     recovery,
     onHealthChange,
+    engine,
   } = options;
   return (config, { entry, serverName }) => {
     const authProvider =
@@ -403,6 +410,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
           });
     return new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),
+      ...(engine === undefined ? {} : { engine }),
       ...clientFeatures,
       ...(interceptors === undefined ? {} : { interceptors }),
       ...(telemetry === undefined ? {} : { telemetry }),

@@ -2,6 +2,7 @@ import * as adapter from "@mcp-tool-adapter/adapter";
 import * as aiSdk from "@mcp-tool-adapter/ai-sdk";
 import * as capabilityInference from "@mcp-tool-adapter/capability-inference";
 import * as core from "@mcp-tool-adapter/core";
+import * as engine2026 from "@mcp-tool-adapter/engine-2026";
 import * as langchain from "@mcp-tool-adapter/langchain";
 import * as modelTools from "@mcp-tool-adapter/model-tools";
 import * as oauth from "@mcp-tool-adapter/oauth";
@@ -28,6 +29,7 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
   "@mcp-tool-adapter/transport-stdio": transportStdio,
   "@mcp-tool-adapter/transport-http": transportHttp,
   "@mcp-tool-adapter/adapter": adapter,
+  "@mcp-tool-adapter/engine-2026": engine2026,
   "@mcp-tool-adapter/model-tools": modelTools,
   "@mcp-tool-adapter/oauth": oauth,
   "@mcp-tool-adapter/ai-sdk": aiSdk,
@@ -65,6 +67,9 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
     new openaiAgents.OpenAIAgentsBridgeError("NAME_COLLISION", "two tools, one name", { cause }),
   CliUsageError: (cause) => new CliUsageError("bad arguments", { cause }),
   MCPAuthError: (cause) => new oauth.MCPAuthError("AUTH_REQUIRED", "needs a login", { cause }),
+  Engine2026Error: (cause) =>
+    new engine2026.Engine2026Error("HTTP_ERROR", "502 from the proxy", { status: 502, cause }),
+  MCPProtocolError: (cause) => new core.MCPProtocolError(-32602, "unknown tool", { cause }),
   MCPToolLockError: (cause) =>
     new umbrella.MCPToolLockError("LOCK_INVALID", "bad lock", { path: "mcp-tools.lock.json", cause }),
 };

@@ -98,3 +98,10 @@ export {
   type CounterHttpServer,
   type CounterState,
 } from "./counter.js";
+export {
+  startV2HttpServer,
+  V2_SERVER_PATH,
+  v2StdioServerConfig,
+  type V2HttpServer,
+  type V2ServerSetup,
+} from "./v2-servers.js";

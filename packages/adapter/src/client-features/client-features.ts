@@ -1,10 +1,5 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  type ClientCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, CreateMessageRequestParams, ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { describeCause } from "../errors.js";
 import type { Session } from "../session.js";
@@ -70,13 +65,14 @@ export class ClientFeatures {
     return this.#roots ?? [];
   }
 
-  /** Installs the request handlers of the declared features on a new session's client. */
-  install(client: Client): void {
+  /** The handlers of the declared features' requests, by method, for a new session (the engine checked their params). */
+  requestHandlers(): Record<string, MCPEngineRequestHandler> {
     const { serverName, logger, validator } = this.#context;
     const { onElicitation, onSampling } = this.#options;
+    const handlers: Record<string, MCPEngineRequestHandler> = {};
     if (onElicitation !== undefined) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-        const elicitation = toElicitationRequest(request.params, validator);
+      handlers["elicitation/create"] = (params, extra) => {
+        const elicitation = toElicitationRequest(params as ElicitRequest["params"], validator);
         return callHostHandler({
           what: "elicitation/create",
           serverName,
@@ -86,25 +82,25 @@ export class ClientFeatures {
           run: async (context) =>
             checkElicitationAnswer(elicitation, await onElicitation(elicitation, context), validator),
         });
-      });
+      };
     }
     if (onSampling !== undefined) {
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      handlers["sampling/createMessage"] = (params, extra) =>
         callHostHandler({
           what: "sampling/createMessage",
           serverName,
           timeoutMs: this.#timeoutMs,
           serverSignal: extra.signal,
           logger,
-          run: (context) => onSampling(Object.freeze({ ...request.params }), context),
-        }),
-      );
+          run: (context) => onSampling(Object.freeze({ ...(params as CreateMessageRequestParams) }), context),
+        });
     }
     if (this.#roots !== undefined) {
-      client.setRequestHandler(ListRootsRequestSchema, () => ({
+      handlers["roots/list"] = () => ({
         roots: this.#roots?.map((root) => ({ ...root })) ?? [],
-      }));
+      });
     }
+    return handlers;
   }
 
   /**
@@ -117,7 +113,7 @@ export class ClientFeatures {
     const session = this.#context.current();
     if (session === undefined || !declared) return;
     try {
-      await session.client.sendRootsListChanged();
+      await session.connection.notify({ method: "notifications/roots/list_changed" });
     } catch (error) {
       this.#context.logger?.warn?.(
         `Telling MCP server "${this.#context.serverName}" that the roots changed failed: ${describeCause(error)}`,

@@ -1,7 +1,11 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolCapability } from "@mcp-tool-adapter/capability-inference";
 import { ConnectionLost } from "../session.js";
 import { isConnectionGone } from "../transport-failure.js";
+
+/** A transport or engine connection: whether it has an HTTP session. */
+interface SessionIdHolder {
+  readonly sessionId?: string | undefined;
+}
 
 /**
  * Whether a tool may be sent again after a failure cut its call off: only when its capability
@@ -17,7 +21,7 @@ export function isSafeToRepeat(capability: Pick<ToolCapability, "readOnly" | "id
  * anything: the session was closed before it was sent, the send itself failed because the
  * connection was gone, or the server refused it for an unknown session (HTTP 404).
  */
-export function neverReachedServer(error: unknown, transport: Transport): boolean {
+export function neverReachedServer(error: unknown, transport: SessionIdHolder): boolean {
   if (error instanceof ConnectionLost) return error.beforeSend;
   return isConnectionGone(error) || isSessionExpired(error, transport);
 }
@@ -27,7 +31,7 @@ export function neverReachedServer(error: unknown, transport: Transport): boolea
  * gone (expired, or the server restarted) and the spec says to initialize a new one. Read
  * structurally: the HTTP transport's NOT_FOUND error with status 404, on a transport with a session.
  */
-export function isSessionExpired(error: unknown, transport: Transport): boolean {
+export function isSessionExpired(error: unknown, transport: SessionIdHolder): boolean {
   const { code, status } = (typeof error === "object" && error !== null ? error : {}) as {
     code?: unknown;
     status?: unknown;

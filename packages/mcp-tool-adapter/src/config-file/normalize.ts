@@ -172,6 +172,8 @@ function toServerEntry(
     const value = raw[field];
     if (value !== undefined) config[field] = value;
   }
+  // The adapter's own field beside the transport's: checked with them just below.
+  if (raw.protocol !== undefined) config.protocol = raw.protocol;
 
   // The one check of the transport's fields: the adapter's rules (types, non-empty command,
   // absolute http(s) url, ...), so a file that loads is one the adapter accepts. Its issues are

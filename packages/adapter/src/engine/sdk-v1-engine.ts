@@ -1,0 +1,219 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type {
+  MCPEngine,
+  MCPEngineConnection,
+  MCPEngineConnectRequest,
+  MCPEngineMessage,
+  MCPEngineRequestOptions,
+  MCPImplementation,
+  MCPProtocolSetting,
+  MCPServerCapabilities,
+} from "@mcp-tool-adapter/core";
+import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import type { MCPServerConfig } from "../config.js";
+import { LegacyResultTransport } from "../legacy-result-transport.js";
+import { clampTimer } from "../timeouts.js";
+import { assertTransport, closeQuietly, connectFailureCause } from "../transport-lifecycle.js";
+import type { TransportFactory } from "../types.js";
+
+/**
+ * Accepts any JSON-RPC result as is. The SDK's CallToolResultSchema rejects a bare content list
+ * (MCP 1.4.0 servers) and costs a Zod parse per call; the adapter checks result shapes itself.
+ * The SDK only calls `safeParse` on the schema it is given.
+ */
+const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<
+  Client["request"]
+>[1];
+
+/** The server-to-client requests the adapter answers, with the SDK schema each is registered under. */
+const REQUEST_SCHEMAS = {
+  "elicitation/create": ElicitRequestSchema,
+  "sampling/createMessage": CreateMessageRequestSchema,
+  "roots/list": ListRootsRequestSchema,
+} as const;
+
+/** The notifications the adapter listens to; the SDK validates each against its schema first. */
+const NOTIFICATION_SCHEMAS = [
+  ToolListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  PromptListChangedNotificationSchema,
+  LoggingMessageNotificationSchema,
+] as const;
+
+export interface SdkV1EngineOptions {
+  /** The transport of each connection: one given by the host, or a factory called per connect. */
+  readonly transport: Transport | TransportFactory | undefined;
+  /** The JSON Schema validator the SDK checks structured tool output with. */
+  readonly jsonSchemaValidator: ReturnType<typeof createSdkJsonSchemaValidator>;
+  readonly closeTimeoutMs: number;
+}
+
+/**
+ * The default engine: protocol revisions up to 2025-11-25 on `@modelcontextprotocol/sdk` 1.x,
+ * over the transport the host gives (an SDK 1.x Transport, or a factory of them).
+ */
+export class SdkV1Engine implements MCPEngine {
+  readonly name = "@modelcontextprotocol/sdk 1.x (the default engine)";
+  readonly protocols: readonly MCPProtocolSetting[] = Object.freeze(["auto", "2025"]);
+  readonly #options: SdkV1EngineOptions;
+
+  constructor(options: SdkV1EngineOptions) {
+    this.#options = options;
+  }
+
+  async connect(request: MCPEngineConnectRequest): Promise<MCPEngineConnection> {
+    const source = this.#options.transport;
+    // The adapter checks this before it connects, with a message saying what to pass.
+    if (source === undefined) throw new Error("no transport was given to the adapter");
+    const { signal } = request;
+    let transport: Transport | undefined;
+    let handshakeError: Error | undefined;
+    try {
+      transport = await untilAborted<Transport>(
+        Promise.resolve().then(() =>
+          typeof source === "function" ? source(request.server as unknown as MCPServerConfig) : source,
+        ),
+        signal,
+        (late) => void closeQuietly(late, this.#options.closeTimeoutMs),
+      );
+      assertTransport(transport);
+      const client = new Client(request.clientInfo, {
+        capabilities: request.capabilities,
+        jsonSchemaValidator: this.#options.jsonSchemaValidator,
+      });
+      const connecting = { done: false };
+      install(client, request, (error) => {
+        if (!connecting.done) handshakeError = error;
+      });
+      // The SDK's own initialize timeout is only a backstop: the host's deadline fires first and
+      // aborts it. The race covers a transport whose start hangs, which the SDK does not watch.
+      const wrapped = new LegacyResultTransport(transport);
+      await untilAborted(
+        client.connect(wrapped, { timeout: clampTimer(request.timeoutMs + 1_000), signal }),
+        signal,
+        () => undefined,
+      );
+      connecting.done = true;
+      return new SdkV1Connection(client, transport, wrapped);
+    } catch (error) {
+      // Closing first also lets a transport finish recording why it closed (closeReason).
+      if (transport !== undefined) await closeQuietly(transport, this.#options.closeTimeoutMs);
+      throw signal.aborted ? error : connectFailureCause(error, transport, handshakeError);
+    }
+  }
+}
+
+/** Routes the SDK client's notifications, requests, errors and close to the host's listeners. */
+function install(client: Client, request: MCPEngineConnectRequest, onError: (error: Error) => void): void {
+  const { listeners, requestHandlers } = request;
+  client.onclose = () => {
+    listeners.closed();
+  };
+  client.onerror = (error) => {
+    onError(error);
+    listeners.error(error);
+  };
+  for (const schema of NOTIFICATION_SCHEMAS) {
+    client.setNotificationHandler(schema, (notification: MCPEngineMessage) => {
+      listeners.notification(notification);
+    });
+  }
+  for (const [method, handler] of Object.entries(requestHandlers)) {
+    const schema = REQUEST_SCHEMAS[method as keyof typeof REQUEST_SCHEMAS] as
+      (typeof REQUEST_SCHEMAS)[keyof typeof REQUEST_SCHEMAS] | undefined;
+    if (schema === undefined) continue;
+    client.setRequestHandler(
+      schema,
+      (sent: { params?: Record<string, unknown> }, extra: { signal: AbortSignal }) =>
+        handler(sent.params ?? {}, { signal: extra.signal }) as never,
+    );
+  }
+}
+
+class SdkV1Connection implements MCPEngineConnection {
+  readonly era = "2025" as const;
+  readonly #client: Client;
+  readonly #transport: Transport;
+  readonly #wrapped: LegacyResultTransport;
+
+  constructor(client: Client, transport: Transport, wrapped: LegacyResultTransport) {
+    this.#client = client;
+    this.#transport = transport;
+    this.#wrapped = wrapped;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#wrapped.protocolVersion;
+  }
+
+  get serverCapabilities(): MCPServerCapabilities | undefined {
+    return this.#client.getServerCapabilities();
+  }
+
+  get serverInfo(): MCPImplementation | undefined {
+    return this.#client.getServerVersion();
+  }
+
+  get instructions(): string | undefined {
+    return this.#client.getInstructions();
+  }
+
+  get sessionId(): string | undefined {
+    return this.#transport.sessionId;
+  }
+
+  request(request: MCPEngineMessage, options?: MCPEngineRequestOptions): Promise<unknown> {
+    return this.#client.request(request, ANY_RESULT, options);
+  }
+
+  notify(notification: MCPEngineMessage): Promise<void> {
+    return this.#client.notification(notification);
+  }
+
+  /**
+   * Closes through the client while it still holds the transport; once the transport reported its
+   * close, the client has let go of it, so it is closed directly (a half-dead process or socket is
+   * reaped).
+   */
+  close(): Promise<void> {
+    return this.#client.transport === undefined ? this.#transport.close() : this.#client.close();
+  }
+}
+
+/** Resolves like `step`, or rejects with the signal's reason once it aborts; `onLate` gets a late value. */
+function untilAborted<T>(step: Promise<T>, signal: AbortSignal, onLate: (value: T) => void): Promise<T> {
+  if (signal.aborted) {
+    step.then(onLate, () => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    step.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        if (signal.aborted) onLate(value);
+        else resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the step's own failure, passed on unchanged
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,110 @@
+import type {
+  MCPEngine,
+  MCPEngineConnection,
+  MCPEngineConnectRequest,
+  MCPEngineServer,
+  MCPProtocolEra,
+  MCPProtocolSetting,
+} from "@mcp-tool-adapter/core";
+import { Client, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
+import { Engine2026Connection } from "./connection.js";
+import { EraVerdicts } from "./era-verdicts.js";
+import { toSeamError } from "./errors.js";
+import { createTransport } from "./transports.js";
+
+/** The revision this engine speaks on the modern side. */
+export const MODERN_REVISION = "2026-07-28";
+
+const DEFAULT_LEGACY_VERDICT_TTL_MS = 3_600_000;
+/** What the adapter's own default is; the SDK walks the pages of a list itself on this engine. */
+const DEFAULT_MAX_LIST_PAGES = 1_000;
+
+export interface Engine2026Options {
+  /** How long a "this server speaks 2025" verdict of `auto` is reused before probing again. Default 1 hour. */
+  legacyVerdictTtlMs?: number;
+  /** Pages of a list the SDK follows before it gives up. Default 1000. */
+  maxListPages?: number;
+  /** Clock in ms for the verdicts' age; default Date.now. */
+  now?: () => number;
+}
+
+/**
+ * Protocol revision 2026-07-28 and the 2025 era on `@modelcontextprotocol/client` 2.x. Per server:
+ * `protocol: "2026-07-28"` speaks only the new revision; `"2025"` only the initialize handshake;
+ * `"auto"` probes with `server/discover` over streamable HTTP and remembers what it found, and stays
+ * on 2025 over stdio and SSE (docs/protocol-versions.md says why).
+ */
+export class Engine2026 implements MCPEngine {
+  readonly name = "@mcp-tool-adapter/engine-2026";
+  readonly protocols: readonly MCPProtocolSetting[] = Object.freeze(["auto", "2025", MODERN_REVISION]);
+  readonly #verdicts: EraVerdicts;
+  readonly #maxListPages: number;
+
+  constructor(options: Engine2026Options = {}) {
+    this.#verdicts = new EraVerdicts(
+      options.legacyVerdictTtlMs ?? DEFAULT_LEGACY_VERDICT_TTL_MS,
+      options.now ?? (() => Date.now()),
+    );
+    this.#maxListPages = options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
+  }
+
+  /** The era `auto` found for `server` and still trusts; undefined when it would probe. */
+  knownEra(server: MCPEngineServer): MCPProtocolEra | undefined {
+    return this.#verdicts.get(server);
+  }
+
+  async connect(request: MCPEngineConnectRequest): Promise<MCPEngineConnection> {
+    const { server } = request;
+    const setting = server.protocol ?? "auto";
+    const probes = setting === "auto" && server.transport === "streamable-http";
+    const known = probes ? this.#verdicts.get(server) : undefined;
+    try {
+      const connection = await this.#open(request, negotiation(setting, probes, known));
+      if (probes) this.#verdicts.set(server, connection.era);
+      return connection;
+    } catch (error) {
+      // A server whose era changed since the verdict: forget it and find out again, once.
+      if (known === undefined || request.signal.aborted) throw error;
+      this.#verdicts.forget(server);
+      const connection = await this.#open(request, { mode: "auto" });
+      this.#verdicts.set(server, connection.era);
+      return connection;
+    }
+  }
+
+  async #open(
+    request: MCPEngineConnectRequest,
+    versionNegotiation: VersionNegotiationOptions,
+  ): Promise<Engine2026Connection> {
+    const transport = createTransport(request.server);
+    const client = new Client(request.clientInfo, {
+      capabilities: request.capabilities,
+      versionNegotiation: { ...versionNegotiation, probe: { timeoutMs: request.timeoutMs } },
+      listMaxPages: this.#maxListPages,
+    });
+    const connection = new Engine2026Connection(client, transport, request);
+    try {
+      await client.connect(transport, { timeout: request.timeoutMs, signal: request.signal });
+    } catch (error) {
+      await connection.close().catch(() => undefined);
+      throw toSeamError(error);
+    }
+    return connection;
+  }
+}
+
+/** The SDK's negotiation for a `protocol` setting (and what `auto` already knows). */
+function negotiation(
+  setting: MCPProtocolSetting,
+  probes: boolean,
+  known: MCPProtocolEra | undefined,
+): VersionNegotiationOptions {
+  if (setting === MODERN_REVISION || known === MODERN_REVISION) return { mode: { pin: MODERN_REVISION } };
+  if (setting === "2025" || !probes || known === "2025") return { mode: "legacy" };
+  return { mode: "auto" };
+}
+
+/** The 2026 engine, for the adapter's `engine` option. */
+export function createEngine2026(options?: Engine2026Options): Engine2026 {
+  return new Engine2026(options);
+}

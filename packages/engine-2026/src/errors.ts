@@ -1,0 +1,89 @@
+import {
+  MCPProtocolError,
+  MCPToolAdapterError,
+  RPC_CONNECTION_CLOSED,
+  RPC_REQUEST_TIMEOUT,
+  type MCPToolAdapterErrorOptions,
+} from "@mcp-tool-adapter/core";
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+
+/** The JSON-RPC code of "method not found": what a request the negotiated era does not carry is reported as. */
+const METHOD_NOT_FOUND = -32601;
+
+export type Engine2026ErrorCode = "CONNECTION_FAILED" | "ERA_NEGOTIATION_FAILED" | "HTTP_ERROR" | "SDK_ERROR";
+
+/**
+ * A failure of the 2026 engine that is not a JSON-RPC error: the connection is gone
+ * (`CONNECTION_FAILED`, which the adapter treats as a lost connection), no era could be agreed
+ * (`ERA_NEGOTIATION_FAILED`), an HTTP status without a JSON-RPC answer (`HTTP_ERROR`, with
+ * `status`), or anything else the SDK reported (`SDK_ERROR`). The SDK's error is the `cause`.
+ */
+export class Engine2026Error extends MCPToolAdapterError<Engine2026ErrorCode> {
+  static override readonly errorName: string = "Engine2026Error";
+  /** The HTTP status, for HTTP_ERROR. */
+  readonly status: number | undefined;
+
+  constructor(
+    code: Engine2026ErrorCode,
+    message: string,
+    options: MCPToolAdapterErrorOptions & { status?: number } = {},
+  ) {
+    super(code, message, options);
+    this.status = options.status;
+  }
+}
+
+/**
+ * The SDK's error in the seam's plain terms: JSON-RPC errors (and the SDK's timeout and closed
+ * connection) as MCPProtocolError, the rest as Engine2026Error; no SDK object is handed on except
+ * as a `cause`.
+ */
+export function toSeamError(error: unknown): Error {
+  if (error instanceof ProtocolError) {
+    return new MCPProtocolError(error.code, error.message, { cause: error, data: error.data });
+  }
+  if (!(error instanceof SdkError)) return error instanceof Error ? error : new Error(String(error));
+  switch (error.code) {
+    case SdkErrorCode.RequestTimeout:
+      return new MCPProtocolError(RPC_REQUEST_TIMEOUT, error.message, { cause: error });
+    case SdkErrorCode.ConnectionClosed:
+      return new MCPProtocolError(RPC_CONNECTION_CLOSED, error.message, { cause: error });
+    case SdkErrorCode.NotConnected:
+    case SdkErrorCode.SendFailed:
+    case SdkErrorCode.ClientHttpFailedToOpenStream:
+      return new Engine2026Error("CONNECTION_FAILED", error.message, { cause: error });
+    case SdkErrorCode.MethodNotSupportedByProtocolVersion:
+      return new MCPProtocolError(METHOD_NOT_FOUND, error.message, { cause: error, data: error.data });
+    case SdkErrorCode.EraNegotiationFailed:
+      return new Engine2026Error("ERA_NEGOTIATION_FAILED", error.message, { cause: error });
+    default:
+      return httpError(error) ?? new Engine2026Error("SDK_ERROR", error.message, { cause: error });
+  }
+}
+
+/**
+ * An HTTP failure. A 2026 server answers some JSON-RPC errors with a non-2xx status; the SDK then
+ * reports the status with the JSON-RPC answer in its message, which is the part that says what
+ * went wrong.
+ */
+function httpError(error: SdkError): Error | undefined {
+  const status = (error.data as { status?: unknown } | undefined)?.status;
+  if (typeof status !== "number") return undefined;
+  const rpc = embeddedRpcError(error.message);
+  if (rpc !== undefined) return new MCPProtocolError(rpc.code, rpc.message, { cause: error, data: rpc.data });
+  return new Engine2026Error("HTTP_ERROR", error.message, { cause: error, status });
+}
+
+function embeddedRpcError(message: string): { code: number; message: string; data?: unknown } | undefined {
+  const start = message.indexOf("{");
+  if (start < 0) return undefined;
+  try {
+    const parsed = JSON.parse(message.slice(start)) as {
+      error?: { code?: unknown; message?: unknown; data?: unknown };
+    };
+    const { code, message: text, data } = parsed.error ?? {};
+    return typeof code === "number" && typeof text === "string" ? { code, message: text, data } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,38 @@
+import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+import { startEverythingHttp, type EverythingHttpServer } from "@mcp-tool-adapter/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEngine2026 } from "../src/index.js";
+
+// The official 2025-era server-everything over streamable HTTP: auto must find 2025 and change nothing.
+let server: EverythingHttpServer;
+
+beforeAll(async () => {
+  server = await startEverythingHttp({ mode: "streamableHttp" });
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+describe("engine-2026 auto against server-everything (2025 era)", () => {
+  it("falls back to the 2025 handshake, calls a tool, and remembers the verdict", async () => {
+    const engine = createEngine2026();
+    const config = { name: "everything", transport: "streamable-http", url: server.url } as const;
+    const adapter = new MCPToolAdapter(config, { engine });
+    try {
+      await adapter.connect();
+      expect(adapter.protocolEra).toBe("2025");
+      expect(adapter.protocolVersion).toMatch(/^2025-/u);
+      expect(engine.knownEra(config)).toBe("2025");
+      expect((await adapter.discoverTools()).map((tool) => tool.name)).toContain("echo");
+      expect(await adapter.invoke("echo", { message: "old server" })).toMatchObject({
+        success: true,
+        data: { content: [{ type: "text", text: "Echo: old server" }] },
+      });
+      // The remembered verdict: a plain initialize, and still the same era.
+      await adapter.reconnect();
+      expect(adapter.protocolEra).toBe("2025");
+    } finally {
+      await adapter.disconnect();
+    }
+  });
+});
