@@ -13,7 +13,7 @@ import type { Logger } from "@mcp-tool-adapter/core";
 import { checkAuthorizationUrl, checkDiscoveredMetadata, isSecureEndpoint } from "./checks.js";
 import { MCPAuthError } from "./errors.js";
 import { createFileStore } from "./file-store.js";
-import type { CredentialStore, StoredCredentials } from "./store.js";
+import { sameAuthorizationServer, type CredentialStore, type StoredCredentials } from "./store.js";
 
 /** A client the authorization server already knows (registered by hand), instead of dynamic registration. */
 export interface PreRegisteredClient {
@@ -177,7 +177,14 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
 
   /** The stored credentials as they are now (loaded once per provider). */
   async credentials(): Promise<StoredCredentials> {
-    this.#loaded ??= this.#store.read(this.serverUrl).then((found) => found ?? { resource: this.serverUrl });
+    const configured = this.#options.authorizationServer;
+    this.#loaded ??= this.#store.read(this.serverUrl, configured).then(
+      (found) =>
+        found ?? {
+          resource: this.serverUrl,
+          ...(configured === undefined ? {} : { authorizationServer: configured }),
+        },
+    );
     this.#record ??= await this.#loaded;
     return this.#record;
   }
@@ -377,7 +384,17 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     checkDiscoveredMetadata(state);
-    const record = await this.credentials();
+    let record = await this.credentials();
+    if (
+      record.authorizationServer !== undefined &&
+      !sameAuthorizationServer(record.authorizationServer, state.authorizationServerUrl)
+    ) {
+      // The server now names another authorization server: its own login (or none) applies; the
+      // one stored for the old server stays where it is, and is never presented to the new one.
+      record = (await this.#store.read(this.serverUrl, state.authorizationServerUrl)) ?? { resource: this.serverUrl };
+      this.#record = record;
+      this.#loaded = Promise.resolve(record);
+    }
     // A connection that was never logged in stops here, before registering a client it cannot use.
     if (
       this.#interaction === undefined &&

@@ -105,7 +105,11 @@ export async function runLogoutCommand(
   options: AuthCommandOptions & { server: string },
 ): Promise<number> {
   const entry = await httpEntry(context, options, options.server);
-  const removed = await logout(entry.url, { store: cliCredentialStore(context) });
+  const authorizationServer = entry.auth?.authorizationServer;
+  const removed = await logout(entry.url, {
+    store: cliCredentialStore(context),
+    ...(authorizationServer === undefined ? {} : { authorizationServer }),
+  });
   if (options.json) context.out(JSON.stringify({ server: options.server, removed }, null, 2));
   else context.out(removed ? `Logged out of ${options.server}.` : `${options.server} had no stored login.`);
   return 0;
@@ -130,7 +134,7 @@ export async function runAuthStatusCommand(context: CliContext, options: AuthCom
   const rows: AuthStatusEntry[] = [];
   for (const [server, entry] of Object.entries(config.servers)) {
     if (entry.transport === "stdio" || entry.auth === undefined) continue;
-    const stored = await store.read(entry.url);
+    const stored = await store.read(entry.url, entry.auth.authorizationServer);
     const expiresAt = stored === undefined ? undefined : tokensExpireAt(stored);
     const hasTokens = stored?.tokens !== undefined;
     rows.push({
