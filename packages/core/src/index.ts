@@ -8,3 +8,4 @@ export { describeCause } from "./describe-cause.js";
 export type { Logger } from "./logger.js";
 export { AUTH_FAILED, AUTH_REQUIRED, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "./codes.js";
 export { addHeaderSecrets, addUrlSecrets, collectConfigSecrets, isSensitiveHeader, redactSecrets } from "./redact.js";
+export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";

@@ -9,7 +9,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { Logger } from "@mcp-tool-adapter/core";
+import type { Logger, StepUpAuthProvider } from "@mcp-tool-adapter/core";
 import { checkAuthorizationUrl, checkDiscoveredMetadata, isSecureEndpoint } from "./checks.js";
 import { MCPAuthError } from "./errors.js";
 import { createFileStore } from "./file-store.js";
@@ -71,6 +71,14 @@ export interface NodeOAuthProviderOptions {
    * Leave it out for anything unattended.
    */
   interactive?: InteractiveOptions;
+  /**
+   * For servers whose config did not ask for OAuth: until a login is stored for this server, the
+   * provider stays out of the way. It sends no token and, when the server answers 401, fails at
+   * once with `AUTH_REQUIRED` and the login hint, before any discovery request. A store it cannot
+   * read is reported only then (a server that needs no login keeps working). Once a login is
+   * stored, it serves and refreshes it like any provider.
+   */
+  onlyWithStoredLogin?: boolean;
   /** Wall-clock milliseconds, for token expiry. Default `Date.now`. */
   now?: () => number;
   logger?: Logger;
@@ -104,7 +112,7 @@ const NO_BROWSER_REDIRECT = "http://127.0.0.1/callback";
  * lacks) or `AUTH_FAILED` (the stored login was rejected) saying how to log in; {@link login} does
  * that, and an interactive provider calls it itself.
  */
-export class NodeOAuthClientProvider implements OAuthClientProvider {
+export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthProvider {
   readonly serverUrl: string;
   readonly #options: NodeOAuthProviderOptions;
   readonly #store: CredentialStore;
@@ -119,6 +127,8 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   #freshLogin = false;
   /** Scopes a `403 insufficient_scope` named that the stored tokens lack (a step-up is due). */
   #stepUpScope: string | undefined;
+  /** Why the store could not be read, kept for the 401 (onlyWithStoredLogin). */
+  #unreadableStore: Error | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(serverUrl: string | URL, options: NodeOAuthProviderOptions = {}) {
@@ -178,12 +188,22 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   /** The stored credentials as they are now (loaded once per provider). */
   async credentials(): Promise<StoredCredentials> {
     const configured = this.#options.authorizationServer;
+    const empty: StoredCredentials = {
+      resource: this.serverUrl,
+      ...(configured === undefined ? {} : { authorizationServer: configured }),
+    };
     this.#loaded ??= this.#store.read(this.serverUrl, configured).then(
-      (found) =>
-        found ?? {
-          resource: this.serverUrl,
-          ...(configured === undefined ? {} : { authorizationServer: configured }),
-        },
+      (found) => found ?? empty,
+      (error: unknown) => {
+        if (this.#options.onlyWithStoredLogin !== true) throw error;
+        // A server that needs no login keeps working; one that answers 401 gets this error then.
+        this.#unreadableStore = error instanceof Error ? error : new Error(String(error));
+        this.#options.logger?.warn?.("The credentials store could not be read; connecting without a stored login", {
+          server: this.serverUrl,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return empty;
+      },
     );
     this.#record ??= await this.#loaded;
     return this.#record;
@@ -300,7 +320,8 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   /**
-   * The server answered `403 insufficient_scope` naming `scope` (transport-http reports it). Scopes
+   * The server answered `403 insufficient_scope` naming `scope` (transport-http reports it: core's
+   * StepUpAuthProvider). Scopes
    * the stored login lacks make the next authorization a step-up: a login in interactive mode,
    * else `AUTH_REQUIRED` naming them.
    */
@@ -409,6 +430,11 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    // The SDK asks for this first on a 401, before any request of its own.
+    if (this.#options.onlyWithStoredLogin === true && this.#interaction === undefined) {
+      if (this.#unreadableStore !== undefined) throw this.#unreadableStore;
+      if ((await this.credentials()).tokens === undefined) throw this.#needsLogin();
+    }
     // A login discovers afresh (the server may have moved to another authorization server).
     const stored =
       this.#interaction !== undefined && !this.#discoveredNow ? undefined : (await this.credentials()).discovery;
@@ -476,6 +502,14 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
       return new MCPAuthError(
         "AUTH_FAILED",
         `The stored login for ${this.serverUrl} was rejected and could not be refreshed (revoked or expired). To log in again, ${hint}.`,
+      );
+    }
+    if (this.#options.onlyWithStoredLogin === true) {
+      // Its config did not say OAuth: the 401 may as well mean a missing API key.
+      return new MCPAuthError(
+        "AUTH_REQUIRED",
+        `${this.serverUrl} answered 401 Unauthorized and no login is stored for it. If it uses OAuth, ${hint}; ` +
+          "if it takes an API key or token, set it in the server's config (headers.Authorization).",
       );
     }
     return new MCPAuthError("AUTH_REQUIRED", `${this.serverUrl} needs a login. To log in, ${hint}.`);
