@@ -2,6 +2,7 @@ export { MCPAuthError, type MCPAuthErrorCode } from "./errors.js";
 export {
   NodeOAuthClientProvider,
   type ClientCredentialsOptions,
+  type CrossAppAccessOptions,
   type InteractiveOptions,
   type LoginInteraction,
   type NodeOAuthProviderOptions,

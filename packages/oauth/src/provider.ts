@@ -32,6 +32,24 @@ export interface ClientCredentialsOptions {
   algorithm?: string;
 }
 
+/**
+ * Enterprise-managed authorization (cross-app access, SEP-990): the user's ID token from the
+ * enterprise identity provider is exchanged there for an identity assertion grant (ID-JAG,
+ * RFC 8693 token exchange), which the MCP server's authorization server takes as a JWT bearer
+ * grant (RFC 7523) from this client (client_secret_basic). No browser, no refresh token.
+ */
+export interface CrossAppAccessOptions {
+  /** This client at the MCP server's authorization server. */
+  clientId: string;
+  clientSecret: string;
+  /** The identity provider's token endpoint (https, or loopback http). */
+  idpTokenEndpoint: string;
+  /** The user's ID token from the identity provider (or how to get a current one). */
+  idToken: string | (() => string | Promise<string>);
+  /** This client at the identity provider, sent with the token exchange when given. */
+  idpClientId?: string;
+}
+
 export interface NodeOAuthProviderOptions {
   /** Where credentials are kept between runs. Default: the file store in the user's config directory. */
   store?: CredentialStore;
@@ -44,6 +62,8 @@ export interface NodeOAuthProviderOptions {
   clientMetadataUrl?: string;
   /** Machine credentials: no browser, no refresh token; a fresh token whenever the old one is rejected. */
   clientCredentials?: ClientCredentialsOptions;
+  /** Cross-app access through the enterprise identity provider; needs `authorizationServer`. */
+  crossAppAccess?: CrossAppAccessOptions;
   /**
    * The authorization server credentials may be presented to (its issuer URL). Required with
    * `clientCredentials` and recommended with `client`: without it, the MCP server chooses where
@@ -129,6 +149,8 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
   #stepUpScope: string | undefined;
   /** Why the store could not be read, kept for the 401 (onlyWithStoredLogin). */
   #unreadableStore: Error | undefined;
+  /** The last identity assertion grant (cross-app access): a credential, redacted like the tokens. */
+  #assertion: string | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(serverUrl: string | URL, options: NodeOAuthProviderOptions = {}) {
@@ -136,6 +158,21 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
     this.#options = options;
     this.#store = options.store ?? createFileStore(options.logger ? { logger: options.logger } : {});
     this.#now = options.now ?? Date.now;
+    const crossApp = options.crossAppAccess;
+    if (crossApp !== undefined) {
+      if (options.authorizationServer === undefined || options.clientCredentials !== undefined) {
+        throw new MCPAuthError(
+          "AUTH_CONFIG_INVALID",
+          `crossAppAccess for ${this.serverUrl} needs authorizationServer (the issuer URL the secret may be sent to) and no clientCredentials.`,
+        );
+      }
+      if (!isSecureEndpoint(crossApp.idpTokenEndpoint)) {
+        throw new MCPAuthError(
+          "AUTH_CONFIG_INVALID",
+          `crossAppAccess idpTokenEndpoint ${crossApp.idpTokenEndpoint} must be an https URL.`,
+        );
+      }
+    }
     const machine = options.clientCredentials;
     if (machine !== undefined) {
       if (options.authorizationServer === undefined) {
@@ -226,7 +263,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
   }
 
   get redirectUrl(): string | undefined {
-    if (this.#options.clientCredentials !== undefined) return undefined;
+    if (this.#isMachine()) return undefined;
     return this.#interaction?.redirectUrl ?? NO_BROWSER_REDIRECT;
   }
 
@@ -237,6 +274,14 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
   get clientMetadata(): OAuthClientMetadata {
     const scope = this.#options.scopes?.join(" ");
     const common = { client_name: this.#options.clientName ?? "mcp-tool-adapter", ...(scope ? { scope } : {}) };
+    if (this.#options.crossAppAccess !== undefined) {
+      return {
+        ...common,
+        redirect_uris: [],
+        grant_types: ["urn:ietf:params:oauth:grant-type:jwt-bearer"],
+        token_endpoint_auth_method: "client_secret_basic",
+      };
+    }
     if (this.#options.clientCredentials !== undefined) {
       return {
         ...common,
@@ -267,7 +312,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    const configured = this.#options.clientCredentials ?? this.#options.client;
+    const configured = this.#options.clientCredentials ?? this.#options.crossAppAccess ?? this.#options.client;
     if (configured !== undefined) {
       const issuer = this.#options.authorizationServer;
       return {
@@ -288,7 +333,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
 
   async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
     // A configured client is the config's to keep; only registered ones are stored.
-    if (this.#options.client !== undefined || this.#options.clientCredentials !== undefined) return;
+    if (this.#options.client !== undefined || this.#isMachine()) return;
     if (this.#interaction !== undefined && "redirect_uris" in clientInformation) {
       const uris = (clientInformation as { redirect_uris?: unknown }).redirect_uris;
       if (Array.isArray(uris) && uris.some((uri) => typeof uri !== "string" || !isLoopbackRedirect(uri))) {
@@ -374,13 +419,71 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
     return this.#verifier;
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+  prepareTokenRequest(scope?: string): URLSearchParams | Promise<URLSearchParams> | undefined {
+    if (this.#options.crossAppAccess !== undefined) return this.#jwtBearerGrant(this.#options.crossAppAccess, scope);
     if (this.#options.clientCredentials === undefined) return undefined;
     const params = new URLSearchParams({ grant_type: "client_credentials" });
     // The SDK passes the configured scopes; without them, the server's advertised ones (as for a login).
     const chosen = scope || this.#record?.discovery?.resourceMetadata?.scopes_supported?.join(" ");
     if (chosen) params.set("scope", chosen);
     return params;
+  }
+
+  /** Token exchange at the identity provider (ID token → ID-JAG), then the JWT bearer grant's parameters. */
+  async #jwtBearerGrant(options: CrossAppAccessOptions, scope: string | undefined): Promise<URLSearchParams> {
+    const discovery = this.#record?.discovery;
+    const audience = discovery?.authorizationServerMetadata?.issuer ?? this.#options.authorizationServer ?? "";
+    const resource = discovery?.resourceMetadata?.resource ?? this.serverUrl;
+    const idToken = typeof options.idToken === "string" ? options.idToken : await options.idToken();
+    const exchange = new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      subject_token: idToken,
+      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+      audience,
+      resource,
+    });
+    if (scope) exchange.set("scope", scope);
+    if (options.idpClientId !== undefined) exchange.set("client_id", options.idpClientId);
+    let response: Response;
+    try {
+      response = await fetch(options.idpTokenEndpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        body: exchange,
+        redirect: "error",
+      });
+    } catch (error) {
+      throw new MCPAuthError(
+        "AUTH_FAILED",
+        `The identity provider's token endpoint ${options.idpTokenEndpoint} could not be reached (${error instanceof Error ? error.message : String(error)}). Check idpTokenEndpoint.`,
+      );
+    }
+    const body = (await response.json().catch(() => undefined)) as
+      { access_token?: unknown; issued_token_type?: unknown; error?: unknown } | undefined;
+    if (
+      !response.ok ||
+      typeof body?.access_token !== "string" ||
+      body.issued_token_type !== "urn:ietf:params:oauth:token-type:id-jag"
+    ) {
+      const reason = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
+      throw new MCPAuthError(
+        "AUTH_FAILED",
+        `The identity provider at ${options.idpTokenEndpoint} did not exchange the ID token for an identity assertion grant (${reason}). ` +
+          "Check that the ID token is current and that this client may use cross-app access there.",
+      );
+    }
+    this.#assertion = body.access_token;
+    const params = new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: body.access_token,
+    });
+    if (scope) params.set("scope", scope);
+    return params;
+  }
+
+  #isMachine(): boolean {
+    return this.#options.clientCredentials !== undefined || this.#options.crossAppAccess !== undefined;
   }
 
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
@@ -420,7 +523,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
     if (
       this.#interaction === undefined &&
       this.#options.interactive === undefined &&
-      this.#options.clientCredentials === undefined &&
+      !this.#isMachine() &&
       record.tokens === undefined
     ) {
       throw this.#needsLogin();
@@ -460,6 +563,9 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
       client?.client_secret,
       this.#options.client?.clientSecret,
       this.#options.clientCredentials?.clientSecret,
+      this.#options.crossAppAccess?.clientSecret,
+      this.#assertion,
+      typeof this.#options.crossAppAccess?.idToken === "string" ? this.#options.crossAppAccess.idToken : undefined,
       this.#verifier,
     ].filter((value): value is string => typeof value === "string");
   }
