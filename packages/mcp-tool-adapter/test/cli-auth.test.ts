@@ -1,4 +1,5 @@
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -232,5 +233,23 @@ describe("an HTTP entry without auth, behind oidc-provider", () => {
     } finally {
       await chmod(store, 0o700);
     }
+  });
+
+  it("auth status moves a login of the per-server layout to its new file and shows it", async () => {
+    const store = join(directory, "legacy-auth");
+    await mkdir(store, { mode: 0o700 });
+    const [current] = await readdir(join(directory, "plain-auth"));
+    const record = await readFile(join(directory, "plain-auth", current ?? ""), "utf8");
+    // The name the per-server layout gave it: host, then a hash of the URL.
+    const legacy = `${new URL(server.mcpUrl).host.replace(/[^a-zA-Z0-9.-]/g, "_")}-${createHash("sha256").update(server.mcpUrl).digest("hex").slice(0, 16)}.json`;
+    await writeFile(join(store, legacy), record, { mode: 0o600 });
+
+    const status = await runCliCaptured(["auth", "status", "--json", "--config", plainConfig], {
+      env: { ...plainEnv, MCP_TOOL_ADAPTER_AUTH_DIR: store },
+      cwd: directory,
+    });
+    const rows = (JSON.parse(status.stdout) as { servers: { server: string; status: string }[] }).servers;
+    expect(rows).toEqual([expect.objectContaining({ server: "plain", status: "logged-in" })]);
+    expect(await readdir(store)).toEqual([current]);
   });
 });
