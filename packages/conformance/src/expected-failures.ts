@@ -5,6 +5,4 @@
 export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
   "auth/2025-03-26-oauth-metadata-backcompat":
     "deliberate: without protected-resource metadata the SDK takes the MCP server's origin as the authorization server, and this server's metadata names another issuer (<origin>/oauth); our RFC 8414 issuer check refuses that mismatch",
-  "auth/cross-app-access-complete-flow":
-    "the cross-app access extension (token exchange + JWT bearer grant) is not implemented by @mcp-tool-adapter/oauth",
 };

@@ -28,3 +28,4 @@ export {
   type MCPProtocolSetting,
   type MCPServerCapabilities,
 } from "./engine.js";
+export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";

@@ -70,13 +70,21 @@ export interface MCPServerSetOptions {
   telemetry?: MCPTelemetryOptions | false;
 }
 
-/** How the default adapter factory authorizes entries that have `auth`. */
+/** How the default adapter factory authorizes HTTP entries: those with `auth`, and logins stored for the others. */
 export interface ServerSetAuthOptions {
+  /** Default: the file store in the user's config directory. */
   store?: CredentialStore;
   /** Default: "call login() from mcp-tool-adapter for <url>"; the CLI says "run `mcp-tool-adapter login <name>`". */
   loginHint?: (serverName: string) => string;
   /** A human is there: `oauth` entries log in (or step up) during a connection instead of failing with AUTH_REQUIRED. */
   interactive?: InteractiveOptions;
+  /**
+   * HTTP entries without `auth` (and without an Authorization header) use a login stored for their
+   * URL (`login()`, `mcp-tool-adapter login <name>`), refreshed on their own; without one they
+   * connect as before, and a 401 fails with AUTH_REQUIRED and the login hint. Default true; false
+   * leaves such entries alone (no store read).
+   */
+  storedLogins?: boolean;
 }
 
 /** Tool pinning for a whole set: one lock, the same policy for every server. */
@@ -401,13 +409,27 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
   } = options;
   return (config, { entry, serverName }) => {
     const authProvider =
-      entry.auth === undefined || config.transport === "stdio"
+      config.transport === "stdio"
         ? undefined
-        : createServerAuthProvider(config.url, entry.auth, {
-            ...(auth.store === undefined ? {} : { store: auth.store }),
-            ...(auth.loginHint === undefined ? {} : { loginHint: auth.loginHint(serverName) }),
-            ...(auth.interactive === undefined ? {} : { interactive: auth.interactive }),
-          });
+        : entry.auth !== undefined
+          ? createServerAuthProvider(config.url, entry.auth, {
+              ...(auth.store === undefined ? {} : { store: auth.store }),
+              ...(auth.loginHint === undefined ? {} : { loginHint: auth.loginHint(serverName) }),
+              ...(auth.interactive === undefined ? {} : { interactive: auth.interactive }),
+            })
+          : auth.storedLogins === false || hasAuthorizationHeader(config.headers)
+            ? undefined
+            : // No login prompt here: the config did not ask for OAuth, so a 401 names the login command instead.
+              createServerAuthProvider(
+                config.url,
+                { type: "oauth" },
+                {
+                  ...(auth.store === undefined ? {} : { store: auth.store }),
+                  ...(auth.loginHint === undefined ? {} : { loginHint: auth.loginHint(serverName) }),
+                  ...(logger === undefined ? {} : { logger }),
+                  onlyWithStoredLogin: true,
+                },
+              );
     return new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),
       ...(engine === undefined ? {} : { engine }),
@@ -433,6 +455,10 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
       ...(entry.recovery !== undefined ? { recovery: entry.recovery } : recovery === undefined ? {} : { recovery }),
     });
   };
+}
+
+function hasAuthorizationHeader(headers: Readonly<Record<string, string>> | undefined): boolean {
+  return Object.keys(headers ?? {}).some((name) => name.toLowerCase() === "authorization");
 }
 
 function toServerConfig(name: string, entry: ServerEntry): MCPServerConfig {

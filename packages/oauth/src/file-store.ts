@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { chmod, link, lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describeCause, type Logger } from "@mcp-tool-adapter/core";
 import { MCPAuthError } from "./errors.js";
-import type { CredentialStore, StoredCredentials } from "./store.js";
+import { canonicalCredentialUrl, type CredentialStore, type StoredCredentials } from "./store.js";
 
 export interface FileStoreOptions {
   /** Where the files go. Default: {@link defaultCredentialsDirectory}. */
@@ -33,21 +33,63 @@ export function defaultCredentialsDirectory(
   return join(base, "mcp-tool-adapter", "auth");
 }
 
-/** The file name for a server: readable host, then a hash of the whole URL (paths and ports differ per server). */
-export function credentialsFileName(resource: string): string {
+/** What names a stored record: the resource and (once discovered) its authorization server. */
+export interface CredentialKey {
+  readonly resource: string;
+  readonly authorizationServer?: string;
+}
+
+/** Stands for "authorization server not discovered yet" in a file name. */
+const NO_AUTHORIZATION_SERVER = "unknown";
+
+/** A readable host, then a hash of the whole canonical URL (paths and ports differ per server). */
+function namePart(url: string, hashLength: number): string {
+  const canonical = canonicalCredentialUrl(url);
+  let host = "server";
+  try {
+    host = new URL(canonical).host.replace(/[^a-zA-Z0-9.-]/g, "_");
+  } catch {
+    // Not a URL: the hash alone names it.
+  }
+  return `${host}-${createHash("sha256").update(canonical).digest("hex").slice(0, hashLength)}`;
+}
+
+/** The shared start of every file name for `resource`, one per authorization server. */
+function resourcePrefix(resource: string): string {
+  return `${namePart(resource, 16)}@`;
+}
+
+/**
+ * The file for (authorization server, resource): `<resource host>-<hash>@<issuer host>-<hash>.json`,
+ * e.g. `mcp.example.com-3f1c…@auth.example.com-9a2b….json`. Hashes keep names safe and distinct;
+ * hosts keep them readable.
+ */
+export function credentialsFileName(key: CredentialKey): string {
+  const server =
+    key.authorizationServer === undefined ? NO_AUTHORIZATION_SERVER : namePart(key.authorizationServer, 12);
+  return `${resourcePrefix(key.resource)}${server}.json`;
+}
+
+/** The name the per-resource layout (before the authorization server was part of the key) used. */
+function legacyFileName(resource: string): string {
   let host = "server";
   try {
     host = new URL(resource).host.replace(/[^a-zA-Z0-9.-]/g, "_");
   } catch {
-    // Not a URL: the hash alone names it.
+    // As the old layout did.
   }
   return `${host}-${createHash("sha256").update(resource).digest("hex").slice(0, 16)}.json`;
 }
 
+const isLegacyName = (name: string): boolean => name.endsWith(".json") && !name.includes("@");
+
 /**
- * One JSON file per MCP server in the user's config directory, mode 0600 in a 0700 directory,
- * replaced atomically (written to a temporary file, flushed, renamed). On POSIX systems a file or
- * directory that group or others can access is refused (or warned about and tightened).
+ * One JSON file per (authorization server, resource) in the user's config directory, mode 0600 in a
+ * 0700 directory, replaced atomically (written to a temporary file, flushed, renamed). On POSIX
+ * systems a file or directory that group or others can access, a symbolic link or another user's
+ * file is refused (or, for modes, warned about and tightened). Files of the older per-resource
+ * layout are moved to their new name the first time their resource is used (or on `list`), by
+ * hard link and unlink: atomic, once, and subject to the same checks.
  */
 export function createFileStore(options: FileStoreOptions = {}): CredentialStore {
   const directory = options.directory ?? defaultCredentialsDirectory();
@@ -89,13 +131,31 @@ export function createFileStore(options: FileStoreOptions = {}): CredentialStore
     await checkPermissions(directory, "directory");
   }
 
-  async function readPath(path: string): Promise<StoredCredentials | undefined> {
+  /** The directory's names after its check, or undefined when there is no directory yet. */
+  async function names(): Promise<string[] | undefined> {
+    let found: string[];
     try {
-      await stat(path);
+      found = await readdir(directory);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
+    await checkPermissions(directory, "directory");
+    return found;
+  }
+
+  async function exists(path: string): Promise<boolean> {
+    try {
+      await lstat(path);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+  }
+
+  async function readPath(path: string): Promise<StoredCredentials | undefined> {
+    if (!(await exists(path))) return undefined;
     await checkPermissions(path, "file");
     const text = await readFile(path, "utf8");
     try {
@@ -103,7 +163,8 @@ export function createFileStore(options: FileStoreOptions = {}): CredentialStore
       if (
         typeof parsed !== "object" ||
         parsed === null ||
-        typeof (parsed as { resource?: unknown }).resource !== "string"
+        typeof (parsed as { resource?: unknown }).resource !== "string" ||
+        !["string", "undefined"].includes(typeof (parsed as { authorizationServer?: unknown }).authorizationServer)
       )
         throw new Error("no resource");
       return parsed as StoredCredentials;
@@ -113,6 +174,55 @@ export function createFileStore(options: FileStoreOptions = {}): CredentialStore
         `The credentials file ${path} is not a credentials record (${describeCause(error)}). Delete it and log in again.`,
       );
     }
+  }
+
+  /**
+   * Moves one file of the per-resource layout to its (authorization server, resource) name after
+   * the same checks as a read. A record already at the new name is newer (written by this layout):
+   * it stays, and the old file goes, with a warning.
+   */
+  async function migrate(name: string): Promise<void> {
+    const from = join(directory, name);
+    const record = await readPath(from);
+    if (record === undefined) return;
+    const to = join(directory, credentialsFileName(record));
+    try {
+      // link fails rather than replace: a newer record at the new name is never overwritten.
+      await link(from, to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      options.logger?.warn?.("An old-layout credentials file was superseded by a newer login; removed it", {
+        path: from,
+      });
+    }
+    try {
+      await unlink(from);
+    } catch (error) {
+      // Another process moved it at the same time.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    options.logger?.info?.("Moved a credentials file to the per-authorization-server layout", { from, to });
+  }
+
+  async function migrateResource(resource: string, present: readonly string[]): Promise<void> {
+    const legacy = new Set([legacyFileName(resource), legacyFileName(canonicalCredentialUrl(resource))]);
+    for (const name of legacy) if (present.includes(name)) await migrate(name);
+  }
+
+  /** The files for `resource`, newest first, after moving its old-layout file. */
+  async function filesFor(resource: string): Promise<string[]> {
+    let present = await names();
+    if (present === undefined) return [];
+    if (present.some(isLegacyName)) {
+      await migrateResource(resource, present);
+      present = (await names()) ?? [];
+    }
+    const prefix = resourcePrefix(resource);
+    const matching = present.filter((name) => name.startsWith(prefix) && name.endsWith(".json"));
+    const dated = await Promise.all(
+      matching.map(async (name) => ({ name, modified: (await lstat(join(directory, name))).mtimeMs })),
+    );
+    return dated.sort((a, b) => b.modified - a.modified).map(({ name }) => join(directory, name));
   }
 
   function wrap<T>(action: string, run: () => Promise<T>): Promise<T> {
@@ -127,20 +237,17 @@ export function createFileStore(options: FileStoreOptions = {}): CredentialStore
   }
 
   return {
-    read: (resource) =>
+    read: (resource, authorizationServer) =>
       wrap("read", async () => {
-        try {
-          await stat(directory);
-        } catch {
-          return undefined;
-        }
-        await checkPermissions(directory, "directory");
-        return readPath(join(directory, credentialsFileName(resource)));
+        const files = await filesFor(resource);
+        if (authorizationServer === undefined) return files[0] === undefined ? undefined : readPath(files[0]);
+        const wanted = join(directory, credentialsFileName({ resource, authorizationServer }));
+        return files.includes(wanted) ? readPath(wanted) : undefined;
       }),
     write: (credentials) =>
       wrap("write to", async () => {
         await ensureDirectory();
-        const target = join(directory, credentialsFileName(credentials.resource));
+        const target = join(directory, credentialsFileName(credentials));
         const temporary = `${target}.${randomBytes(6).toString("hex")}.tmp`;
         // "wx": a file planted at the temporary name is never written through.
         const handle = await open(temporary, "wx", 0o600);
@@ -157,28 +264,25 @@ export function createFileStore(options: FileStoreOptions = {}): CredentialStore
           throw error;
         }
       }),
-    delete: (resource) =>
+    delete: (resource, authorizationServer) =>
       wrap("delete from", async () => {
-        const path = join(directory, credentialsFileName(resource));
-        try {
-          await rm(path);
-          return true;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-          throw error;
-        }
+        const files = await filesFor(resource);
+        const doomed =
+          authorizationServer === undefined
+            ? files
+            : files.filter((file) => file === join(directory, credentialsFileName({ resource, authorizationServer })));
+        for (const file of doomed) await rm(file, { force: true });
+        return doomed.length > 0;
       }),
     list: () =>
       wrap("list", async () => {
-        let names: string[];
-        try {
-          names = await readdir(directory);
-        } catch {
-          return [];
-        }
-        await checkPermissions(directory, "directory");
+        let present = await names();
+        if (present === undefined) return [];
+        const legacy = present.filter(isLegacyName);
+        for (const name of legacy) await migrate(name);
+        if (legacy.length > 0) present = (await names()) ?? [];
         const found: StoredCredentials[] = [];
-        for (const name of names.filter((n) => n.endsWith(".json")).sort()) {
+        for (const name of present.filter((n) => n.endsWith(".json")).sort()) {
           const credentials = await readPath(join(directory, name));
           if (credentials) found.push(credentials);
         }

@@ -9,11 +9,11 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { Logger } from "@mcp-tool-adapter/core";
+import type { Logger, StepUpAuthProvider } from "@mcp-tool-adapter/core";
 import { checkAuthorizationUrl, checkDiscoveredMetadata, isSecureEndpoint } from "./checks.js";
 import { MCPAuthError } from "./errors.js";
 import { createFileStore } from "./file-store.js";
-import type { CredentialStore, StoredCredentials } from "./store.js";
+import { sameAuthorizationServer, type CredentialStore, type StoredCredentials } from "./store.js";
 
 /** A client the authorization server already knows (registered by hand), instead of dynamic registration. */
 export interface PreRegisteredClient {
@@ -32,6 +32,24 @@ export interface ClientCredentialsOptions {
   algorithm?: string;
 }
 
+/**
+ * Enterprise-managed authorization (cross-app access, SEP-990): the user's ID token from the
+ * enterprise identity provider is exchanged there for an identity assertion grant (ID-JAG,
+ * RFC 8693 token exchange), which the MCP server's authorization server takes as a JWT bearer
+ * grant (RFC 7523) from this client (client_secret_basic). No browser, no refresh token.
+ */
+export interface CrossAppAccessOptions {
+  /** This client at the MCP server's authorization server. */
+  clientId: string;
+  clientSecret: string;
+  /** The identity provider's token endpoint (https, or loopback http). */
+  idpTokenEndpoint: string;
+  /** The user's ID token from the identity provider (or how to get a current one). */
+  idToken: string | (() => string | Promise<string>);
+  /** This client at the identity provider, sent with the token exchange when given. */
+  idpClientId?: string;
+}
+
 export interface NodeOAuthProviderOptions {
   /** Where credentials are kept between runs. Default: the file store in the user's config directory. */
   store?: CredentialStore;
@@ -44,6 +62,8 @@ export interface NodeOAuthProviderOptions {
   clientMetadataUrl?: string;
   /** Machine credentials: no browser, no refresh token; a fresh token whenever the old one is rejected. */
   clientCredentials?: ClientCredentialsOptions;
+  /** Cross-app access through the enterprise identity provider; needs `authorizationServer`. */
+  crossAppAccess?: CrossAppAccessOptions;
   /**
    * The authorization server credentials may be presented to (its issuer URL). Required with
    * `clientCredentials` and recommended with `client`: without it, the MCP server chooses where
@@ -71,6 +91,14 @@ export interface NodeOAuthProviderOptions {
    * Leave it out for anything unattended.
    */
   interactive?: InteractiveOptions;
+  /**
+   * For servers whose config did not ask for OAuth: until a login is stored for this server, the
+   * provider stays out of the way. It sends no token and, when the server answers 401, fails at
+   * once with `AUTH_REQUIRED` and the login hint, before any discovery request. A store it cannot
+   * read is reported only then (a server that needs no login keeps working). Once a login is
+   * stored, it serves and refreshes it like any provider.
+   */
+  onlyWithStoredLogin?: boolean;
   /** Wall-clock milliseconds, for token expiry. Default `Date.now`. */
   now?: () => number;
   logger?: Logger;
@@ -104,7 +132,7 @@ const NO_BROWSER_REDIRECT = "http://127.0.0.1/callback";
  * lacks) or `AUTH_FAILED` (the stored login was rejected) saying how to log in; {@link login} does
  * that, and an interactive provider calls it itself.
  */
-export class NodeOAuthClientProvider implements OAuthClientProvider {
+export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthProvider {
   readonly serverUrl: string;
   readonly #options: NodeOAuthProviderOptions;
   readonly #store: CredentialStore;
@@ -119,6 +147,10 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   #freshLogin = false;
   /** Scopes a `403 insufficient_scope` named that the stored tokens lack (a step-up is due). */
   #stepUpScope: string | undefined;
+  /** Why the store could not be read, kept for the 401 (onlyWithStoredLogin). */
+  #unreadableStore: Error | undefined;
+  /** The last identity assertion grant (cross-app access): a credential, redacted like the tokens. */
+  #assertion: string | undefined;
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(serverUrl: string | URL, options: NodeOAuthProviderOptions = {}) {
@@ -126,6 +158,21 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
     this.#options = options;
     this.#store = options.store ?? createFileStore(options.logger ? { logger: options.logger } : {});
     this.#now = options.now ?? Date.now;
+    const crossApp = options.crossAppAccess;
+    if (crossApp !== undefined) {
+      if (options.authorizationServer === undefined || options.clientCredentials !== undefined) {
+        throw new MCPAuthError(
+          "AUTH_CONFIG_INVALID",
+          `crossAppAccess for ${this.serverUrl} needs authorizationServer (the issuer URL the secret may be sent to) and no clientCredentials.`,
+        );
+      }
+      if (!isSecureEndpoint(crossApp.idpTokenEndpoint)) {
+        throw new MCPAuthError(
+          "AUTH_CONFIG_INVALID",
+          `crossAppAccess idpTokenEndpoint ${crossApp.idpTokenEndpoint} must be an https URL.`,
+        );
+      }
+    }
     const machine = options.clientCredentials;
     if (machine !== undefined) {
       if (options.authorizationServer === undefined) {
@@ -177,7 +224,24 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
 
   /** The stored credentials as they are now (loaded once per provider). */
   async credentials(): Promise<StoredCredentials> {
-    this.#loaded ??= this.#store.read(this.serverUrl).then((found) => found ?? { resource: this.serverUrl });
+    const configured = this.#options.authorizationServer;
+    const empty: StoredCredentials = {
+      resource: this.serverUrl,
+      ...(configured === undefined ? {} : { authorizationServer: configured }),
+    };
+    this.#loaded ??= this.#store.read(this.serverUrl, configured).then(
+      (found) => found ?? empty,
+      (error: unknown) => {
+        if (this.#options.onlyWithStoredLogin !== true) throw error;
+        // A server that needs no login keeps working; one that answers 401 gets this error then.
+        this.#unreadableStore = error instanceof Error ? error : new Error(String(error));
+        this.#options.logger?.warn?.("The credentials store could not be read; connecting without a stored login", {
+          server: this.serverUrl,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return empty;
+      },
+    );
     this.#record ??= await this.#loaded;
     return this.#record;
   }
@@ -199,7 +263,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string | undefined {
-    if (this.#options.clientCredentials !== undefined) return undefined;
+    if (this.#isMachine()) return undefined;
     return this.#interaction?.redirectUrl ?? NO_BROWSER_REDIRECT;
   }
 
@@ -210,6 +274,14 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   get clientMetadata(): OAuthClientMetadata {
     const scope = this.#options.scopes?.join(" ");
     const common = { client_name: this.#options.clientName ?? "mcp-tool-adapter", ...(scope ? { scope } : {}) };
+    if (this.#options.crossAppAccess !== undefined) {
+      return {
+        ...common,
+        redirect_uris: [],
+        grant_types: ["urn:ietf:params:oauth:grant-type:jwt-bearer"],
+        token_endpoint_auth_method: "client_secret_basic",
+      };
+    }
     if (this.#options.clientCredentials !== undefined) {
       return {
         ...common,
@@ -240,7 +312,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    const configured = this.#options.clientCredentials ?? this.#options.client;
+    const configured = this.#options.clientCredentials ?? this.#options.crossAppAccess ?? this.#options.client;
     if (configured !== undefined) {
       const issuer = this.#options.authorizationServer;
       return {
@@ -261,7 +333,7 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
 
   async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
     // A configured client is the config's to keep; only registered ones are stored.
-    if (this.#options.client !== undefined || this.#options.clientCredentials !== undefined) return;
+    if (this.#options.client !== undefined || this.#isMachine()) return;
     if (this.#interaction !== undefined && "redirect_uris" in clientInformation) {
       const uris = (clientInformation as { redirect_uris?: unknown }).redirect_uris;
       if (Array.isArray(uris) && uris.some((uri) => typeof uri !== "string" || !isLoopbackRedirect(uri))) {
@@ -293,7 +365,8 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   /**
-   * The server answered `403 insufficient_scope` naming `scope` (transport-http reports it). Scopes
+   * The server answered `403 insufficient_scope` naming `scope` (transport-http reports it: core's
+   * StepUpAuthProvider). Scopes
    * the stored login lacks make the next authorization a step-up: a login in interactive mode,
    * else `AUTH_REQUIRED` naming them.
    */
@@ -346,13 +419,71 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
     return this.#verifier;
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+  prepareTokenRequest(scope?: string): URLSearchParams | Promise<URLSearchParams> | undefined {
+    if (this.#options.crossAppAccess !== undefined) return this.#jwtBearerGrant(this.#options.crossAppAccess, scope);
     if (this.#options.clientCredentials === undefined) return undefined;
     const params = new URLSearchParams({ grant_type: "client_credentials" });
     // The SDK passes the configured scopes; without them, the server's advertised ones (as for a login).
     const chosen = scope || this.#record?.discovery?.resourceMetadata?.scopes_supported?.join(" ");
     if (chosen) params.set("scope", chosen);
     return params;
+  }
+
+  /** Token exchange at the identity provider (ID token → ID-JAG), then the JWT bearer grant's parameters. */
+  async #jwtBearerGrant(options: CrossAppAccessOptions, scope: string | undefined): Promise<URLSearchParams> {
+    const discovery = this.#record?.discovery;
+    const audience = discovery?.authorizationServerMetadata?.issuer ?? this.#options.authorizationServer ?? "";
+    const resource = discovery?.resourceMetadata?.resource ?? this.serverUrl;
+    const idToken = typeof options.idToken === "string" ? options.idToken : await options.idToken();
+    const exchange = new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      subject_token: idToken,
+      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+      audience,
+      resource,
+    });
+    if (scope) exchange.set("scope", scope);
+    if (options.idpClientId !== undefined) exchange.set("client_id", options.idpClientId);
+    let response: Response;
+    try {
+      response = await fetch(options.idpTokenEndpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        body: exchange,
+        redirect: "error",
+      });
+    } catch (error) {
+      throw new MCPAuthError(
+        "AUTH_FAILED",
+        `The identity provider's token endpoint ${options.idpTokenEndpoint} could not be reached (${error instanceof Error ? error.message : String(error)}). Check idpTokenEndpoint.`,
+      );
+    }
+    const body = (await response.json().catch(() => undefined)) as
+      { access_token?: unknown; issued_token_type?: unknown; error?: unknown } | undefined;
+    if (
+      !response.ok ||
+      typeof body?.access_token !== "string" ||
+      body.issued_token_type !== "urn:ietf:params:oauth:token-type:id-jag"
+    ) {
+      const reason = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
+      throw new MCPAuthError(
+        "AUTH_FAILED",
+        `The identity provider at ${options.idpTokenEndpoint} did not exchange the ID token for an identity assertion grant (${reason}). ` +
+          "Check that the ID token is current and that this client may use cross-app access there.",
+      );
+    }
+    this.#assertion = body.access_token;
+    const params = new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: body.access_token,
+    });
+    if (scope) params.set("scope", scope);
+    return params;
+  }
+
+  #isMachine(): boolean {
+    return this.#options.clientCredentials !== undefined || this.#options.crossAppAccess !== undefined;
   }
 
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
@@ -377,12 +508,22 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     checkDiscoveredMetadata(state);
-    const record = await this.credentials();
+    let record = await this.credentials();
+    if (
+      record.authorizationServer !== undefined &&
+      !sameAuthorizationServer(record.authorizationServer, state.authorizationServerUrl)
+    ) {
+      // The server now names another authorization server: its own login (or none) applies; the
+      // one stored for the old server stays where it is, and is never presented to the new one.
+      record = (await this.#store.read(this.serverUrl, state.authorizationServerUrl)) ?? { resource: this.serverUrl };
+      this.#record = record;
+      this.#loaded = Promise.resolve(record);
+    }
     // A connection that was never logged in stops here, before registering a client it cannot use.
     if (
       this.#interaction === undefined &&
       this.#options.interactive === undefined &&
-      this.#options.clientCredentials === undefined &&
+      !this.#isMachine() &&
       record.tokens === undefined
     ) {
       throw this.#needsLogin();
@@ -392,6 +533,11 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    // The SDK asks for this first on a 401, before any request of its own.
+    if (this.#options.onlyWithStoredLogin === true && this.#interaction === undefined) {
+      if (this.#unreadableStore !== undefined) throw this.#unreadableStore;
+      if ((await this.credentials()).tokens === undefined) throw this.#needsLogin();
+    }
     // A login discovers afresh (the server may have moved to another authorization server).
     const stored =
       this.#interaction !== undefined && !this.#discoveredNow ? undefined : (await this.credentials()).discovery;
@@ -417,6 +563,9 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
       client?.client_secret,
       this.#options.client?.clientSecret,
       this.#options.clientCredentials?.clientSecret,
+      this.#options.crossAppAccess?.clientSecret,
+      this.#assertion,
+      typeof this.#options.crossAppAccess?.idToken === "string" ? this.#options.crossAppAccess.idToken : undefined,
       this.#verifier,
     ].filter((value): value is string => typeof value === "string");
   }
@@ -459,6 +608,14 @@ export class NodeOAuthClientProvider implements OAuthClientProvider {
       return new MCPAuthError(
         "AUTH_FAILED",
         `The stored login for ${this.serverUrl} was rejected and could not be refreshed (revoked or expired). To log in again, ${hint}.`,
+      );
+    }
+    if (this.#options.onlyWithStoredLogin === true) {
+      // Its config did not say OAuth: the 401 may as well mean a missing API key.
+      return new MCPAuthError(
+        "AUTH_REQUIRED",
+        `${this.serverUrl} answered 401 Unauthorized and no login is stored for it. If it uses OAuth, ${hint}; ` +
+          "if it takes an API key or token, set it in the server's config (headers.Authorization).",
       );
     }
     return new MCPAuthError("AUTH_REQUIRED", `${this.serverUrl} needs a login. To log in, ${hint}.`);

@@ -41,7 +41,11 @@ async function freshStore(loggedIn: boolean): Promise<{ store: CredentialStore; 
   const directory = join(root, `store-${run}`);
   const store = createFileStore({ directory });
   if (loggedIn) await loginWith(store);
-  return { store, directory, file: join(directory, credentialsFileName(server.mcpUrl)) };
+  return {
+    store,
+    directory,
+    file: join(directory, credentialsFileName({ resource: server.mcpUrl, authorizationServer: server.issuer })),
+  };
 }
 
 async function loginWith(store: CredentialStore, browser: BrowserOptions = {}): Promise<unknown> {

@@ -83,7 +83,7 @@ describe("OAuth login against oidc-provider guarding an SDK bearer-auth MCP serv
     expect(result.authorizationServer?.replace(/\/$/, "")).toBe(server.issuer);
     expect(result.expiresAt).toBeGreaterThan(Date.now());
 
-    const file = join(directory, credentialsFileName(server.mcpUrl));
+    const file = join(directory, credentialsFileName({ resource: server.mcpUrl, authorizationServer: server.issuer }));
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(directory)).mode & 0o777).toBe(0o700);
     const stored = await store.read(server.mcpUrl);
@@ -135,7 +135,9 @@ describe("OAuth login against oidc-provider guarding an SDK bearer-auth MCP serv
     expect((await callWhoami(connectionProvider())).subject).toBe("alice");
     expect(await logout(server.mcpUrl, { store })).toBe(true);
     expect(await store.read(server.mcpUrl)).toBeUndefined();
-    await expect(readFile(join(directory, credentialsFileName(server.mcpUrl)))).rejects.toThrow();
+    await expect(
+      readFile(join(directory, credentialsFileName({ resource: server.mcpUrl, authorizationServer: server.issuer }))),
+    ).rejects.toThrow();
   });
 
   it("client_credentials with a secret gets a token for a machine, no browser", async () => {

@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startOAuthProtectedServer, type OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
 import { createStreamableHttpTransport } from "@mcp-tool-adapter/transport-http";
+import { isStepUpAuthProvider } from "@mcp-tool-adapter/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryStore, login, NodeOAuthClientProvider, type CredentialStore } from "../src/index.js";
 
@@ -57,6 +58,8 @@ describe("step-up on 403 insufficient_scope against oidc-provider", () => {
       loginHint: HINT,
       interactive: { showAuthorizationUrl: followInBrowser },
     });
+    // transport-http finds the step-up methods through core's guard.
+    expect(isStepUpAuthProvider(provider)).toBe(true);
     const who = await callWhoami(provider);
     expect(who.scopes).toEqual(expect.arrayContaining(["mcp:read", "mcp:write"]));
     expect(browsed).toHaveLength(2);

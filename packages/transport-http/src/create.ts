@@ -2,6 +2,7 @@ import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelco
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { isStepUpAuthProvider } from "@mcp-tool-adapter/core";
 import type { Dispatcher } from "undici";
 import type { HttpServerConfig } from "./config.js";
 import { HttpTransportError, type HttpTransportKind } from "./errors.js";
@@ -121,30 +122,26 @@ function buildTransport(
 }
 
 /**
- * Tells a provider that wants to know (duck-typed `noteInsufficientScope`, as
- * @mcp-tool-adapter/oauth's) which scopes a `403 insufficient_scope` named, before the SDK reacts
- * to it: the SDK would otherwise refresh the same scopes and give up.
+ * Tells a step-up provider (core's StepUpAuthProvider, e.g. @mcp-tool-adapter/oauth's) which
+ * scopes a `403 insufficient_scope` named, before the SDK reacts to it: the SDK would otherwise
+ * refresh the same scopes and give up.
  */
 function reportingScopeChallenges(fetchFn: FetchLike, provider: OAuthClientProvider | undefined): FetchLike {
-  const candidate = provider as { noteInsufficientScope?: unknown } | undefined;
-  if (typeof candidate?.noteInsufficientScope !== "function") return fetchFn;
-  const note = candidate.noteInsufficientScope as (scope: string | undefined) => Promise<void>;
+  if (!isStepUpAuthProvider(provider)) return fetchFn;
   return async (input, init) => {
     const response = await fetchFn(input, init);
     if (response.status === 403) {
       const { error, scope } = extractWWWAuthenticateParams(response);
-      if (error === "insufficient_scope") await note.call(provider, scope);
+      if (error === "insufficient_scope") await provider.noteInsufficientScope(scope);
     }
     return response;
   };
 }
 
-/** A provider that can log in with a human says so through `takeFreshLogin()` (duck-typed: no dependency on the oauth package). */
+/** A step-up provider that logged in with a human says so through `takeFreshLogin()`: the transport sends the request again. */
 function freshLoginOf(provider: OAuthClientProvider | undefined): { takeFreshLogin?: () => boolean } {
-  const candidate = provider as { takeFreshLogin?: unknown } | undefined;
-  if (typeof candidate?.takeFreshLogin !== "function") return {};
-  const take = candidate.takeFreshLogin as () => boolean;
-  return { takeFreshLogin: () => take.call(provider) };
+  if (!isStepUpAuthProvider(provider)) return {};
+  return { takeFreshLogin: () => provider.takeFreshLogin() };
 }
 
 function parseUrl(kind: HttpTransportKind, raw: string, secrets: Set<string>): URL {

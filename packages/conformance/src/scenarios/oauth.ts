@@ -9,6 +9,10 @@ interface AuthContext {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  /** Cross-app access: the enterprise identity provider and the user's ID token from it. */
+  idp_token_endpoint?: string;
+  idp_id_token?: string;
+  idp_client_id?: string;
 }
 
 /** The URL the suite's authorization servers accept as a client ID metadata document. */
@@ -24,7 +28,18 @@ export const oauthScenario: ScenarioClient = async (serverUrl) => {
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as AuthContext;
   const store = createMemoryStore();
   const options: NodeOAuthProviderOptions = { store, clientMetadataUrl: CLIENT_METADATA_URL };
-  if (context.private_key_pem !== undefined || (context.client_secret !== undefined && isMachineScenario())) {
+  if (context.idp_token_endpoint !== undefined) {
+    // The operator configures the authorization server's issuer; here it is looked up once.
+    const { authorizationServerUrl } = await discoverOAuthServerInfo(serverUrl);
+    options.authorizationServer = authorizationServerUrl;
+    options.crossAppAccess = {
+      clientId: context.client_id ?? "",
+      clientSecret: context.client_secret ?? "",
+      idpTokenEndpoint: context.idp_token_endpoint,
+      idToken: context.idp_id_token ?? "",
+      ...(context.idp_client_id === undefined ? {} : { idpClientId: context.idp_client_id }),
+    };
+  } else if (context.private_key_pem !== undefined || (context.client_secret !== undefined && isMachineScenario())) {
     // A machine's operator configures the authorization server's issuer; here it is looked up once.
     const { authorizationServerUrl } = await discoverOAuthServerInfo(serverUrl);
     options.authorizationServer = authorizationServerUrl;

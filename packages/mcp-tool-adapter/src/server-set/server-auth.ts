@@ -1,3 +1,4 @@
+import type { Logger } from "@mcp-tool-adapter/core";
 import {
   NodeOAuthClientProvider,
   type CredentialStore,
@@ -38,12 +39,21 @@ export type ServerAuth =
       scopes?: string[];
     };
 
+/** What the host adds to an entry's `auth`. */
+export interface ServerAuthExtras {
+  store?: CredentialStore;
+  loginHint?: string;
+  interactive?: InteractiveOptions;
+  /** The entry has no `auth`: only a stored login is used (see NodeOAuthProviderOptions). */
+  onlyWithStoredLogin?: boolean;
+  logger?: Logger;
+}
+
 /** The provider options an entry's `auth` stands for. */
-export function authProviderOptions(
-  auth: ServerAuth,
-  extra: { store?: CredentialStore; loginHint?: string; interactive?: InteractiveOptions },
-): NodeOAuthProviderOptions {
+export function authProviderOptions(auth: ServerAuth, extra: ServerAuthExtras): NodeOAuthProviderOptions {
   const common: NodeOAuthProviderOptions = {
+    ...(extra.logger === undefined ? {} : { logger: extra.logger }),
+    ...(extra.onlyWithStoredLogin === undefined ? {} : { onlyWithStoredLogin: extra.onlyWithStoredLogin }),
     ...(extra.store === undefined ? {} : { store: extra.store }),
     ...(extra.loginHint === undefined ? {} : { loginHint: extra.loginHint }),
     ...(auth.scopes === undefined ? {} : { scopes: auth.scopes }),
@@ -83,7 +93,7 @@ export function authProviderOptions(
 export function createServerAuthProvider(
   url: string,
   auth: ServerAuth,
-  extra: { store?: CredentialStore; loginHint?: string; interactive?: InteractiveOptions },
+  extra: ServerAuthExtras,
 ): NodeOAuthClientProvider {
   return new NodeOAuthClientProvider(url, authProviderOptions(auth, extra));
 }

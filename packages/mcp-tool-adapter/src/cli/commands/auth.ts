@@ -44,15 +44,12 @@ export async function runLoginCommand(
   options: AuthCommandOptions & { server: string; scope?: string; timeoutMs?: number },
 ): Promise<number> {
   const entry = await httpEntry(context, options, options.server);
-  if (entry.auth === undefined) {
-    throw new CliUsageError(
-      `Server "${options.server}" has no "auth" entry in the config. Add "auth": { "type": "oauth" } to it (see docs/auth.md), then log in again.`,
-    );
-  }
+  // Without an `auth` entry: a plain OAuth login (the server's 401 names its authorization server).
+  const auth = entry.auth ?? { type: "oauth" };
   const store = cliCredentialStore(context);
   try {
     const result = await login(entry.url, {
-      ...authProviderOptions(entry.auth, { store, loginHint: cliLoginHint(options.server, options.config) }),
+      ...authProviderOptions(auth, { store, loginHint: cliLoginHint(options.server, options.config) }),
       ...(options.scope === undefined ? {} : { scope: options.scope }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       showAuthorizationUrl: (url) =>
@@ -105,7 +102,11 @@ export async function runLogoutCommand(
   options: AuthCommandOptions & { server: string },
 ): Promise<number> {
   const entry = await httpEntry(context, options, options.server);
-  const removed = await logout(entry.url, { store: cliCredentialStore(context) });
+  const authorizationServer = entry.auth?.authorizationServer;
+  const removed = await logout(entry.url, {
+    store: cliCredentialStore(context),
+    ...(authorizationServer === undefined ? {} : { authorizationServer }),
+  });
   if (options.json) context.out(JSON.stringify({ server: options.server, removed }, null, 2));
   else context.out(removed ? `Logged out of ${options.server}.` : `${options.server} had no stored login.`);
   return 0;
@@ -129,14 +130,16 @@ export async function runAuthStatusCommand(context: CliContext, options: AuthCom
   const store = cliCredentialStore(context);
   const rows: AuthStatusEntry[] = [];
   for (const [server, entry] of Object.entries(config.servers)) {
-    if (entry.transport === "stdio" || entry.auth === undefined) continue;
-    const stored = await store.read(entry.url);
+    if (entry.transport === "stdio") continue;
+    const stored = await store.read(entry.url, entry.auth?.authorizationServer);
+    // An entry without `auth` is listed once someone logged in to it.
+    if (entry.auth === undefined && stored?.tokens === undefined) continue;
     const expiresAt = stored === undefined ? undefined : tokensExpireAt(stored);
     const hasTokens = stored?.tokens !== undefined;
     rows.push({
       server,
       url: entry.url,
-      auth: entry.auth.type,
+      auth: entry.auth?.type ?? "oauth (no auth entry)",
       status: !hasTokens
         ? "not-logged-in"
         : expiresAt !== undefined && expiresAt <= Date.now()
@@ -153,7 +156,7 @@ export async function runAuthStatusCommand(context: CliContext, options: AuthCom
     return 0;
   }
   if (rows.length === 0) {
-    context.out('No server in this config has an "auth" entry.');
+    context.out('No server in this config has an "auth" entry or a stored login.');
     return 0;
   }
   const { colors } = context;
