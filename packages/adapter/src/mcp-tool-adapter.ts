@@ -633,10 +633,26 @@ export class MCPToolAdapter {
    * Calls a tool. Throws MCPNotConnectedError when not connected; every other failure is a
    * result with `success: false`, an `error` message and an `errorKind`.
    */
-  async invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
+  invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
     const start = this.#now();
     const instrumentation = this.#instrumentation;
-    if (instrumentation === undefined) return this.#invokeRecovering(name, args, options, start, undefined);
+    if (instrumentation !== undefined) return this.#invokeTraced(name, args, options, start, instrumentation);
+    // Not async: the plain call hands back the promise of the request itself, without the extra
+    // promises and microtask turns an async wrapper adds to every call.
+    try {
+      return this.#invokeRecovering(name, args, options, start, undefined);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(describeCause(error)));
+    }
+  }
+
+  async #invokeTraced(
+    name: string,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+    start: number,
+    instrumentation: Instrumentation,
+  ): Promise<MCPToolResult> {
     // Not connected (and no recovery to wait for) throws before a span starts.
     if (this.#recoveryPolicy === undefined) this.#requireSession(`invoke tool "${name}"`);
     const traced = instrumentation.start("tools/call", name, this.#session?.connection.sessionId);
@@ -686,7 +702,7 @@ export class MCPToolAdapter {
    * One call on `session`, through the interceptors; `attempt` (under recovery) learns whether the
    * request went out.
    */
-  async #invokeOn(
+  #invokeOn(
     session: Session,
     name: string,
     args: Record<string, unknown>,
@@ -696,13 +712,11 @@ export class MCPToolAdapter {
     attempt?: CallAttempt,
   ): Promise<MCPToolResult> {
     const cachedOrPending = this.#tools.catalogFor(session);
-    let catalog: ToolCatalog;
-    if (cachedOrPending instanceof ToolCatalog) {
-      catalog = cachedOrPending;
-    } else {
-      try {
-        catalog = await cachedOrPending;
-      } catch (error) {
+    if (cachedOrPending instanceof ToolCatalog)
+      return this.#invokeIn(cachedOrPending, session, name, args, options, start, traced, attempt);
+    return cachedOrPending.then(
+      (catalog) => this.#invokeIn(catalog, session, name, args, options, start, traced, attempt),
+      (error: unknown) => {
         const lost = session.state !== "open";
         return failure(
           this.#outcome,
@@ -710,31 +724,62 @@ export class MCPToolAdapter {
           lost ? "connection_lost" : "server_error",
           `${lost ? "connection lost" : "server error"}: could not list the tools of MCP server "${this.serverName}" to find "${name}": ${describeCause(error)}`,
         );
-      }
-    }
+      },
+    );
+  }
+
+  /** The call once the session's tools are known: `name` looked up, its arguments checked, then sent. */
+  #invokeIn(
+    catalog: ToolCatalog,
+    session: Session,
+    name: string,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+    start: number,
+    traced: TracedOperation | undefined,
+    attempt: CallAttempt | undefined,
+  ): Promise<MCPToolResult> {
     const entry = catalog.get(name);
     if (entry === undefined) {
       const withheld = this.#pins?.withheld(name);
-      if (withheld !== undefined) return failure(this.#outcome, start, "refused", `refused: ${withheld.message}`);
-      return failure(
-        this.#outcome,
-        start,
-        "not_found",
-        `Tool "${name}" not found on MCP server "${this.serverName}"${catalog.filter.source === undefined ? "" : " (or excluded by the tool filter)"}; call discoverTools() to see the available tools.`,
+      if (withheld !== undefined)
+        return Promise.resolve(failure(this.#outcome, start, "refused", `refused: ${withheld.message}`));
+      return Promise.resolve(
+        failure(
+          this.#outcome,
+          start,
+          "not_found",
+          `Tool "${name}" not found on MCP server "${this.serverName}"${catalog.filter.source === undefined ? "" : " (or excluded by the tool filter)"}; call discoverTools() to see the available tools.`,
+        ),
       );
     }
     const given: unknown = args; // JavaScript callers may pass anything
     if (typeof given !== "object" || given === null || Array.isArray(given)) {
-      return failure(
-        this.#outcome,
-        start,
-        "validation",
-        `validation failed: arguments for tool "${name}" must be an object`,
+      return Promise.resolve(
+        failure(
+          this.#outcome,
+          start,
+          "validation",
+          `validation failed: arguments for tool "${name}" must be an object`,
+        ),
       );
     }
     if (attempt !== undefined) attempt.capability = entry.capability(this.#capabilityOverrides);
     if (this.#interceptors.isEmpty) return this.#send(session, entry, args, undefined, options, start, traced, attempt);
+    return this.#intercepted(session, entry, name, args, options, start, traced, attempt);
+  }
 
+  /** The call through the interceptors' before and after steps. */
+  async #intercepted(
+    session: Session,
+    entry: CatalogEntry,
+    name: string,
+    args: Record<string, unknown>,
+    options: InvokeOptions,
+    start: number,
+    traced: TracedOperation | undefined,
+    attempt: CallAttempt | undefined,
+  ): Promise<MCPToolResult> {
     const { decidedBy: _decidedBy, ...capabilities } = entry.capability(this.#capabilityOverrides);
     const before = await this.#interceptors.before(
       { serverName: this.serverName, toolName: name, tool: entry.descriptor, capabilities, arguments: args, meta: {} },

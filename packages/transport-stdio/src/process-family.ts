@@ -9,12 +9,14 @@ import { ProcFamily, SERVER_TOKEN_ENV_VAR } from "./proc-family.js";
  * (children inherit it, even after re-parenting or setsid) and take snapshots of the server's
  * descendants while it runs.
  *
- * - `"group"` (default): the server is spawned detached, leading a new session and process group;
- *   its family also holds everything still in that group or session, so a child that scrubbed its
- *   environment is found even after its parent died. A new session is a new scheduling group under
- *   Linux autogroups. Without /proc only the group is signalled; on Windows only the server.
- * - `"tagged"` (Linux only): the server stays in the host's session and process group. A child that
- *   scrubbed its environment is found only while its parent lives or once a snapshot saw it.
+ * - `"tagged"` (Linux only; the default there): the server stays in the host's session and process
+ *   group, like the SDK's own stdio transport. A child that scrubbed its environment is found only
+ *   while its parent lives or once a snapshot saw it.
+ * - `"group"` (the default where /proc cannot be read): the server is spawned detached, leading a
+ *   new session and process group; its family also holds everything still in that group or
+ *   session, so a child that scrubbed its environment is found even after its parent died. A new
+ *   session is a new scheduling group under Linux autogroups, which slows every round trip on a
+ *   busy machine. Without /proc only the group is signalled; on Windows only the server.
  */
 export type ProcessFamilyStrategy = "tagged" | "group";
 
@@ -53,11 +55,14 @@ export interface ProcessFamilyEnvironment {
 }
 
 /**
- * "group" everywhere: with /proc it finds every kind of child "tagged" finds, plus children that
- * scrubbed their environment after their parent died (see docs/transports.md).
+ * "tagged" where /proc can be read: it finds the whole family of any server that does not empty
+ * its children's environment (an `npx` launcher, its real server and their re-parented or
+ * daemonised children all carry the token) without the new session "group" needs, whose separate
+ * scheduling group made sequential round trips several times slower on a loaded machine (see
+ * docs/transports.md). "group" elsewhere: without /proc the process group is all there is to go on.
  */
-export function defaultProcessFamily(): ProcessFamilyStrategy {
-  return "group";
+export function defaultProcessFamily(system: ProcessFamilyEnvironment = {}): ProcessFamilyStrategy {
+  return procSupported(system) ? "tagged" : "group";
 }
 
 /** Builds the family for one transport; throws PROCESS_FAMILY_UNSUPPORTED for a strategy this system cannot do. */
@@ -66,11 +71,11 @@ export function createProcessFamily(
   command: string,
   system: ProcessFamilyEnvironment = {},
 ): ProcessFamily {
-  const strategy = requested ?? defaultProcessFamily();
+  const strategy = requested ?? defaultProcessFamily(system);
   if (!PROCESS_FAMILY_STRATEGIES.includes(strategy)) {
     throw new StdioTransportError(
       "PROCESS_FAMILY_UNSUPPORTED",
-      `Unknown processFamily ${JSON.stringify(strategy)} for MCP server "${command}". Use "tagged" or "group", or leave it unset (the default is "group").`,
+      `Unknown processFamily ${JSON.stringify(strategy)} for MCP server "${command}". Use "tagged" or "group", or leave it unset (the default is "tagged" where /proc can be read, "group" elsewhere).`,
       { command },
     );
   }
@@ -79,7 +84,7 @@ export function createProcessFamily(
   if (!procSupported(system)) {
     throw new StdioTransportError(
       "PROCESS_FAMILY_UNSUPPORTED",
-      `processFamily "tagged" needs to read process environments from ${system.procRoot ?? DEFAULT_PROC_ROOT} (Linux), which this system (${system.platform ?? process.platform}) does not allow, so MCP server "${command}" could not be tracked. Use processFamily "group", or leave it unset (the default is "group").`,
+      `processFamily "tagged" needs to read process environments from ${system.procRoot ?? DEFAULT_PROC_ROOT} (Linux), which this system (${system.platform ?? process.platform}) does not allow, so MCP server "${command}" could not be tracked. Use processFamily "group", or leave it unset (the default here is "group").`,
       { command },
     );
   }

@@ -36,12 +36,14 @@ export interface StdioTransportOptions {
   onStderr?: (chunk: string) => void;
   /**
    * How the server and everything it starts are found and stopped at close, crash and host exit.
-   * `"group"` (default): the server is spawned detached and everything in its process group or
-   * session is signalled, at the price of a new session (on Linux, a new scheduling autogroup).
-   * `"tagged"` (Linux): the server stays in the host's session. On Linux both also signal every
-   * process carrying the server's token (`MCP_TOOL_ADAPTER_SERVER_TOKEN`) and every descendant seen
-   * while it ran; only `"group"` finds a child that scrubbed its environment and was orphaned before
-   * a snapshot saw it. `"tagged"` where /proc cannot be read throws PROCESS_FAMILY_UNSUPPORTED.
+   * `"tagged"` (Linux, the default there): the server stays in the host's session, like the SDK's
+   * own transport. `"group"` (the default where /proc cannot be read): the server is spawned
+   * detached and everything in its process group or session is signalled, at the price of a new
+   * session (on Linux, a new scheduling autogroup: slower round trips on a busy machine). On Linux
+   * both also signal every process carrying the server's token (`MCP_TOOL_ADAPTER_SERVER_TOKEN`)
+   * and every descendant seen while it ran; only `"group"` finds a child that scrubbed its
+   * environment and was orphaned before a snapshot saw it. `"tagged"` where /proc cannot be read
+   * throws PROCESS_FAMILY_UNSUPPORTED.
    */
   processFamily?: ProcessFamilyStrategy;
 }
@@ -103,11 +105,10 @@ export class StdioTransport implements Transport {
   #snapshots: NodeJS.Timeout | undefined;
   #closeEmitted = false;
   #writeErrorReported = false;
-  /** True while stdin is corked until the end of this tick (see send()). */
-  #corked = false;
-  readonly #uncork = (): void => {
-    this.#corked = false;
-    this.#child?.stdin.uncork();
+  /** The messages sent this tick, written together at the end of it (see send()). */
+  #outgoing: OutgoingBatch | undefined;
+  readonly #flushOutgoing = (): void => {
+    this.#flush();
   };
   readonly #leaderExited: Promise<void>;
   #resolveLeaderExited!: () => void;
@@ -199,19 +200,29 @@ export class StdioTransport implements Transport {
         ),
       );
     }
-    // Messages sent in the same tick (many calls in flight) leave in one write(v) system call
-    // instead of one each: the pipe write is the largest single cost of a call on the client.
-    // A send() resolves once its bytes are written; one not awaited is written at the end of the tick.
-    if (!this.#corked) {
-      this.#corked = true;
-      child.stdin.cork();
-      process.nextTick(this.#uncork);
+    // Messages sent in the same tick (many calls in flight) leave as one string in one write
+    // system call, with one write callback and one promise for all of them: the pipe write is the
+    // largest single cost of a call on the client, and per-message stream bookkeeping the next.
+    // Every send() of a batch resolves once its bytes are written (or rejects with WRITE_FAILED).
+    let batch = this.#outgoing;
+    if (batch === undefined) {
+      batch = new OutgoingBatch(child);
+      this.#outgoing = batch;
+      process.nextTick(this.#flushOutgoing);
     }
-    return new Promise((resolve, reject) => {
-      child.stdin.write(serializeMessage(message), (error) => {
-        if (!error) resolve();
-        else void this.#exitOrGiveUp(child).then(() => reject(this.#writeFailed(error)));
-      });
+    batch.text += serializeMessage(message);
+    return batch.written;
+  }
+
+  /** Writes this tick's messages now (at the end of the tick, and before stdin is ended). */
+  #flush(): void {
+    const batch = this.#outgoing;
+    if (batch === undefined) return;
+    this.#outgoing = undefined;
+    const { child } = batch;
+    child.stdin.write(batch.text, (error) => {
+      if (!error) batch.resolve();
+      else void this.#exitOrGiveUp(child).then(() => batch.reject(this.#writeFailed(error)));
     });
   }
 
@@ -229,11 +240,12 @@ export class StdioTransport implements Transport {
         env: { ...buildServerEnvironment(this.#config), ...this.#family.environment },
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
-        // Only the "group" family detaches. Node cannot setpgid without setsid, so detached means a
-        // new session too, and with Linux's scheduler autogroups (on by default on desktops) a
-        // session is its own scheduling group: that measured up to +5-8% on the median of a ~0.2 ms
-        // echo round trip on a busy 2-core machine (within noise on a quiet one). The "tagged" family finds the server's processes
-        // through /proc instead, so on Linux the server stays in the host's session.
+        // Only the "group" family detaches. libuv's only detach flag calls setsid (there is no
+        // setpgid alone), so detached means a new session too, and with Linux's scheduler
+        // autogroups a session is its own scheduling group: on a busy machine the server then
+        // waits several times longer on the run queue per round trip (docs/transports.md). The
+        // "tagged" family finds the server's processes through /proc instead, so on Linux the
+        // server stays in the host's session.
         detached: this.#family.detached,
         windowsHide: true,
       });
@@ -310,6 +322,8 @@ export class StdioTransport implements Transport {
     // recognisable as its child, which it stops being when the server exits on stdin EOF.
     const known = this.#exit === undefined ? this.#family.find() : undefined;
     // The polite way first (the MCP spec's shutdown order): end stdin and let the server exit.
+    // What was sent before close() still goes out first.
+    this.#flush();
     child.stdin.end();
     await untilOrAfter(this.#leaderExited, this.#killGraceMs);
     await this.#terminateFamily(known);
@@ -512,6 +526,23 @@ export class StdioTransport implements Transport {
       stderrTail: this.stderrTail,
       ...(this.#exit === undefined ? {} : { exitCode: this.#exit.code, signal: this.#exit.signal }),
     };
+  }
+}
+
+/** The messages of one tick: one string, one write, one promise their send() calls share. */
+class OutgoingBatch {
+  readonly child: ChildProcessWithoutNullStreams;
+  text = "";
+  readonly written: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: Error) => void;
+
+  constructor(child: ChildProcessWithoutNullStreams) {
+    this.child = child;
+    this.written = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
   }
 }
 

@@ -55,6 +55,18 @@ describe("sending and receiving", () => {
     expect(observed.errors).toEqual([]);
   });
 
+  it("writes what was sent in the same tick as close() before ending the server's stdin", async () => {
+    const observed = observe(CAT);
+    const received: JSONRPCMessage[] = [];
+    observed.transport.onmessage = (message) => received.push(message);
+    await observed.transport.start();
+    const sent = observed.transport.send(ping(7));
+    await within(observed.transport.close(), BOUND_MS, "close");
+    await expect(sent).resolves.toBeUndefined();
+    expect(received).toEqual([ping(7)]);
+    expect(observed.errors).toEqual([]);
+  });
+
   it("rejects send() before start() and after close(), with clear errors", async () => {
     const transport = createStdioTransport(CAT);
     await expect(transport.send(ping(1))).rejects.toMatchObject({ code: "NOT_STARTED" });

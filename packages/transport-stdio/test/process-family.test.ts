@@ -59,10 +59,11 @@ function tokenOf(pid: number): string | undefined {
 }
 
 describe("choosing a process family", () => {
-  it('defaults to "group", the strategy that reaches the most (also where /proc cannot be read)', () => {
-    expect(defaultProcessFamily()).toBe("group");
-    expect(createStdioTransport({ command: "cat" }).processFamily).toBe("group");
-    expect(createStdioTransport({ command: "cat" }, { processFamily: "tagged" }).processFamily).toBe("tagged");
+  it('defaults to "tagged" where /proc can be read (the server keeps the host\'s session) and to "group" elsewhere', () => {
+    expect(defaultProcessFamily()).toBe("tagged");
+    expect(createStdioTransport({ command: "cat" }).processFamily).toBe("tagged");
+    expect(createStdioTransport({ command: "cat" }, { processFamily: "group" }).processFamily).toBe("group");
+    expect(defaultProcessFamily({ platform: "darwin" })).toBe("group");
     expect(createProcessFamily(undefined, "cat", { platform: "darwin" }).strategy).toBe("group");
     expect(createProcessFamily(undefined, "cat", { procRoot: "/nonexistent/proc" }).strategy).toBe("group");
   });
@@ -93,6 +94,14 @@ describe("choosing a process family", () => {
 });
 
 describe("the server's session", () => {
+  it("by default (where /proc can be read) the server stays in the host's session, as with the SDK's transport", async () => {
+    const transport = await startCat();
+    const server = readProcess(transport.pid!)!;
+    expect(transport.processFamily).toBe("tagged");
+    expect(server.sid).toBe(readProcess(process.pid)!.sid);
+    expect(server.pgid).toBe(readProcess(process.pid)!.pgid);
+  });
+
   it('with "tagged" the server stays in the host\'s session and process group', async () => {
     const transport = await startCat("tagged");
     const server = readProcess(transport.pid!)!;

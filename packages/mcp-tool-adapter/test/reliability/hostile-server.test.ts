@@ -97,8 +97,8 @@ describe("hostile server: startup", () => {
   });
 
   it.each([
-    ['the default ("group")', "its own", {}],
-    ['processFamily "tagged"', "the host's", { transportOptions: { stdio: { processFamily: "tagged" as const } } }],
+    ['the default ("tagged" on Linux)', "the host's", {}],
+    ['processFamily "group"', "its own", { transportOptions: { stdio: { processFamily: "group" as const } } }],
   ])(
     "with %s the server runs in %s session, and its grandchild is gone after disconnect",
     async (_, session, options) => {

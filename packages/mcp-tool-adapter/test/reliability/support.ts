@@ -43,10 +43,10 @@ export function trackAdapter(adapter: MCPToolAdapter): MCPToolAdapter {
 }
 
 /**
- * Counts every process group a server of ours leads (one started with processFamily "group", the
- * default) as ours in the leak check, so a grandchild re-parented after its server died is found
- * even without the leak marker. Servers in the test process's own group ("tagged") are found
- * through the marker instead; that group holds the test runner and is never watched.
+ * Counts every process group a server of ours leads (one started with processFamily "group") as
+ * ours in the leak check, so a grandchild re-parented after its server died is found even without
+ * the leak marker. Servers in the test process's own group ("tagged", the default on Linux) are
+ * found through the marker instead; that group holds the test runner and is never watched.
  */
 export function watchServerGroups(): void {
   for (const info of listDescendantProcesses()) if (info.pgid === info.pid) watchProcessGroup(info.pgid);
