@@ -12,7 +12,7 @@ import { closeAfterEach, isAlive, observe, within, type Observed } from "./helpe
 
 /** Far longer than any wait below: a request that ends must end because of the transport, not a timeout. */
 const REQUEST_TIMEOUT_MS = 60_000;
-const BOUND_MS = 10_000;
+const BOUND_MS = 30_000;
 
 const { clients: openClients, transports: openTransports } = closeAfterEach();
 
@@ -27,7 +27,7 @@ function hostile(options: HostileServerOptions, transportOptions: StdioTransport
   return observed;
 }
 
-async function connectClient(observed: Observed, timeout = 20_000): Promise<Connected> {
+async function connectClient(observed: Observed, timeout = 40_000): Promise<Connected> {
   const client = new Client({ name: "transport-stdio-faults", version: "1.0.0" });
   const clientErrors: Error[] = [];
   client.onerror = (error) => clientErrors.push(error);

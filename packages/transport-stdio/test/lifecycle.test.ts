@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createStdioTransport, liveServerCount, StdioTransportError, type StdioTransport } from "../src/index.js";
 import { isAlive, observe, within } from "./helpers.js";
 
-const BOUND_MS = 10_000;
+const BOUND_MS = 30_000;
 const ping = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "ping" });
 
 afterEach(async () => {
