@@ -361,6 +361,8 @@ export class MCPToolAdapter {
         [{ path: "/transport", message: "no transport was given to the adapter" }],
       );
     }
+    const loadingTelemetry = this.#instrumentation?.ready();
+    if (loadingTelemetry !== undefined) await loadingTelemetry;
     const deadline = new Deadline(timeoutMs);
     const started = this.#now();
     const traced = this.#instrumentation?.start("initialize");
@@ -636,7 +638,7 @@ export class MCPToolAdapter {
   invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
     const start = this.#now();
     const instrumentation = this.#instrumentation;
-    if (instrumentation !== undefined) return this.#invokeTraced(name, args, options, start, instrumentation);
+    if (instrumentation?.observed === true) return this.#invokeTraced(name, args, options, start, instrumentation);
     // Not async: the plain call hands back the promise of the request itself, without the extra
     // promises and microtask turns an async wrapper adds to every call.
     try {
@@ -655,6 +657,8 @@ export class MCPToolAdapter {
   ): Promise<MCPToolResult> {
     // Not connected (and no recovery to wait for) throws before a span starts.
     if (this.#recoveryPolicy === undefined) this.#requireSession(`invoke tool "${name}"`);
+    const loading = instrumentation.ready();
+    if (loading !== undefined) await loading;
     const traced = instrumentation.start("tools/call", name, this.#session?.connection.sessionId);
     let result: MCPToolResult | undefined;
     try {
@@ -667,7 +671,7 @@ export class MCPToolAdapter {
           : result.success
             ? undefined
             : { errorType: result.errorKind ?? "_OTHER", message: result.error ?? "" };
-      instrumentation.end(traced, result?.durationMs ?? this.#now() - start, failedWith);
+      if (traced !== undefined) instrumentation.end(traced, result?.durationMs ?? this.#now() - start, failedWith);
     }
   }
 
@@ -870,9 +874,12 @@ export class MCPToolAdapter {
   /** A request with its client span and duration (tools/list). */
   async #tracedRequest(session: Session, request: MCPEngineMessage): Promise<unknown> {
     const instrumentation = this.#instrumentation;
-    if (instrumentation === undefined) return this.#request(session, request, {});
+    if (instrumentation?.observed !== true) return this.#request(session, request, {});
+    const loading = instrumentation.ready();
+    if (loading !== undefined) await loading;
     const started = this.#now();
     const traced = instrumentation.start(request.method, undefined, session.connection.sessionId);
+    if (traced === undefined) return this.#request(session, request, {});
     try {
       const result = await this.#request(session, request, {});
       instrumentation.end(traced, this.#now() - started);

@@ -3,11 +3,18 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
+/** The adapter's package, where the real OpenTelemetry SDK (its dev dependency) resolves. */
+const adapterPackageDir = fileURLToPath(new URL("../../adapter", import.meta.url));
 const runCliModule = new URL("../src/cli/run-cli.ts", import.meta.url).href;
 const recorder = fileURLToPath(new URL("fixtures/record-imports.mjs", import.meta.url));
 
 /** The module URLs a fresh Node process resolves while running `script` (an ES module body). */
 async function modulesResolvedBy(script: string): Promise<string[]> {
+  return (await printedBy(script)) as string[];
+}
+
+/** What `script`, run in a fresh Node process that records resolved modules, prints as JSON. */
+async function printedBy(script: string, cwd = packageDir): Promise<unknown> {
   const child = spawn(
     process.execPath,
     [
@@ -20,7 +27,7 @@ async function modulesResolvedBy(script: string): Promise<string[]> {
       "-e",
       script,
     ],
-    { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
   let stderr = "";
@@ -28,7 +35,7 @@ async function modulesResolvedBy(script: string): Promise<string[]> {
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   if (code !== 0) throw new Error(`the import script exited with ${code}: ${stderr}`);
-  return JSON.parse(stdout) as string[];
+  return JSON.parse(stdout) as unknown;
 }
 
 const printResolved = "console.log(JSON.stringify(await globalThis.resolvedModuleUrls()));";
@@ -79,6 +86,34 @@ describe("importing the library", () => {
     expect(
       urls.filter((url) => url.includes("/src/config-schema") || url.includes("/src/config-file/normalize")),
     ).toEqual([]);
+  });
+
+  it("does not load OpenTelemetry for a connected adapter until something is registered with it", async () => {
+    const script = `const { MCPToolAdapter } = await import("@mcp-tool-adapter/adapter");
+      const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+      const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+      const transport = async () => {
+        const [client, server] = InMemoryTransport.createLinkedPair();
+        const mcp = new McpServer({ name: "s", version: "1.0.0" });
+        mcp.registerTool("ping", {}, () => ({ content: [{ type: "text", text: "pong" }] }));
+        await mcp.connect(server);
+        return client;
+      };
+      const adapter = new MCPToolAdapter({ name: "s", transport: "stdio", command: "node" }, { transport });
+      await adapter.connect();
+      if (!(await adapter.invoke("ping", {})).success) throw new Error("the call failed");
+      const before = await globalThis.resolvedModuleUrls();
+      const { trace } = await import("@opentelemetry/api");
+      const { BasicTracerProvider } = await import("@opentelemetry/sdk-trace-base");
+      trace.setGlobalTracerProvider(new BasicTracerProvider());
+      await adapter.invoke("ping", {});
+      await adapter.disconnect();
+      console.log(JSON.stringify({ before, after: await globalThis.resolvedModuleUrls() }));`;
+    const { before, after } = (await printedBy(script, adapterPackageDir)) as { before: string[]; after: string[] };
+    const otelApi = (url: string) => /\/node_modules\/(\.pnpm\/)?@opentelemetry(\+|\/)api[@/]/.test(url);
+    expect(before.some((url) => url.includes("/packages/adapter/src/telemetry/instrumentation.ts"))).toBe(true);
+    expect(before.filter(otelApi)).toEqual([]);
+    expect(after.some(otelApi)).toBe(true);
   });
 
   it("loads the config-file code and TypeBox once a config is parsed", async () => {

@@ -1,17 +1,5 @@
-import {
-  context,
-  metrics,
-  propagation,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Histogram,
-  type MeterProvider,
-  type Span,
-  type Tracer,
-  type TracerProvider,
-} from "@opentelemetry/api";
+import type * as OTelApi from "@opentelemetry/api";
+import type { Attributes, Histogram, MeterProvider, Span, Tracer, TracerProvider } from "@opentelemetry/api";
 import type { MCPServerConfig } from "../config.js";
 import {
   ATTR_ERROR_TYPE,
@@ -35,18 +23,43 @@ export interface MCPTelemetryOptions {
 
 const INSTRUMENTATION_NAME = "@mcp-tool-adapter/adapter";
 
+/**
+ * Where every copy of @opentelemetry/api 1.x keeps what was registered with it (see its
+ * internal/global-utils: `Symbol.for("opentelemetry.js.api.<major>")` on globalThis). Reading it
+ * tells, without loading the API (51 modules), whether anything could be observed: with no
+ * provider, propagator or context manager registered every span is a no-op. The major is the one
+ * of the API this package depends on; test/telemetry-lazy.test.ts checks it against the real API.
+ */
+const OTEL_GLOBAL_KEY = Symbol.for("opentelemetry.js.api.1");
+const OBSERVING_GLOBALS = ["trace", "metrics", "propagation", "context"] as const;
+
+function otelRegistered(): boolean {
+  const registered = (globalThis as Record<symbol, Record<string, unknown> | undefined>)[OTEL_GLOBAL_KEY];
+  return registered !== undefined && OBSERVING_GLOBALS.some((type) => registered[type] !== undefined);
+}
+
+let apiLoading: Promise<typeof OTelApi> | undefined;
+function loadApi(): Promise<typeof OTelApi> {
+  apiLoading ??= import("@opentelemetry/api");
+  return apiLoading;
+}
+
 /** One traced MCP operation; `end` records its span and its duration once. */
 export interface TracedOperation {
   readonly span: Span;
   readonly attributes: Attributes;
+  /** The loaded API the span came from. */
+  readonly api: typeof OTelApi;
 }
 
 /**
  * Spans and the duration histogram of connect, list and call, through @opentelemetry/api only.
- * The API hands out no-op tracers and meters until an SDK registers, so an unobserved adapter
- * pays for one non-recording span object per operation and nothing else.
+ * The API is loaded (in an async path: connect, list, call) only once something can observe:
+ * providers given in the options or anything registered globally, also after connect. Until then
+ * an adapter pays for one global lookup per operation and nothing else.
  */
 export class Instrumentation {
+  #api: typeof OTelApi | undefined;
   readonly #tracerProvider: TracerProvider | undefined;
   readonly #meterProvider: MeterProvider | undefined;
   readonly #serverAttributes: Attributes;
@@ -60,8 +73,29 @@ export class Instrumentation {
     this.#serverAttributes = serverAttributes(config);
   }
 
+  /** Whether operations are traced now or once `ready` resolved; cheap enough to ask per call. */
+  get observed(): boolean {
+    return (
+      this.#api !== undefined ||
+      this.#tracerProvider !== undefined ||
+      this.#meterProvider !== undefined ||
+      otelRegistered()
+    );
+  }
+
+  /** Loads the API when it is `observed` and not loaded yet; otherwise returns nothing to wait for. */
+  ready(): Promise<void> | undefined {
+    if (this.#api !== undefined || !this.observed) return undefined;
+    return loadApi().then((api) => {
+      this.#api = api;
+    });
+  }
+
   /** Starts the client span of one request: `{method} {tool}` for a call, `{method}` otherwise. */
-  start(method: string, toolName?: string, sessionId?: string): TracedOperation {
+  start(method: string, toolName?: string, sessionId?: string): TracedOperation | undefined {
+    const api = this.#api;
+    if (api === undefined) return undefined;
+    const { trace, SpanKind } = api;
     const attributes: Attributes = { ...this.#serverAttributes, [ATTR_MCP_METHOD_NAME]: method };
     if (toolName !== undefined) {
       attributes[ATTR_GEN_AI_TOOL_NAME] = toolName;
@@ -72,7 +106,7 @@ export class Instrumentation {
       kind: SpanKind.CLIENT,
       attributes: sessionId === undefined ? attributes : { ...attributes, [ATTR_MCP_SESSION_ID]: sessionId },
     });
-    return { span, attributes };
+    return { span, attributes, api };
   }
 
   /**
@@ -81,6 +115,7 @@ export class Instrumentation {
    * that carries no trace (no SDK registered).
    */
   inject(operation: TracedOperation, meta: Record<string, unknown>): boolean {
+    const { trace, propagation, context } = operation.api;
     if (!trace.isSpanContextValid(operation.span.spanContext())) return false;
     const before = Object.keys(meta).length;
     propagation.inject(trace.setSpan(context.active(), operation.span), meta);
@@ -95,15 +130,15 @@ export class Instrumentation {
       attributes = { ...attributes, [ATTR_ERROR_TYPE]: failure.errorType };
       if (span.isRecording()) {
         span.setAttribute(ATTR_ERROR_TYPE, failure.errorType);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+        span.setStatus({ code: operation.api.SpanStatusCode.ERROR, message: failure.message });
       }
     }
     span.end();
-    this.#durationHistogram().record(durationMs / 1000, attributes);
+    this.#durationHistogram(operation.api).record(durationMs / 1000, attributes);
   }
 
-  #durationHistogram(): Histogram {
-    const provider = this.#meterProvider ?? metrics.getMeterProvider();
+  #durationHistogram(api: typeof OTelApi): Histogram {
+    const provider = this.#meterProvider ?? api.metrics.getMeterProvider();
     if (this.#histogram?.provider !== provider) {
       const histogram = provider.getMeter(INSTRUMENTATION_NAME).createHistogram(METRIC_MCP_CLIENT_OPERATION_DURATION, {
         description: "Duration of MCP requests as observed by the client, from send until the answer.",
