@@ -86,8 +86,15 @@ export function toGeminiFunctionDeclarations(
 ): GeminiFunctionDeclaration[] {
   return toolsOf(source, options).map((tool) => {
     const { schema } = tool.schemaFor("gemini");
-    const properties = schema.properties;
-    const empty = typeof properties !== "object" || properties === null || Object.keys(properties).length === 0;
-    return { name: tool.modelName, description: tool.description, ...(empty ? {} : { parameters: schema }) };
+    // No spread and no key list per tool: thousands are converted at once.
+    return hasOwnKeys(schema.properties)
+      ? { name: tool.modelName, description: tool.description, parameters: schema }
+      : { name: tool.modelName, description: tool.description };
   });
+}
+
+function hasOwnKeys(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return true;
+  return false;
 }

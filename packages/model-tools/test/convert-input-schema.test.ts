@@ -191,6 +191,18 @@ describe("convertInputSchema: openai-strict", () => {
     });
   });
 
+  it("a node shared between conversions (an optional bare type) is frozen: one tool's schema cannot change another's", () => {
+    const first = convertInputSchema({ type: "object", properties: { verbose: { type: "boolean" } } }, "openai-strict");
+    const second = convertInputSchema({ type: "object", properties: { quiet: { type: "boolean" } } }, "openai-strict");
+    const verbose = (first.schema.properties as Record<string, Record<string, unknown>>).verbose!;
+    expect(verbose).toEqual({ type: ["boolean", "null"] });
+    expect(Object.isFrozen(verbose)).toBe(true);
+    expect(() => {
+      verbose.type = "string";
+    }).toThrow(TypeError);
+    expect(second.schema.properties).toEqual({ quiet: { type: ["boolean", "null"] } });
+  });
+
   it("property: null-filled model answers restore to arguments the real schema accepts", () => {
     const propertySchema = fc.constantFrom<Record<string, unknown>>(
       { type: "string" },

@@ -1,8 +1,8 @@
 import { ModelToolsError } from "../model-tools-error.js";
 import { toGemini } from "./gemini.js";
-import { inlineRefs } from "./inline-refs.js";
+import { inlineFoundRefs, needsInlining } from "./inline-refs.js";
 import type { ChangeLog } from "./node-conversion.js";
-import { toOpenAIStrict } from "./openai-strict.js";
+import { block, strictContext, toOpenAIStrict } from "./openai-strict.js";
 import { createArgumentRestorer, type ArgumentRestorer } from "./restore-arguments.js";
 import { renameKeysBack, renamePropertyKeys, type KeyRenames } from "./rename-keys.js";
 import { rootObject } from "./root-object.js";
@@ -10,6 +10,8 @@ import { asSchemaNode, type SchemaNode } from "./schema-keywords.js";
 
 /** The schema rules of one provider's function calling. */
 export type SchemaDialect = "openai-strict" | "openai" | "anthropic" | "gemini";
+
+const NO_CHANGES: readonly string[] = Object.freeze([]);
 
 export const SCHEMA_DIALECTS: readonly SchemaDialect[] = ["openai-strict", "openai", "anthropic", "gemini"];
 
@@ -41,7 +43,15 @@ export class PreparedSchema {
   #restorer: ArgumentRestorer | undefined;
 
   constructor(schema: unknown) {
-    const { schema: inlined, widened, changes } = inlineRefs(asSchemaNode(schema));
+    const node = asSchemaNode(schema);
+    // Most schemas have no references: no result object for them (thousands are prepared at once).
+    if (!needsInlining(node)) {
+      this.inlined = node;
+      this.widened = false;
+      this.inlineChanges = NO_CHANGES;
+      return;
+    }
+    const { schema: inlined, widened, changes } = inlineFoundRefs(node);
     this.inlined = inlined;
     this.widened = widened;
     this.inlineChanges = changes;
@@ -83,51 +93,49 @@ export function convertPrepared(prepared: PreparedSchema, dialect: SchemaDialect
       `convertInputSchema: unknown dialect ${JSON.stringify(dialect)}; use one of ${SCHEMA_DIALECTS.join(", ")}`,
     );
   }
-  const conversion = convertReporting(prepared, dialect, undefined);
-  return new LazilyReportedSchema(prepared, dialect, conversion);
-}
-
-interface Conversion {
-  readonly schema: SchemaNode;
-  readonly strict: boolean;
-  /** Property keys renamed for the provider (Anthropic, Gemini); undefined when none were. */
-  readonly renames: KeyRenames | undefined;
+  return convertReporting(prepared, dialect, undefined);
 }
 
 /**
  * One conversion; with `changes` given, every change is written there too. Without, no note
  * text and no JSON pointer is built (most of the cost of a conversion that changes a lot).
  */
-function convertReporting(prepared: PreparedSchema, dialect: SchemaDialect, changes: ChangeLog): Conversion {
+function convertReporting(prepared: PreparedSchema, dialect: SchemaDialect, changes: ChangeLog): LazilyReportedSchema {
   if (changes !== undefined) changes.push(...prepared.inlineChanges);
   const root = rootObject(prepared.inlined, changes);
   switch (dialect) {
     case "gemini":
-      return renamed(toGemini(root, changes), changes);
+      return renamed(prepared, dialect, toGemini(root, changes), changes);
     case "anthropic":
-      return renamed(root, changes);
+      return renamed(prepared, dialect, root, changes);
     case "openai-strict": {
-      const blockers: string[] = [];
-      if (prepared.widened) blockers.push("a recursive or unresolvable reference was cut");
       // Strict notes go in after the fallback is decided: a schema sent non-strict reports none of them.
-      const strictChanges: string[] | undefined = changes === undefined ? undefined : [];
-      const schema = toOpenAIStrict(root, strictChanges, blockers);
-      if (blockers.length === 0) {
+      const context = strictContext(changes === undefined ? undefined : []);
+      if (prepared.widened) block(context, "a recursive or unresolvable reference was cut");
+      const schema = toOpenAIStrict(root, context);
+      const blockers = context.blockers;
+      if (blockers === undefined) {
+        const strictChanges = context.changes;
         if (strictChanges !== undefined) changes?.push(...strictChanges);
-        return { schema, strict: true, renames: undefined };
+        return new LazilyReportedSchema(prepared, dialect, schema, true, undefined);
       }
       changes?.push(`not strict (sent as a plain OpenAI schema): ${blockers.join("; ")}`);
-      return { schema: root, strict: false, renames: undefined };
+      return new LazilyReportedSchema(prepared, dialect, root, false, undefined);
     }
     default:
-      return { schema: root, strict: false, renames: undefined };
+      return new LazilyReportedSchema(prepared, dialect, root, false, undefined);
   }
 }
 
 /** Property keys the provider refuses renamed; the model's arguments get the real keys back before the rest of the restore. */
-function renamed(schema: SchemaNode, changes: ChangeLog): Conversion {
+function renamed(
+  prepared: PreparedSchema,
+  dialect: SchemaDialect,
+  schema: SchemaNode,
+  changes: ChangeLog,
+): LazilyReportedSchema {
   const result = renamePropertyKeys(schema, changes);
-  return { schema: result.schema, strict: false, renames: result.renames };
+  return new LazilyReportedSchema(prepared, dialect, result.schema, false, result.renames);
 }
 
 /** A class, not an object with closures: thousands are made at once, and few are asked for their changes. */
@@ -136,15 +144,23 @@ class LazilyReportedSchema implements ConvertedSchema {
   readonly strict: boolean;
   readonly #prepared: PreparedSchema;
   readonly #dialect: SchemaDialect;
+  /** Property keys renamed for the provider (Anthropic, Gemini); undefined when none were. */
   readonly #renames: KeyRenames | undefined;
   #changes: readonly string[] | undefined;
 
-  constructor(prepared: PreparedSchema, dialect: SchemaDialect, conversion: Conversion) {
+  // The parts one by one, not a result object: one object less per tool, thousands at once.
+  constructor(
+    prepared: PreparedSchema,
+    dialect: SchemaDialect,
+    schema: SchemaNode,
+    strict: boolean,
+    renames: KeyRenames | undefined,
+  ) {
     this.#prepared = prepared;
     this.#dialect = dialect;
-    this.#renames = conversion.renames;
-    this.schema = conversion.schema;
-    this.strict = conversion.strict;
+    this.#renames = renames;
+    this.schema = schema;
+    this.strict = strict;
   }
 
   restoreArguments(args: Record<string, unknown>): Record<string, unknown> {
@@ -157,6 +173,7 @@ class LazilyReportedSchema implements ConvertedSchema {
   get changes(): readonly string[] {
     if (this.#changes === undefined) {
       const changes: string[] = [];
+      // The schema made again here is dropped: only the report is kept.
       convertReporting(this.#prepared, this.#dialect, changes);
       this.#changes = changes;
     }

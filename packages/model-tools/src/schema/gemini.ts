@@ -128,7 +128,9 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
   if (enumValues !== undefined) {
     let hasNull = false;
     let allStrings = true;
-    for (const value of enumValues) {
+    // An index loop: for-of over the registry's frozen lists made an iterator result per value.
+    for (let index = 0; index < enumValues.length; index += 1) {
+      const value = enumValues[index];
       if (value === null) hasNull = true;
       else if (typeof value !== "string") allStrings = false;
     }

@@ -39,6 +39,16 @@ const NO_CHANGES: readonly string[] = Object.freeze([]);
 export function inlineRefs(root: SchemaNode): InlinedSchema {
   // Most tool schemas have no references: they are used as they are, without a copy.
   if (!hasReferences(root, 0)) return { schema: root, widened: false, changes: NO_CHANGES };
+  return inlineFoundRefs(root);
+}
+
+/** Whether a schema has anything for `inlineRefs` to do: without, it is used as it is. */
+export function needsInlining(root: SchemaNode): boolean {
+  return hasReferences(root, 0);
+}
+
+/** `inlineRefs` for a schema known to have references. */
+export function inlineFoundRefs(root: SchemaNode): InlinedSchema {
   const changes: string[] = [];
   let expanded = 0;
   let widened = false;

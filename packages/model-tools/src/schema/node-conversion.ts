@@ -32,6 +32,31 @@ export function withMergedAllOf(node: SchemaNode, at: string, changes: ChangeLog
 }
 
 /**
+ * "keyword: " for the keywords notes are made for most, made once: a fresh one per note was a
+ * string of garbage per constraint of every tool converted.
+ */
+const LABELS = new Map<string, string>(
+  [
+    "minLength",
+    "maxLength",
+    "minProperties",
+    "maxProperties",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "default",
+    "examples",
+    "format",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+  ].map((key) => [key, `${key}: `]),
+);
+
+/**
  * Constraints the model should still read, written into the node's description. Made only for a
  * node that has some; which keywords moved is kept only when changes are reported.
  */
@@ -53,7 +78,8 @@ export class DescriptionNotes {
   /** `key: text`, for a note that is already words. */
   addText(key: string, text: string): void {
     if (this.#reporting) this.#keys = this.#keys === undefined ? key : `${this.#keys}, ${key}`;
-    this.#texts = this.#texts === undefined ? `${key}: ${text}` : `${this.#texts}; ${key}: ${text}`;
+    const note = (LABELS.get(key) ?? `${key}: `) + text;
+    this.#texts = this.#texts === undefined ? note : `${this.#texts}; ${note}`;
   }
 
   /** Appends the notes to `out.description` (as `describeWithNotes` does) and reports which keywords moved there. */

@@ -69,20 +69,29 @@ const MAX_PROPERTIES = 5_000;
  * OpenAI strict function calling: every object lists all its properties in `required` (optional
  * ones become nullable) and has `additionalProperties: false`; unsupported constraints move into
  * the description. `root` must already be a plain object schema with references inlined. Why the
- * schema cannot be strict without changing its meaning goes into `blockers` (empty when it can).
+ * schema cannot be strict without changing its meaning goes into the context's
+ * `blockers` (left undefined when it can).
  */
-export function toOpenAIStrict(root: SchemaNode, changes: ChangeLog, blockers: string[]): SchemaNode {
-  const context: StrictContext = { changes, blockers, propertyCount: 0 };
+export function toOpenAIStrict(root: SchemaNode, context: StrictContext): SchemaNode {
   const schema = convert(context, root, "", 0, true);
-  if (context.propertyCount > MAX_PROPERTIES) blockers.push(`/: more than ${MAX_PROPERTIES} properties in all`);
+  if (context.propertyCount > MAX_PROPERTIES) block(context, `/: more than ${MAX_PROPERTIES} properties in all`);
   return schema;
 }
 
-interface StrictContext {
+/** One strict conversion's state; `blockers` stays undefined (no list made) for a schema that can be strict, as most can. */
+export interface StrictContext {
   readonly changes: ChangeLog;
-  /** Only counted unless changes are reported: the text says where, and only the report shows it. */
-  readonly blockers: string[];
+  blockers: string[] | undefined;
   propertyCount: number;
+}
+
+export function strictContext(changes: ChangeLog): StrictContext {
+  return { changes, blockers: undefined, propertyCount: 0 };
+}
+
+/** Why the schema cannot be strict without changing its meaning. */
+export function block(context: StrictContext, reason: string): void {
+  (context.blockers ??= []).push(reason);
 }
 
 // A module-level function, not a closure per conversion: thousands of tools are converted at once.
@@ -93,10 +102,10 @@ function convert(
   objectDepth: number,
   isRoot: boolean,
 ): SchemaNode {
-  const { changes, blockers } = context;
+  const { changes } = context;
   const at = pointerOf(path);
   const merged = withMergedAllOf(node, at, changes);
-  if (merged === undefined) blockers.push(`${at}: allOf that is not a merge of plain objects`);
+  if (merged === undefined) block(context, `${at}: allOf that is not a merge of plain objects`);
   const work = merged ?? node;
   const out: SchemaNode = {};
   let notes: DescriptionNotes | undefined;
@@ -112,9 +121,9 @@ function convert(
       if (typeof value === "number") out[key] = value;
       else (notes ??= new DescriptionNotes(changes)).add(key, value);
     } else if (DESCRIBED.has(key)) (notes ??= new DescriptionNotes(changes)).add(key, value);
-    else if (BLOCKING.has(key)) blockers.push(`${at}: ${key} is not supported`);
+    else if (BLOCKING.has(key)) block(context, `${at}: ${key} is not supported`);
     else if (key === "unevaluatedProperties") {
-      if (value !== false) blockers.push(`${at}: unevaluatedProperties is not supported`);
+      if (value !== false) block(context, `${at}: unevaluatedProperties is not supported`);
     } else if (changes !== undefined && (METADATA_KEYWORDS.has(key) || SILENT.has(key) || !STRUCTURAL.has(key)))
       (dropped ??= []).push(key);
   }
@@ -132,16 +141,16 @@ function convert(
     }
   }
   if (typeof type === "string") {
-    if (!STRICT_TYPES.has(type)) blockers.push(`${at}: type ${compactJson(type)} is not supported`);
+    if (!STRICT_TYPES.has(type)) block(context, `${at}: type ${compactJson(type)} is not supported`);
   } else if (types !== undefined)
     for (const name of types)
-      if (!STRICT_TYPES.has(name)) blockers.push(`${at}: type ${compactJson(name)} is not supported`);
+      if (!STRICT_TYPES.has(name)) block(context, `${at}: type ${compactJson(name)} is not supported`);
   const typed = typeof type === "string" || types !== undefined;
 
   for (const key of BRANCH_KEYWORDS) {
     const branches = work[key];
     if (!Array.isArray(branches)) continue;
-    if (isRoot) blockers.push(`/: ${key} at the top level is not supported`);
+    if (isRoot) block(context, `/: ${key} at the top level is not supported`);
     if (key === "oneOf")
       changes?.push(
         `${at}: oneOf turned into anyOf (a value matching several branches is then refused by the tool's own validation)`,
@@ -160,7 +169,7 @@ function convert(
     out.anyOf = converted;
   }
   if (!typed && out.anyOf === undefined && out.enum === undefined && !("const" in out)) {
-    blockers.push(`${at}: a value of any type is not supported (the schema names no type)`);
+    block(context, `${at}: a value of any type is not supported (the schema names no type)`);
   }
 
   const isObject = type === "object" || types?.includes("object") === true || (!typed && isRecord(work.properties));
@@ -170,8 +179,8 @@ function convert(
     const items = work.items;
     if (isRecord(items))
       out.items = convert(context, items, changes === undefined ? "" : `${path}/items`, objectDepth, false);
-    else if (Array.isArray(items)) blockers.push(`${at}: tuple items are not supported`);
-    else blockers.push(`${at}: an array of items of any type`);
+    else if (Array.isArray(items)) block(context, `${at}: tuple items are not supported`);
+    else block(context, `${at}: an array of items of any type`);
   }
 
   if (notes === undefined) finishWithoutNotes(out);
@@ -190,21 +199,21 @@ function convertObject(
   isRoot: boolean,
   typed: boolean,
 ): void {
-  const { changes, blockers } = context;
+  const { changes } = context;
   if (!typed) out.type = "object";
-  if (objectDepth >= MAX_OBJECT_DEPTH) blockers.push(`${at}: objects nested deeper than ${MAX_OBJECT_DEPTH} levels`);
+  if (objectDepth >= MAX_OBJECT_DEPTH) block(context, `${at}: objects nested deeper than ${MAX_OBJECT_DEPTH} levels`);
   const properties = isRecord(work.properties) ? work.properties : {};
   const names = Object.keys(properties);
   context.propertyCount += names.length;
   const extra = work.additionalProperties;
-  if (isRecord(extra)) blockers.push(`${at}: typed additional properties (a map) are not supported`);
-  else if (names.length === 0 && !isRoot && extra !== false) blockers.push(`${at}: an object with free-form keys`);
+  if (isRecord(extra)) block(context, `${at}: typed additional properties (a map) are not supported`);
+  else if (names.length === 0 && !isRoot && extra !== false) block(context, `${at}: an object with free-form keys`);
   // The registry's own list, read in place (short lists: a scan costs less than a set).
   const required = Array.isArray(work.required) ? (work.required as readonly unknown[]) : NO_NAMES;
   for (let index = 0; index < required.length; index += 1) {
     const name = required[index];
     if (typeof name === "string" && !Object.hasOwn(properties, name) && required.indexOf(name) === index)
-      blockers.push(`${at}: required property ${compactJson(name)} has no schema`);
+      block(context, `${at}: required property ${compactJson(name)} has no schema`);
   }
   const convertedProperties: SchemaNode = {};
   let optional: string[] | undefined;
@@ -249,10 +258,38 @@ function nullableType(type: string): readonly string[] {
   return list;
 }
 
+/**
+ * `{ type: [type, "null"] }` for each JSON type, frozen and shared by every conversion: an optional
+ * property with nothing but a type (a flag, a plain string) is common, and one object per tool
+ * was kept alive for it. Converted schemas are read-only by contract; these are frozen besides.
+ */
+const NULLABLE_LEAVES = new Map<string, SchemaNode>();
+
+function nullableLeaf(type: string): SchemaNode {
+  let leaf = NULLABLE_LEAVES.get(type);
+  if (leaf === undefined) {
+    leaf = Object.freeze({ type: nullableType(type) });
+    NULLABLE_LEAVES.set(type, leaf);
+  }
+  return leaf;
+}
+
+/** The type of a node that has no other key, else undefined. */
+function onlyType(node: SchemaNode): string | undefined {
+  let type: string | undefined;
+  for (const key in node) {
+    if (key !== "type" || typeof node.type !== "string") return undefined;
+    type = node.type;
+  }
+  return type;
+}
+
 /** The same schema, also accepting null; `node` is a fresh node of this converter, changed in place. */
 function nullable(node: SchemaNode): SchemaNode {
   if (typeof node.type === "string") {
     if (node.type === "null") return node;
+    const leafType = onlyType(node);
+    if (leafType !== undefined && STRICT_TYPES.has(leafType)) return nullableLeaf(leafType);
     node.type = nullableType(node.type);
     if (Array.isArray(node.enum)) node.enum = withNull(node.enum as unknown[]);
     return node;
