@@ -29,7 +29,7 @@ describe("protocol in a config file", () => {
           .list()
           .map((tool) => tool.name)
           .sort(),
-      ).toEqual(["docs/echo", "docs/fail", "docs/slow"]);
+      ).toEqual(["docs/ask", "docs/echo", "docs/fail", "docs/slow"]);
     } finally {
       await set.close();
     }
