@@ -8,7 +8,7 @@ import type {
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
 import type { Client, McpSubscription, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
-import { Engine2026Error, toSeamError } from "./errors.js";
+import { Engine2026Error, toSdkHandlerError, toSeamError } from "./errors.js";
 
 /** The notifications the adapter follows; on 2026-07-28 the list changes arrive on the `subscriptions/listen` stream. */
 const NOTIFICATIONS = [
@@ -60,8 +60,13 @@ export class Engine2026Connection implements MCPEngineConnection {
       if (handler === undefined) continue;
       client.setRequestHandler(
         method,
-        async (sent: { params?: Params }, context: { mcpReq: { signal: AbortSignal } }) =>
-          (await handler(sent.params ?? {}, { signal: context.mcpReq.signal })) as never,
+        async (sent: { params?: Params }, context: { mcpReq: { signal: AbortSignal } }) => {
+          try {
+            return (await handler(sent.params ?? {}, { signal: context.mcpReq.signal })) as never;
+          } catch (error) {
+            throw toSdkHandlerError(error, client.getProtocolEra() === "modern");
+          }
+        },
       );
     }
   }
