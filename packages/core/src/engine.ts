@@ -58,6 +58,12 @@ export interface MCPEngineRequestContext {
   readonly signal: AbortSignal;
 }
 
+/**
+ * Answers a server-to-client request: resolves with the result, or rejects with an MCPProtocolError
+ * (its `rpcCode` and message are what the server is told). The engine turns that error into its
+ * SDK's own: a JSON-RPC error on the 2025 wire, and on 2026-07-28, where the request came embedded
+ * in an `input_required` result, the failure of the request that carried it.
+ */
 export type MCPEngineRequestHandler = (
   params: Readonly<Record<string, unknown>>,
   context: MCPEngineRequestContext,

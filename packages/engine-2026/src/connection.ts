@@ -7,10 +7,10 @@ import type {
   MCPProtocolEra,
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
-import type { Client, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
-import { toSeamError } from "./errors.js";
+import type { Client, McpSubscription, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
+import { Engine2026Error, toSdkHandlerError, toSeamError } from "./errors.js";
 
-/** The notifications the adapter follows; on 2026 they arrive on a `subscriptions/listen` stream (not opened yet). */
+/** The notifications the adapter follows; on 2026-07-28 the list changes arrive on the `subscriptions/listen` stream. */
 const NOTIFICATIONS = [
   "notifications/tools/list_changed",
   "notifications/resources/list_changed",
@@ -30,12 +30,15 @@ export class Engine2026Connection implements MCPEngineConnection {
   readonly #transport: Transport;
   /** The tools of the last tools/list, by name: what tools/call mirrors `x-mcp-header` arguments from. */
   #tools = new Map<string, Tool>();
+  #subscription: McpSubscription | undefined;
   #closed = false;
+  readonly #listeners: MCPEngineConnectRequest["listeners"];
 
   constructor(client: Client, transport: Transport, request: MCPEngineConnectRequest) {
     this.#client = client;
     this.#transport = transport;
     const { listeners, requestHandlers } = request;
+    this.#listeners = listeners;
     client.onclose = () => {
       this.#closed = true;
       listeners.closed();
@@ -57,8 +60,13 @@ export class Engine2026Connection implements MCPEngineConnection {
       if (handler === undefined) continue;
       client.setRequestHandler(
         method,
-        async (sent: { params?: Params }, context: { mcpReq: { signal: AbortSignal } }) =>
-          (await handler(sent.params ?? {}, { signal: context.mcpReq.signal })) as never,
+        async (sent: { params?: Params }, context: { mcpReq: { signal: AbortSignal } }) => {
+          try {
+            return (await handler(sent.params ?? {}, { signal: context.mcpReq.signal })) as never;
+          } catch (error) {
+            throw toSdkHandlerError(error, client.getProtocolEra() === "modern");
+          }
+        },
       );
     }
   }
@@ -85,6 +93,42 @@ export class Engine2026Connection implements MCPEngineConnection {
 
   get sessionId(): string | undefined {
     return (this.#transport as { sessionId?: string }).sessionId;
+  }
+
+  /**
+   * On 2026-07-28 a server sends list changes only on a `subscriptions/listen` stream: opens one
+   * for the lists whose changes the server announces (its `listChanged` capabilities), so they
+   * reach the same handlers as a 2025 server's unsolicited notifications. Resolves once the server
+   * acknowledged; a server that refuses is reported as an error (the connection still works, its
+   * lists just do not refresh by themselves). Nothing to do on 2025.
+   */
+  async listen(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (this.era !== "2026-07-28") return;
+    const capabilities = this.serverCapabilities;
+    const filter = {
+      ...(capabilities?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+      ...(capabilities?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+      ...(capabilities?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    try {
+      const subscription = await this.#client.listen(filter, { timeout: timeoutMs, signal });
+      this.#subscription = subscription;
+      void subscription.closed.then((why) => {
+        // The SDK does not listen again by itself; say so instead of going quiet.
+        if (why !== "local" && !this.#closed) {
+          this.#listeners.error(
+            new Engine2026Error(
+              "SDK_ERROR",
+              `The server ended the subscriptions/listen stream (${why}); list changes are not followed until the next connect`,
+            ),
+          );
+        }
+      });
+    } catch (error) {
+      if (signal.aborted) throw toSeamError(error);
+      this.#listeners.error(toSeamError(error));
+    }
   }
 
   async request(request: MCPEngineMessage, options: MCPEngineRequestOptions = {}): Promise<unknown> {
@@ -140,6 +184,7 @@ export class Engine2026Connection implements MCPEngineConnection {
       return;
     }
     this.#closed = true;
+    await this.#subscription?.close().catch(() => undefined);
     await this.#client.close();
   }
 }

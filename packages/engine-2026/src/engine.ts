@@ -85,6 +85,7 @@ export class Engine2026 implements MCPEngine {
     const connection = new Engine2026Connection(client, transport, request);
     try {
       await client.connect(transport, { timeout: request.timeoutMs, signal: request.signal });
+      await connection.listen(request.timeoutMs, request.signal);
     } catch (error) {
       await connection.close().catch(() => undefined);
       throw toSeamError(error);

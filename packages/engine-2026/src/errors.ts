@@ -9,6 +9,7 @@ import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/cli
 
 /** The JSON-RPC code of "method not found": what a request the negotiated era does not carry is reported as. */
 const METHOD_NOT_FOUND = -32601;
+const INTERNAL_ERROR = -32603;
 
 export type Engine2026ErrorCode = "CONNECTION_FAILED" | "ERA_NEGOTIATION_FAILED" | "HTTP_ERROR" | "SDK_ERROR";
 
@@ -31,6 +32,25 @@ export class Engine2026Error extends MCPToolAdapterError<Engine2026ErrorCode> {
     super(code, message, options);
     this.status = options.status;
   }
+}
+
+/**
+ * A request handler's failure in the SDK's terms: the seam's MCPProtocolError (or any error with a
+ * numeric JSON-RPC `code`) as the SDK's ProtocolError, so the SDK answers the server with its code
+ * and message on 2025. On 2026-07-28 (`modern`), where the handler answered a request embedded in
+ * an `input_required` result, the failure ends the call that carried it; a timeout or closed code
+ * there would read as the call's own timeout or a lost connection, so it becomes an internal error.
+ */
+export function toSdkHandlerError(error: unknown, modern: boolean): unknown {
+  const code = MCPProtocolError.isInstance(error)
+    ? error.rpcCode
+    : typeof (error as { code?: unknown } | null)?.code === "number"
+      ? (error as { code: number }).code
+      : undefined;
+  if (code === undefined) return error;
+  const { message, data } = error as Error & { data?: unknown };
+  const reserved = code === RPC_REQUEST_TIMEOUT || code === RPC_CONNECTION_CLOSED;
+  return new ProtocolError(modern && reserved ? INTERNAL_ERROR : code, message, data);
 }
 
 /**

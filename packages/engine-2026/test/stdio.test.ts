@@ -14,7 +14,12 @@ afterEach(async () => {
 function adapterFor(protocol: "auto" | "2026-07-28", modernOnly: boolean): MCPToolAdapter {
   const adapter = new MCPToolAdapter(
     { name: "v2-stdio", transport: "stdio", ...v2StdioServerConfig({ modernOnly }), protocol },
-    { engine: createEngine2026(), connectTimeoutMs: 20_000 },
+    {
+      engine: createEngine2026(),
+      connectTimeoutMs: 20_000,
+      // The same handler answers a server request on 2025 and an input_required result on 2026-07-28.
+      onElicitation: () => ({ action: "accept", content: { name: protocol } }),
+    },
   );
   adapters.push(adapter);
   return adapter;
@@ -29,12 +34,17 @@ describe("engine-2026 over stdio", () => {
       success: true,
       data: { content: [{ type: "text", text: "echo: pipe" }] },
     });
+    expect(await adapter.invoke("ask")).toMatchObject({
+      success: true,
+      data: { content: [{ text: "hello 2026-07-28" }] },
+    });
   });
 
   it("auto stays on 2025 over stdio (no probe process), so a modern-only server needs the setting", async () => {
     const adapter = adapterFor("auto", false);
     await adapter.connect();
     expect(adapter.protocolEra).toBe("2025");
+    expect(await adapter.invoke("ask")).toMatchObject({ success: true, data: { content: [{ text: "hello auto" }] } });
     await adapter.disconnect();
     const error = await adapterFor("auto", true)
       .connect()

@@ -303,6 +303,7 @@ export class MCPServerSet {
         name,
         transport: adapter.transportType,
         status: "connected",
+        ...(adapter.protocolEra === undefined ? {} : { protocolEra: adapter.protocolEra }),
         ...timing(progress),
         durationMs: this.#now() - start,
         tools: [...outcome.registered],

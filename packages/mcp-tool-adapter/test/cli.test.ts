@@ -61,12 +61,12 @@ describe("CLI against the shipped default config (real server-everything and ser
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as {
       ok: boolean;
-      servers: { name: string; status: string; handshakeMs: number; toolCount: number }[];
+      servers: { name: string; status: string; protocolEra: string; handshakeMs: number; toolCount: number }[];
     };
     expect(report.ok).toBe(true);
-    expect(report.servers.map((s) => [s.name, s.status])).toEqual([
-      ["everything", "connected"],
-      ["memory", "connected"],
+    expect(report.servers.map((s) => [s.name, s.status, s.protocolEra])).toEqual([
+      ["everything", "connected", "2025"],
+      ["memory", "connected", "2025"],
     ]);
     for (const server of report.servers) {
       expect(server.toolCount).toBeGreaterThan(0);
@@ -258,7 +258,8 @@ describe("CLI with in-process servers", () => {
       }),
     ]);
     const human = await cli(["check", "--config", configFile], { adapterFactory: factory });
-    expect(human.stdout).toMatch(/down\s+failed\s+stdio\s+-\s+-\s+connection_failed: /);
+    // ERA, HANDSHAKE and TOOLS are "-" for a server that did not connect.
+    expect(human.stdout).toMatch(/down\s+failed\s+stdio\s+-\s+-\s+-\s+connection_failed: /);
     expect(human.stdout).toContain("1/2 servers connected, 2 tools");
   });
 

@@ -13,16 +13,21 @@
  *   echo {text}            answers "echo: <text>"
  *   slow {ms, steps?}      sends `steps` progress notifications (default 2) over `ms` ms, then answers "done"
  *   fail {}                answers an isError result "it failed on purpose"
+ *   ask {}                 elicits {name} from the client (an input_required result on 2026-07-28, an
+ *                          elicitation/create request on 2025), answers "hello <name>" or "no answer (<action>)"
+ *   <extra> {}             each name in options.extraTools (read per instance): answers "<name>: ok"
  */
-import { McpServer, fromJsonSchema } from "@modelcontextprotocol/server";
+import { McpServer, acceptedContent, fromJsonSchema, inputRequired, inputResponse } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { fileURLToPath } from "node:url";
 
 const object = (properties, required = []) => fromJsonSchema({ type: "object", properties, required });
 const text = (value) => ({ content: [{ type: "text", text: value }] });
 
-/** A fresh server instance (the v2 entries build one per request or connection). */
-export function createV2Server(options = {}) {
+const NAME_FORM = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+
+/** A fresh server instance (the v2 entries build one per request or connection); `era` is the factory context's. */
+export function createV2Server(options = {}, era = "modern") {
   const ttlMs = options.toolsListTtlMs;
   const server = new McpServer(
     { name: "v2-test-server", version: "1.0.0" },
@@ -65,6 +70,32 @@ export function createV2Server(options = {}) {
     ...text("it failed on purpose"),
     isError: true,
   }));
+  server.registerTool(
+    "ask",
+    { description: "Asks the user for a name", inputSchema: object({}) },
+    async (_args, ctx) => {
+      if (era === "legacy") {
+        const answer = await ctx.mcpReq.elicitInput({
+          mode: "form",
+          message: "Who are you?",
+          requestedSchema: NAME_FORM,
+        });
+        return text(answer.action === "accept" ? `hello ${answer.content?.name}` : `no answer (${answer.action})`);
+      }
+      const accepted = acceptedContent(ctx.mcpReq.inputResponses, "who");
+      if (accepted !== undefined) return text(`hello ${accepted.name}`);
+      const answered = inputResponse(ctx.mcpReq.inputResponses, "who");
+      if (answered.kind === "elicit") return text(`no answer (${answered.action})`);
+      return inputRequired({
+        inputRequests: { who: inputRequired.elicit({ message: "Who are you?", requestedSchema: NAME_FORM }) },
+      });
+    },
+  );
+  for (const name of options.extraTools ?? []) {
+    server.registerTool(name, { description: `Added at runtime: ${name}`, inputSchema: object({}) }, async () =>
+      text(`${name}: ok`),
+    );
+  }
   return server;
 }
 
@@ -72,5 +103,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const flag = (name) => process.argv.find((arg) => arg.startsWith(`--${name}`));
   const ttl = flag("tools-list-ttl-ms=");
   const options = ttl === undefined ? {} : { toolsListTtlMs: Number(ttl.split("=")[1]) };
-  serveStdio(() => createV2Server(options), { legacy: flag("modern-only") === undefined ? "serve" : "reject" });
+  serveStdio((context) => createV2Server(options, context.era), {
+    legacy: flag("modern-only") === undefined ? "serve" : "reject",
+  });
 }

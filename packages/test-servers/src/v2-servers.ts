@@ -25,6 +25,10 @@ export interface V2HttpServer {
   readonly url: string;
   /** The JSON-RPC method of every request the server got, in order (notifications too). */
   readonly methods: string[];
+  /** Serves one more tool `name` (answering "<name>: ok") and tells the open `subscriptions/listen` streams. */
+  addTool(name: string): void;
+  /** Stops serving a tool added with `addTool` and tells the open `subscriptions/listen` streams. */
+  removeTool(name: string): void;
   close(): Promise<void>;
 }
 
@@ -33,7 +37,8 @@ export interface V2HttpServer {
  * fetch-shaped handler behind a small node:http bridge. Dual-era unless `modernOnly`.
  */
 export async function startV2HttpServer(setup: V2ServerSetup = {}): Promise<V2HttpServer> {
-  const handler = createMcpHandler(() => createV2Server(setup), {
+  const extraTools = [...(setup.extraTools ?? [])];
+  const handler = createMcpHandler((context) => createV2Server({ ...setup, extraTools }, context.era), {
     legacy: setup.modernOnly === true ? "reject" : "stateless",
     keepAliveMs: 0,
   });
@@ -46,6 +51,16 @@ export async function startV2HttpServer(setup: V2ServerSetup = {}): Promise<V2Ht
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     methods,
+    addTool(name) {
+      extraTools.push(name);
+      handler.notify.toolsChanged();
+    },
+    removeTool(name) {
+      const index = extraTools.indexOf(name);
+      if (index < 0) return;
+      extraTools.splice(index, 1);
+      handler.notify.toolsChanged();
+    },
     async close() {
       await handler.close();
       server.closeAllConnections();

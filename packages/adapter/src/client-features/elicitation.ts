@@ -1,4 +1,5 @@
-import { ErrorCode, McpError, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import { MCPProtocolError } from "@mcp-tool-adapter/core";
 import { formatValidationErrors, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { describeCause } from "../errors.js";
 import type { MCPElicitationRequest, MCPElicitationResponse } from "./types.js";
@@ -23,7 +24,7 @@ export function toElicitationRequest(
   try {
     validator.compile(params.requestedSchema);
   } catch (error) {
-    throw new McpError(
+    throw new MCPProtocolError(
       ErrorCode.InvalidParams,
       `Elicitation declined: the requestedSchema is not a usable JSON Schema (${describeCause(error)})`,
     );
@@ -46,7 +47,7 @@ export function checkElicitationAnswer(
   const content = withDefaults(request.requestedSchema, answer.content ?? {});
   const result = validator.validate(request.requestedSchema, content);
   if (!result.valid) {
-    throw new McpError(
+    throw new MCPProtocolError(
       ErrorCode.InternalError,
       `The client's answer to the elicitation does not match its requestedSchema: ${formatValidationErrors(result.errors)}`,
     );

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { MCPProtocolError } from "@mcp-tool-adapter/core";
 import { describeCause } from "../errors.js";
 import type { Logger } from "../types.js";
 import type { ClientRequestContext } from "./types.js";
@@ -16,7 +17,9 @@ export interface HostHandlerCall<T> {
 
 /**
  * Runs a host handler for a server's request with a deadline. Whatever the handler does (throws,
- * rejects, hangs) becomes a JSON-RPC error for the server; nothing reaches the host as a crash.
+ * rejects, hangs) becomes a JSON-RPC error for the server, in the engine seam's terms (core's
+ * MCPProtocolError, which each engine turns into its SDK's error); nothing reaches the host as a
+ * crash. A host that throws a JSON-RPC error itself (core's, or SDK 1.x's McpError) keeps its code.
  */
 export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
   const controller = new AbortController();
@@ -27,7 +30,7 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
   call.serverSignal.addEventListener("abort", onServerAbort, { once: true });
   const timedOut = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      const error = new McpError(
+      const error = new MCPProtocolError(
         ErrorCode.RequestTimeout,
         `The client's ${call.what} handler did not answer within ${call.timeoutMs} ms`,
       );
@@ -39,7 +42,7 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
     const answer = Promise.resolve().then(() => call.run({ serverName: call.serverName, signal: controller.signal }));
     return await Promise.race([answer, timedOut]);
   } catch (error) {
-    if (error instanceof McpError) {
+    if (error instanceof McpError || MCPProtocolError.isInstance(error)) {
       call.logger?.warn?.(`Answering ${call.what} from MCP server "${call.serverName}" failed: ${error.message}`);
       throw error;
     }
@@ -47,7 +50,10 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
       `The ${call.what} handler for MCP server "${call.serverName}" threw; the server gets an error: ${describeCause(error)}`,
       { error },
     );
-    throw new McpError(ErrorCode.InternalError, `The client's ${call.what} handler failed: ${describeCause(error)}`);
+    throw new MCPProtocolError(
+      ErrorCode.InternalError,
+      `The client's ${call.what} handler failed: ${describeCause(error)}`,
+    );
   } finally {
     clearTimeout(timer);
     call.serverSignal.removeEventListener("abort", onServerAbort);

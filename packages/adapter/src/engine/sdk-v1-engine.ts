@@ -3,6 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  McpError,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
@@ -10,15 +11,16 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type {
-  MCPEngine,
-  MCPEngineConnection,
-  MCPEngineConnectRequest,
-  MCPEngineMessage,
-  MCPEngineRequestOptions,
-  MCPImplementation,
-  MCPProtocolSetting,
-  MCPServerCapabilities,
+import {
+  MCPProtocolError,
+  type MCPEngine,
+  type MCPEngineConnection,
+  type MCPEngineConnectRequest,
+  type MCPEngineMessage,
+  type MCPEngineRequestOptions,
+  type MCPImplementation,
+  type MCPProtocolSetting,
+  type MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
 import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "../config.js";
@@ -136,8 +138,13 @@ function install(client: Client, request: MCPEngineConnectRequest, onError: (err
     if (schema === undefined) continue;
     client.setRequestHandler(
       schema,
-      (sent: { params?: Record<string, unknown> }, extra: { signal: AbortSignal }) =>
-        handler(sent.params ?? {}, { signal: extra.signal }) as never,
+      async (sent: { params?: Record<string, unknown> }, extra: { signal: AbortSignal }) => {
+        try {
+          return (await handler(sent.params ?? {}, { signal: extra.signal })) as never;
+        } catch (error) {
+          throw MCPProtocolError.isInstance(error) ? new McpError(error.rpcCode, error.message, error.data) : error;
+        }
+      },
     );
   }
 }

@@ -61,6 +61,7 @@ export async function connectSelectedServers(
         : { onLog: (entry: MCPServerLogEntry) => context.err(formatLog(context, entry)) }),
     },
     ...(context.adapterFactory === undefined ? {} : { adapterFactory: context.adapterFactory }),
+    ...(context.engine === undefined ? {} : { engine: context.engine }),
     ...(lock === undefined ? {} : { pinning: { lock } }),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
     ...(context.now === undefined ? {} : { now: context.now }),

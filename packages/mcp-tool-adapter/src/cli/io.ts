@@ -1,4 +1,5 @@
 import picocolors from "picocolors";
+import type { MCPEngine } from "@mcp-tool-adapter/adapter";
 import type { ServerSetAdapterFactory } from "../server-set/types.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
@@ -25,6 +26,8 @@ export interface CliIO {
   columns?: number;
   /** Builds each server's adapter (tests use in-process servers). Default: MCPToolAdapter with default transports. */
   adapterFactory?: ServerSetAdapterFactory;
+  /** The engine every server's adapter speaks through (e.g. `createEngine2026()`). Default: the adapter's SDK 1.x engine. */
+  engine?: MCPEngine;
   /** Monotonic clock for reported timings. Default: performance.now. */
   now?: () => number;
   /** Someone can answer questions on stdin (a server's elicitation). Default: process.stdin.isTTY. */
@@ -45,6 +48,7 @@ export interface CliContext {
   readonly columns: number;
   readonly colors: Colors;
   readonly adapterFactory?: ServerSetAdapterFactory;
+  readonly engine?: MCPEngine;
   readonly now?: () => number;
   readonly stdinIsTTY: boolean;
   readonly showAuthorizationUrl?: (url: URL) => void | Promise<void>;
@@ -67,6 +71,7 @@ export function createCliContext(io: CliIO): CliContext {
     columns: io.columns ?? stdout.columns ?? 80,
     colors: picocolors.createColors(colorEnabled(env, isTTY)),
     ...(io.adapterFactory === undefined ? {} : { adapterFactory: io.adapterFactory }),
+    ...(io.engine === undefined ? {} : { engine: io.engine }),
     ...(io.now === undefined ? {} : { now: io.now }),
     stdinIsTTY: io.stdinIsTTY ?? process.stdin.isTTY,
     ...(io.showAuthorizationUrl === undefined ? {} : { showAuthorizationUrl: io.showAuthorizationUrl }),

@@ -1,6 +1,7 @@
 import type {
   ConnectOptions,
   InvokeOptions,
+  MCPProtocolEra,
   MCPServerConfig,
   MCPToolDescriptor,
   MCPToolResult,
@@ -40,6 +41,8 @@ export interface ServerSetAdapter extends ServerSetProtocolMethods {
   readonly discoveredTools: readonly MCPToolDescriptor[];
   /** Where the connection stands; MCPToolAdapter has it, a test double may leave it out. */
   readonly health?: MCPServerHealth;
+  /** The protocol era the connection speaks ("2025" or "2026-07-28"); MCPToolAdapter has it, a test double may leave it out. */
+  readonly protocolEra?: MCPProtocolEra | undefined;
   /** With tool pinning: the tools of the last discovery that did not match the lock. */
   readonly pinFindings?: readonly ToolPinFinding[];
   connect(options?: ConnectOptions): Promise<void>;
@@ -96,6 +99,8 @@ export interface ServerConnectResult {
   stage?: "config" | "connect" | "register";
   /** Time spent in connect() (process start or HTTP session, plus the MCP handshake). */
   handshakeMs?: number;
+  /** The protocol era the server speaks, once connected: "2025" or "2026-07-28". */
+  protocolEra?: MCPProtocolEra;
   /** Time from start to connected-and-registered (or to failure). */
   durationMs: number;
   /** Registered full names ("server/tool"). */

@@ -11,6 +11,8 @@ export interface ServerSummary {
   name: string;
   status: "connected" | "failed";
   transport: string;
+  /** The protocol era it speaks, once connected: "2025" or "2026-07-28". */
+  protocolEra?: string;
   handshakeMs?: number;
   durationMs: number;
   toolCount: number;
@@ -24,6 +26,7 @@ export function serverSummary(result: ServerConnectResult, health?: MCPServerHea
     name: result.name,
     status: result.status,
     transport: result.transport,
+    ...(result.protocolEra === undefined ? {} : { protocolEra: result.protocolEra }),
     ...(result.handshakeMs === undefined ? {} : { handshakeMs: Math.round(result.handshakeMs) }),
     durationMs: Math.round(result.durationMs),
     toolCount: result.tools.length,
@@ -56,7 +59,7 @@ function recoveryCell(health: MCPServerHealth | undefined): string {
   return health.state === "connected" || health.state === "disconnected" ? "on" : `on: ${health.state}`;
 }
 
-/** `check`: connect every server and report status, handshake time and tool count. Exit 1 when any failed. */
+/** `check`: connect every server and report status, protocol era, handshake time and tool count. Exit 1 when any failed. */
 export async function runCheckCommand(context: CliContext, options: CheckCommandOptions): Promise<number> {
   const { set, report } = await connectSelectedServers(context, options);
   try {
@@ -68,12 +71,13 @@ export async function runCheckCommand(context: CliContext, options: CheckCommand
       const { colors } = context;
       // The column appears only when some server has recovery on, so other configs print as before.
       const showRecovery = Object.values(health).some((server) => server.recovery);
-      const titles = ["SERVER", "STATUS", "TRANSPORT", "HANDSHAKE", "TOOLS", "ERROR"];
+      const titles = ["SERVER", "STATUS", "TRANSPORT", "ERA", "HANDSHAKE", "TOOLS", "ERROR"];
       const header = (showRecovery ? [...titles, "RECOVERY"] : titles).map((title) => colors.dim(title));
       const rows = report.servers.map((server) => [
         colors.bold(server.name),
         server.status === "connected" ? colors.green("ok") : colors.red("failed"),
         server.transport,
+        server.protocolEra ?? "-",
         formatMs(server.handshakeMs),
         server.status === "connected" ? String(server.tools.length) : "-",
         server.error === undefined ? "" : `${server.error.kind}: ${server.error.message}`,
