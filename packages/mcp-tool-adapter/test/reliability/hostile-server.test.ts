@@ -33,7 +33,7 @@ function isGone(pid: number): boolean {
   return info === undefined || info.state === "Z";
 }
 
-async function waitUntilGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
+async function waitUntilGone(pid: number, timeoutMs = 30_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!isGone(pid)) {
     if (Date.now() > deadline) return false;
@@ -45,14 +45,14 @@ async function waitUntilGone(pid: number, timeoutMs = 10_000): Promise<boolean> 
 describe("hostile server: startup", () => {
   it("a server that exits at start fails connect with MCPConnectionError", async () => {
     const adapter = hostileAdapter({ exitAtStart: true });
-    const error = await connectFailure(adapter.connect({ timeoutMs: 10_000 }));
+    const error = await connectFailure(adapter.connect({ timeoutMs: 30_000 }));
     expect(MCPConnectionError.isInstance(error)).toBe(true);
     expect(adapter.isConnected).toBe(false);
   });
 
   it("a server that exits at start: the connect error names the exit and the server's stderr", async () => {
     const adapter = hostileAdapter({ exitAtStart: true });
-    const error = await connectFailure(adapter.connect({ timeoutMs: 10_000 }));
+    const error = await connectFailure(adapter.connect({ timeoutMs: 30_000 }));
     expect((error as Error).message).toMatch(
       /the server exited with code \d+; its stderr ended with: .*exiting at start/,
     );
@@ -91,7 +91,7 @@ describe("hostile server: startup", () => {
       .map((p) => p.pid);
     expect(family.length).toBeGreaterThanOrEqual(2);
     await adapter.disconnect();
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (family.some((member) => !isGone(member)) && Date.now() < deadline) await sleep(25);
     expect(family.filter((member) => !isGone(member))).toEqual([]);
   });
@@ -137,7 +137,7 @@ describe("hostile server: startup", () => {
       { spawnGrandchild: "exit" },
       { logger: { debug: (message) => logged.push(message) } },
     );
-    const error = await connectFailure(adapter.connect({ timeoutMs: 10_000 }));
+    const error = await connectFailure(adapter.connect({ timeoutMs: 30_000 }));
     expect(MCPConnectionError.isInstance(error)).toBe(true);
     // The transport logs the server's stderr at debug level, which is where the grandchild's pid is.
     const [grandchildPid] = parseGrandchildPids(logged.join("\n"));
@@ -155,7 +155,7 @@ describe("hostile server: misbehaving tools", () => {
     expect(result.error).toMatch(/connection lost/);
     expect(adapter.isConnected).toBe(false);
     await expect(adapter.invoke("echo")).rejects.toSatisfy((error: unknown) => MCPNotConnectedError.isInstance(error));
-    await adapter.reconnect({ timeoutMs: 10_000 });
+    await adapter.reconnect({ timeoutMs: 30_000 });
     watchServerGroups();
     expect(resultJson(await adapter.invoke("echo", { back: true }))).toEqual({ back: true });
   });
@@ -261,7 +261,7 @@ describe("hostile server: misbehaving tools", () => {
       grandchildPid: number;
     };
     expect(await waitUntilGone(grandchildPid)).toBe(true);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (adapter.isConnected && Date.now() < deadline) await sleep(25);
     expect(adapter.isConnected).toBe(false);
   });

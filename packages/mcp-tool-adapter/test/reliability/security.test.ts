@@ -106,7 +106,7 @@ describe("security: no shell", () => {
     const adapter = trackAdapter(
       new MCPToolAdapter({ ...hostileConfig(), transport: "stdio", command: `${process.execPath}; touch ${canary}` }),
     );
-    const error = await adapter.connect({ timeoutMs: 10_000 }).then(
+    const error = await adapter.connect({ timeoutMs: 30_000 }).then(
       () => new Error("connect resolved"),
       (failure: unknown) => failure,
     );
