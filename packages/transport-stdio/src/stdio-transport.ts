@@ -66,6 +66,11 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 export const FAMILY_SNAPSHOT_MS = 250;
 /** After the server exits, how long to wait for its last stdout/stderr bytes (a grandchild may hold the pipes open). */
 const STDIO_DRAIN_MS = 250;
+/**
+ * Once the family is gone, how long to wait for Node's exit event of the server: a dead server is
+ * a zombie until the event loop reaps it, which on a loaded machine took longer than the drain.
+ */
+const LEADER_REAP_MS = 5_000;
 const STDERR_IN_MESSAGE_CHARS = 1000;
 const PREVIEW_CHARS = 120;
 
@@ -328,8 +333,11 @@ export class StdioTransport implements Transport {
     await untilOrAfter(this.#leaderExited, this.#killGraceMs);
     await this.#terminateFamily(known);
     // The family is gone from /proc, but Node may not have delivered the leader's exit event yet:
-    // wait for it too, so `exit` is known once close() resolves.
-    await untilOrAfter(Promise.all([this.#stdioClosed, this.#leaderExited]), STDIO_DRAIN_MS);
+    // wait for it too (it is sure to come), so `exit` is known once close() resolves.
+    await Promise.all([
+      untilOrAfter(this.#stdioClosed, STDIO_DRAIN_MS),
+      untilOrAfter(this.#leaderExited, LEADER_REAP_MS),
+    ]);
     this.#finishClose();
   }
 
