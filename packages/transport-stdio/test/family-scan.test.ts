@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -16,7 +17,8 @@ import { canReadProcEnvironments, environHasEntry, listRunningProcesses, readPro
 import { ProcFamily, SERVER_TOKEN_ENV_VAR } from "../src/proc-family.js";
 import { waitFor } from "./helpers.js";
 
-const TOKEN = "0123456789abcdef0123456789abcdef";
+// Random per run: CI runs this file on two Node versions at once, and a fixed token let one run's scans find the other's processes.
+const TOKEN = randomBytes(16).toString("hex");
 const ENTRY = `${SERVER_TOKEN_ENV_VAR}=${TOKEN}`;
 
 const tempDirectories: TempDirectory[] = [];
