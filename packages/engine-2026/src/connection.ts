@@ -7,8 +7,9 @@ import type {
   MCPProtocolEra,
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
-import type { Client, McpSubscription, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
-import { Engine2026Error, toSdkHandlerError, toSeamError } from "./errors.js";
+import type { Client, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
+import { toSdkHandlerError, toSeamError } from "./errors.js";
+import { ListenChannel } from "./listen-channel.js";
 
 /** The notifications the adapter follows; on 2026-07-28 the list changes arrive on the `subscriptions/listen` stream. */
 const NOTIFICATIONS = [
@@ -30,17 +31,22 @@ export class Engine2026Connection implements MCPEngineConnection {
   readonly #transport: Transport;
   /** The tools of the last tools/list, by name: what tools/call mirrors `x-mcp-header` arguments from. */
   #tools = new Map<string, Tool>();
-  #subscription: McpSubscription | undefined;
+  #listenChannel: ListenChannel | undefined;
+  /** Set when list changes may have been missed: the next tools/list bypasses the SDK's cache. */
+  #toolsMayBeStale = false;
   #closed = false;
   readonly #listeners: MCPEngineConnectRequest["listeners"];
+  readonly #now: () => number;
 
-  constructor(client: Client, transport: Transport, request: MCPEngineConnectRequest) {
+  constructor(client: Client, transport: Transport, request: MCPEngineConnectRequest, now: () => number) {
     this.#client = client;
     this.#transport = transport;
+    this.#now = now;
     const { listeners, requestHandlers } = request;
     this.#listeners = listeners;
     client.onclose = () => {
       this.#closed = true;
+      void this.#listenChannel?.close();
       listeners.closed();
     };
     client.onerror = (error) => {
@@ -100,35 +106,55 @@ export class Engine2026Connection implements MCPEngineConnection {
    * for the lists whose changes the server announces (its `listChanged` capabilities), so they
    * reach the same handlers as a 2025 server's unsolicited notifications. Resolves once the server
    * acknowledged; a server that refuses is reported as an error (the connection still works, its
-   * lists just do not refresh by themselves). Nothing to do on 2025.
+   * lists just do not refresh by themselves). When the server later ends the stream, the channel
+   * listens again and the lists are fetched afresh (see ListenChannel). Nothing to do on 2025.
    */
   async listen(timeoutMs: number, signal: AbortSignal): Promise<void> {
     if (this.era !== "2026-07-28") return;
     const capabilities = this.serverCapabilities;
-    const filter = {
-      ...(capabilities?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
-      ...(capabilities?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
-      ...(capabilities?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+    const changes = {
+      toolsListChanged: capabilities?.tools?.listChanged === true,
+      promptsListChanged: capabilities?.prompts?.listChanged === true,
+      resourcesListChanged: capabilities?.resources?.listChanged === true,
     };
+    const filter = Object.fromEntries(Object.entries(changes).filter(([, wanted]) => wanted));
     if (Object.keys(filter).length === 0) return;
+    const channel = new ListenChannel({
+      client: this.#client,
+      filter,
+      timeoutMs,
+      now: this.#now,
+      onResubscribed: () => {
+        this.#announceMissedChanges(changes);
+      },
+      onGaveUp: (error) => {
+        if (!this.#closed) this.#listeners.error(error);
+      },
+    });
+    this.#listenChannel = channel;
     try {
-      const subscription = await this.#client.listen(filter, { timeout: timeoutMs, signal });
-      this.#subscription = subscription;
-      void subscription.closed.then((why) => {
-        // The SDK does not listen again by itself; say so instead of going quiet.
-        if (why !== "local" && !this.#closed) {
-          this.#listeners.error(
-            new Engine2026Error(
-              "SDK_ERROR",
-              `The server ended the subscriptions/listen stream (${why}); list changes are not followed until the next connect`,
-            ),
-          );
-        }
-      });
+      await channel.open(signal);
     } catch (error) {
       if (signal.aborted) throw toSeamError(error);
       this.#listeners.error(toSeamError(error));
     }
+  }
+
+  /**
+   * Nothing is replayed on a new stream, so a change made while none was open reached nobody: tell
+   * the adapter each followed list may have changed (it lists again and diffs), and make the next
+   * tools/list skip the SDK's cache, whose entry may predate the change.
+   */
+  #announceMissedChanges(
+    changes: Record<"toolsListChanged" | "promptsListChanged" | "resourcesListChanged", boolean>,
+  ): void {
+    if (this.#closed) return;
+    if (changes.toolsListChanged) {
+      this.#toolsMayBeStale = true;
+      this.#listeners.notification({ method: "notifications/tools/list_changed" });
+    }
+    if (changes.promptsListChanged) this.#listeners.notification({ method: "notifications/prompts/list_changed" });
+    if (changes.resourcesListChanged) this.#listeners.notification({ method: "notifications/resources/list_changed" });
   }
 
   async request(request: MCPEngineMessage, options: MCPEngineRequestOptions = {}): Promise<unknown> {
@@ -151,8 +177,12 @@ export class Engine2026Connection implements MCPEngineConnection {
    * whose `ttlMs` has not run out is served from the SDK's cache without a round trip.
    */
   async #listTools(params: Params, options: MCPEngineRequestOptions): Promise<unknown> {
-    const result = await this.#client.listTools(params, options);
-    if (params?.cursor === undefined) this.#tools = new Map(result.tools.map((tool) => [tool.name, tool]));
+    const refresh = this.#toolsMayBeStale && params?.cursor === undefined;
+    const result = await this.#client.listTools(params, refresh ? { ...options, cacheMode: "refresh" } : options);
+    if (params?.cursor === undefined) {
+      this.#tools = new Map(result.tools.map((tool) => [tool.name, tool]));
+      if (refresh) this.#toolsMayBeStale = false;
+    }
     return result;
   }
 
@@ -184,7 +214,7 @@ export class Engine2026Connection implements MCPEngineConnection {
       return;
     }
     this.#closed = true;
-    await this.#subscription?.close().catch(() => undefined);
+    await this.#listenChannel?.close();
     await this.#client.close();
   }
 }

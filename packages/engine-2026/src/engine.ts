@@ -24,7 +24,7 @@ export interface Engine2026Options {
   legacyVerdictTtlMs?: number;
   /** Pages of a list the SDK follows before it gives up. Default 1000. */
   maxListPages?: number;
-  /** Clock in ms for the verdicts' age; default Date.now. */
+  /** Clock in ms for the verdicts' age and the listen stream's health; default Date.now. */
   now?: () => number;
 }
 
@@ -39,12 +39,11 @@ export class Engine2026 implements MCPEngine {
   readonly protocols: readonly MCPProtocolSetting[] = Object.freeze(["auto", "2025", MODERN_REVISION]);
   readonly #verdicts: EraVerdicts;
   readonly #maxListPages: number;
+  readonly #now: () => number;
 
   constructor(options: Engine2026Options = {}) {
-    this.#verdicts = new EraVerdicts(
-      options.legacyVerdictTtlMs ?? DEFAULT_LEGACY_VERDICT_TTL_MS,
-      options.now ?? (() => Date.now()),
-    );
+    this.#now = options.now ?? (() => Date.now());
+    this.#verdicts = new EraVerdicts(options.legacyVerdictTtlMs ?? DEFAULT_LEGACY_VERDICT_TTL_MS, this.#now);
     this.#maxListPages = options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
   }
 
@@ -82,7 +81,7 @@ export class Engine2026 implements MCPEngine {
       versionNegotiation: { ...versionNegotiation, probe: { timeoutMs: request.timeoutMs } },
       listMaxPages: this.#maxListPages,
     });
-    const connection = new Engine2026Connection(client, transport, request);
+    const connection = new Engine2026Connection(client, transport, request, this.#now);
     try {
       await client.connect(transport, { timeout: request.timeoutMs, signal: request.signal });
       await connection.listen(request.timeoutMs, request.signal);

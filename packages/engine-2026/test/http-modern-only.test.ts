@@ -38,7 +38,14 @@ describe("engine-2026 against a modern-only SDK v2 server over streamable HTTP",
     expect(adapter.protocolVersion).toBe("2026-07-28");
     expect(adapter.serverInfo?.name).toBe("v2-test-server");
     expect(adapter.serverCapabilities?.tools).toBeDefined();
-    expect((await adapter.discoverTools()).map((tool) => tool.name).sort()).toEqual(["ask", "echo", "fail", "slow"]);
+    expect((await adapter.discoverTools()).map((tool) => tool.name).sort()).toEqual([
+      "ask",
+      "echo",
+      "fail",
+      "roots",
+      "sample",
+      "slow",
+    ]);
     const result = await adapter.invoke("echo", { text: "hi" });
     expect(result).toMatchObject({ success: true, data: { content: [{ type: "text", text: "echo: hi" }] } });
     expect(server.methods).not.toContain("initialize");

@@ -49,4 +49,28 @@ describe("list changes on 2026-07-28 (subscriptions/listen)", () => {
     expect(await removed).toMatchObject({ added: [], removed: ["added"] });
     expect(registry.has("modern/added")).toBe(false);
   });
+
+  it("listens again after the server ends the stream, and finds a change made while no stream was open", async () => {
+    const registry = new ToolRegistry();
+    await adapter.registerTools(registry, "again");
+    const listens = (): number => server.methods.filter((method) => method === "subscriptions/listen").length;
+    const listensBefore = listens();
+
+    // Nobody hears of this change; the client only finds it by listing again after the gap (the
+    // server's list is cacheable for a minute, so that list must not come from the SDK's cache).
+    const caughtUp = nextChange();
+    server.addTool("missed", { announce: false });
+    await server.endListenStreams();
+    expect(await caughtUp).toMatchObject({ added: ["missed"], removed: [] });
+    expect(registry.has("again/missed")).toBe(true);
+    expect(listens()).toBe(listensBefore + 1);
+
+    // The new stream carries the changes that follow.
+    const later = nextChange();
+    server.addTool("later");
+    expect(await later).toMatchObject({ added: ["later"], removed: [] });
+    expect(registry.has("again/later")).toBe(true);
+    server.removeTool("missed");
+    server.removeTool("later");
+  });
 });

@@ -15,6 +15,9 @@
  *   fail {}                answers an isError result "it failed on purpose"
  *   ask {}                 elicits {name} from the client (an input_required result on 2026-07-28, an
  *                          elicitation/create request on 2025), answers "hello <name>" or "no answer (<action>)"
+ *   sample {}             asks the client's model to "Say hi" (sampling/createMessage: embedded in an
+ *                          input_required result on 2026-07-28, a request on 2025), answers "model said: <text>"
+ *   roots {}               asks the client for its roots (roots/list, likewise), answers "roots: <uri>, <uri>"
  *   <extra> {}             each name in options.extraTools (read per instance): answers "<name>: ok"
  */
 import { McpServer, acceptedContent, fromJsonSchema, inputRequired, inputResponse } from "@modelcontextprotocol/server";
@@ -23,6 +26,11 @@ import { fileURLToPath } from "node:url";
 
 const object = (properties, required = []) => fromJsonSchema({ type: "object", properties, required });
 const text = (value) => ({ content: [{ type: "text", text: value }] });
+
+const SAY_HI = { messages: [{ role: "user", content: { type: "text", text: "Say hi" } }], maxTokens: 20 };
+/** The text of a sampling result (a single content block, or the first of several). */
+const sampledText = (result) => (Array.isArray(result.content) ? result.content[0] : result.content)?.text;
+const rootList = (roots) => `roots: ${roots.map((root) => root.uri).join(", ")}`;
 
 const NAME_FORM = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 
@@ -89,6 +97,26 @@ export function createV2Server(options = {}, era = "modern") {
       return inputRequired({
         inputRequests: { who: inputRequired.elicit({ message: "Who are you?", requestedSchema: NAME_FORM }) },
       });
+    },
+  );
+  server.registerTool(
+    "sample",
+    { description: "Asks the client's model to say hi", inputSchema: object({}) },
+    async (_args, ctx) => {
+      if (era === "legacy") return text(`model said: ${sampledText(await ctx.mcpReq.requestSampling(SAY_HI))}`);
+      const answered = inputResponse(ctx.mcpReq.inputResponses, "llm");
+      if (answered.kind === "sampling") return text(`model said: ${sampledText(answered.result)}`);
+      return inputRequired({ inputRequests: { llm: inputRequired.createMessage(SAY_HI) } });
+    },
+  );
+  server.registerTool(
+    "roots",
+    { description: "Lists the client's roots", inputSchema: object({}) },
+    async (_args, ctx) => {
+      if (era === "legacy") return text(rootList((await server.server.listRoots()).roots));
+      const answered = inputResponse(ctx.mcpReq.inputResponses, "where");
+      if (answered.kind === "roots") return text(rootList(answered.roots));
+      return inputRequired({ inputRequests: { where: inputRequired.listRoots() } });
     },
   );
   for (const name of options.extraTools ?? []) {

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { createV2Server, type V2ServerOptions } from "../servers/v2-server.mjs";
 
+type McpHttpHandler = ReturnType<typeof createMcpHandler>;
+
 /** Absolute path of the v2 SDK server script (stdio). */
 export const V2_SERVER_PATH: string = fileURLToPath(new URL("../servers/v2-server.mjs", import.meta.url));
 
@@ -25,10 +27,18 @@ export interface V2HttpServer {
   readonly url: string;
   /** The JSON-RPC method of every request the server got, in order (notifications too). */
   readonly methods: string[];
-  /** Serves one more tool `name` (answering "<name>: ok") and tells the open `subscriptions/listen` streams. */
-  addTool(name: string): void;
+  /**
+   * Serves one more tool `name` (answering "<name>: ok") and tells the open `subscriptions/listen`
+   * streams; with `announce: false` it tells nobody, as when the change happened while no stream was open.
+   */
+  addTool(name: string, options?: { announce?: boolean }): void;
   /** Stops serving a tool added with `addTool` and tells the open `subscriptions/listen` streams. */
   removeTool(name: string): void;
+  /**
+   * Ends every open `subscriptions/listen` stream the way a restarting server does: closes the
+   * SDK handler's modern leg (its `close()`) and serves later requests from a fresh handler.
+   */
+  endListenStreams(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,10 +48,12 @@ export interface V2HttpServer {
  */
 export async function startV2HttpServer(setup: V2ServerSetup = {}): Promise<V2HttpServer> {
   const extraTools = [...(setup.extraTools ?? [])];
-  const handler = createMcpHandler((context) => createV2Server({ ...setup, extraTools }, context.era), {
-    legacy: setup.modernOnly === true ? "reject" : "stateless",
-    keepAliveMs: 0,
-  });
+  const newHandler = (): McpHttpHandler =>
+    createMcpHandler((context) => createV2Server({ ...setup, extraTools }, context.era), {
+      legacy: setup.modernOnly === true ? "reject" : "stateless",
+      keepAliveMs: 0,
+    });
+  let handler = newHandler();
   const methods: string[] = [];
   const server = createServer((request, response) => {
     void bridge(handler.fetch, request, response, methods);
@@ -51,15 +63,20 @@ export async function startV2HttpServer(setup: V2ServerSetup = {}): Promise<V2Ht
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     methods,
-    addTool(name) {
+    addTool(name, options = {}) {
       extraTools.push(name);
-      handler.notify.toolsChanged();
+      if (options.announce !== false) handler.notify.toolsChanged();
     },
     removeTool(name) {
       const index = extraTools.indexOf(name);
       if (index < 0) return;
       extraTools.splice(index, 1);
       handler.notify.toolsChanged();
+    },
+    async endListenStreams() {
+      const ending = handler;
+      handler = newHandler();
+      await ending.close();
     },
     async close() {
       await handler.close();
