@@ -1,4 +1,4 @@
-export { EXPECTED_FAILURES } from "./expected-failures.js";
+export { EXPECTED_FAILURES, EXPECTED_FAILURES_2026 } from "./expected-failures.js";
 export {
   clientCommand,
   isToleratedWarning,
@@ -9,3 +9,4 @@ export {
   type ScenarioVerdict,
 } from "./runner.js";
 export { SCENARIO_CLIENTS, type ScenarioClient } from "./scenarios/index.js";
+export { SUITES, type Suite, type SuiteName } from "./suites.js";

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SUITES, type SuiteName } from "./suites.js";
 
 /** One check the suite made, as it prints them with --verbose. */
 export interface ConformanceCheck {
@@ -31,13 +32,14 @@ export interface RunOptions {
   readonly nodeBinary?: string;
   /** Per scenario, passed to the suite's --timeout (it kills our client after it). */
   readonly timeoutMs?: number;
+  /** Which run of the suite (default "0.1.16"); "2026-07-28" is the pre-release at that revision. */
+  readonly suite?: SuiteName;
 }
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
-const suiteCli = join(
-  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json")),
-  "dist/index.js",
-);
+const resolvePackage = createRequire(import.meta.url).resolve;
+const suiteCli = (suite: SuiteName): string =>
+  join(dirname(resolvePackage(`${SUITES[suite].packageName}/package.json`)), "dist/index.js");
 const clientEntry = join(packageDir, "src/client.ts");
 
 /**
@@ -67,7 +69,17 @@ export function clientCommand(nodeBinary: string, fromSource = process.env.CI ==
 /** Runs one client scenario of the suite against our client and reads its checks. */
 export async function runClientScenario(scenario: string, options: RunOptions = {}): Promise<ScenarioVerdict> {
   const nodeBinary = options.nodeBinary ?? process.execPath;
-  const args = [suiteCli, "client", "--scenario", scenario, "--command", clientCommand(nodeBinary), "--verbose"];
+  const suite = options.suite ?? "0.1.16";
+  const args = [
+    suiteCli(suite),
+    "client",
+    ...SUITES[suite].specArgs,
+    "--scenario",
+    scenario,
+    "--command",
+    clientCommand(nodeBinary),
+    "--verbose",
+  ];
   if (options.timeoutMs !== undefined) args.push("--timeout", String(options.timeoutMs));
   const { exitCode, stdout, stderr } = await run(nodeBinary, args);
   const checks = parseChecks(stdout);
@@ -82,10 +94,16 @@ export async function runClientScenario(scenario: string, options: RunOptions = 
 }
 
 /** The client scenarios the installed suite offers (`conformance list`), auth ones included. */
-export async function listClientScenarios(options: Pick<RunOptions, "nodeBinary"> = {}): Promise<string[]> {
-  const { exitCode, stdout, stderr } = await run(options.nodeBinary ?? process.execPath, [suiteCli, "list"]);
+export async function listClientScenarios(options: Pick<RunOptions, "nodeBinary" | "suite"> = {}): Promise<string[]> {
+  const suite = options.suite ?? "0.1.16";
+  const { exitCode, stdout, stderr } = await run(options.nodeBinary ?? process.execPath, [
+    suiteCli(suite),
+    "list",
+    ...SUITES[suite].specArgs,
+  ]);
   if (exitCode !== 0) throw new Error(`conformance list exited with ${exitCode}: ${stderr}`);
-  const clientSection = stdout.split(/^Client scenarios.*$/m)[1] ?? "";
+  // The section's indented entries, up to the next heading (the 0.2 suite lists authorization-server scenarios after it).
+  const clientSection = (stdout.split(/^Client scenarios.*$/m)[1] ?? "").split(/^\S/m)[0] ?? "";
   return [...clientSection.matchAll(/^\s+- (\S+)/gm)].map((match) => match[1] as string);
 }
 
