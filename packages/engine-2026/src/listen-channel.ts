@@ -55,6 +55,11 @@ export class ListenChannel {
   async #subscribe(signal: AbortSignal): Promise<void> {
     const { client, filter, timeoutMs, now } = this.#options;
     const subscription = await client.listen(filter, { timeout: timeoutMs, signal });
+    if (this.#closing.signal.aborted) {
+      // close() ran while the server was acknowledging: it could not see this stream to end it.
+      await subscription.close().catch(() => undefined);
+      return;
+    }
     this.#subscription = subscription;
     const openedAt = now();
     void subscription.closed.then((why) => {
