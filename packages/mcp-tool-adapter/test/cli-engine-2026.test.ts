@@ -66,18 +66,13 @@ describe("the CLI with @mcp-tool-adapter/engine-2026 installed", () => {
     ]);
   }, 60_000);
 
-  it("call works on the modern-only server", async () => {
-    const result = await runBin([
-      "call",
-      "modern/echo",
-      "--args",
-      '{"text":"from the bin"}',
-      "--yes",
-      "--config",
-      config,
-    ]);
+  it("call works on the modern-only server (in process, with the default loader)", async () => {
+    const result = await runCliCaptured(
+      ["call", "modern/echo", "--args", '{"text":"from the CLI"}', "--yes", "--config", config],
+      { cwd: dir, env: { ...process.env, NO_COLOR: "1", MCP_TOOL_ADAPTER_AUTH_DIR: join(dir, "auth") } },
+    );
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("echo: from the bin");
+    expect(result.stdout).toContain("echo: from the CLI");
   }, 60_000);
 });
 
