@@ -54,7 +54,7 @@ function runBin(args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe("the CLI with @mcp-tool-adapter/engine-2026 installed", () => {
-  it("check shows the 2026 era for a modern-only server under auto and 2026-07-28, and 2025 for a dual-era one", async () => {
+  it("check (the spawned bin) shows the 2026 era under auto and 2026-07-28, for the modern-only and the dual-era server", async () => {
     const result = await runBin(["check", "--config", config, "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as { servers: { name: string; protocolEra?: string }[] };
