@@ -13,6 +13,11 @@
 // binary to use your own, or MCP_TOOL_ADAPTER_TEST_LEGS=current to run only the current Node
 // (a quicker local run; CI always runs both). The second leg runs the packages in
 // SECOND_LEG_PACKAGES; MCP_TOOL_ADAPTER_TEST_LEGS=full runs every package on both.
+//
+// The cucumber features run once per engine: `test` on the adapter's default engine, and
+// `test:engine-2026` (ENGINE_RUNS) on @mcp-tool-adapter/engine-2026, a turbo run of its own on the
+// second leg only (see ENGINE_RUNS for why). Each run writes its own report (cucumber.json,
+// cucumber-engine-2026.json) and the summary counts every one.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -45,6 +50,15 @@ const SECOND_LEG_PACKAGES = [
   "@mcp-tool-adapter/ai-sdk",
   "@mcp-tool-adapter/openai-agents",
 ];
+
+/**
+ * Extra turbo tasks, each a run of its own beside the others: the cucumber features on
+ * engine-2026. It runs on the second leg (Node 24), which ends minutes before the first (it runs
+ * fewer packages): like the default engine's run (80 s of CPU in 326 s) it mostly waits on real
+ * servers, so it fills that gap instead of lengthening CI. MCP_TOOL_ADAPTER_TEST_LEGS=current runs
+ * it on the one leg.
+ */
+const ENGINE_RUNS = [{ task: "test:engine-2026", filter: "@mcp-tool-adapter/integration" }];
 
 // `--install-node24`: only install the second leg's Node and exit, so CI can download it while it builds.
 if (process.argv[2] === "--install-node24") {
@@ -132,7 +146,11 @@ function runLeg(leg) {
         [...[...LONG_POLES, ...unsupported].map((name) => `--filter=!${name}`), "--concurrency=1"],
       ];
   if (secondLeg) console.log(`${prefix}Runs: ${SECOND_LEG_PACKAGES.join(", ")} (see SECOND_LEG_PACKAGES)`);
-  const runs = selections.map((selection) => runTurbo(selection, env, prefix));
+  const engineRuns = leg !== legs[0] || legs.length === 1 ? ENGINE_RUNS : [];
+  const runs = [
+    ...selections.map((selection) => runTurbo("test", selection, env, prefix)),
+    ...engineRuns.map(({ task, filter }) => runTurbo(task, [`--filter=${filter}`], env, prefix)),
+  ];
   return Promise.all(runs).then((exitCodes) => ({ leg, exitCode: exitCodes.find((code) => code !== 0) ?? 0 }));
 }
 
@@ -147,10 +165,10 @@ function packagesNeedingNewerNode(major) {
     .map((manifest) => manifest.name);
 }
 
-function runTurbo(selection, env, prefix) {
+function runTurbo(task, selection, env, prefix) {
   const turbo = spawn(
     "pnpm",
-    ["exec", "turbo", "run", "test", ...selection, "--output-logs=full", "--continue", ...extraArgs],
+    ["exec", "turbo", "run", task, ...selection, "--output-logs=full", "--continue", ...extraArgs],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], env },
   );
   createInterface({ input: turbo.stdout }).on("line", (line) => process.stdout.write(`${prefix}${line}\n`));
@@ -180,8 +198,12 @@ function countReports(dir, label) {
       `${label} ${file.slice(7, -5)}: ${report.numPassedTests} passed, ${report.numFailedTests + filesFailedToRun} failed`,
     );
   }
-  const cucumberReport = join(dir, "cucumber.json");
-  if (existsSync(cucumberReport)) {
+  // cucumber.json (the default engine) and cucumber-<engine>.json, one per engine run.
+  for (const file of readdirSync(dir)
+    .filter((f) => /^cucumber(-[\w-]+)?\.json$/.test(f))
+    .sort()) {
+    const cucumberReport = join(dir, file);
+    const engine = file === "cucumber.json" ? "" : ` (${file.slice("cucumber-".length, -".json".length)})`;
     let scenariosPassed = 0;
     let scenariosFailed = 0;
     for (const feature of JSON.parse(readFileSync(cucumberReport, "utf8"))) {
@@ -193,7 +215,7 @@ function countReports(dir, label) {
     }
     counts.passed += scenariosPassed;
     counts.failed += scenariosFailed;
-    counts.lines.push(`${label} cucumber scenarios: ${scenariosPassed} passed, ${scenariosFailed} failed`);
+    counts.lines.push(`${label} cucumber scenarios${engine}: ${scenariosPassed} passed, ${scenariosFailed} failed`);
   }
   return counts;
 }

@@ -9,12 +9,26 @@ const reportsDir = process.env.MCP_TEST_REPORTS_DIR ?? "../../reports";
 // not in the report at all, and the Node 22+ leg of CI runs them.
 const nodeMajor = Number(process.versions.node.split(".")[0]);
 
-export default {
-  paths: ["../../features/**/*.feature"],
-  ...(nodeMajor < 22 ? { tags: "not @node22" } : {}),
-  import: ["src/support/**/*.ts", "src/steps/**/*.ts"],
-  // Undefined or pending steps fail the run instead of being reported as "not run".
-  strict: true,
-  format: ["progress", `json:${reportsDir}/cucumber.json`, `html:${reportsDir}/cucumber.html`],
-  formatOptions: { snippetInterface: "async-await" },
-};
+/**
+ * One run of every scenario on one engine (the world parameter `engine`, read by
+ * src/support/engine.ts wherever a step makes an adapter or runs the CLI). Each engine writes its
+ * own reports, so the root test script counts both runs.
+ */
+function onEngine(engine, reportName) {
+  return {
+    paths: ["../../features/**/*.feature"],
+    ...(nodeMajor < 22 ? { tags: "not @node22" } : {}),
+    import: ["src/support/**/*.ts", "src/steps/**/*.ts"],
+    // Undefined or pending steps fail the run instead of being reported as "not run".
+    strict: true,
+    worldParameters: { engine },
+    format: ["progress", `json:${reportsDir}/${reportName}.json`, `html:${reportsDir}/${reportName}.html`],
+    formatOptions: { snippetInterface: "async-await" },
+  };
+}
+
+/** The adapter's default engine (SDK 1.x): `pnpm test`. */
+export default onEngine("default", "cucumber");
+
+/** `@mcp-tool-adapter/engine-2026` (SDK v2 client, `protocol: "auto"`): `pnpm test:engine-2026`. */
+export const engine2026 = onEngine("engine-2026", "cucumber-engine-2026");

@@ -12,8 +12,10 @@ export function normalizeCallResult(raw: unknown): MCPToolResultData {
   }
   const record = raw as Record<string, unknown>;
   const content = record.content;
-  if (Array.isArray(content)) return record as MCPToolResultData;
-  if (content !== undefined) return { ...record, content: [content] };
+  // An empty list beside a toolResult is a client's filled-in default (the SDK v2 client sets
+  // `content: []` on the 2024-10-07 shape): the toolResult is the answer.
+  if (Array.isArray(content) && (content.length > 0 || !("toolResult" in record))) return record as MCPToolResultData;
+  if (content !== undefined && !Array.isArray(content)) return { ...record, content: [content] };
   if ("toolResult" in record) return { ...record, content: toContentList(record.toolResult) };
   return { ...record, content: [] };
 }

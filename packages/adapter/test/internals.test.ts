@@ -64,6 +64,11 @@ describe("normalizeCallResult", () => {
       content: [{ type: "text", text: "done" }],
     });
     expect(normalizeCallResult({ structuredContent: { a: 1 } })).toEqual({ structuredContent: { a: 1 }, content: [] });
+    // The SDK v2 client fills in `content: []` on the 2024-10-07 shape; the toolResult still wins.
+    expect(normalizeCallResult({ content: [], toolResult: ["a", "b"] })).toEqual({
+      content: ["a", "b"],
+      toolResult: ["a", "b"],
+    });
     const current = { content: [], structuredContent: {} };
     expect(normalizeCallResult(current)).toBe(current); // no copy on the hot path
   });

@@ -6,11 +6,12 @@ import type {
   MCPProtocolEra,
   MCPProtocolSetting,
 } from "@mcp-tool-adapter/core";
-import { Client, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
+import { Client, type Transport, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
 import { Engine2026Connection } from "./connection.js";
 import { EraVerdicts } from "./era-verdicts.js";
+import { LegacyResultTransport } from "./legacy-results.js";
 import { toSeamError } from "./errors.js";
-import { createTransport } from "./transports.js";
+import { createEngine2026Transport } from "./transports.js";
 
 /** The revision this engine speaks on the modern side. */
 export const MODERN_REVISION = "2026-07-28";
@@ -26,7 +27,16 @@ export interface Engine2026Options {
   maxListPages?: number;
   /** Clock in ms for the verdicts' age and the listen stream's health; default Date.now. */
   now?: () => number;
+  /**
+   * Builds the SDK v2 transport of each connection (a fresh one per connect). Default:
+   * `createEngine2026Transport`, from the server's config. Inject one to decorate that (observe a
+   * stdio child, add a fault) or to reach an in-process server.
+   */
+  transport?: Engine2026TransportFactory;
 }
+
+/** What `Engine2026Options.transport` is: an SDK v2 transport (not SDK 1.x's) for one server. */
+export type Engine2026TransportFactory = (server: MCPEngineServer) => Transport | Promise<Transport>;
 
 /**
  * Protocol revision 2026-07-28 and the 2025 era on `@modelcontextprotocol/client` 2.x. Per server:
@@ -40,11 +50,13 @@ export class Engine2026 implements MCPEngine {
   readonly #verdicts: EraVerdicts;
   readonly #maxListPages: number;
   readonly #now: () => number;
+  readonly #transport: Engine2026TransportFactory;
 
   constructor(options: Engine2026Options = {}) {
     this.#now = options.now ?? (() => Date.now());
     this.#verdicts = new EraVerdicts(options.legacyVerdictTtlMs ?? DEFAULT_LEGACY_VERDICT_TTL_MS, this.#now);
     this.#maxListPages = options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
+    this.#transport = options.transport ?? createEngine2026Transport;
   }
 
   /** The era `auto` found for `server` and still trusts; undefined when it would probe. */
@@ -75,7 +87,10 @@ export class Engine2026 implements MCPEngine {
     request: MCPEngineConnectRequest,
     versionNegotiation: VersionNegotiationOptions,
   ): Promise<Engine2026Connection> {
-    const transport = createTransport(request.server);
+    const created = await this.#transport(request.server);
+    // Old result shapes come only from 2025-era servers; a pinned 2026-07-28 connection keeps the
+    // SDK's own transport (its stdio probe reads the transport's class and launch parameters).
+    const transport = typeof versionNegotiation.mode === "object" ? created : new LegacyResultTransport(created);
     const client = new Client(request.clientInfo, {
       capabilities: request.capabilities,
       versionNegotiation: { ...versionNegotiation, probe: { timeoutMs: request.timeoutMs } },

@@ -5,8 +5,11 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 /** The transport kinds the negotiation treats differently. */
 export type TransportKind = "stdio" | "sse" | "streamable-http";
 
-/** The SDK v2 transport for a server config (fields read as the adapter's config schema defines them). */
-export function createTransport(server: MCPEngineServer): Transport {
+/**
+ * The engine's default transport for a server config (fields read as the adapter's config schema
+ * defines them): stdio, SSE or streamable HTTP from `@modelcontextprotocol/client` 2.x.
+ */
+export function createEngine2026Transport(server: MCPEngineServer): Transport {
   switch (server.transport) {
     case "stdio":
       return new StdioClientTransport({

@@ -238,6 +238,7 @@ export type {
   ServerSetAdapterFactory,
   ServerSetCloseReport,
   ServerSetConnectReport,
+  ServerSetEngineChoice,
   ServerSetProtocolMethods,
 } from "./server-set/types.js";
 export { loadConfigFile, parseConfig } from "./config-file/config-file-api.js";
@@ -256,3 +257,4 @@ export {
 } from "./policy/lock-file.js";
 export { runCli } from "./cli/run-cli.js";
 export type { CliIO, CliWritable } from "./cli/io.js";
+export type { Engine2026Factory, Engine2026Loader } from "./cli/engine-2026-loader.js";

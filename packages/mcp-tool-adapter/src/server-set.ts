@@ -29,6 +29,7 @@ import type {
   ServerSetAdapterFactory,
   ServerSetCloseReport,
   ServerSetConnectReport,
+  ServerSetEngineChoice,
 } from "./server-set/types.js";
 
 export interface MCPServerSetOptions {
@@ -48,8 +49,9 @@ export interface MCPServerSetOptions {
   /**
    * What speaks MCP for every server (the default factory's adapters): default SDK 1.x;
    * `createEngine2026()` from `@mcp-tool-adapter/engine-2026` for entries with `protocol: "2026-07-28"`.
+   * A function picks per server (undefined: the default engine).
    */
-  engine?: MCPEngine;
+  engine?: MCPEngine | ServerSetEngineChoice;
   /**
    * Recovery for every server whose entry does not set its own (default factory): `true` for the
    * defaults. Default off. See docs/recovery.md.
@@ -409,6 +411,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
     engine,
   } = options;
   return (config, { entry, serverName }) => {
+    const chosen = typeof engine === "function" ? engine(config, { entry, serverName }) : engine;
     const authProvider =
       config.transport === "stdio"
         ? undefined
@@ -433,7 +436,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
               );
     return new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),
-      ...(engine === undefined ? {} : { engine }),
+      ...(chosen === undefined ? {} : { engine: chosen }),
       ...clientFeatures,
       ...(interceptors === undefined ? {} : { interceptors }),
       ...(telemetry === undefined ? {} : { telemetry }),

@@ -8,6 +8,7 @@ import {
 } from "@mcp-tool-adapter/test-servers";
 import { MCPToolAdapter } from "mcp-tool-adapter";
 import { assertMentions, captureError } from "../support/assertions.js";
+import { adapterOptionsOn } from "../support/engine.js";
 import { createMockAdapter, numberedTools } from "../support/mock-servers.js";
 import type { AdapterWorld } from "../support/world.js";
 
@@ -53,14 +54,14 @@ Given("a connected MCP adapter with a transport that fails to reconnect", async 
 // --- creating an adapter from a config ------------------------------------------------------
 
 When("I create an MCP adapter from the config", function (this: AdapterWorld) {
-  const adapter = new MCPToolAdapter(this.requireConfig());
+  const adapter = new MCPToolAdapter(this.requireConfig(), adapterOptionsOn(this.engine));
   this.onCleanup(() => adapter.disconnect());
   this.adapter = adapter;
 });
 
 When("I create an MCP adapter from the config expecting validation error", async function (this: AdapterWorld) {
   const config = this.requireConfig();
-  this.lastError = await captureError(() => new MCPToolAdapter(config));
+  this.lastError = await captureError(() => new MCPToolAdapter(config, adapterOptionsOn(this.engine)));
 });
 
 // --- connect / disconnect / reconnect -------------------------------------------------------

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Given, Then, When } from "@cucumber/cucumber";
 import { memoryStdioServer } from "@mcp-tool-adapter/test-servers";
 import { runCli } from "mcp-tool-adapter";
+import { engineOption } from "../support/engine.js";
 import { makeTempDir } from "../support/real-servers.js";
 import type { AdapterWorld } from "../support/world.js";
 
@@ -43,6 +44,7 @@ async function run(
     cwd: scenario.dir,
     isTTY: false,
     stdinIsTTY: options.terminal,
+    ...engineOption(world.engine),
     confirm: (question) => {
       scenario.questions.push(question);
       return Promise.resolve(options.answer === true);

@@ -24,6 +24,7 @@ import {
   type MCPServerLogEntry,
   type MCPToolAdapterOptions,
 } from "mcp-tool-adapter";
+import { adapterOptionsOn } from "../support/engine.js";
 import { waitFor } from "../support/real-servers.js";
 import type { AdapterWorld } from "../support/world.js";
 
@@ -67,17 +68,20 @@ async function connect(
   options: MCPToolAdapterOptions,
 ): Promise<MCPToolAdapter> {
   const s = state(world);
-  const adapter = new MCPToolAdapter(config, {
-    connectTimeoutMs: 30_000,
-    onLog: (entry) => s.logs.push(entry),
-    logger: {
-      info: (line) => s.loggerLines.push(line),
-      warn: (line) => s.loggerLines.push(line),
-      error: (line) => s.loggerLines.push(line),
-      debug: (line) => s.loggerLines.push(line),
-    },
-    ...options,
-  });
+  const adapter = new MCPToolAdapter(
+    config,
+    adapterOptionsOn(world.engine, {
+      connectTimeoutMs: 30_000,
+      onLog: (entry) => s.logs.push(entry),
+      logger: {
+        info: (line) => s.loggerLines.push(line),
+        warn: (line) => s.loggerLines.push(line),
+        error: (line) => s.loggerLines.push(line),
+        debug: (line) => s.loggerLines.push(line),
+      },
+      ...options,
+    }),
+  );
   world.onCleanup(() => adapter.disconnect());
   world.adapter = adapter;
   await adapter.connect();

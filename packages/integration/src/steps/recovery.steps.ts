@@ -7,6 +7,7 @@ import {
   setCounterServerDown,
 } from "@mcp-tool-adapter/test-servers";
 import { MCPToolAdapter, type MCPToolResult } from "mcp-tool-adapter";
+import { adapterOptionsOn } from "../support/engine.js";
 import { makeTempDir } from "../support/real-servers.js";
 import type { AdapterWorld } from "../support/world.js";
 
@@ -40,10 +41,10 @@ Given("a counter server over stdio, connected with recovery on", async function 
   const adapter = new MCPToolAdapter(
     { name: "counter", transport: "stdio", ...counterServerConfig(stateDir), env: leakMarkerEnv() },
     // Small delays keep the scenario quick; the clock decides when the cooldown is over.
-    {
+    adapterOptionsOn(this.engine, {
       recovery: { initialDelayMs: 1, maxDelayMs: 20, maxAttempts: 2, cooldownMs: COOLDOWN_MS },
       now: () => clock.value,
-    },
+    }),
   );
   this.onCleanup(() => adapter.disconnect());
   this.adapter = adapter;

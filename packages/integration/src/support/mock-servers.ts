@@ -1,6 +1,7 @@
 import { createInMemoryTestServer, type InMemoryTestServer, type TestTool } from "@mcp-tool-adapter/test-servers";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MCPToolAdapter, type MCPServerConfig } from "mcp-tool-adapter";
+import { adapterOptionsOn } from "./engine.js";
 import type { AdapterWorld } from "./world.js";
 
 // The "mock transport" of the spec is a real SDK Transport: an InMemoryTransport linked to an
@@ -106,7 +107,7 @@ export async function createMockAdapter(
   const server = createInMemoryTestServer({ name: "mock-server", tools: options.tools ?? [] });
   world.onCleanup(() => server.close());
   const transport = options.transport?.(server) ?? (() => server.connect());
-  const adapter = new MCPToolAdapter(MOCK_SERVER_CONFIG, { transport });
+  const adapter = new MCPToolAdapter(MOCK_SERVER_CONFIG, adapterOptionsOn(world.engine, { transport }));
   world.onCleanup(() => adapter.disconnect());
   world.server = server;
   world.adapter = adapter;

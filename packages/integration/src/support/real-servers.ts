@@ -5,8 +5,9 @@ import {
   startTcpRelay,
   type EverythingHttpServer,
 } from "@mcp-tool-adapter/test-servers";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createDefaultTransport, MCPToolAdapter, type MCPServerConfig } from "mcp-tool-adapter";
+import { createEngine2026Transport } from "@mcp-tool-adapter/engine-2026";
+import { adapterOptionsOn } from "./engine.js";
 import type { AdapterWorld, RealServerHandle } from "./world.js";
 
 /** The transports the real-server features name. */
@@ -22,9 +23,9 @@ export async function makeTempDir(world: AdapterWorld, prefix: string): Promise<
   return dir.path;
 }
 
-/** An adapter using the umbrella's default transports (no transport option), disconnected after the scenario. */
+/** An adapter using the default transports of the run's engine (no transport option), disconnected after the scenario. */
 export async function connectDefaultAdapter(world: AdapterWorld, config: MCPServerConfig): Promise<MCPToolAdapter> {
-  const adapter = new MCPToolAdapter(config);
+  const adapter = new MCPToolAdapter(config, adapterOptionsOn(world.engine));
   world.onCleanup(() => adapter.disconnect());
   world.adapter = adapter;
   await adapter.connect();
@@ -68,21 +69,30 @@ async function connectEverythingHttp(
 }
 
 /**
- * Over stdio the adapter still builds its transports with the umbrella's
- * `createDefaultTransport`, only observed, so a restart can kill the very process the
- * adapter spawned; the reconnect then spawns a new one.
+ * Over stdio the adapter still builds its transports with its engine's default
+ * (`createDefaultTransport`, or `createEngine2026Transport` on engine-2026), only observed, so a
+ * restart can kill the very process the adapter spawned; the reconnect then spawns a new one.
  */
 async function connectEverythingStdio(world: AdapterWorld): Promise<MCPToolAdapter> {
-  const spawned: Transport[] = [];
+  // Whichever engine made it: both SDKs' stdio transports expose the child's pid.
+  const spawned: object[] = [];
   const adapter = new MCPToolAdapter(
     { name: "everything", transport: "stdio", ...everythingStdioServer() },
-    {
-      transport: (config) => {
-        const created = createDefaultTransport(config);
+    adapterOptionsOn(
+      world.engine,
+      {
+        transport: (config) => {
+          const created = createDefaultTransport(config);
+          spawned.push(created);
+          return created;
+        },
+      },
+      (config) => {
+        const created = createEngine2026Transport(config);
         spawned.push(created);
         return created;
       },
-    },
+    ),
   );
   world.onCleanup(() => adapter.disconnect());
   world.adapter = adapter;
@@ -103,7 +113,7 @@ async function connectEverythingStdio(world: AdapterWorld): Promise<MCPToolAdapt
   return adapter;
 }
 
-function processId(transport: Transport | undefined): number {
+function processId(transport: object | undefined): number {
   const pid = (transport as { pid?: unknown } | undefined)?.pid;
   if (typeof pid !== "number") throw new Error("The stdio transport exposes no pid: is the server running?");
   return pid;

@@ -1,4 +1,4 @@
-import { World } from "@cucumber/cucumber";
+import { World, type IWorldOptions } from "@cucumber/cucumber";
 import type { InMemoryTestServer } from "@mcp-tool-adapter/test-servers";
 import type {
   MCPProgress,
@@ -11,6 +11,7 @@ import type {
   ToolCapability,
   ToolRegistry,
 } from "mcp-tool-adapter";
+import { engineFromParameters, type EngineUnderTest } from "./engine.js";
 
 /** Something a scenario started and the After hook must stop, newest first. */
 export type Cleanup = () => Promise<void> | void;
@@ -31,6 +32,8 @@ export interface InvokeDefaults {
  * it through the `require*` accessors so a missing Given fails with a message, not a TypeError.
  */
 export class AdapterWorld extends World {
+  /** The engine this whole run speaks MCP through (the profile's world parameter `engine`). */
+  readonly engine: EngineUnderTest;
   /** The config a "Given an MCP server config ..." step built (possibly invalid on purpose). */
   config: Record<string, unknown> | undefined;
   adapter: MCPToolAdapter | undefined;
@@ -52,6 +55,11 @@ export class AdapterWorld extends World {
   /** A fresh directory the scenario may write in (removed after the scenario). */
   tempDir: string | undefined;
   readonly #cleanups: Cleanup[] = [];
+
+  constructor(options: IWorldOptions) {
+    super(options);
+    this.engine = engineFromParameters(options.parameters);
+  }
 
   /** Registers work for the After hook; cleanups run newest first. */
   onCleanup(cleanup: Cleanup): void {

@@ -8,6 +8,7 @@ import type { ServerSetConnectReport } from "../server-set/types.js";
 import { DEFAULT_CONFIG_PATH, defaultConfigVariables } from "./default-config.js";
 import type { MCPLogLevel, MCPServerLogEntry } from "@mcp-tool-adapter/adapter";
 import { cliElicitationHandler } from "./elicitation-prompt.js";
+import { chooseEngines } from "./engine-2026-loader.js";
 import type { CliContext } from "./io.js";
 import { startConnectProgress } from "./progress.js";
 
@@ -53,6 +54,20 @@ export async function connectSelectedServers(
     logLevel === undefined
       ? config.servers
       : Object.fromEntries(Object.entries(config.servers).map(([name, entry]) => [name, { ...entry, logLevel }]));
+  const store = createFileStore({ directory: defaultCredentialsDirectory(context.env) });
+  const loginHint = (server: string): string => cliLoginHint(server, selection.config);
+  // An engine given in the IO speaks for every server; otherwise engine-2026 for the entries that want it, when installed.
+  const engine =
+    context.engine ??
+    (await chooseEngines(servers, context.cwd, context.loadEngine2026, {
+      // A store that cannot be read (AUTH_STORE_INSECURE) is reported by the default engine's OAuth.
+      hasStoredLogin: (url) =>
+        store.read(url).then(
+          (stored) => stored?.tokens !== undefined,
+          () => true,
+        ),
+      loginHint,
+    }));
   const set = new MCPServerSet(servers, {
     clientFeatures: {
       onElicitation: cliElicitationHandler(context),
@@ -61,13 +76,13 @@ export async function connectSelectedServers(
         : { onLog: (entry: MCPServerLogEntry) => context.err(formatLog(context, entry)) }),
     },
     ...(context.adapterFactory === undefined ? {} : { adapterFactory: context.adapterFactory }),
-    ...(context.engine === undefined ? {} : { engine: context.engine }),
+    ...(engine === undefined ? {} : { engine }),
     ...(lock === undefined ? {} : { pinning: { lock } }),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
     ...(context.now === undefined ? {} : { now: context.now }),
     auth: {
-      store: createFileStore({ directory: defaultCredentialsDirectory(context.env) }),
-      loginHint: (server) => cliLoginHint(server, selection.config),
+      store,
+      loginHint,
       // Only where someone reads the terminal and can answer: an unattended run fails with the hint instead.
       ...(context.isTTY && context.stdinIsTTY
         ? {

@@ -1,6 +1,7 @@
 import picocolors from "picocolors";
 import type { MCPEngine } from "@mcp-tool-adapter/adapter";
 import type { ServerSetAdapterFactory } from "../server-set/types.js";
+import type { Engine2026Loader } from "./engine-2026-loader.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 
@@ -26,8 +27,14 @@ export interface CliIO {
   columns?: number;
   /** Builds each server's adapter (tests use in-process servers). Default: MCPToolAdapter with default transports. */
   adapterFactory?: ServerSetAdapterFactory;
-  /** The engine every server's adapter speaks through (e.g. `createEngine2026()`). Default: the adapter's SDK 1.x engine. */
+  /**
+   * The engine every server's adapter speaks through (e.g. `createEngine2026()`). Default: the
+   * adapter's SDK 1.x engine, and `@mcp-tool-adapter/engine-2026` (when installed) for entries with
+   * `protocol: "2026-07-28"` and `auto` entries over streamable HTTP.
+   */
   engine?: MCPEngine;
+  /** Finds and loads `@mcp-tool-adapter/engine-2026` when an entry wants it. Default: import it if installed. */
+  loadEngine2026?: Engine2026Loader;
   /** Monotonic clock for reported timings. Default: performance.now. */
   now?: () => number;
   /** Someone can answer questions on stdin (a server's elicitation). Default: process.stdin.isTTY. */
@@ -49,6 +56,7 @@ export interface CliContext {
   readonly colors: Colors;
   readonly adapterFactory?: ServerSetAdapterFactory;
   readonly engine?: MCPEngine;
+  readonly loadEngine2026: Engine2026Loader;
   readonly now?: () => number;
   readonly stdinIsTTY: boolean;
   readonly showAuthorizationUrl?: (url: URL) => void | Promise<void>;
@@ -72,6 +80,9 @@ export function createCliContext(io: CliIO): CliContext {
     colors: picocolors.createColors(colorEnabled(env, isTTY)),
     ...(io.adapterFactory === undefined ? {} : { adapterFactory: io.adapterFactory }),
     ...(io.engine === undefined ? {} : { engine: io.engine }),
+    // Loaded when a command connects servers, so --help and --version stay as quick as before.
+    loadEngine2026:
+      io.loadEngine2026 ?? (async (cwd) => (await import("./engine-2026-loader.js")).loadInstalledEngine2026(cwd)),
     ...(io.now === undefined ? {} : { now: io.now }),
     stdinIsTTY: io.stdinIsTTY ?? process.stdin.isTTY,
     ...(io.showAuthorizationUrl === undefined ? {} : { showAuthorizationUrl: io.showAuthorizationUrl }),

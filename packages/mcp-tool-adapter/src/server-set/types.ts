@@ -1,5 +1,6 @@
 import type {
   ConnectOptions,
+  MCPEngine,
   InvokeOptions,
   MCPProtocolEra,
   MCPServerConfig,
@@ -51,6 +52,15 @@ export interface ServerSetAdapter extends ServerSetProtocolMethods {
   unregisterTools(registry: ToolRegistry, namespace: string): void;
   invoke(name: string, args?: Record<string, unknown>, options?: InvokeOptions): Promise<MCPToolResult>;
 }
+
+/**
+ * Picks the engine of one server (the default factory's adapters): undefined for the adapter's
+ * default engine. The CLI uses it to send only some entries through `@mcp-tool-adapter/engine-2026`.
+ */
+export type ServerSetEngineChoice = (
+  config: MCPServerConfig,
+  context: { serverName: string; entry: ServerEntry },
+) => MCPEngine | undefined;
 
 /** Builds the adapter of one server; may throw (an invalid config), which fails that server only. */
 export type ServerSetAdapterFactory = (

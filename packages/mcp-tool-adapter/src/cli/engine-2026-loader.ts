@@ -1,0 +1,135 @@
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { MCPEngine, MCPServerConfig } from "@mcp-tool-adapter/adapter";
+import { MCPAuthError } from "@mcp-tool-adapter/oauth";
+import type { ServerEntries, ServerEntry } from "../server-set/server-entry.js";
+import type { ServerSetEngineChoice } from "../server-set/types.js";
+
+/** The optional package that speaks protocol revision 2026-07-28. */
+export const ENGINE_2026_PACKAGE = "@mcp-tool-adapter/engine-2026";
+
+/** Makes the 2026 engine; what the CLI needs of `@mcp-tool-adapter/engine-2026`. */
+export type Engine2026Factory = () => MCPEngine;
+
+/**
+ * Finds `@mcp-tool-adapter/engine-2026` and loads it, or resolves undefined when it is not
+ * installed. `cwd` is the user's project: a copy installed there wins over one beside the CLI.
+ */
+export type Engine2026Loader = (cwd: string) => Promise<Engine2026Factory | undefined>;
+
+/** What the CLI knows about logins when it picks an engine. */
+export interface EngineChoiceAuth {
+  /** A login is stored for this URL, or the store cannot tell (the CLI's OAuth then needs the default engine). */
+  hasStoredLogin(url: string): Promise<boolean>;
+  /** What an AUTH_REQUIRED message tells the user to do for this server. */
+  loginHint(serverName: string): string;
+}
+
+/**
+ * Whether an entry goes through engine-2026: when it asks for 2026-07-28, and `auto` entries over
+ * streamable HTTP (the only transport where `auto` probes) unless the CLI's OAuth is in play (an
+ * `auth` entry or a stored login: engine-2026 does not carry it). Every other entry stays on the
+ * default engine.
+ */
+async function wantsEngine2026(entry: ServerEntry, auth: EngineChoiceAuth): Promise<boolean> {
+  const protocol = entry.protocol ?? "auto";
+  if (protocol === "2026-07-28") return true;
+  if (protocol !== "auto" || entry.transport !== "streamable-http" || entry.auth !== undefined) return false;
+  return !(await auth.hasStoredLogin(entry.url));
+}
+
+/**
+ * The engine choice for a set of config entries: undefined (the default engine for all) when no
+ * entry wants engine-2026 or it is not installed. The package is only looked for when an entry
+ * wants it, so a config without such entries starts as fast as before.
+ */
+export async function chooseEngines(
+  servers: ServerEntries,
+  cwd: string,
+  load: Engine2026Loader,
+  auth: EngineChoiceAuth,
+): Promise<ServerSetEngineChoice | undefined> {
+  const candidates = Object.entries(servers).filter(([, entry]) => {
+    const protocol = entry.protocol ?? "auto";
+    return protocol === "2026-07-28" || (protocol === "auto" && entry.transport === "streamable-http");
+  });
+  if (candidates.length === 0) return undefined;
+  const create = await load(cwd);
+  if (create === undefined) return undefined;
+  const chosen = new Set<string>();
+  for (const [name, entry] of candidates) if (await wantsEngine2026(entry, auth)) chosen.add(name);
+  if (chosen.size === 0) return undefined;
+  // One engine for the run: it remembers which era each server spoke.
+  const engine = create();
+  return (config, { serverName }) =>
+    chosen.has(serverName) ? withLoginHint(engine, config, auth.loginHint(serverName)) : undefined;
+}
+
+/**
+ * The engine for one `auto` entry without OAuth: a 401 becomes the AUTH_REQUIRED error the
+ * default engine reports for such an entry, naming the login command (after a login the entry
+ * has a stored login and goes through the default engine).
+ */
+function withLoginHint(engine: MCPEngine, config: MCPServerConfig, hint: string): MCPEngine {
+  if (config.transport !== "streamable-http" || (config.protocol ?? "auto") !== "auto") return engine;
+  return {
+    name: engine.name,
+    protocols: engine.protocols,
+    connect: (request) =>
+      engine.connect(request).catch((error: unknown) => {
+        if (!answered401(error)) throw error;
+        // No cause: the server set reports the deepest code of the chain, and this is the one that says what to do.
+        throw new MCPAuthError(
+          "AUTH_REQUIRED",
+          `${config.url} answered 401 Unauthorized and no login is stored for it. If it uses OAuth, ${hint}; ` +
+            "if it takes an API key or token, set it in the server's config (headers.Authorization).",
+        );
+      }),
+  };
+}
+
+/** A 401 anywhere in the cause chain: engine-2026's HTTP_ERROR status, or the SDK's authentication failure. */
+function answered401(error: unknown): boolean {
+  for (let link = error; link instanceof Error; link = link.cause) {
+    const { status, code, data } = link as { status?: unknown; code?: unknown; data?: { status?: unknown } };
+    if (status === 401 || data?.status === 401 || code === "CLIENT_HTTP_AUTHENTICATION") return true;
+  }
+  return false;
+}
+
+/**
+ * The default loader, by dynamic import: the copy in the user's project (`cwd`) first, then the one
+ * beside the CLI (a global install, or the project that installed the CLI). Resolves undefined
+ * when neither exists; a copy that exists but fails to load is an error.
+ */
+export const loadInstalledEngine2026: Engine2026Loader = async (cwd) => {
+  const inProject = resolveFrom(join(cwd, "package.json"));
+  const loaded = await importModule(inProject === undefined ? ENGINE_2026_PACKAGE : pathToFileURL(inProject).href);
+  if (loaded === undefined) return undefined;
+  if (typeof loaded.createEngine2026 !== "function")
+    throw new Error(`${ENGINE_2026_PACKAGE} was found but has no createEngine2026 export: reinstall it.`);
+  return loaded.createEngine2026 as Engine2026Factory;
+};
+
+/** The module, or undefined when the package itself is not installed. */
+async function importModule(specifier: string): Promise<{ createEngine2026?: unknown } | undefined> {
+  try {
+    return (await import(specifier)) as { createEngine2026?: unknown };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const missing =
+      code === "ERR_MODULE_NOT_FOUND" && (error as Error).message.includes(`'${ENGINE_2026_PACKAGE}'`);
+    if (missing) return undefined;
+    throw error;
+  }
+}
+
+/** Where the package is installed for the project whose manifest is `manifest` (resolved as require would). */
+function resolveFrom(manifest: string): string | undefined {
+  try {
+    return createRequire(manifest).resolve(ENGINE_2026_PACKAGE);
+  } catch {
+    return undefined;
+  }
+}
