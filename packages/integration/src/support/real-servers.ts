@@ -77,8 +77,8 @@ async function connectEverythingStdio(world: AdapterWorld): Promise<MCPToolAdapt
   const adapter = new MCPToolAdapter(
     { name: "everything", transport: "stdio", ...everythingStdioServer() },
     {
-      transport: (config) => {
-        const created = createDefaultTransport(config);
+      transport: async (config) => {
+        const created = await createDefaultTransport(config);
         spawned.push(created);
         return created;
       },
