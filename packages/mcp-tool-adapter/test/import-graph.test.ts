@@ -81,6 +81,23 @@ describe("importing the library", () => {
     expect(urls.some((url) => url.includes("/packages/transport-http/src/index.ts"))).toBe(true);
   });
 
+  it("loads ajv's draft 2019-09 and 2020-12 builds and the RE2 engine only once a schema needs them", async () => {
+    const script = `const { createRequire } = await import("node:module");
+      const { createSchemaValidator } = await import("mcp-tool-adapter");
+      const loaded = async () => [...(await globalThis.resolvedModuleUrls()), ...Object.keys(createRequire(import.meta.url).cache)];
+      const validator = createSchemaValidator();
+      validator.compile({ type: "object", properties: { a: { type: "string" } } });
+      const draft07 = await loaded();
+      validator.compile({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "string", pattern: "^a+$" });
+      console.log(JSON.stringify({ draft07, patterned: await loaded() }));`;
+    const { draft07, patterned } = (await printedBy(script)) as { draft07: string[]; patterned: string[] };
+    const optional = (url: string) => /\/(ajv\/dist\/20(19|20)\.js|re2js\/)/.test(url);
+    expect(draft07.some((url) => url.includes("/packages/schema-validation/src/"))).toBe(true);
+    expect(draft07.filter(optional)).toEqual([]);
+    expect(patterned.some((url) => url.includes("ajv/dist/2020.js"))).toBe(true);
+    expect(patterned.some((url) => url.includes("/re2js/"))).toBe(true);
+  });
+
   it("answers --version and --help without loading the adapter, the transports or the SDK", async () => {
     const script = `const { runCli } = await import(${JSON.stringify(runCliModule)});
       const io = { stdout: { write() { return true; } }, stderr: { write() { return true; } } };
