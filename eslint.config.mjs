@@ -48,9 +48,12 @@ export default tseslint.config(
                 "!@mcp-tool-adapter/transport-*/config",
                 "!@mcp-tool-adapter/*/config-schema",
                 "mcp-tool-adapter/*",
+                "!mcp-tool-adapter/http",
+                "!mcp-tool-adapter/model-tools",
+                "!mcp-tool-adapter/oauth",
               ],
               message:
-                "Import a package by its public entry (or a transport's config-check /config entry, or a /config-schema entry) only.",
+                "Import a package by its public entry (or a transport's config-check /config entry, a /config-schema entry, or the umbrella's /http, /model-tools, /oauth entries) only.",
             },
             { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." },
           ],

@@ -110,6 +110,20 @@ function unsafeFileName(name) {
   return name.replace(/^@/, "").replace(/\//g, "__");
 }
 
+/** The umbrella's sub-entries (code most hosts never run, kept out of its main entry): checked like main entries. */
+const SUB_ENTRIES = { "mcp-tool-adapter": ["http", "model-tools", "oauth"] };
+
+/** What a consumer imports of a package: its main entry, then its sub-entries. */
+function entrySpecifiers(pkg) {
+  return [pkg.name, ...(SUB_ENTRIES[pkg.name] ?? []).map((sub) => `${pkg.name}/${sub}`)];
+}
+
+/** A file name for one entry's type check; sub-entries after "--", which no package name contains. */
+function entryFileName(pkg, specifier) {
+  const sub = specifier.slice(pkg.name.length + 1);
+  return sub === "" ? unsafeFileName(pkg.name) : `${unsafeFileName(pkg.name)}--${sub}`;
+}
+
 // ── 1. Pack and inspect the tarballs ─────────────────────────────────────────────────────────────
 const tarballDir = join(scratch, "tarballs");
 mkdirSync(tarballDir);
@@ -250,33 +264,35 @@ for (const manager of managers) {
   );
 
   await inParallel(packedPackages, 2, async (pkg) => {
-    const specifier = JSON.stringify(pkg.name);
-    const imported = await run(
-      process.execPath,
-      [
-        "--input-type=module",
-        "-e",
-        `const api = await import(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`,
-      ],
-      { cwd: dir },
-    );
-    record(
-      manager.name,
-      pkg.name,
-      "import",
-      imported.code === 0 && imported.stderr === "" ? undefined : describeRun(imported),
-    );
-    const required = await run(
-      process.execPath,
-      ["-e", `const api = require(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`],
-      { cwd: dir },
-    );
-    record(
-      manager.name,
-      pkg.name,
-      "require",
-      required.code === 0 && required.stderr === "" ? undefined : describeRun(required),
-    );
+    for (const entry of entrySpecifiers(pkg)) {
+      const specifier = JSON.stringify(entry);
+      const imported = await run(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `const api = await import(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`,
+        ],
+        { cwd: dir },
+      );
+      record(
+        manager.name,
+        entry,
+        "import",
+        imported.code === 0 && imported.stderr === "" ? undefined : describeRun(imported),
+      );
+      const required = await run(
+        process.execPath,
+        ["-e", `const api = require(${specifier}); if (Object.keys(api).length === 0) throw new Error("no exports");`],
+        { cwd: dir },
+      );
+      record(
+        manager.name,
+        entry,
+        "require",
+        required.code === 0 && required.stderr === "" ? undefined : describeRun(required),
+      );
+    }
   });
 
   if (umbrella !== undefined) await runUmbrellaScript(manager.name, dir);
@@ -346,10 +362,12 @@ async function typeCheck(manager, dir, resolution) {
   const typesDir = join(dir, `types-${resolution}`);
   mkdirSync(typesDir, { recursive: true });
   for (const pkg of packedPackages) {
-    writeFileSync(
-      join(typesDir, `${unsafeFileName(pkg.name)}.ts`),
-      `import * as api from ${JSON.stringify(pkg.name)};\nexport const names: string[] = Object.keys(api);\n`,
-    );
+    for (const entry of entrySpecifiers(pkg)) {
+      writeFileSync(
+        join(typesDir, `${entryFileName(pkg, entry)}.ts`),
+        `import * as api from ${JSON.stringify(entry)};\nexport const names: string[] = Object.keys(api);\n`,
+      );
+    }
   }
   // "DOM" in both: the MCP SDK's own declarations name DOM's HeadersInit (README, Requirements).
   const compilerOptions =
@@ -383,6 +401,7 @@ async function typeCheck(manager, dir, resolution) {
     const owner = packedPackages.find(
       (pkg) =>
         line.startsWith(`types-${resolution}/${unsafeFileName(pkg.name)}.ts`) ||
+        line.startsWith(`types-${resolution}/${unsafeFileName(pkg.name)}--`) ||
         line.includes(`node_modules/${pkg.name}/`) ||
         line.includes(`${pkg.name.replace("/", "+")}@`),
     );

@@ -1,11 +1,8 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Logger, MCPServerConfig } from "@mcp-tool-adapter/adapter";
-import {
-  createSseTransport,
-  createStreamableHttpTransport,
-  type StreamableHttpTransportOptions,
-} from "@mcp-tool-adapter/transport-http";
+import type { HttpMCPServerConfig, Logger, MCPServerConfig } from "@mcp-tool-adapter/adapter";
+import type { StreamableHttpTransportOptions } from "@mcp-tool-adapter/transport-http";
 import { createStdioTransport, type StdioTransportOptions } from "@mcp-tool-adapter/transport-stdio";
+import type * as HttpTransports from "./http-transports.js";
 
 /** Options for the transports `createDefaultTransport` builds, per kind. */
 export interface DefaultTransportOptions {
@@ -44,19 +41,37 @@ export function withMessageLimits(
 /**
  * Builds the transport a server config asks for: a child process for `stdio`, the legacy
  * HTTP+SSE transport for `sse`, streamable HTTP for `streamable-http`. Nothing starts until
- * the adapter connects.
+ * the adapter connects. Async because the HTTP transports are imported only once a server
+ * needs one: a host of stdio servers never loads them.
  */
-export function createDefaultTransport(config: MCPServerConfig, options: DefaultTransportOptions = {}): Transport {
-  const { logger } = options;
-  switch (config.transport) {
-    case "stdio":
-      // The config object is passed whole so stdio-only extras (e.g. inheritEnv) reach the transport.
-      return createStdioTransport(config, withLogger(options.stdio, logger));
-    case "sse":
-      return createSseTransport(config, withLogger(options.http, logger));
-    case "streamable-http":
-      return createStreamableHttpTransport(config, withLogger(options.http, logger));
+export async function createDefaultTransport(
+  config: MCPServerConfig,
+  options: DefaultTransportOptions = {},
+): Promise<Transport> {
+  return buildDefaultTransport(config, options);
+}
+
+/** `createDefaultTransport`, but a stdio transport comes back without a promise. */
+export function buildDefaultTransport(
+  config: MCPServerConfig,
+  options: DefaultTransportOptions,
+): Transport | Promise<Transport> {
+  if (config.transport === "stdio") {
+    // The config object is passed whole so stdio-only extras (e.g. inheritEnv) reach the transport.
+    return createStdioTransport(config, withLogger(options.stdio, options.logger));
   }
+  return buildHttpTransport(config, withLogger(options.http, options.logger));
+}
+
+let httpTransports: Promise<typeof HttpTransports> | undefined;
+
+async function buildHttpTransport(
+  config: HttpMCPServerConfig,
+  options: StreamableHttpTransportOptions,
+): Promise<Transport> {
+  httpTransports ??= import("./http-transports.js");
+  const { createHttpTransport } = await httpTransports;
+  return createHttpTransport(config, options);
 }
 
 function withLogger<T extends { logger?: unknown }>(options: T | undefined, logger: Logger | undefined): T {

@@ -3,7 +3,7 @@ import {
   type MCPServerConfig,
   type MCPToolAdapterOptions as BaseMCPToolAdapterOptions,
 } from "@mcp-tool-adapter/adapter";
-import { createDefaultTransport, withMessageLimits, type DefaultTransportOptions } from "./default-transport.js";
+import { buildDefaultTransport, withMessageLimits, type DefaultTransportOptions } from "./default-transport.js";
 
 export interface MCPToolAdapterOptions extends BaseMCPToolAdapterOptions {
   /** Options for the default transports; ignored when `transport` is given. */
@@ -24,7 +24,7 @@ export class MCPToolAdapter extends BaseMCPToolAdapter {
     );
     super(config, {
       ...adapterOptions,
-      transport: adapterOptions.transport ?? ((serverConfig) => createDefaultTransport(serverConfig, defaults)),
+      transport: adapterOptions.transport ?? ((serverConfig) => buildDefaultTransport(serverConfig, defaults)),
     });
   }
 }

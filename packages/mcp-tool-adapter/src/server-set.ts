@@ -19,7 +19,7 @@ import { MCPToolAdapter } from "./mcp-tool-adapter.js";
 import type { ToolLock } from "./policy/lock-file.js";
 import { classifyServerFailure } from "./server-set/classify-failure.js";
 import { MCPServerSetError } from "./server-set/errors.js";
-import { createServerAuthProvider } from "./server-set/server-auth.js";
+import { loadServerAuth, loadedServerAuth, needsServerAuth } from "./server-set/lazy-server-auth.js";
 import type { ServerEntries, ServerEntry } from "./server-set/server-entry.js";
 import type {
   ServerConnectResult,
@@ -137,6 +137,8 @@ export class MCPServerSet {
   readonly registry: ToolRegistry;
   readonly #members: Member[];
   readonly #factory: ServerSetAdapterFactory;
+  /** The factory below, which needs the OAuth code loaded before it builds an HTTP server's adapter. */
+  readonly #defaultFactory: boolean;
   readonly #connectTimeoutMs: number;
   readonly #closeTimeoutMs: number;
   readonly #logger: Logger | undefined;
@@ -155,6 +157,7 @@ export class MCPServerSet {
       registered: false,
     }));
     this.#factory = options.adapterFactory ?? defaultAdapterFactory(options);
+    this.#defaultFactory = options.adapterFactory === undefined;
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.#logger = options.logger;
@@ -267,6 +270,7 @@ export class MCPServerSet {
     }
     let adapter: ServerSetAdapter;
     try {
+      if (this.#defaultFactory && needsServerAuth(entry)) await loadServerAuth();
       adapter = this.#factory(toServerConfig(name, entry), { serverName: name, entry });
     } catch (error) {
       return failed("config", error, "config_invalid");
@@ -412,11 +416,12 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
   } = options;
   return (config, { entry, serverName }) => {
     const chosen = typeof engine === "function" ? engine(config, { entry, serverName }) : engine;
+    // The OAuth code (loadedServerAuth) was imported by #connectMember for an HTTP server.
     const authProvider =
       config.transport === "stdio"
         ? undefined
         : entry.auth !== undefined
-          ? createServerAuthProvider(config.url, entry.auth, {
+          ? loadedServerAuth().createServerAuthProvider(config.url, entry.auth, {
               ...(auth.store === undefined ? {} : { store: auth.store }),
               ...(auth.loginHint === undefined ? {} : { loginHint: auth.loginHint(serverName) }),
               ...(auth.interactive === undefined ? {} : { interactive: auth.interactive }),
@@ -424,7 +429,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
           : auth.storedLogins === false || hasAuthorizationHeader(config.headers)
             ? undefined
             : // No login prompt here: the config did not ask for OAuth, so a 401 names the login command instead.
-              createServerAuthProvider(
+              loadedServerAuth().createServerAuthProvider(
                 config.url,
                 { type: "oauth" },
                 {

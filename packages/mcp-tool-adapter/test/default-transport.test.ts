@@ -1,17 +1,12 @@
 import { createServer, type Server } from "node:http";
 import { expectNoLeakedProcesses, findFreePort, startEverythingHttp } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  MCPConnectionError,
-  createDefaultTransport,
-  HttpTransport,
-  MCPToolAdapter,
-  StdioTransport,
-} from "../src/index.js";
+import { HttpTransport } from "../src/http-entry.js";
+import { MCPConnectionError, createDefaultTransport, MCPToolAdapter, StdioTransport } from "../src/index.js";
 
 describe("createDefaultTransport", () => {
   it("builds a stdio transport for stdio configs, without starting anything", async () => {
-    const transport = createDefaultTransport({
+    const transport = await createDefaultTransport({
       name: "s",
       transport: "stdio",
       command: process.execPath,
@@ -23,8 +18,8 @@ describe("createDefaultTransport", () => {
   });
 
   it("builds HTTP transports of the right kind for sse and streamable-http", async () => {
-    const sse = createDefaultTransport({ name: "h", transport: "sse", url: "http://127.0.0.1:9/sse" });
-    const streamable = createDefaultTransport({
+    const sse = await createDefaultTransport({ name: "h", transport: "sse", url: "http://127.0.0.1:9/sse" });
+    const streamable = await createDefaultTransport({
       name: "h",
       transport: "streamable-http",
       url: "http://127.0.0.1:9/mcp",

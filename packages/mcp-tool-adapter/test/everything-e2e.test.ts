@@ -154,8 +154,8 @@ describe("server-everything over stdio: the server process dies", () => {
     const config: MCPServerConfig = { name: "everything", transport: "stdio", ...everythingStdioServer() };
     const adapter = new MCPToolAdapter(config, {
       logger: {},
-      transport: (c): Transport => {
-        const transport = createDefaultTransport(c);
+      transport: async (c): Promise<Transport> => {
+        const transport = await createDefaultTransport(c);
         if (!(transport instanceof StdioTransport)) throw new Error("expected a StdioTransport");
         spawned.push(transport);
         return transport;

@@ -49,6 +49,55 @@ describe("importing the library", () => {
     expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(commander|ora)[@/]/.test(url))).toEqual([]);
   });
 
+  it("does not load the HTTP transports, OAuth or model-tools for a host of stdio servers", async () => {
+    const script = `const { MCPServerSet, MCPToolAdapter, createApprovalInterceptor } = await import("mcp-tool-adapter");
+      new MCPToolAdapter({ name: "a", transport: "stdio", command: "node" }, { interceptors: [createApprovalInterceptor({ approve: () => true })] });
+      const set = new MCPServerSet({ quick: { transport: "stdio", command: process.execPath, args: ["-e", ""] } }, { connectTimeoutMs: 30_000 });
+      await set.connect();
+      await set.close();
+      ${printResolved}`;
+    const urls = await modulesResolvedBy(script);
+    // The set did build its stdio server's adapter and transport.
+    expect(urls.some((url) => url.includes("/packages/transport-stdio/src/stdio-transport.ts"))).toBe(true);
+    // The adapter checks HTTP configs with transport-http's light config entry; nothing else of it may load.
+    const httpConfigCheck = /\/packages\/transport-http\/src\/config-(entry|check)\.ts$/;
+    expect(
+      urls.filter(
+        (url) => /\/packages\/(transport-http|oauth|model-tools)\/src\//.test(url) && !httpConfigCheck.test(url),
+      ),
+    ).toEqual([]);
+    expect(
+      urls.filter((url) => /\/@modelcontextprotocol\+sdk[^/]*\/.*\/client\/(auth|sse|streamableHttp)\.js$/.test(url)),
+    ).toEqual([]);
+  });
+
+  it("loads the HTTP transports once an HTTP server is connected", async () => {
+    const script = `const { MCPServerSet } = await import("mcp-tool-adapter");
+      const set = new MCPServerSet({ web: { transport: "streamable-http", url: "http://127.0.0.1:1/mcp" } }, { connectTimeoutMs: 30_000, auth: { storedLogins: false } });
+      await set.connect();
+      await set.close();
+      ${printResolved}`;
+    const urls = await modulesResolvedBy(script);
+    expect(urls.some((url) => url.includes("/packages/transport-http/src/index.ts"))).toBe(true);
+  });
+
+  it("loads ajv's draft 2019-09 and 2020-12 builds and the RE2 engine only once a schema needs them", async () => {
+    const script = `const { createRequire } = await import("node:module");
+      const { createSchemaValidator } = await import("mcp-tool-adapter");
+      const loaded = async () => [...(await globalThis.resolvedModuleUrls()), ...Object.keys(createRequire(import.meta.url).cache)];
+      const validator = createSchemaValidator();
+      validator.compile({ type: "object", properties: { a: { type: "string" } } });
+      const draft07 = await loaded();
+      validator.compile({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "string", pattern: "^a+$" });
+      console.log(JSON.stringify({ draft07, patterned: await loaded() }));`;
+    const { draft07, patterned } = (await printedBy(script)) as { draft07: string[]; patterned: string[] };
+    const optional = (url: string) => /\/(ajv\/dist\/20(19|20)\.js|re2js\/)/.test(url);
+    expect(draft07.some((url) => url.includes("/packages/schema-validation/src/"))).toBe(true);
+    expect(draft07.filter(optional)).toEqual([]);
+    expect(patterned.some((url) => url.includes("ajv/dist/2020.js"))).toBe(true);
+    expect(patterned.some((url) => url.includes("/re2js/"))).toBe(true);
+  });
+
   it("answers --version and --help without loading the adapter, the transports or the SDK", async () => {
     const script = `const { runCli } = await import(${JSON.stringify(runCliModule)});
       const io = { stdout: { write() { return true; } }, stderr: { write() { return true; } } };

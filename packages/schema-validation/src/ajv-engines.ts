@@ -1,7 +1,8 @@
 import { Ajv, type AnySchema, type Options, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv2019 } from "ajv/dist/2019.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import * as ajvFormats from "ajv-formats";
+import { loadAjv2019, loadAjv2020 } from "#engine-modules";
 import type { Engine } from "./dialects.js";
 import { DRAFT_06_META_SCHEMA } from "./draft-06-meta-schema.js";
 import { linearRegExpEngine } from "./linear-regexp.js";
@@ -95,9 +96,9 @@ function createAjv(engine: Engine): AjvInstance {
       return ajv;
     }
     case "2019-09":
-      return new Ajv2019(AJV_OPTIONS);
+      return new (loadAjv2019())(AJV_OPTIONS);
     case "2020-12":
-      return new Ajv2020(AJV_OPTIONS);
+      return new (loadAjv2020())(AJV_OPTIONS);
   }
 }
 

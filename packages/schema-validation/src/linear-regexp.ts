@@ -1,5 +1,5 @@
 import type { Options } from "ajv";
-import { RE2JS } from "re2js";
+import { loadRe2 } from "#engine-modules";
 import { describeError } from "./describe-error.js";
 import { ecmaPatternToRe2, UnsupportedPatternError } from "./ecma-pattern-to-re2.js";
 import { splitLeadingLookaheads } from "./leading-lookaheads.js";
@@ -77,6 +77,7 @@ function compileRe2(pattern: string, budget: SizeBudget): (text: string) => bool
   // asking for millions of instructions from taking seconds to compile.
   if (estimatedSize > 2 * budget.remaining)
     throw new UnsupportedPatternError(tooLarge(`about ${used + estimatedSize}`));
+  const RE2JS = loadRe2();
   const matcher = RE2JS.compile(wholeStringSource ?? source, hasLookbehind ? RE2JS.LOOKBEHINDS : 0);
   const size = matcher.programSize();
   if (size > budget.remaining) throw new UnsupportedPatternError(tooLarge(String(used + size)));

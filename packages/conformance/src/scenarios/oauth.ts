@@ -1,5 +1,10 @@
 import { discoverOAuthServerInfo } from "@modelcontextprotocol/sdk/client/auth.js";
-import { createMemoryStore, login, NodeOAuthClientProvider, type NodeOAuthProviderOptions } from "mcp-tool-adapter";
+import {
+  createMemoryStore,
+  login,
+  NodeOAuthClientProvider,
+  type NodeOAuthProviderOptions,
+} from "mcp-tool-adapter/oauth";
 import { withAdapter } from "./adapter-session.js";
 import type { ScenarioClient } from "./types.js";
 

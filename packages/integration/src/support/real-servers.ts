@@ -81,8 +81,8 @@ async function connectEverythingStdio(world: AdapterWorld): Promise<MCPToolAdapt
     adapterOptionsOn(
       world.engine,
       {
-        transport: (config) => {
-          const created = createDefaultTransport(config);
+        transport: async (config) => {
+          const created = await createDefaultTransport(config);
           spawned.push(created);
           return created;
         },

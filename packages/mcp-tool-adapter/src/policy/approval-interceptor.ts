@@ -1,6 +1,6 @@
 import type { ToolCallInfo, ToolCallInterceptor } from "@mcp-tool-adapter/adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
-import { needsApproval, type ApprovalPolicy } from "@mcp-tool-adapter/model-tools";
+import type { ApprovalPolicy, needsApproval as NeedsApproval } from "@mcp-tool-adapter/model-tools";
 
 export interface ApprovalInterceptorOptions {
   /** Which calls need approval; the same policy type the bridges take. Default "writes". */
@@ -13,6 +13,14 @@ export interface ApprovalInterceptorOptions {
 
 const DEFAULT_APPROVAL_TIMEOUT_MS = 300_000;
 
+let policyCheck: Promise<typeof NeedsApproval> | undefined;
+
+/** model-tools' policy check, imported at the first call that asks: the umbrella's import stays without it. */
+function loadPolicyCheck(): Promise<typeof NeedsApproval> {
+  policyCheck ??= import("@mcp-tool-adapter/model-tools").then((modelTools) => modelTools.needsApproval);
+  return policyCheck;
+}
+
 /**
  * An interceptor that asks before calls the policy selects and refuses those not approved
  * (errorKind "refused"). A policy or approve function that throws or times out fails the call
@@ -24,6 +32,7 @@ export function createApprovalInterceptor(options: ApprovalInterceptorOptions): 
     name: "approval",
     timeoutMs: options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
     async beforeCall(call) {
+      const needsApproval = await loadPolicyCheck();
       if (!(await needsApproval(policy, call, call.arguments))) return undefined;
       let approved: boolean;
       try {
