@@ -28,8 +28,11 @@ type Params = Record<string, unknown> | undefined;
 export class Engine2026Connection implements MCPEngineConnection {
   readonly #client: Client;
   readonly #transport: Transport;
-  /** The tools of the last tools/list, by name: what tools/call mirrors `x-mcp-header` arguments from. */
-  #tools = new Map<string, Tool>();
+  /**
+   * The tools of the last tools/list, by name, as tools/call hands them to the SDK: what it mirrors
+   * `x-mcp-header` arguments from. Stripped of their output schema once here, not on every call.
+   */
+  #callDefinitions = new Map<string, Tool>();
   #subscription: McpSubscription | undefined;
   #closed = false;
   readonly #listeners: MCPEngineConnectRequest["listeners"];
@@ -152,7 +155,9 @@ export class Engine2026Connection implements MCPEngineConnection {
    */
   async #listTools(params: Params, options: MCPEngineRequestOptions): Promise<unknown> {
     const result = await this.#client.listTools(params, options);
-    if (params?.cursor === undefined) this.#tools = new Map(result.tools.map((tool) => [tool.name, tool]));
+    if (params?.cursor === undefined) {
+      this.#callDefinitions = new Map(result.tools.map((tool) => [tool.name, { ...tool, outputSchema: undefined }]));
+    }
     return result;
   }
 
@@ -162,8 +167,7 @@ export class Engine2026Connection implements MCPEngineConnection {
    * (with its own validator and error kind).
    */
   #callTool(params: Record<string, unknown>, options: MCPEngineRequestOptions): Promise<unknown> {
-    const listed = this.#tools.get(params.name as string);
-    const toolDefinition = listed === undefined ? undefined : { ...listed, outputSchema: undefined };
+    const toolDefinition = this.#callDefinitions.get(params.name as string);
     return this.#client.callTool(
       params as Parameters<Client["callTool"]>[0],
       toolDefinition === undefined ? options : { ...options, toolDefinition },

@@ -27,7 +27,7 @@ export const ENGINE_SIDES: readonly EngineSideInfo[] = [
     label: "raw v2 Client, 2026-07-28",
     era: "2026-07-28",
     packages: ["@modelcontextprotocol/client"],
-    call: "Client.callTool({ name, arguments }), versionNegotiation pinned to 2026-07-28",
+    call: "Client.listTools() once, then callTool({ name, arguments }); versionNegotiation pinned to 2026-07-28",
   },
   {
     side: "engine-2026",
@@ -48,7 +48,7 @@ export const ENGINE_SIDES: readonly EngineSideInfo[] = [
     label: "raw v2 Client, 2025",
     era: "2025",
     packages: ["@modelcontextprotocol/client"],
-    call: 'Client.callTool({ name, arguments }), versionNegotiation "legacy"',
+    call: 'Client.listTools() once, then callTool({ name, arguments }); versionNegotiation "legacy"',
   },
   {
     side: "engine-2026-2025",

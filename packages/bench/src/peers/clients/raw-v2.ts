@@ -4,7 +4,8 @@ import { failedCall, stdioEnvironment, type LoadPeerClient, type PeerTarget } fr
 
 /**
  * The engine comparison's baseline: `@modelcontextprotocol/client`'s Client, speaking one era
- * (pinned to 2026-07-28, or the 2025 handshake), with the SDK v2 transport the target needs.
+ * (pinned to 2026-07-28, or the 2025 handshake), with the SDK v2 transport the target needs:
+ * `connect()`, `listTools()` once, then `callTool({ name, arguments })` per call.
  */
 function loadRawV2(era: EngineEra): LoadPeerClient {
   return async (transport) => {
@@ -27,6 +28,10 @@ function loadRawV2(era: EngineEra): LoadPeerClient {
             },
           );
           await next.connect(transportFor(target));
+          // Lists once, as the adapter sides do after connecting: then every side has the same
+          // messages on the wire and the same tool definitions in the SDK's cache (which its
+          // callTool consults for output validation and, on 2026-07-28, x-mcp-header mirroring).
+          await next.listTools();
           client = next;
         },
         async call(tool, args) {
