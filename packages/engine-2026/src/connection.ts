@@ -23,6 +23,15 @@ const NOTIFICATIONS = [
 const REQUESTS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
 
 type Params = Record<string, unknown> | undefined;
+type CallToolParams = Parameters<Client["callTool"]>[0];
+
+/** The key that marks a parameter the SDK mirrors into an `Mcp-Param-*` header on 2026-07-28. */
+const HEADER_DECLARATION = "x-mcp-header";
+
+/** Whether a tool's input schema declares any `x-mcp-header` parameter, at any depth. */
+function declaresHeaders(tool: Tool): boolean {
+  return JSON.stringify(tool.inputSchema).includes(`"${HEADER_DECLARATION}"`);
+}
 
 /** One connection of the 2026 engine: an SDK v2 Client on its transport, in the seam's plain terms. */
 export class Engine2026Connection implements MCPEngineConnection {
@@ -30,9 +39,10 @@ export class Engine2026Connection implements MCPEngineConnection {
   readonly #transport: Transport;
   /**
    * The tools of the last tools/list, by name, as tools/call hands them to the SDK: what it mirrors
-   * `x-mcp-header` arguments from. Stripped of their output schema once here, not on every call.
+   * `x-mcp-header` arguments from, stripped of their output schema once here, not on every call;
+   * `null` for a tool that declares no `x-mcp-header`, which needs none of `callTool`'s work.
    */
-  #callDefinitions = new Map<string, Tool>();
+  #callDefinitions = new Map<string, Tool | null>();
   #subscription: McpSubscription | undefined;
   #closed = false;
   readonly #listeners: MCPEngineConnectRequest["listeners"];
@@ -156,20 +166,28 @@ export class Engine2026Connection implements MCPEngineConnection {
   async #listTools(params: Params, options: MCPEngineRequestOptions): Promise<unknown> {
     const result = await this.#client.listTools(params, options);
     if (params?.cursor === undefined) {
-      this.#callDefinitions = new Map(result.tools.map((tool) => [tool.name, { ...tool, outputSchema: undefined }]));
+      this.#callDefinitions = new Map(
+        result.tools.map((tool) => [tool.name, declaresHeaders(tool) ? { ...tool, outputSchema: undefined } : null]),
+      );
     }
     return result;
   }
 
   /**
-   * tools/call with the listed definition, so the SDK mirrors `x-mcp-header` arguments into
-   * headers; without its output schema, because the adapter checks structured output itself
-   * (with its own validator and error kind).
+   * tools/call. For a listed tool with `x-mcp-header` parameters, through the SDK's `callTool` with
+   * the listed definition, so it mirrors those arguments into headers; without its output schema,
+   * because the adapter checks structured output itself (with its own validator and error kind).
+   * For a listed tool without any, as a plain request: `callTool` would only look the tool up, scan
+   * its schema for headers and skip the output check again, on every call (about a tenth of the
+   * client's CPU per call over stdio). A tool not listed gets `callTool` and the SDK's own lookup.
    */
   #callTool(params: Record<string, unknown>, options: MCPEngineRequestOptions): Promise<unknown> {
     const toolDefinition = this.#callDefinitions.get(params.name as string);
+    if (toolDefinition === null) {
+      return this.#client.request({ method: "tools/call", params }, options);
+    }
     return this.#client.callTool(
-      params as Parameters<Client["callTool"]>[0],
+      params as CallToolParams,
       toolDefinition === undefined ? options : { ...options, toolDefinition },
     );
   }

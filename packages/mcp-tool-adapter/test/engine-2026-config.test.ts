@@ -35,7 +35,7 @@ describe("protocol in a config file", () => {
           .list()
           .map((tool) => tool.name)
           .sort(),
-      ).toEqual(["docs/ask", "docs/echo", "docs/fail", "docs/slow"]);
+      ).toEqual(["docs/ask", "docs/echo", "docs/fail", "docs/route", "docs/slow"]);
     } finally {
       await set.close();
     }
