@@ -119,7 +119,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   engineRounds: 3,
   engineCalls: {
     stdio: { warmup: 1_000, sequential: 2_000, concurrent: 10_000 },
-    http: { warmup: 300, sequential: 1_000, concurrent: 3_000 },
+    http: { warmup: 200, sequential: 500, concurrent: 1_500 },
   },
 };
 
