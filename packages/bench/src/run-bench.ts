@@ -9,6 +9,7 @@ import { runLeafScenario } from "./scenarios/leaf.js";
 import { runManyToolsScenario } from "./scenarios/many-tools.js";
 import { runModelToolsScenario } from "./scenarios/model-tools.js";
 import type { PeerTable } from "./peers/peer-table.js";
+import { runEnginesScenario } from "./scenarios/engines.js";
 import { runPeersScenario } from "./scenarios/peers.js";
 import type { BenchSettings, PeerOptions, ScenarioName } from "./settings.js";
 import { runTelemetryScenario } from "./scenarios/telemetry.js";
@@ -33,7 +34,7 @@ export interface BenchReport {
   readonly figures: readonly Figure[];
   readonly warnings: readonly RecordedWarning[];
   readonly targets: { readonly passed: number; readonly failed: readonly string[] };
-  /** The peer comparison per transport (issue 17), when it ran. */
+  /** The peer comparison (issue 17) and the engine comparison (issue 21) per transport, when they ran. */
   readonly peerTables: readonly PeerTable[];
 }
 
@@ -81,6 +82,12 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       if (!wanted.has(transport === "stdio" ? "peers-stdio" : "peers-http")) continue;
       const { figures: peerFigures, table } = await runPeersScenario(transport, context);
       figures.push(...peerFigures);
+      peerTables.push(table);
+    }
+    for (const transport of ["stdio", "streamable-http"] as const) {
+      if (!wanted.has(transport === "stdio" ? "engines-stdio" : "engines-http")) continue;
+      const { figures: engineFigures, table } = await runEnginesScenario(transport, context);
+      figures.push(...engineFigures);
       peerTables.push(table);
     }
   } finally {

@@ -1,3 +1,4 @@
+import { ENGINE_SIDE_NAMES, type EngineSide } from "./peers/engine-sides.js";
 import { PEER_SIDE_NAMES, type PeerSide } from "./peers/sides.js";
 
 /** How much work one bench run does. `--quick` is only for checking that the bench runs. */
@@ -63,6 +64,20 @@ export interface BenchSettings {
   readonly peerConcurrentCalls: number;
   readonly peerInFlight: number;
   readonly peerListTools: number;
+  /**
+   * The engine comparison (issue 21), on the peer comparison's machinery: rounds, and echo calls
+   * per process over each transport. An HTTP call costs the client several times the CPU of a
+   * stdio call, so HTTP gets fewer, to keep both transports' run near a minute on a quiet machine.
+   */
+  readonly engineRounds: number;
+  readonly engineCalls: { readonly stdio: EngineCalls; readonly http: EngineCalls };
+}
+
+/** Echo calls per process: untimed warm-up, sequential, then with `peerInFlight` outstanding. */
+export interface EngineCalls {
+  readonly warmup: number;
+  readonly sequential: number;
+  readonly concurrent: number;
 }
 
 export const DEFAULT_SETTINGS: BenchSettings = {
@@ -101,6 +116,11 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   peerConcurrentCalls: 20_000,
   peerInFlight: 50,
   peerListTools: 5_000,
+  engineRounds: 3,
+  engineCalls: {
+    stdio: { warmup: 1_000, sequential: 2_000, concurrent: 10_000 },
+    http: { warmup: 200, sequential: 500, concurrent: 1_500 },
+  },
 };
 
 export const QUICK_SETTINGS: BenchSettings = {
@@ -139,11 +159,26 @@ export const QUICK_SETTINGS: BenchSettings = {
   peerConcurrentCalls: 1_000,
   peerInFlight: 50,
   peerListTools: 300,
+  engineRounds: 1,
+  engineCalls: {
+    stdio: { warmup: 20, sequential: 200, concurrent: 1_000 },
+    http: { warmup: 20, sequential: 100, concurrent: 300 },
+  },
 };
 
 /** Which scenario groups to run. */
 export type ScenarioName =
-  "leaf" | "model-tools" | "telemetry" | "stdio" | "http" | "many-tools" | "heap" | "peers-stdio" | "peers-http";
+  | "leaf"
+  | "model-tools"
+  | "telemetry"
+  | "stdio"
+  | "http"
+  | "many-tools"
+  | "heap"
+  | "peers-stdio"
+  | "peers-http"
+  | "engines-stdio"
+  | "engines-http";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -155,17 +190,23 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "heap",
   "peers-stdio",
   "peers-http",
+  "engines-stdio",
+  "engines-http",
 ];
 
 /**
- * What runs without --only. The peer comparison is left out: it needs `pnpm build` first, takes
- * long, and its peers need Node >= 22; ask for it with --only=peers (both transports).
+ * What runs without --only. The peer and engine comparisons are left out: they need `pnpm build`
+ * first, and the peers take long and need Node >= 22; ask for them with --only=peers or
+ * --only=engines (both transports).
  */
-export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter((name) => !name.startsWith("peers"));
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
+  (name) => !name.startsWith("peers") && !name.startsWith("engines"),
+);
 
 /** Names --only accepts besides the scenarios: shorthands for several. */
 const SCENARIO_ALIASES: Readonly<Record<string, readonly ScenarioName[]>> = {
   peers: ["peers-stdio", "peers-http"],
+  engines: ["engines-stdio", "engines-http"],
 };
 
 /** The scenarios `--calibrate` runs: the side-by-side wall-time comparisons. */
@@ -199,6 +240,8 @@ export interface PeerOptions {
    * much the way of running moves the figures; users run the dist build.
    */
   readonly fromSource: boolean;
+  /** The engine comparison's sides (--engine-sides=engine-2026,raw-v2-2025); the raw v2 baseline always runs. */
+  readonly engineSides?: readonly EngineSide[];
 }
 
 export class BenchUsageError extends Error {
@@ -217,6 +260,16 @@ function positiveIntegers(arg: string, count: number): number[] {
   return numbers;
 }
 
+/** The names of `--flag=a,b` in `known`'s order, or a usage error listing what the flag takes. */
+function namesFrom<Name extends string>(arg: string, known: readonly Name[]): Name[] {
+  const [flag, value = ""] = arg.split("=", 2) as [string, string?];
+  const names = value.split(",").filter((name) => name !== "");
+  if (names.length === 0 || names.some((name) => !(known as readonly string[]).includes(name))) {
+    throw new BenchUsageError(`${flag} takes a comma-separated list of ${known.join(", ")}; got "${value}"`);
+  }
+  return known.filter((name) => names.includes(name));
+}
+
 /**
  * Parses `--quick`, `--only=stdio,http` and `--out=<file>`. Unknown flags are errors, so a typo
  * does not silently run the long default bench.
@@ -226,6 +279,7 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
   let scenarios: readonly ScenarioName[] = DEFAULT_SCENARIOS;
   let node: string | undefined;
   let sides: readonly PeerSide[] | undefined;
+  let engineSides: readonly EngineSide[] | undefined;
   let fromSource = false;
   let peerOverrides: Partial<BenchSettings> = {};
   let outFile = defaultOutFile;
@@ -252,17 +306,15 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
     } else if (arg.startsWith("--node=") && arg.length > "--node=".length) {
       node = arg.slice("--node=".length);
     } else if (arg.startsWith("--sides=")) {
-      const names = arg
-        .slice("--sides=".length)
-        .split(",")
-        .filter((side) => side !== "");
-      const unknown = names.filter((name) => !(PEER_SIDE_NAMES as readonly string[]).includes(name));
-      if (names.length === 0 || unknown.length > 0) {
-        throw new BenchUsageError(
-          `--sides takes a comma-separated list of ${PEER_SIDE_NAMES.join(", ")}; got "${arg.slice("--sides=".length)}"`,
-        );
-      }
-      sides = PEER_SIDE_NAMES.filter((name) => names.includes(name));
+      sides = namesFrom(arg, PEER_SIDE_NAMES);
+    } else if (arg.startsWith("--engine-sides=")) {
+      engineSides = namesFrom(arg, ENGINE_SIDE_NAMES);
+    } else if (arg.startsWith("--engine-rounds=")) {
+      peerOverrides = { ...peerOverrides, engineRounds: positiveIntegers(arg, 1)[0]! };
+    } else if (arg.startsWith("--engine-calls=")) {
+      const [warmup, sequential, concurrent] = positiveIntegers(arg, 3) as [number, number, number];
+      const calls = { warmup, sequential, concurrent };
+      peerOverrides = { ...peerOverrides, engineCalls: { stdio: calls, http: calls } };
     } else if (arg.startsWith("--peer-rounds=")) {
       peerOverrides = { ...peerOverrides, peerRounds: positiveIntegers(arg, 1)[0]! };
     } else if (arg.startsWith("--peer-calls=")) {
@@ -276,7 +328,7 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
       throw new BenchUsageError(
-        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
+        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
       );
     }
   }
@@ -294,6 +346,11 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
     scenarios,
     calibrate,
     outFile,
-    peers: { ...(node === undefined ? {} : { node }), ...(sides === undefined ? {} : { sides }), fromSource },
+    peers: {
+      ...(node === undefined ? {} : { node }),
+      ...(sides === undefined ? {} : { sides }),
+      ...(engineSides === undefined ? {} : { engineSides }),
+      fromSource,
+    },
   };
 }

@@ -24,13 +24,26 @@ const NOTIFICATIONS = [
 const REQUESTS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
 
 type Params = Record<string, unknown> | undefined;
+type CallToolParams = Parameters<Client["callTool"]>[0];
+
+/** The key that marks a parameter the SDK mirrors into an `Mcp-Param-*` header on 2026-07-28. */
+const HEADER_DECLARATION = "x-mcp-header";
+
+/** Whether a tool's input schema declares any `x-mcp-header` parameter, at any depth. */
+function declaresHeaders(tool: Tool): boolean {
+  return JSON.stringify(tool.inputSchema).includes(`"${HEADER_DECLARATION}"`);
+}
 
 /** One connection of the 2026 engine: an SDK v2 Client on its transport, in the seam's plain terms. */
 export class Engine2026Connection implements MCPEngineConnection {
   readonly #client: Client;
   readonly #transport: Transport;
-  /** The tools of the last tools/list, by name: what tools/call mirrors `x-mcp-header` arguments from. */
-  #tools = new Map<string, Tool>();
+  /**
+   * The tools of the last tools/list, by name, as tools/call hands them to the SDK: what it mirrors
+   * `x-mcp-header` arguments from, stripped of their output schema once here, not on every call;
+   * `null` for a tool that declares no `x-mcp-header`, which needs none of `callTool`'s work.
+   */
+  #callDefinitions = new Map<string, Tool | null>();
   #listenChannel: ListenChannel | undefined;
   /** Set when list changes may have been missed: the next tools/list bypasses the SDK's cache. */
   #toolsMayBeStale = false;
@@ -180,22 +193,29 @@ export class Engine2026Connection implements MCPEngineConnection {
     const refresh = this.#toolsMayBeStale && params?.cursor === undefined;
     const result = await this.#client.listTools(params, refresh ? { ...options, cacheMode: "refresh" } : options);
     if (params?.cursor === undefined) {
-      this.#tools = new Map(result.tools.map((tool) => [tool.name, tool]));
+      this.#callDefinitions = new Map(
+        result.tools.map((tool) => [tool.name, declaresHeaders(tool) ? { ...tool, outputSchema: undefined } : null]),
+      );
       if (refresh) this.#toolsMayBeStale = false;
     }
     return result;
   }
 
   /**
-   * tools/call with the listed definition, so the SDK mirrors `x-mcp-header` arguments into
-   * headers; without its output schema, because the adapter checks structured output itself
-   * (with its own validator and error kind).
+   * tools/call. For a listed tool with `x-mcp-header` parameters, through the SDK's `callTool` with
+   * the listed definition, so it mirrors those arguments into headers; without its output schema,
+   * because the adapter checks structured output itself (with its own validator and error kind).
+   * For a listed tool without any, as a plain request: `callTool` would only look the tool up, scan
+   * its schema for headers and skip the output check again, on every call (about a tenth of the
+   * client's CPU per call over stdio). A tool not listed gets `callTool` and the SDK's own lookup.
    */
   #callTool(params: Record<string, unknown>, options: MCPEngineRequestOptions): Promise<unknown> {
-    const listed = this.#tools.get(params.name as string);
-    const toolDefinition = listed === undefined ? undefined : { ...listed, outputSchema: undefined };
+    const toolDefinition = this.#callDefinitions.get(params.name as string);
+    if (toolDefinition === null) {
+      return this.#client.request({ method: "tools/call", params }, options);
+    }
     return this.#client.callTool(
-      params as Parameters<Client["callTool"]>[0],
+      params as CallToolParams,
       toolDefinition === undefined ? options : { ...options, toolDefinition },
     );
   }

@@ -43,12 +43,23 @@ describe("engine-2026 against a modern-only SDK v2 server over streamable HTTP",
       "echo",
       "fail",
       "roots",
+      "route",
       "sample",
       "slow",
     ]);
     const result = await adapter.invoke("echo", { text: "hi" });
     expect(result).toMatchObject({ success: true, data: { content: [{ type: "text", text: "echo: hi" }] } });
     expect(server.methods).not.toContain("initialize");
+  });
+
+  it("mirrors an x-mcp-header argument into its Mcp-Param header (the server refuses the call without it)", async () => {
+    const adapter = adapterFor("2026-07-28");
+    await adapter.connect();
+    await adapter.discoverTools();
+    expect(await adapter.invoke("route", { region: "eu-west" })).toMatchObject({
+      success: true,
+      data: { content: [{ type: "text", text: "route: eu-west" }] },
+    });
   });
 
   it("serves a tool list younger than its ttlMs from the cache, without a request", async () => {

@@ -35,7 +35,7 @@ describe("protocol in a config file", () => {
           .list()
           .map((tool) => tool.name)
           .sort(),
-      ).toEqual(["docs/ask", "docs/echo", "docs/fail", "docs/roots", "docs/sample", "docs/slow"]);
+      ).toEqual(["docs/ask", "docs/echo", "docs/fail", "docs/roots", "docs/route", "docs/sample", "docs/slow"]);
     } finally {
       await set.close();
     }

@@ -13,6 +13,8 @@
  *   echo {text}            answers "echo: <text>"
  *   slow {ms, steps?}      sends `steps` progress notifications (default 2) over `ms` ms, then answers "done"
  *   fail {}                answers an isError result "it failed on purpose"
+ *   route {region}         answers "route: <region>"; `region` is an `x-mcp-header` parameter ("Region"), so on
+ *                          2026-07-28 over HTTP the server refuses a call without a matching Mcp-Param-Region header
  *   ask {}                 elicits {name} from the client (an input_required result on 2026-07-28, an
  *                          elicitation/create request on 2025), answers "hello <name>" or "no answer (<action>)"
  *   sample {}             asks the client's model to "Say hi" (sampling/createMessage: embedded in an
@@ -73,6 +75,14 @@ export function createV2Server(options = {}, era = "modern") {
       }
       return text("done");
     },
+  );
+  server.registerTool(
+    "route",
+    {
+      description: "Answers with the region, which a 2026-07-28 client mirrors into a header",
+      inputSchema: object({ region: { type: "string", "x-mcp-header": "Region" } }, ["region"]),
+    },
+    async ({ region }) => text(`route: ${region}`),
   );
   server.registerTool("fail", { description: "Always fails", inputSchema: object({}) }, async () => ({
     ...text("it failed on purpose"),

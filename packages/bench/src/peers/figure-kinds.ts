@@ -33,8 +33,8 @@ export const PEER_FIGURE_KINDS: readonly PeerFigureKind[] = [
     ratioless: true,
     read: (r) => r.heapAfterCallsMb - r.heapAfterWarmupMb,
   },
-  { key: "list", label: "connect + list the generated tools", unit: "ms", read: (r) => r.listMs },
-  { key: "list.cpu", label: "connect + list, client CPU", unit: "ms", read: (r) => r.listCpuMs },
+  { key: "list", label: "connect + list the generated tools", unit: "ms", read: (r) => r.listMs ?? Number.NaN },
+  { key: "list.cpu", label: "connect + list, client CPU", unit: "ms", read: (r) => r.listCpuMs ?? Number.NaN },
   { key: "connect", label: "connect + handshake", unit: "ms", read: (r) => r.connectMs },
 ];
 

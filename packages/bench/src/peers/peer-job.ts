@@ -1,15 +1,27 @@
 import type { PeerTarget } from "./peer-client.js";
+import type { EngineSide } from "./engine-sides.js";
 import type { PeerSide } from "./sides.js";
+
+/** Every side a peer worker can run: the peers of issue 17 and the engine sides of issue 21. */
+export type WorkerSide = PeerSide | EngineSide;
+
+/** The tool every call goes to, and its arguments. */
+export interface PeerCall {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
 
 /** What one fresh peer worker process measures: one side, start to finish. */
 export interface PeerSideJob {
   readonly kind: "side";
-  readonly side: PeerSide;
+  readonly side: WorkerSide;
   /** server-everything, whose `echo` is called. */
   readonly target: PeerTarget;
-  /** The generated server whose tools are listed, and how many it has. */
-  readonly listTarget: PeerTarget;
-  readonly expectedTools: number;
+  /** The call to make; default server-everything's `echo` with a `message`. */
+  readonly call?: PeerCall;
+  /** The generated server whose tools are listed, and how many it has; no listing without it. */
+  readonly listTarget?: PeerTarget;
+  readonly expectedTools?: number;
   readonly warmupCalls: number;
   readonly sequentialCalls: number;
   readonly concurrentCalls: number;
@@ -29,7 +41,7 @@ export type PeerJob = PeerSideJob | ImportProbeJob;
 /** One side's figures from one fresh process. Times in ms, CPU in µs per call, heap in MB. */
 export interface PeerSideResult {
   readonly kind: "side";
-  readonly side: PeerSide;
+  readonly side: WorkerSide;
   readonly node: string;
   /** Loading the library (and the transport it needs) with `await import()`, the first thing the process does. */
   readonly importMs: number;
@@ -43,10 +55,10 @@ export interface PeerSideResult {
   readonly sequentialCpuMicros: number;
   readonly concurrentCpuMicros: number;
   readonly callsPerSecond: number;
-  /** Listing every tool of the generated server on a second connection, wall time and client CPU. */
-  readonly listMs: number;
-  readonly listCpuMs: number;
-  readonly toolCount: number;
+  /** Listing every tool of the generated server on a second connection, wall time and client CPU (when the job lists). */
+  readonly listMs?: number;
+  readonly listCpuMs?: number;
+  readonly toolCount?: number;
 }
 
 export interface ImportProbeResult {

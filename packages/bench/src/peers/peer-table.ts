@@ -1,30 +1,35 @@
 import { formatNumber } from "../format-table.js";
 import type { Unit } from "../figures.js";
+import type { WorkerSide } from "./peer-job.js";
 import type { SideSummary } from "./ratios.js";
-import type { PeerSide } from "./sides.js";
 
-/** One transport's peer comparison, as the report keeps it and the table prints it. */
-export interface PeerTable {
+/** One transport's peer comparison (or engine comparison), as the report keeps it and the table prints it. */
+export interface PeerTable<Side extends WorkerSide = WorkerSide> {
+  /** What the table compares ("peers", "engines"); "peers" when absent. */
+  readonly title?: string;
   readonly transport: "stdio" | "streamable-http";
   readonly node: string;
   readonly rounds: number;
   /** os.loadavg() (1, 5, 15 minutes) before and after the comparison: how busy the machine was. */
   readonly loadAverage: { readonly before: readonly number[]; readonly after: readonly number[] };
   readonly fromSource: boolean;
-  readonly sides: readonly { side: PeerSide; label: string; call: string }[];
+  /** The side every ratio is to; "raw" (the SDK 1.x Client) when absent. */
+  readonly baseline?: Side;
+  readonly sides: readonly { side: Side; label: string; call: string }[];
   /** Sides asked for that the node binary is too old for. */
-  readonly leftOut: readonly PeerSide[];
+  readonly leftOut: readonly Side[];
   readonly versions: Readonly<Record<string, string>>;
   readonly rows: readonly {
     key: string;
     label: string;
     unit: Unit;
     ratioless: boolean;
-    cells: Readonly<Partial<Record<PeerSide, SideSummary>>>;
+    cells: Readonly<Partial<Record<Side, SideSummary>>>;
     /** Every round's value per side, in round order, for whoever wants to look past the medians. */
-    perRound: readonly Readonly<Partial<Record<PeerSide, number>>>[];
+    perRound: readonly Readonly<Partial<Record<Side, number>>>[];
   }[];
-  readonly probes: { adapterPackage: SideSummary; sdkClient: SideSummary };
+  /** The import probes of the peer comparison; the engine comparison has none. */
+  readonly probes?: { adapterPackage: SideSummary; sdkClient: SideSummary };
   /** Side runs that failed (the side then lacks that round), with the reason. */
   readonly failures: readonly string[];
 }
@@ -48,16 +53,20 @@ export function formatPeerTable(table: PeerTable): string {
   const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
   for (const row of table.rows) {
     const cells = table.sides.map((side) =>
-      formatPeerCell(row.cells[side.side], row.unit, side.side === "raw", row.ratioless),
+      formatPeerCell(row.cells[side.side], row.unit, side.side === (table.baseline ?? "raw"), row.ratioless),
     );
     lines.push(`| ${row.label} | ${cells.join(" | ")} |`);
   }
-  const { adapterPackage, sdkClient } = table.probes;
   const load = (values: readonly number[]): string => values.map((value) => value.toFixed(2)).join(" / ");
+  const baseline = table.sides.find((side) => side.side === table.baseline)?.label ?? table.sides[0]?.label;
   return [
-    `peers over ${table.transport}, ${table.node}, ${table.rounds} round(s)${table.fromSource ? ", our packages from source (tsx)" : ""}; load average ${load(table.loadAverage.before)} before, ${load(table.loadAverage.after)} after`,
+    `${table.title ?? "peers"} over ${table.transport}, ${table.node}, ${table.rounds} round(s)${table.fromSource ? ", our packages from source (tsx)" : ""}; load average ${load(table.loadAverage.before)} before, ${load(table.loadAverage.after)} after`,
     ...lines,
-    `import of @mcp-tool-adapter/adapter alone: ${formatPeerCell(adapterPackage, "ms", false, false)} against the SDK Client alone ${formatPeerCell(sdkClient, "ms", true, false)}`,
+    ...(table.probes === undefined
+      ? [`ratios: median of the per-round ratios to ${baseline}`]
+      : [
+          `import of @mcp-tool-adapter/adapter alone: ${formatPeerCell(table.probes.adapterPackage, "ms", false, false)} against the SDK Client alone ${formatPeerCell(table.probes.sdkClient, "ms", true, false)}`,
+        ]),
     `versions: ${Object.entries(table.versions)
       .map(([name, version]) => `${name} ${version}`)
       .join(", ")}`,

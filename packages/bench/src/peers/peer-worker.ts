@@ -7,20 +7,22 @@
  */
 import { median } from "../stats.js";
 import { quantile } from "../stats.js";
-import { PEER_LOADERS } from "./clients/index.js";
+import { ENGINE_LOADERS, PEER_LOADERS } from "./clients/index.js";
 import type { PeerClient } from "./peer-client.js";
 import {
   RESULT_MARKER,
   type ImportProbe,
   type ImportProbeJob,
   type ImportProbeResult,
+  type PeerCall,
   type PeerJob,
   type PeerSideJob,
   type PeerSideResult,
 } from "./peer-job.js";
 
-const ECHO_TOOL = "echo";
-const ECHO_ARGS = { message: "hello from the bench" };
+/** server-everything's echo, the call of issue 17's comparison. */
+const EVERYTHING_ECHO: PeerCall = { tool: "echo", args: { message: "hello from the bench" } };
+const LOADERS = { ...PEER_LOADERS, ...ENGINE_LOADERS };
 const BYTES_PER_MB = 1024 * 1024;
 
 const PROBES: Readonly<Record<ImportProbe, () => Promise<unknown>>> = {
@@ -44,12 +46,12 @@ function cpuMicrosSince(before: NodeJS.CpuUsage): number {
 }
 
 /** `calls` calls with `inFlight` always outstanding: calls per second, and client CPU per call. */
-async function concurrent(client: PeerClient, calls: number, inFlight: number) {
+async function concurrent(client: PeerClient, call: PeerCall, calls: number, inFlight: number) {
   let started = 0;
   const lane = async (): Promise<void> => {
     while (started < calls) {
       started += 1;
-      await client.call(ECHO_TOOL, ECHO_ARGS);
+      await client.call(call.tool, call.args);
     }
   };
   const cpu = process.cpuUsage();
@@ -59,12 +61,12 @@ async function concurrent(client: PeerClient, calls: number, inFlight: number) {
   return { callsPerSecond: calls / seconds, cpuMicros: cpuMicrosSince(cpu) / calls };
 }
 
-async function sequential(client: PeerClient, calls: number) {
+async function sequential(client: PeerClient, call: PeerCall, calls: number) {
   const samples: number[] = [];
   const cpu = process.cpuUsage();
   for (let i = 0; i < calls; i += 1) {
     const begin = performance.now();
-    await client.call(ECHO_TOOL, ECHO_ARGS);
+    await client.call(call.tool, call.args);
     samples.push(performance.now() - begin);
   }
   const cpuMicros = cpuMicrosSince(cpu) / calls;
@@ -74,7 +76,8 @@ async function sequential(client: PeerClient, calls: number) {
 
 async function runSide(job: PeerSideJob): Promise<PeerSideResult> {
   const importStarted = performance.now();
-  const createClient = await PEER_LOADERS[job.side](job.target.kind);
+  const createClient = await LOADERS[job.side](job.target.kind);
+  const call = job.call ?? EVERYTHING_ECHO;
   const importMs = performance.now() - importStarted;
 
   const client = createClient(job.target);
@@ -82,12 +85,13 @@ async function runSide(job: PeerSideJob): Promise<PeerSideResult> {
   await client.connect();
   const connectMs = performance.now() - connectStarted;
   try {
-    for (let i = 0; i < job.warmupCalls; i += 1) await client.call(ECHO_TOOL, ECHO_ARGS);
+    for (let i = 0; i < job.warmupCalls; i += 1) await client.call(call.tool, call.args);
     const heapAfterWarmupMb = await heapAfterGcMb();
-    const seq = await sequential(client, job.sequentialCalls);
-    const conc = await concurrent(client, job.concurrentCalls, job.inFlight);
+    const seq = await sequential(client, call, job.sequentialCalls);
+    const conc = await concurrent(client, call, job.concurrentCalls, job.inFlight);
     const heapAfterCallsMb = await heapAfterGcMb();
-    const listing = await listAll(createClient(job.listTarget));
+    const listing: Partial<Awaited<ReturnType<typeof listAll>>> =
+      job.listTarget === undefined ? {} : await listAll(createClient(job.listTarget));
     if (listing.toolCount !== job.expectedTools) {
       throw new Error(`${job.side}: listed ${listing.toolCount} tools, the server has ${job.expectedTools}`);
     }

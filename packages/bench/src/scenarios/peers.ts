@@ -8,10 +8,10 @@ import { buildPeerBundles } from "../peers/build-peer-worker.js";
 import { staleBuilds } from "../peers/dist-check.js";
 import { PEER_FIGURE_KINDS, type PeerFigureKind } from "../peers/figure-kinds.js";
 import type { PeerTarget } from "../peers/peer-client.js";
-import type { ImportProbe, PeerJob, PeerResult } from "../peers/peer-job.js";
+import type { ImportProbe } from "../peers/peer-job.js";
 import { packageVersions } from "../peers/package-versions.js";
 import { summarizeAgainstBaseline, type RoundValues, type SideSummary } from "../peers/ratios.js";
-import { rotatedOrder } from "../peers/rotation.js";
+import { figureRounds, runPeerRounds } from "../peers/peer-rounds.js";
 import { runPeerWorker } from "../peers/run-peer-worker.js";
 import { peerSideInfo, PEER_SIDE_NAMES, sidesRunnableOn, type PeerSide } from "../peers/sides.js";
 import type { PeerTable } from "../peers/peer-table.js";
@@ -48,7 +48,7 @@ const HEAP_FLAT_SHARE = 0.1;
 const OUR_SIDES: readonly PeerSide[] = ["adapter", "adapter-discovered"];
 
 /** The node binary's major version, asked of the binary itself. */
-function nodeVersionOf(node: string): string {
+export function nodeVersionOf(node: string): string {
   return execFileSync(node, ["-p", "process.version"], { encoding: "utf8" }).trim();
 }
 
@@ -128,16 +128,11 @@ export async function runPeersScenario(
     const nodeArgs = peers.fromSource ? typeScriptNodeArgs() : [];
     const env = { ...process.env, ...marker };
     const runners: readonly Runner[] = [...sides, ...PROBES];
-    const rounds: RoundValues<Runner>[][] = PEER_FIGURE_KINDS.map(() => []);
-    const probeRounds: RoundValues<Runner>[] = [];
-    const failures: string[] = [];
-    for (let round = 0; round < settings.peerRounds; round += 1) {
-      const values: RoundValues<Runner>[] = PEER_FIGURE_KINDS.map(() => ({}));
-      const probeValues: RoundValues<Runner> = {};
-      for (const runner of rotatedOrder(runners, round)) {
-        context.progress(`${group}: round ${round + 1} of ${settings.peerRounds}, ${runner}`);
-        context.warnings.phase = `peers.${key}.${runner}`;
-        const job: PeerJob = (PROBES as readonly string[]).includes(runner)
+    const { rounds, failures } = await runPeerRounds<Runner>({
+      runners,
+      rounds: settings.peerRounds,
+      jobFor: (runner) =>
+        (PROBES as readonly string[]).includes(runner)
           ? { kind: "import", probe: runner as ImportProbe }
           : {
               kind: "side",
@@ -149,35 +144,31 @@ export async function runPeersScenario(
               sequentialCalls: settings.peerSequentialCalls,
               concurrentCalls: settings.peerConcurrentCalls,
               inFlight: settings.peerInFlight,
-            };
-        let result: PeerResult;
-        try {
-          result = await runPeerWorker(job, {
-            node,
-            worker: bundles.worker,
-            nodeArgs,
-            env,
-            timeoutMs: WORKER_TIMEOUT_MS,
-          });
-        } catch (error) {
-          // One side failing must not cost the others their figures; the failure is reported.
-          failures.push(`round ${round + 1}, ${runner}: ${error instanceof Error ? error.message : String(error)}`);
-          context.progress(`${group}: ${runner} failed in round ${round + 1}`);
-          continue;
-        }
-        if (result.kind === "import") probeValues[result.probe] = result.importMs;
-        else PEER_FIGURE_KINDS.forEach((kind, index) => (values[index]![result.side] = kind.read(result)));
+            },
+      run: (job) => runPeerWorker(job, { node, worker: bundles.worker, nodeArgs, env, timeoutMs: WORKER_TIMEOUT_MS }),
+      starting: (runner, round) => {
+        context.progress(`${group}: round ${round + 1} of ${settings.peerRounds}, ${runner}`);
+        context.warnings.phase = `peers.${key}.${runner}`;
+      },
+    });
+    for (const failure of failures) context.progress(`${group}: FAILED ${failure.slice(0, 200)}`);
+    const probeRounds = rounds.map((results) => {
+      const values: RoundValues<Runner> = {};
+      for (const probe of PROBES) {
+        const result = results[probe];
+        if (result?.kind === "import") values[probe] = result.importMs;
       }
-      values.forEach((value, index) => rounds[index]!.push(value));
-      probeRounds.push(probeValues);
-    }
+      return values;
+    });
     const loadAfter = loadavg();
+    const valueRounds = PEER_FIGURE_KINDS.map((kind) => figureRounds(rounds, kind));
     const summaries = PEER_FIGURE_KINDS.map((kind, index) => ({
       kind,
-      bySide: summarizeAgainstBaseline(rounds[index]!, sides, "raw"),
+      bySide: summarizeAgainstBaseline(valueRounds[index]!, sides, "raw"),
     }));
-    const probes = summarizeAgainstBaseline(probeRounds, PROBES, "sdk-client");
-    const table: PeerTable = {
+    const probeSummaries = summarizeAgainstBaseline(probeRounds, PROBES, "sdk-client");
+    const probes = { adapterPackage: probeSummaries["adapter-package"], sdkClient: probeSummaries["sdk-client"] };
+    const table: PeerTable<PeerSide> = {
       transport,
       node: nodeVersion,
       rounds: settings.peerRounds,
@@ -192,20 +183,21 @@ export async function runPeersScenario(
         unit: kind.unit,
         ratioless: kind.ratioless === true,
         cells: Object.fromEntries(sides.map((side) => [side, bySide[side]])),
-        perRound: rounds[index]!,
+        perRound: valueRounds[index]!,
       })),
-      probes: { adapterPackage: probes["adapter-package"], sdkClient: probes["sdk-client"] },
+      probes,
       failures,
     };
     const loadNote = `load average ${loadBefore.map((l) => l.toFixed(2)).join("/")} before, ${loadAfter.map((l) => l.toFixed(2)).join("/")} after (1/5/15 min)`;
-    return { figures: peerFigures(table, summaries, key, group, loadNote, transport, context), table };
+    return { figures: peerFigures(table, probes, summaries, key, group, loadNote, transport, context), table };
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
 }
 
 function peerFigures(
-  table: PeerTable,
+  table: PeerTable<PeerSide>,
+  probes: { adapterPackage: SideSummary; sdkClient: SideSummary },
   summaries: readonly { kind: PeerFigureKind; bySide: Record<PeerSide, SideSummary> }[],
   key: string,
   group: string,
@@ -240,7 +232,7 @@ function peerFigures(
       );
     }
   }
-  const { adapterPackage, sdkClient } = table.probes;
+  const { adapterPackage, sdkClient } = probes;
   figures.push(
     compared(
       {

@@ -2,7 +2,7 @@ import type { MCPServerConfig, MCPToolAdapter } from "mcp-tool-adapter";
 import { failedCall, type LoadPeerClient, type PeerClientFactory, type PeerTarget } from "../peer-client.js";
 
 /** Exactly the config a user writes for the umbrella package. */
-function configFor(target: PeerTarget): MCPServerConfig {
+export function configFor(target: PeerTarget): MCPServerConfig {
   return target.kind === "stdio"
     ? {
         name: "bench",

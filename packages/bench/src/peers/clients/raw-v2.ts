@@ -1,0 +1,78 @@
+import type { Client, Transport } from "@modelcontextprotocol/client";
+import type { EngineEra } from "../engine-sides.js";
+import { failedCall, stdioEnvironment, type LoadPeerClient, type PeerTarget } from "../peer-client.js";
+
+/**
+ * The engine comparison's baseline: `@modelcontextprotocol/client`'s Client, speaking one era
+ * (pinned to 2026-07-28, or the 2025 handshake), with the SDK v2 transport the target needs:
+ * `connect()`, `listTools()` once, then `callTool({ name, arguments })` per call.
+ */
+function loadRawV2(era: EngineEra): LoadPeerClient {
+  return async (transport) => {
+    const { Client: SdkClient } = await import("@modelcontextprotocol/client");
+    // An SDK user imports the one transport they use; stdio is an entry point of its own.
+    const transportFor = transport === "stdio" ? await loadStdioTransport() : await loadHttpTransport();
+    return (target) => {
+      let client: Client | undefined;
+      const connected = (): Client => {
+        if (client === undefined) throw new Error("raw v2 client: connect() first");
+        return client;
+      };
+      return {
+        async connect() {
+          const next = new SdkClient(
+            { name: "bench-raw-v2", version: "0.0.0" },
+            {
+              capabilities: {},
+              versionNegotiation: era === "2025" ? { mode: "legacy" } : { mode: { pin: "2026-07-28" } },
+            },
+          );
+          await next.connect(transportFor(target));
+          // Lists once, as the adapter sides do after connecting: then every side has the same
+          // messages on the wire and the same tool definitions in the SDK's cache (which its
+          // callTool consults for output validation and, on 2026-07-28, x-mcp-header mirroring).
+          await next.listTools();
+          client = next;
+        },
+        async call(tool, args) {
+          const result = await connected().callTool({ name: tool, arguments: args });
+          if (result.isError === true) throw failedCall("raw v2 client", tool, "error result");
+        },
+        async listAll() {
+          return (await connected().listTools()).tools.length;
+        },
+        async close() {
+          await client?.close();
+          client = undefined;
+        },
+      };
+    };
+  };
+}
+
+type TransportFactory = (target: PeerTarget) => Transport;
+
+async function loadStdioTransport(): Promise<TransportFactory> {
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+  return (target) => {
+    if (target.kind !== "stdio") throw new Error("raw v2 client: loaded for stdio, given an HTTP target");
+    const env = stdioEnvironment(target);
+    return new StdioClientTransport({
+      command: target.command,
+      args: [...target.args],
+      stderr: "ignore",
+      ...(env === undefined ? {} : { env }),
+    });
+  };
+}
+
+async function loadHttpTransport(): Promise<TransportFactory> {
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  return (target) => {
+    if (target.kind !== "streamable-http") throw new Error("raw v2 client: loaded for HTTP, given a stdio target");
+    return new StreamableHTTPClientTransport(new URL(target.url));
+  };
+}
+
+export const loadRawV2Client = loadRawV2("2026-07-28");
+export const loadRawV2LegacyClient = loadRawV2("2025");
