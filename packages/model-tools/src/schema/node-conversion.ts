@@ -58,16 +58,23 @@ const LABELS = new Map<string, string>(
 
 /**
  * Constraints the model should still read, written into the node's description. Made only for a
- * node that has some; which keywords moved is kept only when changes are reported.
+ * node that has some, and taken from a small pool (`DescriptionNotes.take`): a converter holds one
+ * per level of the node it is in, and an object per node with notes was garbage for every tool
+ * converted. Which keywords moved is kept only when changes are reported.
  */
 export class DescriptionNotes {
   // Joined strings, not arrays: most nodes have none or one, and a pushed-to array costs more.
   #keys: string | undefined;
   #texts: string | undefined;
-  readonly #reporting: boolean;
+  #reporting = false;
 
-  constructor(changes: ChangeLog) {
-    this.#reporting = changes !== undefined;
+  private constructor() {}
+
+  /** Empty notes; hand them back with `finish`, which ends their use. */
+  static take(changes: ChangeLog): DescriptionNotes {
+    const notes = FREE_NOTES.pop() ?? new DescriptionNotes();
+    notes.#reporting = changes !== undefined;
+    return notes;
   }
 
   /** `key: <value as compact JSON>`. */
@@ -82,7 +89,10 @@ export class DescriptionNotes {
     this.#texts = this.#texts === undefined ? note : `${this.#texts}; ${note}`;
   }
 
-  /** Appends the notes to `out.description` (as `describeWithNotes` does) and reports which keywords moved there. */
+  /**
+   * Appends the notes to `out.description` (as `describeWithNotes` does), reports which keywords
+   * moved there, and returns these notes to the pool: do not use them afterwards.
+   */
   finish(out: SchemaNode, at: string, changes: ChangeLog): void {
     const texts = this.#texts;
     if (texts === undefined) finishWithoutNotes(out);
@@ -91,8 +101,15 @@ export class DescriptionNotes {
       out.description = base === "" ? `(${texts})` : `${base} (${texts})`;
     }
     if (this.#keys !== undefined) changes?.push(`${at}: ${this.#keys} moved into the description`);
+    this.#keys = undefined;
+    this.#texts = undefined;
+    if (FREE_NOTES.length < MAX_FREE_NOTES) FREE_NOTES.push(this);
   }
 }
+
+/** Notes not in use. A conversion is synchronous and holds one per nesting level at most. */
+const FREE_NOTES: DescriptionNotes[] = [];
+const MAX_FREE_NOTES = 32;
 
 /** What `DescriptionNotes.finish` does for a node without notes (most nodes): the description trimmed. */
 export function finishWithoutNotes(out: SchemaNode): void {
