@@ -1,4 +1,4 @@
-import type { ConfigIssue } from "@mcp-tool-adapter/core";
+import { findStringRecordIssues, type ConfigIssue } from "@mcp-tool-adapter/core";
 
 /** The same type as `ConfigIssue` from `@mcp-tool-adapter/core`, under the name this package gave it first. */
 export type HttpConfigIssue = ConfigIssue;
@@ -20,15 +20,6 @@ export function findHttpConfigIssues(config: unknown): ConfigIssue[] {
   if (url === undefined) issues.push({ path: "/url", message: "url is required" });
   else if (typeof url !== "string") issues.push({ path: "/url", message: "url must be a string" });
   else if (url === "") issues.push({ path: "/url", message: "url must not be empty" });
-  if (headers === undefined) return issues;
-  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
-    issues.push({ path: "/headers", message: "headers must be an object of strings" });
-    return issues;
-  }
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value === "string") continue;
-    const pointer = name.replaceAll("~", "~0").replaceAll("/", "~1");
-    issues.push({ path: `/headers/${pointer}`, message: `headers.${name} must be a string` });
-  }
+  if (headers !== undefined) findStringRecordIssues(headers, "/headers", issues);
   return issues;
 }

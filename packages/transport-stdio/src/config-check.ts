@@ -1,4 +1,4 @@
-import type { ConfigIssue } from "@mcp-tool-adapter/core";
+import { findStringRecordIssues, type ConfigIssue } from "@mcp-tool-adapter/core";
 import type { StdioServerConfig } from "./config.js";
 import { StdioTransportError } from "./errors.js";
 
@@ -24,7 +24,7 @@ export function findStdioConfigIssues(config: unknown): ConfigIssue[] {
   if (command === undefined) issues.push({ path: "/command", message: "command is required" });
   else checkNonEmptyString(command, "/command", issues);
   if (args !== undefined) checkStringList(args, "/args", issues);
-  if (env !== undefined) checkStringRecord(env, "/env", issues);
+  if (env !== undefined) findStringRecordIssues(env, "/env", issues);
   if (cwd !== undefined) checkNonEmptyString(cwd, "/cwd", issues);
   if (inheritEnv !== undefined && typeof inheritEnv !== "boolean" && !isStringList(inheritEnv)) {
     issues.push({
@@ -61,26 +61,10 @@ function checkStringList(value: unknown, path: string, issues: ConfigIssue[]): v
   });
 }
 
-function checkStringRecord(value: unknown, path: string, issues: ConfigIssue[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    issues.push({ path, message: `${fieldName(path)} must be an object of strings` });
-    return;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (typeof item !== "string") {
-      issues.push({ path: `${path}/${escapePointer(key)}`, message: `${fieldName(path)}.${key} must be a string` });
-    }
-  }
-}
-
 function isStringList(value: unknown): boolean {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 function fieldName(path: string): string {
   return path.slice(1);
-}
-
-function escapePointer(key: string): string {
-  return key.replaceAll("~", "~0").replaceAll("/", "~1");
 }
