@@ -1,8 +1,8 @@
-import { MCP_PROTOCOL_SETTINGS } from "@mcp-tool-adapter/core";
+import { MCP_PROTOCOL_SETTINGS, type ConfigIssue } from "@mcp-tool-adapter/core";
 import { findHttpConfigIssues } from "@mcp-tool-adapter/transport-http/config";
 import { findStdioConfigIssues } from "@mcp-tool-adapter/transport-stdio/config";
 import type { MCPServerConfig, MCPTransportType } from "./config-schema.js";
-import { MCPConfigError, type MCPConfigIssue } from "./errors.js";
+import { MCPConfigError } from "./errors.js";
 
 export type { HttpMCPServerConfig, MCPServerConfig, MCPTransportType, StdioMCPServerConfig } from "./config-schema.js";
 
@@ -17,14 +17,14 @@ export const TRANSPORT_TYPES: readonly MCPTransportType[] = Object.freeze(["stdi
  * Checks an untrusted value against MCPServerConfigSchema and returns every problem at once
  * (an empty list means valid). Never throws, whatever the input.
  */
-export function findConfigIssues(config: unknown): MCPConfigIssue[] {
+export function findConfigIssues(config: unknown): ConfigIssue[] {
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     return [
       { path: "", message: `server config must be an object with "name" and "transport", got ${describeKind(config)}` },
     ];
   }
   const { name, transport } = config as { name?: unknown; transport?: unknown };
-  const issues: MCPConfigIssue[] = [];
+  const issues: ConfigIssue[] = [];
   if (name === undefined) issues.push({ path: "/name", message: "name is required" });
   else if (typeof name !== "string") issues.push({ path: "/name", message: "name must be a string" });
   else if (name === "") issues.push({ path: "/name", message: "name must not be empty" });
@@ -57,7 +57,7 @@ export function findConfigIssues(config: unknown): MCPConfigIssue[] {
 }
 
 /** A transport's issue, with the adapter's word for a missing field (what it is for). */
-function withAdapterWording(issue: MCPConfigIssue, transport: string): MCPConfigIssue {
+function withAdapterWording(issue: ConfigIssue, transport: string): ConfigIssue {
   const property = issue.path.slice(1);
   return issue.message === `${property} is required`
     ? { path: issue.path, message: requiredMessage(property, transport) }

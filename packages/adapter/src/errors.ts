@@ -1,13 +1,10 @@
-import { MCPToolAdapterError } from "@mcp-tool-adapter/core";
+import { MCPToolAdapterError, type ConfigIssue } from "@mcp-tool-adapter/core";
 
 // One description of a thrown value for every package: it lives in @mcp-tool-adapter/core.
 export { describeCause } from "@mcp-tool-adapter/core";
 
-/** One problem found in a server config: where (a JSON pointer, "" = the config itself) and what. */
-export interface MCPConfigIssue {
-  path: string;
-  message: string;
-}
+/** The same type as `ConfigIssue` from `@mcp-tool-adapter/core`, under the name this package gave it first. */
+export type MCPConfigIssue = ConfigIssue;
 
 export type MCPAdapterErrorCode =
   | "CONFIG_INVALID"
@@ -26,9 +23,9 @@ export class MCPAdapterError extends MCPToolAdapterError<MCPAdapterErrorCode> {
 export class MCPConfigError extends MCPAdapterError {
   static override readonly errorName: string = "MCPConfigError";
   override readonly code = "CONFIG_INVALID" as const;
-  readonly issues: readonly MCPConfigIssue[];
+  readonly issues: readonly ConfigIssue[];
 
-  constructor(message: string, issues: readonly MCPConfigIssue[] = [], options?: { cause?: unknown }) {
+  constructor(message: string, issues: readonly ConfigIssue[] = [], options?: { cause?: unknown }) {
     super("CONFIG_INVALID", message, options);
     this.issues = Object.freeze(issues.map((issue) => Object.freeze({ ...issue })));
   }

@@ -30,6 +30,7 @@ const EXPECTED_FIGURES = [
     `model-tools.convert.${format}`,
     `model-tools.convert.${format}.cpu`,
     `model-tools.convert.${format}.again`,
+    `model-tools.convert.${format}.unsettled`,
   ]),
   "model-tools.deferred.first-calls",
   "model-tools.deferred.first-calls.again",
@@ -94,6 +95,7 @@ describe("pnpm bench --quick", () => {
     ({ stdout } = await runFile(
       process.execPath,
       [
+        "--expose-gc",
         "--no-warnings",
         "--import",
         "tsx",

@@ -4,6 +4,7 @@ export {
   type MCPToolAdapterErrorClass,
   type MCPToolAdapterErrorOptions,
 } from "./error-base.js";
+export { findStringRecordIssues, type ConfigIssue } from "./config-issue.js";
 export { describeCause } from "./describe-cause.js";
 export type { Logger } from "./logger.js";
 export { AUTH_FAILED, AUTH_REQUIRED, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "./codes.js";

@@ -86,7 +86,7 @@ export {
   type ToolPinFinding,
   type ToolPinningOptions,
 } from "@mcp-tool-adapter/adapter";
-export { MCPToolAdapterError } from "@mcp-tool-adapter/core";
+export { MCPToolAdapterError, type ConfigIssue } from "@mcp-tool-adapter/core";
 export {
   inferCapabilities,
   type CapabilityDecisions,

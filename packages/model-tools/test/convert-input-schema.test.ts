@@ -203,6 +203,13 @@ describe("convertInputSchema: openai-strict", () => {
     expect(second.schema.properties).toEqual({ quiet: { type: ["boolean", "null"] } });
   });
 
+  it("a property whose type is only inherited is not taken for a plain optional leaf", () => {
+    const inherited = Object.create({ type: "boolean" }) as Record<string, unknown>;
+    const converted = convertInputSchema({ type: "object", properties: { flag: inherited } }, "openai-strict");
+    // Its own keys are none: it converts like an empty schema, not like { type: "boolean" }.
+    expect(converted.schema.properties).toEqual({ flag: { anyOf: [{}, { type: "null" }] } });
+  });
+
   it("property: null-filled model answers restore to arguments the real schema accepts", () => {
     const propertySchema = fc.constantFrom<Record<string, unknown>>(
       { type: "string" },

@@ -1,12 +1,8 @@
-import { chmod, mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  startOAuthProtectedServer,
-  type BrowserOptions,
-  type OAuthProtectedServer,
-} from "@mcp-tool-adapter/test-servers";
+import { startOAuthServerWithTempRoot, type OAuthServerWithTempRoot } from "@mcp-tool-adapter/test-helpers";
+import type { BrowserOptions, OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
 import { createStreamableHttpTransport } from "@mcp-tool-adapter/transport-http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -17,18 +13,16 @@ import {
   type CredentialStore,
 } from "../src/index.js";
 
+let setup: OAuthServerWithTempRoot;
 let server: OAuthProtectedServer;
 let root: string;
 let run = 0;
 
 beforeAll(async () => {
-  server = await startOAuthProtectedServer();
-  root = await mkdtemp(join(tmpdir(), "oauth-hostile-"));
+  setup = await startOAuthServerWithTempRoot("oauth-hostile-");
+  ({ server, root } = setup);
 });
-afterAll(async () => {
-  await server.stop();
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(() => setup.close());
 afterEach(() => {
   delete server.hostile.metadata;
   delete server.hostile.resourceMetadata;

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, lstat, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { startOAuthProtectedServer, type OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
+import { startOAuthServerWithTempRoot, type OAuthServerWithTempRoot } from "@mcp-tool-adapter/test-helpers";
+import type { OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
 import { createStreamableHttpTransport } from "@mcp-tool-adapter/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -17,18 +17,16 @@ import {
   type StoredCredentials,
 } from "../src/index.js";
 
+let setup: OAuthServerWithTempRoot;
 let server: OAuthProtectedServer;
 let root: string;
 let run = 0;
 
 beforeAll(async () => {
-  server = await startOAuthProtectedServer();
-  root = await mkdtemp(join(tmpdir(), "oauth-layout-"));
+  setup = await startOAuthServerWithTempRoot("oauth-layout-");
+  ({ server, root } = setup);
 });
-afterAll(async () => {
-  await server.stop();
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(() => setup.close());
 
 async function freshDirectory(): Promise<string> {
   run += 1;

@@ -6,3 +6,4 @@ export {
   type RegisteredMemoryServer,
   type RegisteredServer,
 } from "./registered-servers.js";
+export { startOAuthServerWithTempRoot, type OAuthServerWithTempRoot } from "./oauth-server.js";

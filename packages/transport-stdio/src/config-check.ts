@@ -1,11 +1,9 @@
+import { findStringRecordIssues, type ConfigIssue } from "@mcp-tool-adapter/core";
 import type { StdioServerConfig } from "./config.js";
 import { StdioTransportError } from "./errors.js";
 
-/** One problem of a config: where (a JSON pointer; "" for the whole value) and what is wrong. */
-export interface StdioConfigIssue {
-  readonly path: string;
-  readonly message: string;
-}
+/** The same type as `ConfigIssue` from `@mcp-tool-adapter/core`, under the name this package gave it first. */
+export type StdioConfigIssue = ConfigIssue;
 
 // These checks say in code what StdioServerConfigSchema says in TypeBox. They exist so that
 // creating a transport (and the adapter's config check) never loads TypeBox, whose hundreds of
@@ -16,17 +14,17 @@ export interface StdioConfigIssue {
  * Every problem of the stdio fields of `config` (command, args, env, cwd, inheritEnv), at once;
  * an empty list means valid. Other fields are not looked at. Never throws, whatever the input.
  */
-export function findStdioConfigIssues(config: unknown): StdioConfigIssue[] {
+export function findStdioConfigIssues(config: unknown): ConfigIssue[] {
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     return [{ path: "", message: "config must be an object" }];
   }
   const fields = config as Record<string, unknown>;
-  const issues: StdioConfigIssue[] = [];
+  const issues: ConfigIssue[] = [];
   const { command, args, env, cwd, inheritEnv } = fields;
   if (command === undefined) issues.push({ path: "/command", message: "command is required" });
   else checkNonEmptyString(command, "/command", issues);
   if (args !== undefined) checkStringList(args, "/args", issues);
-  if (env !== undefined) checkStringRecord(env, "/env", issues);
+  if (env !== undefined) findStringRecordIssues(env, "/env", issues);
   if (cwd !== undefined) checkNonEmptyString(cwd, "/cwd", issues);
   if (inheritEnv !== undefined && typeof inheritEnv !== "boolean" && !isStringList(inheritEnv)) {
     issues.push({
@@ -47,12 +45,12 @@ export function assertStdioServerConfig(config: unknown): asserts config is Stdi
   );
 }
 
-function checkNonEmptyString(value: unknown, path: string, issues: StdioConfigIssue[]): void {
+function checkNonEmptyString(value: unknown, path: string, issues: ConfigIssue[]): void {
   if (typeof value !== "string") issues.push({ path, message: `${fieldName(path)} must be a string` });
   else if (value === "") issues.push({ path, message: `${fieldName(path)} must not be empty` });
 }
 
-function checkStringList(value: unknown, path: string, issues: StdioConfigIssue[]): void {
+function checkStringList(value: unknown, path: string, issues: ConfigIssue[]): void {
   if (!Array.isArray(value)) {
     issues.push({ path, message: `${fieldName(path)} must be an array of strings` });
     return;
@@ -63,26 +61,10 @@ function checkStringList(value: unknown, path: string, issues: StdioConfigIssue[
   });
 }
 
-function checkStringRecord(value: unknown, path: string, issues: StdioConfigIssue[]): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    issues.push({ path, message: `${fieldName(path)} must be an object of strings` });
-    return;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (typeof item !== "string") {
-      issues.push({ path: `${path}/${escapePointer(key)}`, message: `${fieldName(path)}.${key} must be a string` });
-    }
-  }
-}
-
 function isStringList(value: unknown): boolean {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 function fieldName(path: string): string {
   return path.slice(1);
-}
-
-function escapePointer(key: string): string {
-  return key.replaceAll("~", "~0").replaceAll("/", "~1");
 }

@@ -78,7 +78,7 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
   let notes: DescriptionNotes | undefined;
   if (work === undefined) {
     const { allOf, ...rest } = node;
-    (notes = new DescriptionNotes(changes)).add("must also match allOf", allOf);
+    (notes = DescriptionNotes.take(changes)).add("must also match allOf", allOf);
     work = rest;
   }
   const out: SchemaNode = {};
@@ -88,7 +88,7 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
     if (KEPT.has(key)) out[key] = work[key];
     else if (METADATA_KEYWORDS.has(key) || SILENT.has(key)) {
       if (changes !== undefined) (dropped ??= []).push(key);
-    } else if (!HANDLED.has(key)) (notes ??= new DescriptionNotes(changes)).add(key, work[key]);
+    } else if (!HANDLED.has(key)) (notes ??= DescriptionNotes.take(changes)).add(key, work[key]);
   }
   reportDropped(at, dropped, changes);
 
@@ -112,7 +112,7 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
       }
   if (concrete === 1) {
     const type = GEMINI_TYPES[name];
-    if (type === undefined) (notes ??= new DescriptionNotes(changes)).add("type", name);
+    if (type === undefined) (notes ??= DescriptionNotes.take(changes)).add("type", name);
     else out.type = type;
   } else if (concrete > 1 && types !== undefined) {
     const branches: SchemaNode[] = [];
@@ -143,14 +143,14 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
       out.format = "enum";
       if ("const" in work) changes?.push(`${at}: const turned into a one-value enum`);
     } else {
-      (notes ??= new DescriptionNotes(changes)).add("one of", values);
+      (notes ??= DescriptionNotes.take(changes)).add("one of", values);
       changes?.push(`${at}: a non-string ${"const" in work ? "const" : "enum"} moved into the description`);
     }
   }
   if (nullable) out.nullable = true;
   if (typeof work.format === "string" && out.format === undefined) {
     if (GEMINI_FORMATS.has(work.format)) out.format = work.format;
-    else (notes ??= new DescriptionNotes(changes)).addText("format", work.format);
+    else (notes ??= DescriptionNotes.take(changes)).addText("format", work.format);
   }
   if (Array.isArray(work.examples) && work.examples.length > 0) out.example = work.examples[0];
   else if ("example" in work) out.example = work.example;
@@ -201,11 +201,11 @@ function convert(changes: ChangeLog, node: SchemaNode, path: string): SchemaNode
   if (work.additionalProperties !== undefined) {
     if (work.additionalProperties === false)
       changes?.push(`${at}: additionalProperties: false removed (not supported)`);
-    else (notes ??= new DescriptionNotes(changes)).add("other keys allowed", work.additionalProperties);
+    else (notes ??= DescriptionNotes.take(changes)).add("other keys allowed", work.additionalProperties);
   }
   if (isRecord(work.items)) out.items = convert(changes, work.items, changes === undefined ? "" : `${path}/items`);
   else if (Array.isArray(work.items)) {
-    (notes ??= new DescriptionNotes(changes)).add("items in this order", work.items);
+    (notes ??= DescriptionNotes.take(changes)).add("items in this order", work.items);
     const items = work.items as unknown[];
     const branches: SchemaNode[] = [];
     for (let index = 0; index < items.length; index += 1)

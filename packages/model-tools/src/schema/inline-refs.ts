@@ -144,21 +144,24 @@ function resolvePointer(root: SchemaNode, ref: string): unknown {
 }
 
 /** Whether `$ref`, `$defs` or `definitions` appear anywhere (in data too: a false "yes" only costs a copy). */
-function hasReferences(value: unknown, depth: number): boolean {
+function hasReferences(value: object, depth: number): boolean {
   if (depth > 64) return true;
   if (Array.isArray(value)) {
-    // A loop, not some(): V8 runs array callbacks slowly on the registry's frozen arrays.
-    for (let index = 0; index < value.length; index += 1) if (hasReferences(value[index], depth + 1)) return true;
+    // A loop, not some(): V8 runs array callbacks slowly on the registry's frozen arrays. Only
+    // objects are visited: most lists (enum, required, type) hold strings, one call each saved.
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      if (typeof item === "object" && item !== null && hasReferences(item, depth + 1)) return true;
+    }
     return false;
   }
-  if (!isRecord(value)) return false;
   // An ordinary object (the registry's snapshots are) has no inherited enumerable keys: for-in
   // alone lists its own, and skipping the own-property check per key halves this walk.
   const ordinary = Object.getPrototypeOf(value) === Object.prototype;
   for (const key in value) {
     if (!ordinary && !Object.hasOwn(value, key)) continue;
     if (key === "$ref" || key === "$defs" || key === "definitions") return true;
-    const item = value[key];
+    const item: unknown = (value as Record<string, unknown>)[key];
     if (typeof item === "object" && item !== null && hasReferences(item, depth + 1)) return true;
   }
   return false;

@@ -58,41 +58,114 @@ const LABELS = new Map<string, string>(
 
 /**
  * Constraints the model should still read, written into the node's description. Made only for a
- * node that has some; which keywords moved is kept only when changes are reported.
+ * node that has some, and taken from a small pool (`DescriptionNotes.take`): a converter holds one
+ * per level of the node it is in, and an object per node with notes was garbage for every tool
+ * converted. Which keywords moved is kept only when changes are reported.
  */
 export class DescriptionNotes {
   // Joined strings, not arrays: most nodes have none or one, and a pushed-to array costs more.
   #keys: string | undefined;
   #texts: string | undefined;
-  readonly #reporting: boolean;
+  #reporting = false;
+  /**
+   * The first note, while it is the only one, when it is a limit or default (a keyword of LABELS
+   * with a number or boolean): its text is then taken from SHARED_NOTES when the notes are
+   * finished, as a node's whole description when it had none, instead of being made per node.
+   */
+  #pendingKey: string | undefined;
+  #pendingValue: number | boolean = false;
 
-  constructor(changes: ChangeLog) {
-    this.#reporting = changes !== undefined;
+  private constructor() {}
+
+  /** Empty notes; hand them back with `finish`, which ends their use. */
+  static take(changes: ChangeLog): DescriptionNotes {
+    const notes = FREE_NOTES.pop() ?? new DescriptionNotes();
+    notes.#reporting = changes !== undefined;
+    return notes;
   }
 
   /** `key: <value as compact JSON>`. */
   add(key: string, value: unknown): void {
+    if (
+      this.#texts === undefined &&
+      this.#pendingKey === undefined &&
+      (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) &&
+      LABELS.has(key)
+    ) {
+      if (this.#reporting) this.#keys = key;
+      this.#pendingKey = key;
+      this.#pendingValue = value;
+      return;
+    }
     this.addText(key, compactJson(value));
   }
 
   /** `key: text`, for a note that is already words. */
   addText(key: string, text: string): void {
+    const pendingKey = this.#pendingKey;
+    if (pendingKey !== undefined) {
+      this.#texts = sharedNote(pendingKey, this.#pendingValue).note;
+      this.#pendingKey = undefined;
+    }
     if (this.#reporting) this.#keys = this.#keys === undefined ? key : `${this.#keys}, ${key}`;
     const note = (LABELS.get(key) ?? `${key}: `) + text;
     this.#texts = this.#texts === undefined ? note : `${this.#texts}; ${note}`;
   }
 
-  /** Appends the notes to `out.description` (as `describeWithNotes` does) and reports which keywords moved there. */
+  /**
+   * Appends the notes to `out.description` (as `describeWithNotes` does), reports which keywords
+   * moved there, and returns these notes to the pool: do not use them afterwards.
+   */
   finish(out: SchemaNode, at: string, changes: ChangeLog): void {
+    const pendingKey = this.#pendingKey;
     const texts = this.#texts;
-    if (texts === undefined) finishWithoutNotes(out);
+    if (pendingKey !== undefined) {
+      const shared = sharedNote(pendingKey, this.#pendingValue);
+      const base = typeof out.description === "string" ? out.description.trim() : "";
+      out.description = base === "" ? shared.alone : `${base} (${shared.note})`;
+    } else if (texts === undefined) finishWithoutNotes(out);
     else {
       const base = typeof out.description === "string" ? out.description.trim() : "";
       out.description = base === "" ? `(${texts})` : `${base} (${texts})`;
     }
     if (this.#keys !== undefined) changes?.push(`${at}: ${this.#keys} moved into the description`);
+    this.#keys = undefined;
+    this.#texts = undefined;
+    this.#pendingKey = undefined;
+    if (FREE_NOTES.length < MAX_FREE_NOTES) FREE_NOTES.push(this);
   }
 }
+
+interface SharedNote {
+  /** `key: value`. */
+  readonly note: string;
+  /** `(key: value)`, the description of a node that has no other. */
+  readonly alone: string;
+}
+
+/**
+ * Notes of limits and defaults, made once per keyword and value: the same few ("default: 10",
+ * "maxLength: 50") recur across the tools of a server, and a string per node was both garbage
+ * and a good part of what a conversion keeps. At most MAX_SHARED_PER_KEY values per keyword are
+ * kept, so a schema with many distinct limits cannot grow the table.
+ */
+const SHARED_NOTES = new Map<string, Map<number | boolean, SharedNote>>();
+const MAX_SHARED_PER_KEY = 64;
+
+function sharedNote(key: string, value: number | boolean): SharedNote {
+  let byValue = SHARED_NOTES.get(key);
+  const known = byValue?.get(value);
+  if (known !== undefined) return known;
+  const note = (LABELS.get(key) ?? `${key}: `) + String(value);
+  const made: SharedNote = { note, alone: `(${note})` };
+  if (byValue === undefined) SHARED_NOTES.set(key, (byValue = new Map<number | boolean, SharedNote>()));
+  if (byValue.size < MAX_SHARED_PER_KEY) byValue.set(value, made);
+  return made;
+}
+
+/** Notes not in use. A conversion is synchronous and holds one per nesting level at most. */
+const FREE_NOTES: DescriptionNotes[] = [];
+const MAX_FREE_NOTES = 32;
 
 /** What `DescriptionNotes.finish` does for a node without notes (most nodes): the description trimmed. */
 export function finishWithoutNotes(out: SchemaNode): void {

@@ -116,11 +116,11 @@ function convert(
     if (KEPT.has(key)) out[key] = value;
     else if (key === "format") {
       if (typeof value === "string" && STRICT_FORMATS.has(value)) out.format = value;
-      else (notes ??= new DescriptionNotes(changes)).add("format", value);
+      else (notes ??= DescriptionNotes.take(changes)).add("format", value);
     } else if (key === "exclusiveMinimum" || key === "exclusiveMaximum") {
       if (typeof value === "number") out[key] = value;
-      else (notes ??= new DescriptionNotes(changes)).add(key, value);
-    } else if (DESCRIBED.has(key)) (notes ??= new DescriptionNotes(changes)).add(key, value);
+      else (notes ??= DescriptionNotes.take(changes)).add(key, value);
+    } else if (DESCRIBED.has(key)) (notes ??= DescriptionNotes.take(changes)).add(key, value);
     else if (BLOCKING.has(key)) block(context, `${at}: ${key} is not supported`);
     else if (key === "unevaluatedProperties") {
       if (value !== false) block(context, `${at}: unevaluatedProperties is not supported`);
@@ -219,18 +219,37 @@ function convertObject(
   let optional: string[] | undefined;
   for (let index = 0; index < names.length; index += 1) {
     const name = names[index] as string;
-    const converted = convert(
-      context,
-      asSchemaNode(properties[name]),
-      changes === undefined ? "" : `${path}/properties/${pointerSegment(name)}`,
-      objectDepth + 1,
-      false,
-    );
-    if (required.includes(name)) defineKey(convertedProperties, name, converted);
-    else {
-      defineKey(convertedProperties, name, nullable(converted));
-      if (changes !== undefined) (optional ??= []).push(compactJson(name));
+    const property = asSchemaNode(properties[name]);
+    if (required.includes(name)) {
+      const converted = convert(
+        context,
+        property,
+        changes === undefined ? "" : `${path}/properties/${pointerSegment(name)}`,
+        objectDepth + 1,
+        false,
+      );
+      defineKey(convertedProperties, name, converted);
+      continue;
     }
+    // An optional property with nothing but a plain type (a flag, a plain string) converts to
+    // itself, which nullable() turns into a shared leaf: that leaf at once, no node made and dropped.
+    const leafType = onlyType(property);
+    defineKey(
+      convertedProperties,
+      name,
+      leafType !== undefined && PLAIN_LEAF_TYPES.has(leafType) && Object.hasOwn(property, "type")
+        ? nullableLeaf(leafType)
+        : nullable(
+            convert(
+              context,
+              property,
+              changes === undefined ? "" : `${path}/properties/${pointerSegment(name)}`,
+              objectDepth + 1,
+              false,
+            ),
+          ),
+    );
+    if (changes !== undefined) (optional ??= []).push(compactJson(name));
   }
   out.properties = convertedProperties;
   out.required = names;
@@ -241,6 +260,8 @@ function convertObject(
 }
 
 const NO_NAMES: readonly unknown[] = Object.freeze([]);
+/** Types whose node `{ type }` converts to itself: no keywords to drop, no notes, no blockers. */
+const PLAIN_LEAF_TYPES = new Set(["string", "number", "integer", "boolean"]);
 
 /**
  * `[type, "null"]`, one shared frozen list per type name: most optional properties of most tools
