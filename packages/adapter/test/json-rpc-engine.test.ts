@@ -131,7 +131,9 @@ describe("the JSON-RPC engine's handshake", () => {
     server.oninitialized = initialized;
     await server.connect(serverSide);
     const versions: string[] = [];
-    clientSide.setProtocolVersion = (version: string) => versions.push(version);
+    (clientSide as { setProtocolVersion?: (version: string) => void }).setProtocolVersion = (version) => {
+      versions.push(version);
+    };
     const connection = await new JsonRpcEngine({ transport: () => clientSide, closeTimeoutMs: 5_000 }).connect({
       server: { name: "mem", transport: "stdio" },
       clientInfo: { name: "engine-test", version: "0.0.1" },
