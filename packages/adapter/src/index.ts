@@ -21,6 +21,7 @@ export {
 } from "./errors.js";
 export { inferCapabilities } from "@mcp-tool-adapter/capability-inference";
 export type { MCPEngine, MCPProtocolEra, MCPProtocolSetting } from "@mcp-tool-adapter/core";
+export type { MCPBuiltInEngine } from "./engine/built-in-engines.js";
 export type {
   ConnectOptions,
   InvokeOptions,

@@ -52,7 +52,8 @@ export class LegacyResultTransport implements Transport {
   }
 }
 
-function wrapBareResult<T extends JSONRPCMessage>(message: T): T {
+/** The message with a non-object `result` turned into `{ content: [...] }` (see LegacyResultTransport). */
+export function wrapBareResult<T extends JSONRPCMessage>(message: T): T {
   if (!("result" in message)) return message;
   const result: unknown = message.result;
   if (typeof result === "object" && result !== null && !Array.isArray(result)) return message;

@@ -32,7 +32,7 @@ import {
 } from "./errors.js";
 import { InterceptorChain } from "./interceptors/interceptor-chain.js";
 import { checkEngineProtocol } from "./engine/engine-choice.js";
-import { SdkV1Engine } from "./engine/sdk-v1-engine.js";
+import { chooseEngine, isBuiltInEngine } from "./engine/built-in-engines.js";
 import { PinGate, type ToolPinFinding } from "./pinning/pin-gate.js";
 import { Instrumentation, type TracedOperation } from "./telemetry/instrumentation.js";
 import { Redactor } from "./redaction.js";
@@ -155,14 +155,12 @@ export class MCPToolAdapter {
     this.#defaultTimeoutMs = positiveOr(options.defaultTimeoutMs, DEFAULT_CALL_TIMEOUT_MS);
     this.#connectTimeoutMs = positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS);
     this.#closeTimeoutMs = positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
-    this.#engine =
-      options.engine ??
-      new SdkV1Engine({
-        transport: options.transport,
-        jsonSchemaValidator: createSdkJsonSchemaValidator(this.#validator),
-        closeTimeoutMs: this.#closeTimeoutMs,
-      });
-    checkEngineProtocol(this.#engine, valid, options.engine === undefined);
+    this.#engine = chooseEngine(options.engine, {
+      transport: options.transport,
+      closeTimeoutMs: this.#closeTimeoutMs,
+      jsonSchemaValidator: () => createSdkJsonSchemaValidator(this.#validator),
+    });
+    checkEngineProtocol(this.#engine, valid, typeof options.engine !== "object");
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#outcome = {
       serverName: this.serverName,
@@ -355,7 +353,7 @@ export class MCPToolAdapter {
 
   async #open(timeoutMs: number, operation: "connect" | "reconnect"): Promise<void> {
     if (this.#session !== undefined) return;
-    if (this.#transportSource === undefined && this.#engine instanceof SdkV1Engine) {
+    if (this.#transportSource === undefined && isBuiltInEngine(this.#engine)) {
       throw new MCPConfigError(
         `MCP server "${this.serverName}" has no transport: pass { transport } (an SDK Transport or a factory) to the MCPToolAdapter constructor, or use the "mcp-tool-adapter" package, whose MCPToolAdapter builds ${this.transportType} transports from the config.`,
         [{ path: "/transport", message: "no transport was given to the adapter" }],

@@ -8,6 +8,7 @@ import type { HealthChangeListener } from "./recovery/health.js";
 import type { RecoveryOptions } from "./recovery/options.js";
 import type { ToolCallInterceptor } from "./interceptors/types.js";
 import type { ToolPinningOptions } from "./pinning/pin-gate.js";
+import type { MCPBuiltInEngine } from "./engine/built-in-engines.js";
 import type { MCPTelemetryOptions } from "./telemetry/instrumentation.js";
 import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
 import type {
@@ -153,11 +154,13 @@ export interface MCPToolAdapterOptions {
    */
   transport?: Transport | TransportFactory;
   /**
-   * What speaks MCP to the server. Default: the SDK 1.x engine over `transport` (protocol
-   * revisions up to 2025-11-25). `createEngine2026()` from `@mcp-tool-adapter/engine-2026` adds
-   * revision 2026-07-28 and builds its own transports from the config (`transport` is not used).
+   * What speaks MCP to the server. Default ("json-rpc"): the adapter's own JSON-RPC session over
+   * `transport`, speaking the 2025-era protocol (revisions up to 2025-11-25) with SDK 1.x's types
+   * and constants. "sdk-v1": the same protocol through SDK 1.x's Client, for the SDK's exact code
+   * path. `createEngine2026()` from `@mcp-tool-adapter/engine-2026` adds revision 2026-07-28 and
+   * builds its own transports from the config (`transport` is not used).
    */
-  engine?: MCPEngine;
+  engine?: MCPEngine | MCPBuiltInEngine;
   /** Validates tool inputs and outputs; default: createSchemaValidator(). Also the SDK client's validator. */
   validator?: SchemaValidator;
   logger?: Logger;

@@ -39,6 +39,19 @@ describe("protocol setting", () => {
     expect(error.issues).toEqual([{ path: "/protocol", message: 'protocol "2026-07-28" needs another engine' }]);
   });
 
+  it('the built-in engines are picked by name: the JSON-RPC one by default, SDK 1.x\'s Client with "sdk-v1"', () => {
+    const config = { name: "modern", transport: "stdio" as const, command: "node", protocol: "2026-07-28" as const };
+    expect(refusal(() => new MCPToolAdapter(config)).message).toContain(
+      "the engine @mcp-tool-adapter/adapter JSON-RPC",
+    );
+    expect(refusal(() => new MCPToolAdapter(config, { engine: "json-rpc" })).message).toContain(
+      "the engine @mcp-tool-adapter/adapter JSON-RPC",
+    );
+    const sdk = refusal(() => new MCPToolAdapter(config, { engine: "sdk-v1" }));
+    expect(sdk.message).toContain("the engine @modelcontextprotocol/sdk 1.x");
+    expect(sdk.message).toContain("install @mcp-tool-adapter/engine-2026");
+  });
+
   it("an injected engine is asked which settings it honours", () => {
     const only2026: MCPEngine = {
       name: "a 2026-only engine",

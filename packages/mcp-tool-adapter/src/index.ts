@@ -20,6 +20,7 @@ export {
   type Logger,
   type MCPAdapterErrorCode,
   type MCPConfigIssue,
+  type MCPBuiltInEngine,
   type MCPEngine,
   type MCPProgress,
   type MCPProtocolEra,

@@ -28,6 +28,7 @@ import { LegacyResultTransport } from "../legacy-result-transport.js";
 import { clampTimer } from "../timeouts.js";
 import { assertTransport, closeQuietly, connectFailureCause } from "../transport-lifecycle.js";
 import type { TransportFactory } from "../types.js";
+import { untilAborted } from "./until-aborted.js";
 
 /**
  * Accepts any JSON-RPC result as is. The SDK's CallToolResultSchema rejects a bare content list
@@ -197,30 +198,4 @@ class SdkV1Connection implements MCPEngineConnection {
   close(): Promise<void> {
     return this.#client.transport === undefined ? this.#transport.close() : this.#client.close();
   }
-}
-
-/** Resolves like `step`, or rejects with the signal's reason once it aborts; `onLate` gets a late value. */
-function untilAborted<T>(step: Promise<T>, signal: AbortSignal, onLate: (value: T) => void): Promise<T> {
-  if (signal.aborted) {
-    step.then(onLate, () => undefined);
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => {
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    step.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        if (signal.aborted) onLate(value);
-        else resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the step's own failure, passed on unchanged
-        reject(error);
-      },
-    );
-  });
 }

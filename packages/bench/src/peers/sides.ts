@@ -3,7 +3,8 @@
  * package (calling without a prior discovery, and after one), and the MCP clients of the agent
  * frameworks users compare us with. Each runs alone in a fresh Node process per round.
  */
-export type PeerSide = "raw" | "adapter" | "adapter-discovered" | "langchain" | "openai-agents" | "mastra" | "ai-sdk";
+export type PeerSide =
+  "raw" | "adapter" | "adapter-discovered" | "adapter-sdk-v1" | "langchain" | "openai-agents" | "mastra" | "ai-sdk";
 
 export interface PeerSideInfo {
   readonly side: PeerSide;
@@ -38,6 +39,13 @@ export const PEER_SIDES: readonly PeerSideInfo[] = [
     packages: ["mcp-tool-adapter"],
     minNodeMajor: 20,
     call: "MCPToolAdapter.invoke(name, args) after discoverTools()",
+  },
+  {
+    side: "adapter-sdk-v1",
+    label: "mcp-tool-adapter, SDK 1.x engine",
+    packages: ["mcp-tool-adapter"],
+    minNodeMajor: 20,
+    call: 'MCPToolAdapter.invoke(name, args) with engine: "sdk-v1" (the SDK 1.x Client under the adapter)',
   },
   {
     side: "langchain",

@@ -19,7 +19,7 @@ export function configFor(target: PeerTarget): MCPServerConfig {
  * `invoke()`. With `discoverFirst`, `discoverTools()` runs once after connecting, as an agent
  * host that registers the tools does; without it the first `invoke` lists the tools itself.
  */
-function loadAdapter(discoverFirst: boolean): LoadPeerClient {
+function loadAdapter(discoverFirst: boolean, engine?: "sdk-v1"): LoadPeerClient {
   return async (): Promise<PeerClientFactory> => {
     const { MCPToolAdapter: Adapter } = await import("mcp-tool-adapter");
     return (target) => {
@@ -32,7 +32,7 @@ function loadAdapter(discoverFirst: boolean): LoadPeerClient {
       };
       return {
         async connect() {
-          const next = new Adapter(configFor(target));
+          const next = new Adapter(configFor(target), engine === undefined ? {} : { engine });
           await next.connect();
           if (discoverFirst) discoveredOnConnect = (await next.discoverTools()).length;
           adapter = next;
@@ -57,3 +57,5 @@ function loadAdapter(discoverFirst: boolean): LoadPeerClient {
 
 export const loadAdapterClient = loadAdapter(false);
 export const loadDiscoveredAdapterClient = loadAdapter(true);
+/** Our side on the SDK 1.x Client engine: the adapter's overhead with the SDK's own protocol layer, for comparison with our default engine. */
+export const loadSdkV1AdapterClient = loadAdapter(false, "sdk-v1");

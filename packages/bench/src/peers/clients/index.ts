@@ -2,7 +2,7 @@ import type { EngineSide } from "../engine-sides.js";
 import type { LoadPeerClient } from "../peer-client.js";
 import type { PeerSide } from "../sides.js";
 import { loadDefaultEngineClient, loadEngine2026Client, loadEngine2026LegacyClient } from "./adapter-engine.js";
-import { loadAdapterClient, loadDiscoveredAdapterClient } from "./adapter.js";
+import { loadAdapterClient, loadDiscoveredAdapterClient, loadSdkV1AdapterClient } from "./adapter.js";
 import { loadAISDKClient } from "./ai-sdk.js";
 import { loadLangChainClient } from "./langchain.js";
 import { loadMastraClient } from "./mastra.js";
@@ -15,6 +15,7 @@ export const PEER_LOADERS: Readonly<Record<PeerSide, LoadPeerClient>> = {
   raw: loadRawClient,
   adapter: loadAdapterClient,
   "adapter-discovered": loadDiscoveredAdapterClient,
+  "adapter-sdk-v1": loadSdkV1AdapterClient,
   langchain: loadLangChainClient,
   "openai-agents": loadOpenAIAgentsClient,
   mastra: loadMastraClient,

@@ -1,0 +1,113 @@
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type {
+  MCPEngine,
+  MCPEngineConnection,
+  MCPEngineConnectRequest,
+  MCPEngineMessage,
+  MCPEngineRequestOptions,
+  MCPImplementation,
+  MCPProtocolSetting,
+  MCPServerCapabilities,
+} from "@mcp-tool-adapter/core";
+import type { MCPServerConfig } from "../config.js";
+import { clampTimer } from "../timeouts.js";
+import { assertTransport, closeQuietly, connectFailureCause } from "../transport-lifecycle.js";
+import type { TransportFactory } from "../types.js";
+import { initialize, type InitializeOutcome } from "./initialize.js";
+import { JsonRpcSession } from "./json-rpc-session.js";
+import { untilAborted } from "./until-aborted.js";
+
+export interface JsonRpcEngineOptions {
+  /** The transport of each connection: one given by the host, or a factory called per connect. */
+  readonly transport: Transport | TransportFactory | undefined;
+  readonly closeTimeoutMs: number;
+}
+
+/**
+ * The default engine: the 2025-era protocol (revisions up to SDK 1.x's latest, with its types and
+ * constants) spoken by the adapter's own lean JSON-RPC session over an SDK 1.x-shaped transport.
+ * It behaves as the SDK 1.x Client engine does, without a Zod parse of every message.
+ */
+export class JsonRpcEngine implements MCPEngine {
+  readonly name = "@mcp-tool-adapter/adapter JSON-RPC (the default engine)";
+  readonly protocols: readonly MCPProtocolSetting[] = Object.freeze(["auto", "2025"]);
+  readonly #options: JsonRpcEngineOptions;
+
+  constructor(options: JsonRpcEngineOptions) {
+    this.#options = options;
+  }
+
+  async connect(request: MCPEngineConnectRequest): Promise<MCPEngineConnection> {
+    const source = this.#options.transport;
+    // The adapter checks this before it connects, with a message saying what to pass.
+    if (source === undefined) throw new Error("no transport was given to the adapter");
+    const { signal } = request;
+    let transport: Transport | undefined;
+    let handshakeError: Error | undefined;
+    try {
+      transport = await untilAborted<Transport>(
+        Promise.resolve().then(() =>
+          typeof source === "function" ? source(request.server as unknown as MCPServerConfig) : source,
+        ),
+        signal,
+        (late) => void closeQuietly(late, this.#options.closeTimeoutMs),
+      );
+      assertTransport(transport);
+      const connecting = { done: false };
+      const session = new JsonRpcSession(transport, {
+        listeners: request.listeners,
+        requestHandlers: request.requestHandlers,
+        capabilities: request.capabilities,
+        onError: (error) => {
+          if (!connecting.done) handshakeError = error;
+        },
+      });
+      // The initialize timeout is only a backstop: the host's deadline fires first and aborts it.
+      // The race covers a transport whose start hangs.
+      const outcome = await untilAborted(
+        initialize(session, request, { timeout: clampTimer(request.timeoutMs + 1_000), signal }),
+        signal,
+        () => undefined,
+      );
+      connecting.done = true;
+      return new JsonRpcConnection(session, outcome);
+    } catch (error) {
+      // Closing first also lets a transport finish recording why it closed (closeReason).
+      if (transport !== undefined) await closeQuietly(transport, this.#options.closeTimeoutMs);
+      throw signal.aborted ? error : connectFailureCause(error, transport, handshakeError);
+    }
+  }
+}
+
+class JsonRpcConnection implements MCPEngineConnection {
+  readonly era = "2025" as const;
+  readonly protocolVersion: string | undefined;
+  readonly serverCapabilities: MCPServerCapabilities | undefined;
+  readonly serverInfo: MCPImplementation | undefined;
+  readonly instructions: string | undefined;
+  readonly #session: JsonRpcSession;
+
+  constructor(session: JsonRpcSession, outcome: InitializeOutcome) {
+    this.#session = session;
+    this.protocolVersion = outcome.protocolVersion;
+    this.serverCapabilities = outcome.capabilities;
+    this.serverInfo = outcome.serverInfo;
+    this.instructions = outcome.instructions;
+  }
+
+  get sessionId(): string | undefined {
+    return this.#session.transport.sessionId;
+  }
+
+  request(request: MCPEngineMessage, options?: MCPEngineRequestOptions): Promise<unknown> {
+    return this.#session.request(request, options);
+  }
+
+  notify(notification: MCPEngineMessage): Promise<void> {
+    return this.#session.notify(notification);
+  }
+
+  close(): Promise<void> {
+    return this.#session.close();
+  }
+}

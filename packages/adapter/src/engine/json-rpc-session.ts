@@ -1,0 +1,316 @@
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CancelledNotificationSchema,
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
+import type {
+  MCPEngineListeners,
+  MCPEngineMessage,
+  MCPEngineRequestOptions,
+  MCPEngineRequestHandler,
+  MCPProgress,
+} from "@mcp-tool-adapter/core";
+import { wrapBareResult } from "../legacy-result-transport.js";
+import { clientRequestAnswers, errorReply } from "./client-requests.js";
+import {
+  classifyMessage,
+  type IncomingError,
+  type IncomingNotification,
+  type IncomingRequest,
+  type IncomingResult,
+} from "./json-rpc-shapes.js";
+import { PendingRequest, type PendingRequestOwner } from "./pending-request.js";
+
+interface Schema {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: Error };
+}
+
+/** The notifications the host hears, each checked against SDK 1.x's schema first (as the SDK Client does). */
+const ROUTED_NOTIFICATIONS: ReadonlyMap<string, Schema> = new Map<string, Schema>([
+  ["notifications/tools/list_changed", ToolListChangedNotificationSchema],
+  ["notifications/resources/list_changed", ResourceListChangedNotificationSchema],
+  ["notifications/resources/updated", ResourceUpdatedNotificationSchema],
+  ["notifications/prompts/list_changed", PromptListChangedNotificationSchema],
+  ["notifications/message", LoggingMessageNotificationSchema],
+]);
+
+export interface JsonRpcSessionOptions {
+  readonly listeners: MCPEngineListeners;
+  readonly requestHandlers: Readonly<Record<string, MCPEngineRequestHandler>>;
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  /** Hears every transport or protocol error, besides the error listener (the handshake keeps the last). */
+  readonly onError?: (error: Error) => void;
+}
+
+/**
+ * A JSON-RPC 2.0 session over one SDK 1.x-shaped Transport: numbered requests matched to their
+ * responses, the server's requests answered, its notifications routed. It does what SDK 1.x's
+ * Protocol does for a client, minus the Zod parse of every message and the task machinery this
+ * client never uses.
+ */
+export class JsonRpcSession implements PendingRequestOwner {
+  readonly #transport: Transport;
+  readonly #listeners: MCPEngineListeners;
+  readonly #onError: ((error: Error) => void) | undefined;
+  readonly #capabilities: Readonly<Record<string, unknown>>;
+  readonly #answers: Map<string, (request: IncomingRequest, signal: AbortSignal) => Promise<unknown>>;
+  readonly #pending = new Map<number, PendingRequest>();
+  /** Progress listeners of requests answered with a task: the task's progress keeps its token. */
+  readonly #taskProgress = new Map<number, (progress: MCPProgress) => void>();
+  /** The server's requests being answered, by id: a cancellation or the close aborts them. */
+  readonly #answering = new Map<string | number, AbortController>();
+  #nextId = 0;
+  #open = false;
+
+  constructor(transport: Transport, options: JsonRpcSessionOptions) {
+    this.#transport = transport;
+    this.#listeners = options.listeners;
+    this.#onError = options.onError;
+    this.#capabilities = options.capabilities;
+    this.#answers = clientRequestAnswers(options.requestHandlers, options.capabilities);
+  }
+
+  /** Whether the transport is still ours (it has not reported its close). */
+  get open(): boolean {
+    return this.#open;
+  }
+
+  get transport(): Transport {
+    return this.#transport;
+  }
+
+  async start(): Promise<void> {
+    const transport = this.#transport;
+    transport.onmessage = (message: JSONRPCMessage) => {
+      this.#receive(message);
+    };
+    transport.onerror = (error: Error) => {
+      this.#error(error);
+    };
+    transport.onclose = () => {
+      this.#closed();
+    };
+    this.#open = true;
+    await transport.start();
+  }
+
+  request(message: MCPEngineMessage, options?: MCPEngineRequestOptions): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (!this.#open) {
+        reject(new Error("Not connected"));
+        return;
+      }
+      options?.signal?.throwIfAborted();
+      const id = this.#nextId++;
+      const pending = new PendingRequest(id, options, this, resolve, reject);
+      let params = message.params;
+      if (pending.onprogress !== undefined) {
+        const meta = params?._meta as Record<string, unknown> | undefined;
+        params = { ...params, _meta: { ...meta, progressToken: id } };
+      }
+      this.#pending.set(id, pending);
+      const outgoing = (
+        params === undefined
+          ? { jsonrpc: "2.0", id, method: message.method }
+          : { jsonrpc: "2.0", id, method: message.method, params }
+      ) as JSONRPCMessage;
+      this.#transport.send(outgoing).catch((error: unknown) => {
+        if (this.#pending.get(id) !== pending) return;
+        this.#pending.delete(id);
+        pending.reject(error);
+      });
+    });
+  }
+
+  async notify(message: MCPEngineMessage): Promise<void> {
+    if (!this.#open) throw new Error("Not connected");
+    if (
+      message.method === "notifications/roots/list_changed" &&
+      (this.#capabilities.roots as { listChanged?: unknown } | undefined)?.listChanged !== true
+    ) {
+      throw new Error(`Client does not support roots list changed notifications (required for ${message.method})`);
+    }
+    const outgoing = { jsonrpc: "2.0", ...message } as JSONRPCMessage;
+    await this.#transport.send(outgoing);
+  }
+
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** Gives up on a request: forgets it, tells the server (`notifications/cancelled`), rejects it. */
+  cancel(pending: PendingRequest, reason: unknown): void {
+    if (this.#pending.get(pending.id) !== pending) return;
+    this.#pending.delete(pending.id);
+    if (this.#open) {
+      const cancelled = {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: pending.id, reason: String(reason) },
+      } as JSONRPCMessage;
+      this.#transport.send(cancelled).catch((error: unknown) => {
+        this.#error(new Error(`Failed to send cancellation: ${String(error)}`));
+      });
+    }
+    pending.rejectCancelled(reason);
+  }
+
+  #receive(raw: JSONRPCMessage): void {
+    const message = classifyMessage(wrapBareResult(raw));
+    if (message === undefined) {
+      this.#error(new Error(`Unknown message type: ${JSON.stringify(raw)}`));
+      return;
+    }
+    switch (message.kind) {
+      case "result":
+      case "error":
+        this.#response(message);
+        return;
+      case "request":
+        this.#serverRequest(message);
+        return;
+      case "notification":
+        this.#notification(message);
+    }
+  }
+
+  #response(message: IncomingResult | IncomingError): void {
+    const id = Number(message.id);
+    const pending = this.#pending.get(id);
+    if (pending === undefined) {
+      this.#error(new Error(`Received a response for an unknown message ID: ${JSON.stringify(message)}`));
+      return;
+    }
+    this.#pending.delete(id);
+    if (message.kind === "error") {
+      pending.reject(McpError.fromError(message.error.code, message.error.message, message.error.data));
+      return;
+    }
+    const { result } = message;
+    if (pending.onprogress !== undefined && isTaskCreated(result)) this.#taskProgress.set(id, pending.onprogress);
+    pending.resolve(result);
+  }
+
+  #notification(message: IncomingNotification): void {
+    const { method } = message;
+    if (method === "notifications/progress") {
+      this.#progress(message);
+      return;
+    }
+    if (method === "notifications/cancelled") {
+      const checked = CancelledNotificationSchema.safeParse(message);
+      const requestId = checked.success ? checked.data.params.requestId : undefined;
+      if (requestId !== undefined) this.#answering.get(requestId)?.abort(checked.data?.params.reason);
+      return;
+    }
+    const schema = ROUTED_NOTIFICATIONS.get(method);
+    if (schema === undefined) return;
+    // Heard on a later microtask, as SDK 1.x delivers notifications (after the message that carried it is handled).
+    queueMicrotask(() => {
+      const checked = schema.safeParse({ method, params: message.params });
+      if (!checked.success) {
+        this.#error(new Error(`Invalid ${method} notification from the server: ${checked.error.message}`));
+        return;
+      }
+      this.#listeners.notification(checked.data as MCPEngineMessage);
+    });
+  }
+
+  #progress(message: IncomingNotification): void {
+    const params = message.params;
+    const token = params?.progressToken;
+    if (
+      params === undefined ||
+      (typeof token !== "string" && !Number.isInteger(token)) ||
+      typeof params.progress !== "number" ||
+      (params.total !== undefined && typeof params.total !== "number") ||
+      (params.message !== undefined && typeof params.message !== "string")
+    ) {
+      this.#error(new Error(`Invalid progress notification from the server: ${JSON.stringify(message)}`));
+      return;
+    }
+    const id = Number(token);
+    const pending = this.#pending.get(id);
+    const onprogress = pending?.onprogress ?? this.#taskProgress.get(id);
+    if (onprogress === undefined) {
+      this.#error(new Error(`Received a progress notification for an unknown token: ${JSON.stringify(message)}`));
+      return;
+    }
+    if (pending !== undefined) {
+      const expired = pending.progressed();
+      if (expired !== undefined) {
+        this.#pending.delete(id);
+        pending.reject(expired);
+        return;
+      }
+    }
+    const { progressToken: _token, ...progress } = params;
+    onprogress(progress as unknown as MCPProgress);
+  }
+
+  #serverRequest(request: IncomingRequest): void {
+    const answer = this.#answers.get(request.method);
+    const transport = this.#transport;
+    if (answer === undefined) {
+      const refusal = {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: ErrorCode.MethodNotFound, message: "Method not found" },
+      } as JSONRPCMessage;
+      transport.send(refusal).catch((error: unknown) => {
+        this.#error(new Error(`Failed to send an error response: ${String(error)}`));
+      });
+      return;
+    }
+    const controller = new AbortController();
+    this.#answering.set(request.id, controller);
+    answer(request, controller.signal)
+      .then(
+        (result) =>
+          controller.signal.aborted
+            ? undefined
+            : transport.send({ jsonrpc: "2.0", id: request.id, result } as JSONRPCMessage),
+        (error: unknown) =>
+          controller.signal.aborted
+            ? undefined
+            : transport.send({ jsonrpc: "2.0", id: request.id, error: errorReply(error) }),
+      )
+      .catch((error: unknown) => {
+        this.#error(new Error(`Failed to send response: ${String(error)}`));
+      })
+      .finally(() => {
+        if (this.#answering.get(request.id) === controller) this.#answering.delete(request.id);
+      });
+  }
+
+  #error(error: Error): void {
+    this.#onError?.(error);
+    this.#listeners.error(error);
+  }
+
+  /** The transport closed: every request still waiting fails with ConnectionClosed, after the host heard the close. */
+  #closed(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    this.#taskProgress.clear();
+    for (const controller of this.#answering.values()) controller.abort();
+    this.#answering.clear();
+    this.#listeners.closed();
+    const error = McpError.fromError(ErrorCode.ConnectionClosed, "Connection closed");
+    for (const request of pending) request.reject(error);
+  }
+}
+
+function isTaskCreated(result: Record<string, unknown>): boolean {
+  const task = result.task;
+  return typeof task === "object" && task !== null && typeof (task as { taskId?: unknown }).taskId === "string";
+}

@@ -1,0 +1,103 @@
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { MCPEngineRequestOptions, MCPProgress } from "@mcp-tool-adapter/core";
+
+/** What a pending request reports to the session that owns it. */
+export interface PendingRequestOwner {
+  /** Gives up on the request: forget it, tell the server, reject with `reason`. */
+  cancel(request: PendingRequest, reason: unknown): void;
+}
+
+/**
+ * One request in flight: its promise's settlers, its timeout (restarted by progress when asked,
+ * bounded by `maxTotalTimeout`), its progress listener and its abort signal. The rules are SDK
+ * 1.x's: the default timeout is the SDK's, a timeout and an abort both cancel with
+ * RequestTimeout, and an abort reason that is already an McpError is kept as is.
+ */
+export class PendingRequest {
+  readonly id: number;
+  readonly onprogress: ((progress: MCPProgress) => void) | undefined;
+  readonly #resolve: (value: unknown) => void;
+  readonly #reject: (error: unknown) => void;
+  readonly #owner: PendingRequestOwner;
+  readonly #timeoutMs: number;
+  readonly #resetOnProgress: boolean;
+  readonly #maxTotalMs: number | undefined;
+  readonly #startedAt: number;
+  readonly #signal: AbortSignal | undefined;
+  #timer: ReturnType<typeof setTimeout>;
+  #onAbort: (() => void) | undefined;
+
+  constructor(
+    id: number,
+    options: MCPEngineRequestOptions | undefined,
+    owner: PendingRequestOwner,
+    resolve: (value: unknown) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.id = id;
+    this.#owner = owner;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.onprogress = options?.onprogress;
+    this.#timeoutMs = options?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+    this.#resetOnProgress = options?.resetTimeoutOnProgress ?? false;
+    this.#maxTotalMs = options?.maxTotalTimeout;
+    this.#startedAt = this.#resetOnProgress ? Date.now() : 0;
+    this.#timer = setTimeout(this.#timedOut, this.#timeoutMs);
+    const signal = options?.signal;
+    this.#signal = signal;
+    if (signal !== undefined) {
+      this.#onAbort = () => {
+        owner.cancel(this, signal.reason);
+      };
+      signal.addEventListener("abort", this.#onAbort, { once: true });
+    }
+  }
+
+  readonly #timedOut = (): void => {
+    this.#owner.cancel(
+      this,
+      McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout: this.#timeoutMs }),
+    );
+  };
+
+  /**
+   * A progress report arrived: restarts the timeout when asked to. Returns the error to fail the
+   * request with when `maxTotalTimeout` has passed, else undefined.
+   */
+  progressed(): McpError | undefined {
+    if (!this.#resetOnProgress) return undefined;
+    const elapsed = Date.now() - this.#startedAt;
+    if (this.#maxTotalMs !== undefined && this.#maxTotalMs !== 0 && elapsed >= this.#maxTotalMs) {
+      return McpError.fromError(ErrorCode.RequestTimeout, "Maximum total timeout exceeded", {
+        maxTotalTimeout: this.#maxTotalMs,
+        totalElapsed: elapsed,
+      });
+    }
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(this.#timedOut, this.#timeoutMs);
+    return undefined;
+  }
+
+  resolve(result: unknown): void {
+    this.#stop();
+    this.#resolve(result);
+  }
+
+  /** Rejects with `error` as is (a server's error, a closed connection, a failed send). */
+  reject(error: unknown): void {
+    this.#stop();
+    this.#reject(error);
+  }
+
+  /** Rejects as a cancelled request: an abort's reason, or RequestTimeout naming it. */
+  rejectCancelled(reason: unknown): void {
+    this.reject(reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason)));
+  }
+
+  #stop(): void {
+    clearTimeout(this.#timer);
+    if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
+  }
+}
