@@ -10,7 +10,7 @@ import { PEER_SIDE_NAMES, sidesRunnableOn } from "../src/peers/sides.js";
 
 describe("sidesRunnableOn", () => {
   it("leaves out the peers whose current version needs Node 22 on Node 20, and keeps the baseline", () => {
-    expect(sidesRunnableOn(20)).toEqual(["raw", "adapter", "adapter-discovered", "langchain"]);
+    expect(sidesRunnableOn(20)).toEqual(["raw", "adapter", "adapter-discovered", "adapter-sdk-v1", "langchain"]);
     expect(sidesRunnableOn(24)).toEqual(PEER_SIDE_NAMES);
     expect(sidesRunnableOn(24, ["mastra", "adapter"])).toEqual(["raw", "adapter", "mastra"]);
   });
