@@ -14,6 +14,7 @@ export {
   RPC_CONNECTION_CLOSED,
   RPC_REQUEST_TIMEOUT,
   type MCPEngine,
+  type MCPEngineAuthProvider,
   type MCPEngineConnection,
   type MCPEngineConnectRequest,
   type MCPEngineListeners,

@@ -75,7 +75,7 @@ export class Engine2026 implements MCPEngine {
     request: MCPEngineConnectRequest,
     versionNegotiation: VersionNegotiationOptions,
   ): Promise<Engine2026Connection> {
-    const transport = createTransport(request.server);
+    const transport = createTransport(request.server, request.authProvider);
     const client = new Client(request.clientInfo, {
       capabilities: request.capabilities,
       versionNegotiation: { ...versionNegotiation, probe: { timeoutMs: request.timeoutMs } },
