@@ -16,6 +16,4 @@ export const EXPECTED_FAILURES_2026: Readonly<Record<string, string>> = {
     "deliberate: the scenario calls test_custom_headers_null with verbose: null, which the tool's own input schema (type boolean) forbids; the adapter validates arguments before sending and refuses the call, so the omit-null header check never sees a request (the other 17 checks pass)",
   "auth/iss-normalized":
     "not yet supported: login()'s RFC 9207 check (sameIssuer in @mcp-tool-adapter/oauth) compares issuers as URLs with one trailing slash ignored, so the redirect's iss <issuer>/ is accepted for <issuer>; the scenario requires an exact string comparison (the 13 other checks pass)",
-  "auth/scope-step-up":
-    "not yet supported on engine-2026: the suite warns that login() asked for mcp:profile where the server's first challenge named mcp:basic, and that the step-up asked for mcp:profile mcp:write, dropping the granted mcp:basic; the step-up login runs, but the SDK 2.x transport then reports Unauthorized and the connection ends with AUTH_FAILED (the scenario passes on the default engine in the 0.1.16 run)",
 };
