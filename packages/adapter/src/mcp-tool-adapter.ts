@@ -2,6 +2,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import type {
   MCPEngine,
+  MCPEngineAuthProvider,
   MCPEngineConnection,
   MCPEngineMessage,
   MCPEngineRequestOptions as RequestOptions,
@@ -106,6 +107,7 @@ export class MCPToolAdapter {
   readonly config: Readonly<MCPServerConfig>;
 
   readonly #transportSource: Transport | TransportFactory | undefined;
+  readonly #authProvider: MCPEngineAuthProvider | undefined;
   /** Speaks MCP for the adapter: the default SDK 1.x engine, or one given in the options. */
   readonly #engine: MCPEngine;
   readonly #validator: SchemaValidator;
@@ -146,6 +148,7 @@ export class MCPToolAdapter {
     this.serverName = valid.name;
     this.transportType = valid.transport;
     this.#transportSource = options.transport;
+    this.#authProvider = options.authProvider;
     this.#validator =
       options.validator ?? createSchemaValidator(options.logger === undefined ? {} : { logger: options.logger });
 
@@ -368,6 +371,7 @@ export class MCPToolAdapter {
     const opened: { session?: Session } = {};
     const connecting = this.#engine.connect({
       server: this.config,
+      ...(this.#authProvider === undefined ? {} : { authProvider: this.#authProvider }),
       clientInfo: this.#clientInfo,
       capabilities: this.#clientFeatures.capabilities(),
       requestHandlers: this.#clientFeatures.requestHandlers(),

@@ -1,6 +1,6 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
-import type { Logger, MCPEngine, MCPProgress } from "@mcp-tool-adapter/core";
+import type { Logger, MCPEngine, MCPEngineAuthProvider, MCPProgress } from "@mcp-tool-adapter/core";
 import type { RegistryChange } from "@mcp-tool-adapter/registry";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { MCPServerConfig } from "./config.js";
@@ -161,6 +161,13 @@ export interface MCPToolAdapterOptions {
    * builds its own transports from the config (`transport` is not used).
    */
   engine?: MCPEngine | MCPBuiltInEngine;
+  /**
+   * OAuth for an HTTP server on an engine that builds its own transports (`engine`, e.g.
+   * engine-2026): an `OAuthClientProvider` such as `@mcp-tool-adapter/oauth`'s. The built-in
+   * engines take it from their transport instead; the "mcp-tool-adapter" package passes
+   * `transportOptions.http.authProvider` to both.
+   */
+  authProvider?: MCPEngineAuthProvider;
   /** Validates tool inputs and outputs; default: createSchemaValidator(). Also the SDK client's validator. */
   validator?: SchemaValidator;
   logger?: Logger;

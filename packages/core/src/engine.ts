@@ -109,8 +109,18 @@ export interface MCPEngineServer {
   readonly [key: string]: unknown;
 }
 
+/**
+ * OAuth for an HTTP server, for an engine that builds its own transports (engine-2026): an SDK
+ * 1.x-shaped `OAuthClientProvider` such as `@mcp-tool-adapter/oauth`'s `NodeOAuthClientProvider`.
+ * The engine reads it structurally, by its plain methods (and those of StepUpAuthProvider), so
+ * no SDK type crosses the seam. The default engine ignores it: its transport carries the provider.
+ */
+export type MCPEngineAuthProvider = object;
+
 export interface MCPEngineConnectRequest {
   readonly server: MCPEngineServer;
+  /** OAuth for an `sse` or `streamable-http` server (see {@link MCPEngineAuthProvider}). */
+  readonly authProvider?: MCPEngineAuthProvider;
   readonly clientInfo: MCPImplementation;
   /** The client capabilities to declare (elicitation, sampling, roots). */
   readonly capabilities: Readonly<Record<string, unknown>>;

@@ -15,6 +15,7 @@ export {
   RPC_CONNECTION_CLOSED,
   RPC_REQUEST_TIMEOUT,
   type MCPEngine,
+  type MCPEngineAuthProvider,
   type MCPEngineConnection,
   type MCPEngineConnectRequest,
   type MCPEngineListeners,

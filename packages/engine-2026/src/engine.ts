@@ -36,7 +36,11 @@ export interface Engine2026Options {
 }
 
 /** What `Engine2026Options.transport` is: an SDK v2 transport (not SDK 1.x's) for one server. */
-export type Engine2026TransportFactory = (server: MCPEngineServer) => Transport | Promise<Transport>;
+export type Engine2026TransportFactory = (
+  server: MCPEngineServer,
+  /** The adapter's OAuth provider for an HTTP server, to hand on to `createEngine2026Transport`. */
+  authProvider?: MCPEngineAuthProvider,
+) => Transport | Promise<Transport>;
 
 /**
  * Protocol revision 2026-07-28 and the 2025 era on `@modelcontextprotocol/client` 2.x. Per server:
@@ -87,7 +91,7 @@ export class Engine2026 implements MCPEngine {
     request: MCPEngineConnectRequest,
     versionNegotiation: VersionNegotiationOptions,
   ): Promise<Engine2026Connection> {
-    const created = await this.#transport(request.server);
+    const created = await this.#transport(request.server, request.authProvider);
     // Old result shapes come only from 2025-era servers; a pinned 2026-07-28 connection keeps the
     // SDK's own transport (its stdio probe reads the transport's class and launch parameters).
     const transport = typeof versionNegotiation.mode === "object" ? created : new LegacyResultTransport(created);

@@ -1,23 +1,39 @@
 import {
+  AUTH_FAILED,
+  AUTH_REQUIRED,
   MCPProtocolError,
   MCPToolAdapterError,
   RPC_CONNECTION_CLOSED,
   RPC_REQUEST_TIMEOUT,
   type MCPToolAdapterErrorOptions,
 } from "@mcp-tool-adapter/core";
-import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import {
+  InsufficientScopeError,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  UnauthorizedError,
+} from "@modelcontextprotocol/client";
 
 /** The JSON-RPC code of "method not found": what a request the negotiated era does not carry is reported as. */
 const METHOD_NOT_FOUND = -32601;
 const INTERNAL_ERROR = -32603;
 
-export type Engine2026ErrorCode = "CONNECTION_FAILED" | "ERA_NEGOTIATION_FAILED" | "HTTP_ERROR" | "SDK_ERROR";
+export type Engine2026ErrorCode =
+  | "CONNECTION_FAILED"
+  | "ERA_NEGOTIATION_FAILED"
+  | "HTTP_ERROR"
+  | "SDK_ERROR"
+  | typeof AUTH_REQUIRED
+  | typeof AUTH_FAILED;
 
 /**
  * A failure of the 2026 engine that is not a JSON-RPC error: the connection is gone
  * (`CONNECTION_FAILED`, which the adapter treats as a lost connection), no era could be agreed
  * (`ERA_NEGOTIATION_FAILED`), an HTTP status without a JSON-RPC answer (`HTTP_ERROR`, with
- * `status`), or anything else the SDK reported (`SDK_ERROR`). The SDK's error is the `cause`.
+ * `status`), a login is needed (`AUTH_REQUIRED`, the auth provider's words saying how), the
+ * server refused the credentials (`AUTH_FAILED`: a 401 or 403, or the provider's own verdict), or
+ * anything else the SDK reported (`SDK_ERROR`). The SDK's (or provider's) error is the `cause`.
  */
 export class Engine2026Error extends MCPToolAdapterError<Engine2026ErrorCode> {
   static override readonly errorName: string = "Engine2026Error";
@@ -59,6 +75,8 @@ export function toSdkHandlerError(error: unknown, modern: boolean): unknown {
  * as a `cause`.
  */
 export function toSeamError(error: unknown): Error {
+  const auth = authFailure(error);
+  if (auth !== undefined) return auth;
   if (error instanceof ProtocolError) {
     return new MCPProtocolError(error.code, error.message, { cause: error, data: error.data });
   }
@@ -79,6 +97,45 @@ export function toSeamError(error: unknown): Error {
     default:
       return httpError(error) ?? new Engine2026Error("SDK_ERROR", error.message, { cause: error });
   }
+}
+
+const AUTH_ADVICE =
+  "Check the credentials in the server config (the Authorization header or token), or pass an authProvider for OAuth.";
+
+/**
+ * An authorization failure, classified as the default engine's HTTP transport does: the auth
+ * provider's own verdict (e.g. @mcp-tool-adapter/oauth's "needs a login") keeps its code and
+ * words; the SDK's "unauthorized" and a 401 or 403 it gave up on are AUTH_FAILED.
+ */
+function authFailure(error: unknown): Engine2026Error | undefined {
+  const verdict = providerVerdict(error);
+  if (verdict !== undefined) {
+    return new Engine2026Error(verdict.code, `The server needs authorization: ${verdict.message}`, { cause: error });
+  }
+  if (error instanceof UnauthorizedError || error instanceof InsufficientScopeError) {
+    return new Engine2026Error(AUTH_FAILED, `Authentication failed: ${error.message}. ${AUTH_ADVICE}`, {
+      cause: error,
+    });
+  }
+  const status = error instanceof SdkError ? (error.data as { status?: unknown } | undefined)?.status : undefined;
+  if (status === 401 || status === 403) {
+    return new Engine2026Error(
+      AUTH_FAILED,
+      `${status === 401 ? "Authentication" : "Authorization"} failed (HTTP ${status}): ${(error as Error).message}. ${AUTH_ADVICE}`,
+      { cause: error, status },
+    );
+  }
+  return undefined;
+}
+
+/** The auth provider's AUTH_REQUIRED or AUTH_FAILED, where the SDK passed it on (itself or as a cause). */
+function providerVerdict(error: unknown): MCPToolAdapterError<typeof AUTH_REQUIRED | typeof AUTH_FAILED> | undefined {
+  for (let link = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth += 1) {
+    if (MCPToolAdapterError.isInstance(link) && (link.code === AUTH_REQUIRED || link.code === AUTH_FAILED)) {
+      return link as MCPToolAdapterError<typeof AUTH_REQUIRED | typeof AUTH_FAILED>;
+    }
+  }
+  return undefined;
 }
 
 /**

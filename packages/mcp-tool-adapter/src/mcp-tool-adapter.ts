@@ -6,7 +6,10 @@ import {
 import { buildDefaultTransport, withMessageLimits, type DefaultTransportOptions } from "./default-transport.js";
 
 export interface MCPToolAdapterOptions extends BaseMCPToolAdapterOptions {
-  /** Options for the default transports; ignored when `transport` is given. */
+  /**
+   * Options for the default transports; ignored when `transport` is given. `http.authProvider`
+   * also reaches an `engine` that builds its own transports (engine-2026).
+   */
   transportOptions?: DefaultTransportOptions;
 }
 
@@ -22,8 +25,11 @@ export class MCPToolAdapter extends BaseMCPToolAdapter {
       { ...(options.logger === undefined ? {} : { logger: options.logger }), ...transportOptions },
       options.maxResultBytes,
     );
+    // An engine that builds its own transports (engine-2026) takes the same OAuth provider.
+    const authProvider = adapterOptions.authProvider ?? transportOptions?.http?.authProvider;
     super(config, {
       ...adapterOptions,
+      ...(authProvider === undefined ? {} : { authProvider }),
       transport: adapterOptions.transport ?? ((serverConfig) => buildDefaultTransport(serverConfig, defaults)),
     });
   }

@@ -86,25 +86,37 @@ export async function login(serverUrl: string | URL, options: LoginOptions = {})
   }
 }
 
-/** An unauthenticated initialize: a 401's WWW-Authenticate, or nothing when the server answers otherwise. */
+/**
+ * What an unauthenticated request is told: a 401's WWW-Authenticate, or nothing when the server
+ * answers otherwise. First an initialize (a 2025 connection's first request); a server that lets
+ * initialize through unauthenticated is asked once more with tools/list (the first request a
+ * 2026-07-28 connection makes after discovery also needs the token).
+ */
 async function readChallenge(url: string, fetchFn: FetchLike): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  for (const method of ["initialize", "tools/list"]) {
+    const challenge = await challengeOf(url, fetchFn, method);
+    if (challenge !== undefined) return challenge;
+  }
+  return {};
+}
+
+async function challengeOf(
+  url: string,
+  fetchFn: FetchLike,
+  method: string,
+): Promise<{ resourceMetadataUrl?: URL; scope?: string } | undefined> {
   try {
+    const params =
+      method === "initialize"
+        ? { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "mcp-tool-adapter", version: "0" } }
+        : {};
     const response = await fetchFn(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "mcp-tool-adapter", version: "0" },
-        },
-      }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method, params }),
     });
     await response.body?.cancel();
-    if (response.status !== 401) return {};
+    if (response.status !== 401) return undefined;
     const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
     return {
       ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),

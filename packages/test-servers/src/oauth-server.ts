@@ -8,6 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import express from "express";
 import type { Configuration, errors as OidcErrors } from "oidc-provider";
+import { bridge, createV2HttpHandler, type V2ServerSetup } from "./v2-servers.js";
 
 /** Where the authorization server's metadata is served (RFC 8414 and OpenID discovery). */
 const METADATA_PATHS = new Set(["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]);
@@ -28,6 +29,11 @@ export interface OAuthProtectedServerOptions {
    * `403 insufficient_scope` naming them, as a server asking for a step-up does.
    */
   toolScopes?: Record<string, string[]>;
+  /**
+   * Serve the v2 SDK test server (`startV2HttpServer`'s tools, both eras unless `modernOnly`)
+   * behind the bearer check instead of the `whoami` server; `toolScopes` does not apply to it.
+   */
+  v2?: V2ServerSetup;
 }
 
 /** How the browser the test plays answers the authorization server. */
@@ -211,6 +217,8 @@ export async function startOAuthProtectedServer(
     "/mcp",
     requireBearerAuth({ verifier, requiredScopes, resourceMetadataUrl, expectedResource: new URL(mcpUrl) }),
   );
+  const v2Handler = options.v2 === undefined ? undefined : createV2HttpHandler(options.v2);
+  if (v2Handler !== undefined) mcp.all("/mcp", (req, res) => void bridge(v2Handler.fetch, req, res, []));
   mcp.all("/mcp", express.json(), async (req, res) => {
     const server = new McpServer({ name: "oauth-protected", version: "1.0.0" });
     const auth = req.auth;
@@ -264,6 +272,7 @@ export async function startOAuthProtectedServer(
       }
     },
     async stop() {
+      await v2Handler?.close();
       await Promise.all([close(asServer), close(mcpServer)]);
     },
   };

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { createV2Server, type V2ServerOptions } from "../servers/v2-server.mjs";
 
-type McpHttpHandler = ReturnType<typeof createMcpHandler>;
+export type McpHttpHandler = ReturnType<typeof createMcpHandler>;
 
 /** Absolute path of the v2 SDK server script (stdio). */
 export const V2_SERVER_PATH: string = fileURLToPath(new URL("../servers/v2-server.mjs", import.meta.url));
@@ -48,11 +48,7 @@ export interface V2HttpServer {
  */
 export async function startV2HttpServer(setup: V2ServerSetup = {}): Promise<V2HttpServer> {
   const extraTools = [...(setup.extraTools ?? [])];
-  const newHandler = (): McpHttpHandler =>
-    createMcpHandler((context) => createV2Server({ ...setup, extraTools }, context.era), {
-      legacy: setup.modernOnly === true ? "reject" : "stateless",
-      keepAliveMs: 0,
-    });
+  const newHandler = (): McpHttpHandler => createV2HttpHandler({ ...setup, extraTools });
   let handler = newHandler();
   const methods: string[] = [];
   const server = createServer((request, response) => {
@@ -87,7 +83,7 @@ export async function startV2HttpServer(setup: V2ServerSetup = {}): Promise<V2Ht
 }
 
 /** One node:http exchange through a fetch-shaped handler. */
-async function bridge(
+export async function bridge(
   fetch: (request: Request) => Promise<Response>,
   request: IncomingMessage,
   response: ServerResponse,
@@ -121,6 +117,14 @@ async function bridge(
     // The client went away mid-answer; nothing is left to tell it.
     response.destroy();
   }
+}
+
+/** The v2 server's fetch-shaped HTTP handler (dual-era unless `modernOnly`), for a host of one's own. */
+export function createV2HttpHandler(setup: V2ServerSetup = {}): McpHttpHandler {
+  return createMcpHandler((context) => createV2Server(setup, context.era), {
+    legacy: setup.modernOnly === true ? "reject" : "stateless",
+    keepAliveMs: 0,
+  });
 }
 
 function recordMethods(body: Buffer, methods: string[]): void {

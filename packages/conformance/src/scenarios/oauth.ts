@@ -66,16 +66,10 @@ export const oauthScenario: ScenarioClient = async (serverUrl) => {
     options.interactive = { showAuthorizationUrl: followRedirect, timeoutMs: 20_000 };
   }
   const authProvider = new NodeOAuthClientProvider(serverUrl, options);
-  // On the default engine in both suites: engine-2026 has no seam for an OAuth provider yet, and
-  // the suite's auth test servers also answer the 2025 handshake (what they test is HTTP auth).
-  await withAdapter(
-    serverUrl,
-    { transportOptions: { http: { authProvider } } },
-    async (adapter) => {
-      for (const tool of adapter.discoveredTools) await adapter.invoke(tool.name, {});
-    },
-    { engine: "default" },
-  );
+  // The revision the suite asks for: engine-2026 at 2026-07-28 takes the same provider.
+  await withAdapter(serverUrl, { transportOptions: { http: { authProvider } } }, async (adapter) => {
+    for (const tool of adapter.discoveredTools) await adapter.invoke(tool.name, {});
+  });
 };
 
 function isMachineScenario(): boolean {
