@@ -1,5 +1,6 @@
 import type {
   MCPEngine,
+  MCPEngineAuthProvider,
   MCPEngineConnection,
   MCPEngineConnectRequest,
   MCPEngineServer,
