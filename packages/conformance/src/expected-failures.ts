@@ -14,6 +14,4 @@ export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
 export const EXPECTED_FAILURES_2026: Readonly<Record<string, string>> = {
   "http-custom-headers":
     "deliberate: the scenario calls test_custom_headers_null with verbose: null, which the tool's own input schema (type boolean) forbids; the adapter validates arguments before sending and refuses the call, so the omit-null header check never sees a request (the other 17 checks pass)",
-  "auth/iss-normalized":
-    "not yet supported: login()'s RFC 9207 check (sameIssuer in @mcp-tool-adapter/oauth) compares issuers as URLs with one trailing slash ignored, so the redirect's iss <issuer>/ is accepted for <issuer>; the scenario requires an exact string comparison (the 13 other checks pass)",
 };

@@ -97,7 +97,8 @@ export async function startLoopbackListener(options: LoopbackListenerOptions = {
           }
           const { issuer, issRequired } = expected.issuer();
           const iss = params.get("iss");
-          if ((iss !== null || issRequired) && (issuer === undefined || iss === null || !sameIssuer(iss, issuer))) {
+          // RFC 9207: a simple string comparison with the issuer the metadata named, not URL equivalence.
+          if ((iss !== null || issRequired) && (issuer === undefined || iss === null || iss !== issuer)) {
             answer(res, 400, "The sign-in response came from an unexpected authorization server. Nothing was done.");
             fail(
               `The authorization response names issuer ${iss === null ? "(none)" : JSON.stringify(iss)}, not the authorization server ` +

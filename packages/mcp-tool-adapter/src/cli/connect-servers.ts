@@ -57,17 +57,7 @@ export async function connectSelectedServers(
   const store = createFileStore({ directory: defaultCredentialsDirectory(context.env) });
   const loginHint = (server: string): string => cliLoginHint(server, selection.config);
   // An engine given in the IO speaks for every server; otherwise engine-2026 for the entries that want it, when installed.
-  const engine =
-    context.engine ??
-    (await chooseEngines(servers, context.cwd, context.loadEngine2026, {
-      // A store that cannot be read (AUTH_STORE_INSECURE) is reported by the default engine's OAuth.
-      hasStoredLogin: (url) =>
-        store.read(url).then(
-          (stored) => stored?.tokens !== undefined,
-          () => true,
-        ),
-      loginHint,
-    }));
+  const engine = context.engine ?? (await chooseEngines(servers, context.cwd, context.loadEngine2026, { loginHint }));
   const set = new MCPServerSet(servers, {
     clientFeatures: {
       onElicitation: cliElicitationHandler(context),

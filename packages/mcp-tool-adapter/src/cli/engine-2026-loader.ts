@@ -18,25 +18,21 @@ export type Engine2026Factory = () => MCPEngine;
  */
 export type Engine2026Loader = (cwd: string) => Promise<Engine2026Factory | undefined>;
 
-/** What the CLI knows about logins when it picks an engine. */
+/** What the CLI tells a user who must log in first. */
 export interface EngineChoiceAuth {
-  /** A login is stored for this URL, or the store cannot tell (the CLI's OAuth then needs the default engine). */
-  hasStoredLogin(url: string): Promise<boolean>;
   /** What an AUTH_REQUIRED message tells the user to do for this server. */
   loginHint(serverName: string): string;
 }
 
 /**
  * Whether an entry goes through engine-2026: when it asks for 2026-07-28, and `auto` entries over
- * streamable HTTP (the only transport where `auto` probes) unless the CLI's OAuth is in play (an
- * `auth` entry or a stored login: engine-2026 does not carry it). Every other entry stays on the
- * default engine.
+ * streamable HTTP (the only transport where `auto` probes). engine-2026 carries the same OAuth as
+ * the default engine (an `auth` entry or a stored login). Every other entry stays on the default
+ * engine.
  */
-async function wantsEngine2026(entry: ServerEntry, auth: EngineChoiceAuth): Promise<boolean> {
+function wantsEngine2026(entry: ServerEntry): boolean {
   const protocol = entry.protocol ?? "auto";
-  if (protocol === "2026-07-28") return true;
-  if (protocol !== "auto" || entry.transport !== "streamable-http" || entry.auth !== undefined) return false;
-  return !(await auth.hasStoredLogin(entry.url));
+  return protocol === "2026-07-28" || (protocol === "auto" && entry.transport === "streamable-http");
 }
 
 /**
@@ -50,16 +46,14 @@ export async function chooseEngines(
   load: Engine2026Loader,
   auth: EngineChoiceAuth,
 ): Promise<ServerSetEngineChoice | undefined> {
-  const candidates = Object.entries(servers).filter(([, entry]) => {
-    const protocol = entry.protocol ?? "auto";
-    return protocol === "2026-07-28" || (protocol === "auto" && entry.transport === "streamable-http");
-  });
-  if (candidates.length === 0) return undefined;
+  const chosen = new Set(
+    Object.entries(servers)
+      .filter(([, entry]) => wantsEngine2026(entry))
+      .map(([name]) => name),
+  );
+  if (chosen.size === 0) return undefined;
   const create = await load(cwd);
   if (create === undefined) return undefined;
-  const chosen = new Set<string>();
-  for (const [name, entry] of candidates) if (await wantsEngine2026(entry, auth)) chosen.add(name);
-  if (chosen.size === 0) return undefined;
   // One engine for the run: it remembers which era each server spoke.
   const engine = create();
   return (config, { serverName }) =>
@@ -67,9 +61,8 @@ export async function chooseEngines(
 }
 
 /**
- * The engine for one `auto` entry without OAuth: a 401 becomes the AUTH_REQUIRED error the
- * default engine reports for such an entry, naming the login command (after a login the entry
- * has a stored login and goes through the default engine).
+ * The engine for one `auto` entry: a 401 that no OAuth provider answered becomes the AUTH_REQUIRED
+ * error the default engine reports for such an entry, naming the login command.
  */
 function withLoginHint(engine: MCPEngine, config: MCPServerConfig, hint: string): MCPEngine {
   if (config.transport !== "streamable-http" || (config.protocol ?? "auto") !== "auto") return engine;
@@ -118,8 +111,7 @@ async function importModule(specifier: string): Promise<{ createEngine2026?: unk
     return (await import(specifier)) as { createEngine2026?: unknown };
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const missing =
-      code === "ERR_MODULE_NOT_FOUND" && (error as Error).message.includes(`'${ENGINE_2026_PACKAGE}'`);
+    const missing = code === "ERR_MODULE_NOT_FOUND" && (error as Error).message.includes(`'${ENGINE_2026_PACKAGE}'`);
     if (missing) return undefined;
     throw error;
   }
