@@ -1,4 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CreateMessageRequestSchema,
@@ -92,7 +92,8 @@ export class SdkV1Engine implements MCPEngine {
         (late) => void closeQuietly(late, this.#options.closeTimeoutMs),
       );
       assertTransport(transport);
-      const client = new Client(request.clientInfo, {
+      const SdkClient = await loadSdkClient();
+      const client = new SdkClient(request.clientInfo, {
         capabilities: request.capabilities,
         jsonSchemaValidator: this.#options.jsonSchemaValidator,
       });
@@ -116,6 +117,14 @@ export class SdkV1Engine implements MCPEngine {
       throw signal.aborted ? error : connectFailureCause(error, transport, handshakeError);
     }
   }
+}
+
+/**
+ * SDK 1.x's Client, loaded at this engine's first connect: the default engine does not use it, so
+ * importing the adapter does not load it (nor the validator and protocol code it brings).
+ */
+async function loadSdkClient(): Promise<typeof Client> {
+  return (await import("@modelcontextprotocol/sdk/client/index.js")).Client;
 }
 
 /** Routes the SDK client's notifications, requests, errors and close to the host's listeners. */
