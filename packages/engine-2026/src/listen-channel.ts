@@ -22,6 +22,8 @@ export interface ListenChannelOptions {
   /** Called when every attempt to listen again failed; the channel stays down. */
   readonly onGaveUp: (error: Engine2026Error) => void;
   readonly now: () => number;
+  /** The waits before each attempt to listen again; default RELISTEN_DELAYS_MS. */
+  readonly delaysMs?: readonly number[];
 }
 
 /**
@@ -71,9 +73,10 @@ export class ListenChannel {
 
   async #listenAgain(why: string): Promise<void> {
     const signal = this.#closing.signal;
+    const delays = this.#options.delaysMs ?? RELISTEN_DELAYS_MS;
     let lastError: unknown;
-    while (this.#outages < RELISTEN_DELAYS_MS.length) {
-      const delay = RELISTEN_DELAYS_MS[this.#outages] as number;
+    while (this.#outages < delays.length) {
+      const delay = delays[this.#outages] as number;
       this.#outages += 1;
       try {
         await sleep(delay, undefined, { signal });
@@ -88,7 +91,7 @@ export class ListenChannel {
     this.#options.onGaveUp(
       new Engine2026Error(
         "SDK_ERROR",
-        `The server ended the subscriptions/listen stream (${why}) and listening again failed ${RELISTEN_DELAYS_MS.length} times${
+        `The server ended the subscriptions/listen stream (${why}) and listening again failed ${delays.length} times${
           lastError === undefined ? "" : ` (last: ${toSeamError(lastError).message})`
         }; list changes are not followed until the next connect`,
         lastError === undefined ? {} : { cause: lastError },
