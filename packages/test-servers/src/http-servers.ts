@@ -108,7 +108,10 @@ async function startOnce(options: StartEverythingHttpOptions, port: number): Pro
   };
 
   try {
-    await waitUntilListening(port, child, options.startTimeoutMs ?? 20_000);
+    // Its own announcement, not only a connect: a connect also succeeds when another process (a
+    // test running beside this one) took the port between our probe and this server's bind.
+    const announced = (): boolean => output.includes(`on port ${port}`);
+    await waitUntilListening(port, child, announced, options.startTimeoutMs ?? 20_000);
   } catch (error) {
     await stop();
     throw new Error(
@@ -131,13 +134,18 @@ async function startOnce(options: StartEverythingHttpOptions, port: number): Pro
   };
 }
 
-async function waitUntilListening(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitUntilListening(
+  port: number,
+  child: ChildProcess,
+  announced: () => boolean,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`it exited (code ${String(child.exitCode)}, signal ${String(child.signalCode)})`);
     }
-    if (await canConnect(port)) return;
+    if (announced() && (await canConnect(port))) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`it did not accept connections within ${timeoutMs} ms`);
