@@ -9,10 +9,9 @@ import type {
   MCPProtocolSetting,
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
-import type { MCPServerConfig } from "../config.js";
 import { clampTimer } from "../timeouts.js";
-import { assertTransport, closeQuietly, connectFailureCause } from "../transport-lifecycle.js";
 import type { TransportFactory } from "../types.js";
+import { connectOverTransport } from "./connect-over-transport.js";
 import { initialize, type InitializeOutcome } from "./initialize.js";
 import { JsonRpcSession } from "./json-rpc-session.js";
 import { untilAborted } from "./until-aborted.js";
@@ -37,45 +36,33 @@ export class JsonRpcEngine implements MCPEngine {
     this.#options = options;
   }
 
-  async connect(request: MCPEngineConnectRequest): Promise<MCPEngineConnection> {
-    const source = this.#options.transport;
-    // The adapter checks this before it connects, with a message saying what to pass.
-    if (source === undefined) throw new Error("no transport was given to the adapter");
-    const { signal } = request;
-    let transport: Transport | undefined;
-    let handshakeError: Error | undefined;
-    try {
-      transport = await untilAborted<Transport>(
-        Promise.resolve().then(() =>
-          typeof source === "function" ? source(request.server as unknown as MCPServerConfig) : source,
-        ),
-        signal,
-        (late) => void closeQuietly(late, this.#options.closeTimeoutMs),
-      );
-      assertTransport(transport);
-      const connecting = { done: false };
-      const session = new JsonRpcSession(transport, {
-        listeners: request.listeners,
-        requestHandlers: request.requestHandlers,
-        capabilities: request.capabilities,
-        onError: (error) => {
-          if (!connecting.done) handshakeError = error;
-        },
-      });
-      // The initialize timeout is only a backstop: the host's deadline fires first and aborts it.
-      // The race covers a transport whose start hangs.
-      const outcome = await untilAborted(
-        initialize(session, request, { timeout: clampTimer(request.timeoutMs + 1_000), signal }),
-        signal,
-        () => undefined,
-      );
-      connecting.done = true;
-      return new JsonRpcConnection(session, outcome);
-    } catch (error) {
-      // Closing first also lets a transport finish recording why it closed (closeReason).
-      if (transport !== undefined) await closeQuietly(transport, this.#options.closeTimeoutMs);
-      throw signal.aborted ? error : connectFailureCause(error, transport, handshakeError);
-    }
+  connect(request: MCPEngineConnectRequest): Promise<MCPEngineConnection> {
+    return connectOverTransport(
+      this.#options.transport,
+      request,
+      this.#options.closeTimeoutMs,
+      async (transport, noteError) => {
+        const { signal } = request;
+        let connected = false;
+        const session = new JsonRpcSession(transport, {
+          listeners: request.listeners,
+          requestHandlers: request.requestHandlers,
+          capabilities: request.capabilities,
+          onError: (error) => {
+            if (!connected) noteError(error);
+          },
+        });
+        // The initialize timeout is only a backstop: the host's deadline fires first and aborts it.
+        // The race covers a transport whose start hangs.
+        const outcome = await untilAborted(
+          initialize(session, request, { timeout: clampTimer(request.timeoutMs + 1_000), signal }),
+          signal,
+          () => undefined,
+        );
+        connected = true;
+        return new JsonRpcConnection(session, outcome);
+      },
+    );
   }
 }
 

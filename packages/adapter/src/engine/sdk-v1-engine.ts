@@ -23,11 +23,10 @@ import {
   type MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
 import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
-import type { MCPServerConfig } from "../config.js";
 import { LegacyResultTransport } from "../legacy-result-transport.js";
 import { clampTimer } from "../timeouts.js";
-import { assertTransport, closeQuietly, connectFailureCause } from "../transport-lifecycle.js";
 import type { TransportFactory } from "../types.js";
+import { connectOverTransport } from "./connect-over-transport.js";
 import { untilAborted } from "./until-aborted.js";
 
 /**
@@ -64,11 +63,11 @@ export interface SdkV1EngineOptions {
 }
 
 /**
- * The default engine: protocol revisions up to 2025-11-25 on `@modelcontextprotocol/sdk` 1.x,
- * over the transport the host gives (an SDK 1.x Transport, or a factory of them).
+ * `engine: "sdk-v1"`: protocol revisions up to 2025-11-25 through `@modelcontextprotocol/sdk` 1.x's
+ * Client, over the transport the host gives (an SDK 1.x Transport, or a factory of them).
  */
 export class SdkV1Engine implements MCPEngine {
-  readonly name = "@modelcontextprotocol/sdk 1.x (the default engine)";
+  readonly name = '@modelcontextprotocol/sdk 1.x Client (engine: "sdk-v1")';
   readonly protocols: readonly MCPProtocolSetting[] = Object.freeze(["auto", "2025"]);
   readonly #options: SdkV1EngineOptions;
 
@@ -76,46 +75,34 @@ export class SdkV1Engine implements MCPEngine {
     this.#options = options;
   }
 
-  async connect(request: MCPEngineConnectRequest): Promise<MCPEngineConnection> {
-    const source = this.#options.transport;
-    // The adapter checks this before it connects, with a message saying what to pass.
-    if (source === undefined) throw new Error("no transport was given to the adapter");
-    const { signal } = request;
-    let transport: Transport | undefined;
-    let handshakeError: Error | undefined;
-    try {
-      transport = await untilAborted<Transport>(
-        Promise.resolve().then(() =>
-          typeof source === "function" ? source(request.server as unknown as MCPServerConfig) : source,
-        ),
-        signal,
-        (late) => void closeQuietly(late, this.#options.closeTimeoutMs),
-      );
-      assertTransport(transport);
-      const SdkClient = await loadSdkClient();
-      const client = new SdkClient(request.clientInfo, {
-        capabilities: request.capabilities,
-        jsonSchemaValidator: this.#options.jsonSchemaValidator,
-      });
-      const connecting = { done: false };
-      install(client, request, (error) => {
-        if (!connecting.done) handshakeError = error;
-      });
-      // The SDK's own initialize timeout is only a backstop: the host's deadline fires first and
-      // aborts it. The race covers a transport whose start hangs, which the SDK does not watch.
-      const wrapped = new LegacyResultTransport(transport);
-      await untilAborted(
-        client.connect(wrapped, { timeout: clampTimer(request.timeoutMs + 1_000), signal }),
-        signal,
-        () => undefined,
-      );
-      connecting.done = true;
-      return new SdkV1Connection(client, transport, wrapped);
-    } catch (error) {
-      // Closing first also lets a transport finish recording why it closed (closeReason).
-      if (transport !== undefined) await closeQuietly(transport, this.#options.closeTimeoutMs);
-      throw signal.aborted ? error : connectFailureCause(error, transport, handshakeError);
-    }
+  connect(request: MCPEngineConnectRequest): Promise<MCPEngineConnection> {
+    return connectOverTransport(
+      this.#options.transport,
+      request,
+      this.#options.closeTimeoutMs,
+      async (transport, noteError) => {
+        const { signal } = request;
+        const SdkClient = await loadSdkClient();
+        const client = new SdkClient(request.clientInfo, {
+          capabilities: request.capabilities,
+          jsonSchemaValidator: this.#options.jsonSchemaValidator,
+        });
+        let connected = false;
+        install(client, request, (error) => {
+          if (!connected) noteError(error);
+        });
+        // The SDK's own initialize timeout is only a backstop: the host's deadline fires first and
+        // aborts it. The race covers a transport whose start hangs, which the SDK does not watch.
+        const wrapped = new LegacyResultTransport(transport);
+        await untilAborted(
+          client.connect(wrapped, { timeout: clampTimer(request.timeoutMs + 1_000), signal }),
+          signal,
+          () => undefined,
+        );
+        connected = true;
+        return new SdkV1Connection(client, transport, wrapped);
+      },
+    );
   }
 }
 
