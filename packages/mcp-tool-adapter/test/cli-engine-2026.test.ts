@@ -1,17 +1,15 @@
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startV2HttpServer, type V2HttpServer } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadInstalledEngine2026 } from "../src/cli/engine-2026-loader.js";
-import { runCliCaptured } from "./fixtures/run-cli-captured.js";
+import { runBin } from "./fixtures/run-bin.js";
+import { runCliCaptured, type CapturedRun } from "./fixtures/run-cli-captured.js";
 
 // The CLI picks @mcp-tool-adapter/engine-2026 by itself when it is installed (in this workspace it
 // is, beside the CLI) for entries that want it; without it, "auto" stays on 2025 and "2026-07-28"
 // is a config error. One modern-only and one dual-era SDK v2 server (in this process) for the file.
-const binPath = fileURLToPath(new URL("../bin/mcp-tool-adapter.mjs", import.meta.url));
 let modern: V2HttpServer;
 let dual: V2HttpServer;
 let dir: string;
@@ -36,26 +34,17 @@ afterAll(async () => {
   await Promise.all([modern.close(), dual.close(), rm(dir, { recursive: true, force: true })]);
 });
 
-/** Runs the real bin in a child process, as a user would, in the test's temporary directory. */
-function runBin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...args], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: "1", MCP_TOOL_ADAPTER_AUTH_DIR: join(dir, "auth") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+/** The real bin, in the test's temporary directory, with its own store of logins. */
+function runBinHere(args: string[]): Promise<CapturedRun> {
+  return runBin(args, {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: "1", MCP_TOOL_ADAPTER_AUTH_DIR: join(dir, "auth") },
   });
 }
 
 describe("the CLI with @mcp-tool-adapter/engine-2026 installed", () => {
   it("check (the spawned bin) shows the 2026 era under auto and 2026-07-28, for the modern-only and the dual-era server", async () => {
-    const result = await runBin(["check", "--config", config, "--json"]);
+    const result = await runBinHere(["check", "--config", config, "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as { servers: { name: string; protocolEra?: string }[] };
     expect(report.servers.map((server) => [server.name, server.protocolEra])).toEqual([

@@ -3,14 +3,13 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { elicitingStdioServer, expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_BIN_PATH } from "./fixtures/run-bin.js";
 
 // The CLI's elicitation prompt on a real terminal: the real CLI runs under a pseudo-terminal
 // (util-linux `script`), so stdin is a TTY and @inquirer/prompts asks; we type the answers.
 const SCRIPT = "/usr/bin/script";
-const CLI_BIN = fileURLToPath(new URL("../bin/mcp-tool-adapter.mjs", import.meta.url));
 // Bounds a hang only (a prompt that never shows); nothing is asserted about time.
 const WAIT_LIMIT_MS = 90_000;
 
@@ -19,7 +18,7 @@ const quote = (text: string): string => `'${text.replaceAll("'", "'\\''")}'`;
 /** The CLI under a pseudo-terminal, with `expect`-style waiting on what it shows. */
 function cliOnTerminal(argv: string[], cwd: string) {
   // A pseudo-terminal starts with 0 columns, which spinners and prompts cannot draw in: give it a size.
-  const command = `stty cols 120 rows 40; exec ${[process.execPath, CLI_BIN, ...argv].map(quote).join(" ")}`;
+  const command = `stty cols 120 rows 40; exec ${[process.execPath, CLI_BIN_PATH, ...argv].map(quote).join(" ")}`;
   const child = spawn(SCRIPT, ["-qec", command, "/dev/null"], {
     cwd,
     env: { ...process.env, NO_COLOR: "1", TERM: "xterm" },

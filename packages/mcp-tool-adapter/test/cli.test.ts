@@ -1,9 +1,7 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { MCPToolAdapter as BaseMCPToolAdapter, type MCPServerConfig } from "@mcp-tool-adapter/adapter";
 import {
   createInMemoryTestServer,
@@ -11,23 +9,16 @@ import {
   expectNoLeakedProcesses,
   type InMemoryTestServer,
 } from "@mcp-tool-adapter/test-servers";
-import { runCliCaptured } from "./fixtures/run-cli-captured.js";
+import { runBin } from "./fixtures/run-bin.js";
+import { runCliCaptured, type CapturedRun } from "./fixtures/run-cli-captured.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type CliIO, type ServerSetAdapterFactory } from "../src/index.js";
 import { runDemo } from "../src/cli/demo.js";
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
-const binPath = join(packageDir, "bin", "mcp-tool-adapter.mjs");
 const packageVersion = (await import("../package.json", { with: { type: "json" } })).default.version;
 
 // eslint-disable-next-line no-control-regex -- looking for ANSI colour codes is the point
 const ANSI = /\u001b\[/;
-
-interface Captured {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let memoryDir: string;
 let baseEnv: Record<string, string | undefined>;
@@ -47,7 +38,7 @@ afterAll(async () => {
   await rm(memoryDir, { recursive: true, force: true });
 });
 
-function cli(argv: string[], io: Partial<CliIO> = {}): Promise<Captured> {
+function cli(argv: string[], io: Partial<CliIO> = {}): Promise<CapturedRun> {
   return runCliCaptured(argv, { env: baseEnv, cwd: memoryDir, ...io });
 }
 
@@ -338,29 +329,16 @@ describe("the mcp-tool-adapter bin (spawned)", () => {
     await expectNoLeakedProcesses();
   });
 
-  function runBin(args: string[]): Promise<Captured> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [binPath, ...args], {
-        cwd: memoryDir,
-        env: { ...baseEnv, NO_COLOR: "" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
-  }
+  const runBinHere = (args: string[]): Promise<CapturedRun> =>
+    runBin(args, { cwd: memoryDir, env: { ...baseEnv, NO_COLOR: "" } });
 
   it("prints its version and exits 0", async () => {
-    const result = await runBin(["--version"]);
+    const result = await runBinHere(["--version"]);
     expect(result).toMatchObject({ code: 0, stdout: `${packageVersion}\n` });
   });
 
   it("checks the default servers when piped: plain lines, no colour, exit 0, no processes left", async () => {
-    const result = await runBin(["check"]);
+    const result = await runBinHere(["check"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/everything\s+ok\s+stdio/);
     expect(result.stdout).toMatch(/memory\s+ok\s+stdio/);
@@ -369,7 +347,7 @@ describe("the mcp-tool-adapter bin (spawned)", () => {
   });
 
   it("passes the CLI's exit code through (2 for a usage error)", async () => {
-    const result = await runBin(["call", "no-slash"]);
+    const result = await runBinHere(["call", "no-slash"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("<server>/<tool>");
   });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG_PATH, defaultConfigVariables } from "../src/cli/default-config.js";
+import { defaultConfigPath, defaultConfigVariables } from "../src/cli/default-config.js";
 import { MCPToolAdapter } from "../src/index.js";
 
 interface Manifest {
@@ -15,7 +15,7 @@ interface DefaultConfig {
 }
 
 const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as Manifest;
-const defaultConfig = JSON.parse(await readFile(DEFAULT_CONFIG_PATH, "utf8")) as DefaultConfig;
+const defaultConfig = JSON.parse(await readFile(defaultConfigPath(), "utf8")) as DefaultConfig;
 const SERVERS = ["@modelcontextprotocol/server-everything", "@modelcontextprotocol/server-memory"];
 
 describe("the CLI's default config", () => {

@@ -45,3 +45,19 @@ export function stdioEnvironment(target: PeerTarget & { kind: "stdio" }): Record
   }
   return { ...inherited, ...target.env };
 }
+
+/** What the stdio transport of either SDK generation takes for a target; stderr is ignored on every side. */
+export function sdkStdioOptions(
+  label: string,
+  target: PeerTarget,
+): { command: string; args: string[]; stderr: "ignore"; env?: Record<string, string> } {
+  if (target.kind !== "stdio") throw new Error(`${label}: loaded for stdio, given an HTTP target`);
+  const env = stdioEnvironment(target);
+  return { command: target.command, args: [...target.args], stderr: "ignore", ...(env === undefined ? {} : { env }) };
+}
+
+/** The URL an SDK HTTP transport takes for a target. */
+export function sdkHttpUrl(label: string, target: PeerTarget): URL {
+  if (target.kind !== "streamable-http") throw new Error(`${label}: loaded for HTTP, given a stdio target`);
+  return new URL(target.url);
+}

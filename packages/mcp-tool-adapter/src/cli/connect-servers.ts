@@ -5,7 +5,7 @@ import { readToolLock, TOOL_LOCK_FILE_NAME } from "../policy/lock-file.js";
 import { cliLoginHint } from "../server-set/server-auth.js";
 import { MCPServerSet } from "../server-set.js";
 import type { ServerSetConnectReport } from "../server-set/types.js";
-import { DEFAULT_CONFIG_PATH, defaultConfigVariables } from "./default-config.js";
+import { defaultConfigPath, defaultConfigVariables } from "./default-config.js";
 import type { MCPLogLevel, MCPServerLogEntry } from "@mcp-tool-adapter/adapter";
 import { cliElicitationHandler } from "./elicitation-prompt.js";
 import { chooseEngines } from "./engine-2026-loader.js";
@@ -39,7 +39,7 @@ export function loadSelectedConfig(context: CliContext, selection: ServerSelecti
   if (selection.config !== undefined)
     return loadConfigFile(selection.config, { cwd: context.cwd, env: context.env, ...servers });
   // The environment wins over the defaults, so MCP_MEMORY_FILE_PATH etc. can be overridden.
-  return loadConfigFile(DEFAULT_CONFIG_PATH, { env: { ...defaultConfigVariables(), ...context.env }, ...servers });
+  return loadConfigFile(defaultConfigPath(), { env: { ...defaultConfigVariables(), ...context.env }, ...servers });
 }
 
 /** Loads the config and connects its servers, showing progress; the caller must close() the set. */

@@ -1,16 +1,15 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageFilePath } from "./package-file.js";
 
 /**
  * The config the CLI uses without --config: server-everything and server-memory over stdio,
  * pinned versions started by config/run-server.mjs (an installed copy, else `npx -y`), so they
- * need not be dependencies of this package. Shipped as config/default.json (src/cli and dist/cli
- * sit at the same depth, so one relative URL serves both).
+ * need not be dependencies of this package. Shipped as config/default.json.
  */
-export const DEFAULT_CONFIG_PATH: string = fileURLToPath(new URL("../../config/default.json", import.meta.url));
-
-const RUN_SERVER_PATH = fileURLToPath(new URL("../../config/run-server.mjs", import.meta.url));
+export function defaultConfigPath(): string {
+  return packageFilePath("config/default.json");
+}
 
 /**
  * The variables config/default.json refers to. The file stays a plain `mcpServers` config; these
@@ -23,7 +22,7 @@ const RUN_SERVER_PATH = fileURLToPath(new URL("../../config/run-server.mjs", imp
 export function defaultConfigVariables(): Record<string, string> {
   return {
     MCP_TOOL_ADAPTER_NODE: process.execPath,
-    MCP_TOOL_ADAPTER_RUN_SERVER: RUN_SERVER_PATH,
+    MCP_TOOL_ADAPTER_RUN_SERVER: packageFilePath("config/run-server.mjs"),
     MCP_MEMORY_FILE_PATH: join(tmpdir(), "mcp-tool-adapter-memory.jsonl"),
   };
 }

@@ -6,12 +6,12 @@ import { MCPConfigFileError } from "../config-file/errors.js";
 import { MCPToolLockError } from "../policy/lock-file.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
+import { packageFilePath } from "./package-file.js";
 import { CliUsageError } from "./usage-error.js";
 
-/** Read when the CLI runs, not when the library is imported (src/cli and dist/cli sit at the same depth). */
+/** Read when the CLI runs, not when the library is imported. */
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
-    .version;
+  return (JSON.parse(readFileSync(packageFilePath("package.json"), "utf8")) as { version: string }).version;
 }
 
 /**

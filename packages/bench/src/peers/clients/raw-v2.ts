@@ -1,6 +1,8 @@
 import type { Client, Transport } from "@modelcontextprotocol/client";
 import type { EngineEra } from "../engine-sides.js";
-import { failedCall, stdioEnvironment, type LoadPeerClient, type PeerTarget } from "../peer-client.js";
+import { failedCall, sdkHttpUrl, sdkStdioOptions, type LoadPeerClient, type PeerTarget } from "../peer-client.js";
+
+const LABEL = "raw v2 client";
 
 /**
  * The engine comparison's baseline: `@modelcontextprotocol/client`'s Client, speaking one era
@@ -15,7 +17,7 @@ function loadRawV2(era: EngineEra): LoadPeerClient {
     return (target) => {
       let client: Client | undefined;
       const connected = (): Client => {
-        if (client === undefined) throw new Error("raw v2 client: connect() first");
+        if (client === undefined) throw new Error(`${LABEL}: connect() first`);
         return client;
       };
       return {
@@ -36,7 +38,7 @@ function loadRawV2(era: EngineEra): LoadPeerClient {
         },
         async call(tool, args) {
           const result = await connected().callTool({ name: tool, arguments: args });
-          if (result.isError === true) throw failedCall("raw v2 client", tool, "error result");
+          if (result.isError === true) throw failedCall(LABEL, tool, "error result");
         },
         async listAll() {
           return (await connected().listTools()).tools.length;
@@ -54,24 +56,12 @@ type TransportFactory = (target: PeerTarget) => Transport;
 
 async function loadStdioTransport(): Promise<TransportFactory> {
   const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
-  return (target) => {
-    if (target.kind !== "stdio") throw new Error("raw v2 client: loaded for stdio, given an HTTP target");
-    const env = stdioEnvironment(target);
-    return new StdioClientTransport({
-      command: target.command,
-      args: [...target.args],
-      stderr: "ignore",
-      ...(env === undefined ? {} : { env }),
-    });
-  };
+  return (target) => new StdioClientTransport(sdkStdioOptions(LABEL, target));
 }
 
 async function loadHttpTransport(): Promise<TransportFactory> {
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-  return (target) => {
-    if (target.kind !== "streamable-http") throw new Error("raw v2 client: loaded for HTTP, given a stdio target");
-    return new StreamableHTTPClientTransport(new URL(target.url));
-  };
+  return (target) => new StreamableHTTPClientTransport(sdkHttpUrl(LABEL, target));
 }
 
 export const loadRawV2Client = loadRawV2("2026-07-28");

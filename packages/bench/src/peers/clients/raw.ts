@@ -1,6 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { failedCall, stdioEnvironment, type LoadPeerClient, type PeerTarget } from "../peer-client.js";
+import { failedCall, sdkHttpUrl, sdkStdioOptions, type LoadPeerClient, type PeerTarget } from "../peer-client.js";
+
+const LABEL = "raw SDK client";
 
 /** The baseline: `@modelcontextprotocol/sdk`'s Client with the SDK transport the target needs. */
 export const loadRawClient: LoadPeerClient = async (transport) => {
@@ -10,7 +12,7 @@ export const loadRawClient: LoadPeerClient = async (transport) => {
   return (target) => {
     let client: Client | undefined;
     const connected = (): Client => {
-      if (client === undefined) throw new Error("raw SDK client: connect() first");
+      if (client === undefined) throw new Error(`${LABEL}: connect() first`);
       return client;
     };
     return {
@@ -21,7 +23,7 @@ export const loadRawClient: LoadPeerClient = async (transport) => {
       },
       async call(tool, args) {
         const result = await connected().callTool({ name: tool, arguments: args });
-        if (result.isError === true) throw failedCall("raw SDK client", tool, "error result");
+        if (result.isError === true) throw failedCall(LABEL, tool, "error result");
       },
       async listAll() {
         let count = 0;
@@ -45,22 +47,10 @@ type TransportFactory = (target: PeerTarget) => Transport;
 
 async function loadStdioTransport(): Promise<TransportFactory> {
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  return (target) => {
-    if (target.kind !== "stdio") throw new Error("raw SDK client: loaded for stdio, given an HTTP target");
-    const env = stdioEnvironment(target);
-    return new StdioClientTransport({
-      command: target.command,
-      args: [...target.args],
-      stderr: "ignore",
-      ...(env === undefined ? {} : { env }),
-    });
-  };
+  return (target) => new StdioClientTransport(sdkStdioOptions(LABEL, target));
 }
 
 async function loadHttpTransport(): Promise<TransportFactory> {
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-  return (target) => {
-    if (target.kind !== "streamable-http") throw new Error("raw SDK client: loaded for HTTP, given a stdio target");
-    return new StreamableHTTPClientTransport(new URL(target.url));
-  };
+  return (target) => new StreamableHTTPClientTransport(sdkHttpUrl(LABEL, target));
 }
