@@ -124,7 +124,7 @@ export class ToolCatalog {
     for (const [name, entry] of this.#exposed) {
       const before = previous?.get(name);
       if (before === undefined) added.push(name);
-      else if (before.fingerprint !== entry.fingerprint) changed.push(name);
+      else if (before !== entry && before.fingerprint !== entry.fingerprint) changed.push(name);
     }
     const removed =
       previous === undefined ? [] : [...previous.#exposed.keys()].filter((name) => !this.#exposed.has(name));
@@ -154,26 +154,74 @@ export function buildEntries(
       logger?.warn?.(`MCP server "${serverName}" listed a tool without a name; skipping it`, { tool: raw });
       continue;
     }
-    const entry = toEntry(raw as Record<string, unknown> & { name: string });
-    if (entries.has(entry.descriptor.name)) {
-      logger?.warn?.(`MCP server "${serverName}" listed tool "${entry.descriptor.name}" twice; keeping the first`);
+    const listed = raw as Record<string, unknown> & { name: string };
+    if (entries.has(listed.name)) {
+      logger?.warn?.(`MCP server "${serverName}" listed tool "${listed.name}" twice; keeping the first`);
       continue;
     }
-    const before = previous?.get(entry.descriptor.name);
-    entries.set(
-      entry.descriptor.name,
-      before !== undefined && before.fingerprint === entry.fingerprint ? before : entry,
-    );
+    const before = previous?.get(listed.name);
+    // An unchanged tool keeps its entry without a new snapshot or fingerprint being made: a
+    // rediscovery of thousands of tools (list_changed, a reconnect) mostly finds them unchanged.
+    if (before !== undefined && listsAs(listed, before)) {
+      entries.set(listed.name, before);
+      continue;
+    }
+    const entry = toEntry(listed);
+    entries.set(listed.name, before !== undefined && before.fingerprint === entry.fingerprint ? before : entry);
   }
   return [...entries.values()];
 }
+
+/** True when `raw` would make the same entry as `entry`: toEntry's reading of each field, compared in place. */
+function listsAs(raw: Record<string, unknown>, entry: CatalogEntry): boolean {
+  const { descriptor } = entry;
+  const { inputSchema, outputSchema, annotations, title, description, execution } = raw;
+  return (
+    (typeof title === "string" ? title === descriptor.title : descriptor.title === undefined) &&
+    (typeof description === "string" ? description : "") === descriptor.description &&
+    (inputSchema === undefined
+      ? jsonEqual(DEFAULT_INPUT_SCHEMA, descriptor.inputSchema)
+      : isRecord(inputSchema) && jsonEqual(inputSchema, descriptor.inputSchema)) &&
+    optionalRecordEqual(outputSchema, descriptor.outputSchema) &&
+    optionalRecordEqual(annotations, descriptor.annotations) &&
+    (isRecord(execution) && execution.taskSupport === "required") === entry.requiresTask
+  );
+}
+
+function optionalRecordEqual(raw: unknown, kept: unknown): boolean {
+  return isRecord(raw) ? kept !== undefined && jsonEqual(raw, kept) : kept === undefined;
+}
+
+/** Deep equality of JSON data, whatever the key order: what equal canonicalJson texts mean, without building them. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!jsonEqual(a[index], b[index])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(left, key)) continue;
+    keys += 1;
+    if (!Object.hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
+  }
+  for (const key in right) if (Object.hasOwn(right, key)) keys -= 1;
+  return keys === 0;
+}
+
+/** The input schema of a tool that lists none: it takes an object of any shape. */
+const DEFAULT_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({ type: "object" });
 
 function toEntry(raw: Record<string, unknown> & { name: string }): CatalogEntry {
   const { inputSchema, outputSchema, annotations, title, description, execution } = raw;
   let inputProblem: string | undefined;
   let input: Record<string, unknown>;
   if (inputSchema === undefined) {
-    input = { type: "object" };
+    input = { ...DEFAULT_INPUT_SCHEMA };
   } else if (isRecord(inputSchema)) {
     input = inputSchema;
   } else {

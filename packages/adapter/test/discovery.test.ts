@@ -230,6 +230,80 @@ describe("discoverTools", () => {
   });
 });
 
+describe("discovering again", () => {
+  const schema = { type: "object", properties: { q: { type: "string" }, n: { enum: [1, 2] } }, required: ["q"] };
+  /** Each case: the tool as first listed, then as listed again; the same descriptor is kept only when nothing the adapter reads changed. */
+  const cases: [string, Record<string, unknown>, Record<string, unknown>, "kept" | "replaced"][] = [
+    ["unchanged", { inputSchema: schema, title: "T" }, { inputSchema: schema, title: "T" }, "kept"],
+    [
+      "keys in another order",
+      { inputSchema: schema, annotations: { readOnlyHint: true, title: "a" } },
+      {
+        inputSchema: { required: ["q"], properties: { n: { enum: [1, 2] }, q: { type: "string" } }, type: "object" },
+        annotations: { title: "a", readOnlyHint: true },
+      },
+      "kept",
+    ],
+    ["no input schema either time", {}, {}, "kept"],
+    ["an extra field the adapter does not read", { inputSchema: schema }, { inputSchema: schema, icons: [] }, "kept"],
+    ["title changed", { inputSchema: schema, title: "T" }, { inputSchema: schema, title: "U" }, "replaced"],
+    ["title removed", { inputSchema: schema, title: "T" }, { inputSchema: schema }, "replaced"],
+    ["description changed", { description: "a" }, { description: "b" }, "replaced"],
+    ["an empty description added", {}, { description: "" }, "kept"],
+    ["input schema given where there was none", {}, { inputSchema: { type: "object", properties: {} } }, "replaced"],
+    [
+      "an array item changed",
+      { inputSchema: schema },
+      { inputSchema: { ...schema, properties: { ...schema.properties, n: { enum: [1, 3] } } } },
+      "replaced",
+    ],
+    [
+      "a key added deep down",
+      { inputSchema: schema },
+      { inputSchema: { ...schema, properties: { ...schema.properties, q: { type: "string", minLength: 1 } } } },
+      "replaced",
+    ],
+    [
+      "a key removed deep down",
+      { inputSchema: { ...schema, properties: { ...schema.properties, q: { type: "string", minLength: 1 } } } },
+      { inputSchema: schema },
+      "replaced",
+    ],
+    [
+      "output schema added",
+      { inputSchema: schema },
+      { inputSchema: schema, outputSchema: { type: "object" } },
+      "replaced",
+    ],
+    [
+      "annotations changed",
+      { annotations: { readOnlyHint: true } },
+      { annotations: { readOnlyHint: false } },
+      "replaced",
+    ],
+    ["now needs a task", {}, { execution: { taskSupport: "required" } }, "replaced"],
+    // Not read in place (the fingerprint of a new entry decides): the same unusable schema twice.
+    ["the same unusable input schema", { inputSchema: [] }, { inputSchema: [] }, "kept"],
+    ["an unusable input schema made usable", { inputSchema: [] }, { inputSchema: { type: "object" } }, "replaced"],
+  ];
+
+  it.each(cases)("%s: the descriptor is %s", async (_case, first, second, expected) => {
+    const { adapter } = pagingServerAdapter((_cursor, call) => ({
+      tools: [{ name: "t", ...(call === 1 ? first : second) }],
+    }));
+    await adapter.connect();
+    const [before] = await adapter.discoverTools();
+    const [after] = await adapter.discoverTools();
+    if (expected === "kept") expect(after).toBe(before);
+    else {
+      expect(after).not.toBe(before);
+      expect(after?.title).toBe(second.title);
+      expect(after?.description).toBe(second.description ?? "");
+    }
+    await adapter.disconnect();
+  });
+});
+
 describe("tools/list_changed", () => {
   it("refreshes the cache and reports added, removed and changed tools", async () => {
     const events: unknown[] = [];

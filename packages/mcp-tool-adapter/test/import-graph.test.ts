@@ -59,6 +59,8 @@ describe("importing the library", () => {
     const urls = await modulesResolvedBy(script);
     // The set did build its stdio server's adapter and transport.
     expect(urls.some((url) => url.includes("/packages/transport-stdio/src/stdio-transport.ts"))).toBe(true);
+    // node:crypto costs 8-12 ms to import; a stdio host never needs it (its spawn uses the global Web Crypto).
+    expect(urls).not.toContain("node:crypto");
     // The adapter checks HTTP configs with transport-http's light config entry; nothing else of it may load.
     const httpConfigCheck = /\/packages\/transport-http\/src\/config-(entry|check)\.ts$/;
     expect(

@@ -9,6 +9,13 @@ const UNSUPPORTED: unique symbol = Symbol("unsupported");
 type Budget = { nodes: number };
 
 /**
+ * Every object the fast path returned: deep-frozen plain data, so a later snapshot of it (the
+ * registry snapshots the schemas the adapter froze at discovery) returns it without walking it.
+ * The structuredClone path's results are not here: a frozen Date or Map can still change.
+ */
+const knownSnapshots = new WeakSet<object>();
+
+/**
  * A deep-frozen copy of plain data, as `deepFreeze(structuredClone(value))` gives, but parts that
  * are already deep-frozen plain data are shared instead of copied: the adapter hands over schemas
  * it froze itself, and copying them again was most of the cost of registering a tool.
@@ -20,13 +27,15 @@ type Budget = { nodes: number };
  */
 export function frozenSnapshot<T>(value: T): T {
   const snapshot = snapshotPlain(value, 0, { nodes: MAX_FAST_NODES });
-  return snapshot === UNSUPPORTED ? deepFreeze(structuredClone(value)) : (snapshot as T);
+  if (snapshot === UNSUPPORTED) return deepFreeze(structuredClone(value));
+  if (typeof snapshot === "object" && snapshot !== null) knownSnapshots.add(snapshot);
+  return snapshot as T;
 }
 
 function snapshotPlain(value: unknown, depth: number, budget: Budget): unknown {
   switch (typeof value) {
     case "object":
-      if (value === null) return value;
+      if (value === null || knownSnapshots.has(value)) return value;
       if (depth >= MAX_FAST_DEPTH || --budget.nodes < 0) return UNSUPPORTED;
       return Array.isArray(value) ? snapshotArray(value, depth, budget) : snapshotRecord(value, depth, budget);
     case "function":

@@ -27,6 +27,24 @@ describe("frozen snapshots of plain data", () => {
     expect(snapshot).toEqual({ server: "s", annotations: { readOnlyHint: true, tags: ["x"] }, extra: { n: 1 } });
   });
 
+  it("shares its own earlier snapshots whole, even where walking them again would pass the fast path's budget", () => {
+    // 6,002 nodes each: one fits the fast path's walk, the two together (12,004) would not, and were copied.
+    const makeBig = () => frozenSnapshot({ items: Array.from({ length: 6_000 }, (_, i) => ({ n: i })) });
+    const [first, second] = [makeBig(), makeBig()];
+    const wrapper = frozenSnapshot({ name: "t", first, second });
+    expect(wrapper.first).toBe(first);
+    expect(wrapper.second).toBe(second);
+    expect(frozenSnapshot(first)).toBe(first);
+  });
+
+  it("does not share a structuredClone result again: a frozen Date can still change", () => {
+    const first = frozenSnapshot({ at: new Date(0) });
+    const second = frozenSnapshot(first);
+    expect(second).not.toBe(first);
+    first.at.setTime(1);
+    expect(second.at.getTime()).toBe(0);
+  });
+
   it("copies a frozen object whose nested parts can still change", () => {
     const nested = { type: "string" };
     const schema = Object.freeze({ type: "object", properties: Object.freeze({ q: nested }) });

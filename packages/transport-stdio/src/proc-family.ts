@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { FamilyMembers, ProcessFamily, ProcessFamilyStrategy } from "./process-family.js";
 import { signalProcessGroup } from "./process-group.js";
 import {
@@ -47,7 +46,7 @@ export class ProcFamily implements ProcessFamily {
   #remembered: Member[] = [];
 
   constructor(procRoot: string, options: ProcFamilyOptions = {}) {
-    const token = options.token ?? randomBytes(16).toString("hex");
+    const token = options.token ?? randomHexToken();
     this.strategy = options.strategy ?? "tagged";
     this.detached = this.strategy === "group";
     this.#procRoot = procRoot;
@@ -218,4 +217,12 @@ function sendSignal(pid: number, signal: NodeJS.Signals): void {
     // ESRCH: it ended after the check. EPERM: not ours to signal (it changed user). Nothing more
     // to do either way, and this may run inside the host's `exit` hook, which must not throw.
   }
+}
+
+/**
+ * 16 random bytes as hex, from the global Web Crypto: node:crypto, imported at module load, cost
+ * every import of this package 8-12 ms; the global loads its parts on first use, at a spawn.
+ */
+function randomHexToken(): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString("hex");
 }

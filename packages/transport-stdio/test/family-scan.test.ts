@@ -106,6 +106,14 @@ async function fakeProc(processes: readonly FakeProcess[]): Promise<string> {
   return directory.path;
 }
 
+describe("the family token", () => {
+  it("is a fresh 128-bit hex token per family unless one is given", () => {
+    const tokens = [new ProcFamily("/proc"), new ProcFamily("/proc")].map((f) => f.environment[SERVER_TOKEN_ENV_VAR]);
+    for (const token of tokens) expect(token).toMatch(/^[0-9a-f]{32}$/);
+    expect(tokens[0]).not.toBe(tokens[1]);
+  });
+});
+
 describe("reading /proc", () => {
   it("parses stat lines whose command name holds spaces and parentheses, and rejects malformed ones", async () => {
     const root = await fakeProc([

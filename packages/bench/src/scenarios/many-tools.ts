@@ -33,7 +33,7 @@ export async function runManyToolsScenario(context: BenchContext): Promise<Figur
     }
     results[side].push(result);
   });
-  const pick = (field: "ms" | "cpuMs" | "peakRssMb" | "baselineRssMb") => ({
+  const pick = (field: "ms" | "cpuMs" | "againCpuMs" | "peakRssMb" | "baselineRssMb") => ({
     adapter: median(results.adapter.map((r) => r[field])),
     raw: median(results.raw.map((r) => r[field])),
   });
@@ -61,6 +61,17 @@ export async function runManyToolsScenario(context: BenchContext): Promise<Figur
       ...cpuMs,
       note: "user + system CPU of the client process in that stretch: its own work, without waiting for the server or a core",
     }),
+    compared(
+      {
+        id: "many-tools.discover-again.cpu",
+        group,
+        label: "discover again, nothing changed (raw: list pages again), client CPU",
+        unit: "ms",
+        ...pick("againCpuMs"),
+        note: "median of 7 listings after the first in each process, then of the processes: what a tools/list_changed or a reconnect costs; the bound catches copying every unchanged tool again (about 4x)",
+      },
+      ratioAtMost(2),
+    ),
     {
       ...compared({
         id: "many-tools.peak-rss",

@@ -4,6 +4,7 @@
  * Only the measured side's modules are loaded, so the RSS is that side's alone.
  */
 import type { Side } from "../interleave.js";
+import { median } from "../stats.js";
 import { currentRssMb, peakRssMb } from "./memory.js";
 import type { RunCommand } from "./run-worker.js";
 import { serveIpcCommands } from "./serve-ipc-commands.js";
@@ -21,6 +22,8 @@ export interface ManyToolsResult {
   ms: number;
   /** CPU time (user + system) this process spent in that stretch. */
   cpuMs: number;
+  /** Median client CPU of listing everything again, nothing changed (adapter: discoverTools()), after the first. */
+  againCpuMs: number;
   toolCount: number;
   /** RSS once the side's modules are loaded, before connecting. */
   baselineRssMb: number;
@@ -28,9 +31,23 @@ export interface ManyToolsResult {
   peakRssMb: number;
 }
 
+/** How many times each side lists everything again after the first listing. */
+const AGAIN = 7;
+
 function cpuMillisSince(before: NodeJS.CpuUsage): number {
   const spent = process.cpuUsage(before);
   return (spent.user + spent.system) / 1000;
+}
+
+/** Median client CPU of `AGAIN` runs of `list`: what a host pays on each tools/list_changed or reconnect. */
+async function medianCpuOfAgain(list: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let round = 0; round < AGAIN; round++) {
+    const cpuBefore = process.cpuUsage();
+    await list();
+    samples.push(cpuMillisSince(cpuBefore));
+  }
+  return median(samples);
 }
 
 async function measureAdapter(job: ManyToolsJob): Promise<Omit<ManyToolsResult, "side">> {
@@ -50,7 +67,8 @@ async function measureAdapter(job: ManyToolsJob): Promise<Omit<ManyToolsResult, 
       throw new Error(
         `adapter skipped ${report.skipped.length} generated tools, e.g. ${JSON.stringify(report.skipped[0])}`,
       );
-    return { ms, cpuMs, toolCount: registry.size, baselineRssMb, peakRssMb: peakRssMb() };
+    const againCpuMs = await medianCpuOfAgain(() => adapter.discoverTools());
+    return { ms, cpuMs, againCpuMs, toolCount: registry.size, baselineRssMb, peakRssMb: peakRssMb() };
   } finally {
     await adapter.disconnect();
   }
@@ -69,7 +87,8 @@ async function measureRaw(job: ManyToolsJob): Promise<Omit<ManyToolsResult, "sid
     const toolCount = await listAllToolsRaw(client);
     const cpuMs = cpuMillisSince(cpuBefore);
     const ms = performance.now() - started;
-    return { ms, cpuMs, toolCount, baselineRssMb, peakRssMb: peakRssMb() };
+    const againCpuMs = await medianCpuOfAgain(() => listAllToolsRaw(client));
+    return { ms, cpuMs, againCpuMs, toolCount, baselineRssMb, peakRssMb: peakRssMb() };
   } finally {
     await client.close();
   }
