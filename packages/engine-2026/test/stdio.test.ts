@@ -5,6 +5,8 @@ import { createEngine2026 } from "../src/index.js";
 
 // The SDK v2 server script over stdio: a process per connect (stdio has no shared server).
 const adapters: MCPToolAdapter[] = [];
+/** Bounds a hang only: a server started under tsx on a loaded CI machine can take many seconds to answer. */
+const HANG_BOUND_MS = 30_000;
 
 afterEach(async () => {
   await Promise.all(adapters.splice(0).map((adapter) => adapter.disconnect()));
@@ -16,7 +18,7 @@ function adapterFor(protocol: "auto" | "2026-07-28", modernOnly: boolean): MCPTo
     { name: "v2-stdio", transport: "stdio", ...v2StdioServerConfig({ modernOnly }), protocol },
     {
       engine: createEngine2026(),
-      connectTimeoutMs: 20_000,
+      connectTimeoutMs: HANG_BOUND_MS,
       // The same handler answers a server request on 2025 and an input_required result on 2026-07-28.
       onElicitation: () => ({ action: "accept", content: { name: protocol } }),
     },
@@ -25,7 +27,7 @@ function adapterFor(protocol: "auto" | "2026-07-28", modernOnly: boolean): MCPTo
   return adapter;
 }
 
-describe("engine-2026 over stdio", () => {
+describe("engine-2026 over stdio", { timeout: 2 * HANG_BOUND_MS }, () => {
   it('"2026-07-28" speaks the new revision to a modern-only server', async () => {
     const adapter = adapterFor("2026-07-28", true);
     await adapter.connect();
