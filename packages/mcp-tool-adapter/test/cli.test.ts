@@ -353,7 +353,9 @@ describe("the mcp-tool-adapter bin (spawned)", () => {
   });
 });
 
-describe("the demo", () => {
+// A hang bound, not a time limit: the demo starts two servers and runs a dozen steps, which took
+// over the file's 60 s once on a CI machine at load 40.
+describe("the demo", { timeout: 180_000 }, () => {
   afterEach(async () => {
     await expectNoLeakedProcesses();
   });
