@@ -37,7 +37,8 @@ const LONG_POLES = ["mcp-tool-adapter", "@mcp-tool-adapter/transport-stdio", "@m
  * What the second leg (Node 24, beside this machine's Node 20) runs: what needs Node >= 22 (the AI
  * SDK and OpenAI Agents bridges, the conformance suite), what touches the Node runtime directly
  * (child processes, sockets and HTTP, the OAuth listener and file store), and the cucumber
- * features end to end. The rest is plain TypeScript over those, and running it twice on CI's two
+ * features end to end (every one on engine-2026; on the default engine, the @node22 ones the
+ * first leg leaves out). The rest is plain TypeScript over those, and running it twice on CI's two
  * cores cost more than CI's 15-minute budget allows; `MCP_TOOL_ADAPTER_TEST_LEGS=full` runs
  * everything on both legs.
  */
@@ -115,11 +116,15 @@ function runLeg(leg) {
   console.log(`=== Test leg ${leg.label}: Node ${version} (${leg.nodeBinary})`);
   const legReports = join(reportsDir, leg.label);
   mkdirSync(legReports, { recursive: true });
+  const secondLeg = leg !== legs[0] && process.env.MCP_TOOL_ADAPTER_TEST_LEGS !== "full";
   const env = {
     TURBO_TELEMETRY_DISABLED: "1",
     ...process.env,
     PATH: `${dirname(leg.nodeBinary)}:${process.env.PATH ?? ""}`,
     MCP_TEST_REPORTS_DIR: legReports,
+    // The first leg runs the features on the default engine; the second runs them all on
+    // engine-2026 (ENGINE_RUNS) and, on the default engine, only those the first leave out.
+    ...(secondLeg ? { MCP_TEST_DEFAULT_ENGINE_TAGS: "@node22" } : {}),
   };
   const prefix = legs.length > 1 ? `[${leg.label}] ` : "";
   // Turbo starts ready tasks in no order we can set, and the longest suites, started last, used to
@@ -132,7 +137,6 @@ function runLeg(leg) {
   const unsupported = packagesNeedingNewerNode(Number(version.replace(/^v/, "").split(".")[0]));
   if (unsupported.length > 0)
     console.log(`${prefix}Left out (their engines need a newer Node): ${unsupported.join(", ")}`);
-  const secondLeg = leg !== legs[0] && process.env.MCP_TOOL_ADAPTER_TEST_LEGS !== "full";
   const selections = secondLeg
     ? [
         ...SECOND_LEG_PACKAGES.filter((name) => LONG_POLES.includes(name)).map((name) => [`--filter=${name}`]),
