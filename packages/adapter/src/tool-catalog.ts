@@ -19,8 +19,8 @@ export class CatalogEntry {
    * refused, so it is called as a task and its result fetched with tasks/result.
    */
   readonly requiresTask: boolean;
-  readonly #inputProblem: string | undefined;
-  #fingerprint: string | undefined;
+  /** Why the listed input schema is unusable (an invoke then fails with it), or undefined. */
+  readonly inputProblem: string | undefined;
   #capability: ToolCapability | undefined;
   #input: SchemaCheck | undefined;
   #output: SchemaCheck | undefined;
@@ -28,7 +28,7 @@ export class CatalogEntry {
   constructor(descriptor: MCPToolDescriptor, inputProblem: string | undefined, requiresTask = false) {
     this.descriptor = descriptor;
     this.requiresTask = requiresTask;
-    this.#inputProblem = inputProblem;
+    this.inputProblem = inputProblem;
   }
 
   /**
@@ -40,23 +40,21 @@ export class CatalogEntry {
     return this.#capability;
   }
 
-  /**
-   * A canonical JSON of the descriptor, to tell a changed tool from an unchanged one. Computed on
-   * first use: only a rediscovery compares it, and a first discovery of thousands of tools need not pay.
-   */
-  get fingerprint(): string {
-    this.#fingerprint ??= canonicalJson(
-      this.requiresTask ? { ...this.descriptor, requiresTask: true } : this.descriptor,
+  /** Whether `other` defines the same tool: equal descriptors (whatever their key order) and reading. */
+  sameDefinitionAs(other: CatalogEntry): boolean {
+    return (
+      other.requiresTask === this.requiresTask &&
+      other.inputProblem === this.inputProblem &&
+      jsonEqual(other.descriptor, this.descriptor)
     );
-    return this.#fingerprint;
   }
 
   /** Undefined when `args` fit the input schema, otherwise the "validation failed: ..." message. */
   checkInput(args: Record<string, unknown>, validator: SchemaValidator): string | undefined {
     this.#input ??=
-      this.#inputProblem === undefined
+      this.inputProblem === undefined
         ? compile(this.descriptor.inputSchema, validator)
-        : { problem: this.#inputProblem };
+        : { problem: this.inputProblem };
     if ("problem" in this.#input) {
       return `validation failed: the input schema of tool "${this.descriptor.name}" is invalid, so its arguments cannot be checked (${this.#input.problem}); the server must fix the tool's inputSchema`;
     }
@@ -124,7 +122,7 @@ export class ToolCatalog {
     for (const [name, entry] of this.#exposed) {
       const before = previous?.get(name);
       if (before === undefined) added.push(name);
-      else if (before !== entry && before.fingerprint !== entry.fingerprint) changed.push(name);
+      else if (before !== entry && !before.sameDefinitionAs(entry)) changed.push(name);
     }
     const removed =
       previous === undefined ? [] : [...previous.#exposed.keys()].filter((name) => !this.#exposed.has(name));
@@ -154,42 +152,84 @@ export function buildEntries(
       logger?.warn?.(`MCP server "${serverName}" listed a tool without a name; skipping it`, { tool: raw });
       continue;
     }
-    const listed = raw as Record<string, unknown> & { name: string };
+    const listed = readListing(raw as Record<string, unknown> & { name: string });
     if (entries.has(listed.name)) {
       logger?.warn?.(`MCP server "${serverName}" listed tool "${listed.name}" twice; keeping the first`);
       continue;
     }
     const before = previous?.get(listed.name);
-    // An unchanged tool keeps its entry without a new snapshot or fingerprint being made: a
+    // An unchanged tool keeps its entry, compared in place without a new snapshot being made: a
     // rediscovery of thousands of tools (list_changed, a reconnect) mostly finds them unchanged.
-    if (before !== undefined && listsAs(listed, before)) {
-      entries.set(listed.name, before);
-      continue;
-    }
-    const entry = toEntry(listed);
-    entries.set(listed.name, before !== undefined && before.fingerprint === entry.fingerprint ? before : entry);
+    entries.set(listed.name, before !== undefined && listsAs(listed, before) ? before : toEntry(listed));
   }
   return [...entries.values()];
 }
 
-/** True when `raw` would make the same entry as `entry`: toEntry's reading of each field, compared in place. */
-function listsAs(raw: Record<string, unknown>, entry: CatalogEntry): boolean {
-  const { descriptor } = entry;
+/** A listed tool's fields as the catalog reads them, before anything is copied or frozen. */
+interface ListedTool {
+  readonly name: string;
+  readonly title: string | undefined;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly inputProblem: string | undefined;
+  readonly outputSchema: Record<string, unknown> | undefined;
+  readonly annotations: Record<string, unknown> | undefined;
+  readonly requiresTask: boolean;
+}
+
+/** The input schema of a tool that lists none: it takes an object of any shape. */
+const DEFAULT_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({ type: "object" });
+/** What stands in for an unusable input schema (the entry's inputProblem says why). */
+const NO_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({});
+
+function readListing(raw: Record<string, unknown> & { name: string }): ListedTool {
   const { inputSchema, outputSchema, annotations, title, description, execution } = raw;
+  const usable = inputSchema === undefined || isRecord(inputSchema);
+  return {
+    name: raw.name,
+    title: typeof title === "string" ? title : undefined,
+    description: typeof description === "string" ? description : "",
+    inputSchema:
+      inputSchema === undefined ? DEFAULT_INPUT_SCHEMA : isRecord(inputSchema) ? inputSchema : NO_INPUT_SCHEMA,
+    inputProblem: usable
+      ? undefined
+      : `inputSchema must be a JSON Schema object, got ${Array.isArray(inputSchema) ? "an array" : typeof inputSchema}`,
+    outputSchema: isRecord(outputSchema) ? outputSchema : undefined,
+    annotations: isRecord(annotations) ? annotations : undefined,
+    requiresTask: isRecord(execution) && execution.taskSupport === "required",
+  };
+}
+
+/** True when `listed` would make the same entry as `entry`, compared in place. */
+function listsAs(listed: ListedTool, entry: CatalogEntry): boolean {
+  const { descriptor } = entry;
   return (
-    (typeof title === "string" ? title === descriptor.title : descriptor.title === undefined) &&
-    (typeof description === "string" ? description : "") === descriptor.description &&
-    (inputSchema === undefined
-      ? jsonEqual(DEFAULT_INPUT_SCHEMA, descriptor.inputSchema)
-      : isRecord(inputSchema) && jsonEqual(inputSchema, descriptor.inputSchema)) &&
-    optionalRecordEqual(outputSchema, descriptor.outputSchema) &&
-    optionalRecordEqual(annotations, descriptor.annotations) &&
-    (isRecord(execution) && execution.taskSupport === "required") === entry.requiresTask
+    listed.title === descriptor.title &&
+    listed.description === descriptor.description &&
+    listed.inputProblem === entry.inputProblem &&
+    listed.requiresTask === entry.requiresTask &&
+    jsonEqual(listed.inputSchema, descriptor.inputSchema) &&
+    optionalJsonEqual(listed.outputSchema, descriptor.outputSchema) &&
+    optionalJsonEqual(listed.annotations, descriptor.annotations)
   );
 }
 
-function optionalRecordEqual(raw: unknown, kept: unknown): boolean {
-  return isRecord(raw) ? kept !== undefined && jsonEqual(raw, kept) : kept === undefined;
+function optionalJsonEqual(listed: unknown, kept: unknown): boolean {
+  return listed === undefined || kept === undefined ? listed === kept : jsonEqual(listed, kept);
+}
+
+function toEntry(listed: ListedTool): CatalogEntry {
+  const { title, outputSchema, annotations } = listed;
+  const descriptor: MCPToolDescriptor = {
+    name: listed.name,
+    ...(title !== undefined ? { title } : {}),
+    description: listed.description,
+    // The shared defaults are frozen already, so their snapshot is the object itself.
+    inputSchema: frozenSnapshot(listed.inputSchema),
+    ...(outputSchema !== undefined ? { outputSchema: frozenSnapshot(outputSchema) } : {}),
+    ...(annotations !== undefined ? { annotations: frozenSnapshot(annotations) } : {}),
+  };
+  return new CatalogEntry(Object.freeze(descriptor), listed.inputProblem, listed.requiresTask);
 }
 
 /** Deep equality of JSON data, whatever the key order: what equal canonicalJson texts mean, without building them. */
@@ -211,33 +251,6 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   }
   for (const key in right) if (Object.hasOwn(right, key)) keys -= 1;
   return keys === 0;
-}
-
-/** The input schema of a tool that lists none: it takes an object of any shape. */
-const DEFAULT_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({ type: "object" });
-
-function toEntry(raw: Record<string, unknown> & { name: string }): CatalogEntry {
-  const { inputSchema, outputSchema, annotations, title, description, execution } = raw;
-  let inputProblem: string | undefined;
-  let input: Record<string, unknown>;
-  if (inputSchema === undefined) {
-    input = { ...DEFAULT_INPUT_SCHEMA };
-  } else if (isRecord(inputSchema)) {
-    input = inputSchema;
-  } else {
-    input = {};
-    inputProblem = `inputSchema must be a JSON Schema object, got ${Array.isArray(inputSchema) ? "an array" : typeof inputSchema}`;
-  }
-  const descriptor: MCPToolDescriptor = {
-    name: raw.name,
-    ...(typeof title === "string" ? { title } : {}),
-    description: typeof description === "string" ? description : "",
-    inputSchema: frozenSnapshot(input),
-    ...(isRecord(outputSchema) ? { outputSchema: frozenSnapshot(outputSchema) } : {}),
-    ...(isRecord(annotations) ? { annotations: frozenSnapshot(annotations) } : {}),
-  };
-  const requiresTask = isRecord(execution) && execution.taskSupport === "required";
-  return new CatalogEntry(Object.freeze(descriptor), inputProblem, requiresTask);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

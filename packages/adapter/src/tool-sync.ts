@@ -46,6 +46,12 @@ const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);
 export class ToolSync {
   readonly #context: ToolSyncContext;
   #catalog: { session: Session; catalog: ToolCatalog } | undefined;
+  /**
+   * The last catalog listed, kept across a session change (unlike #catalog): the next discovery,
+   * on this session or after a recovery on a new one, keeps the entries of the tools that did not
+   * change. Only reconnect() forgets it, to start afresh.
+   */
+  #lastListed: ToolCatalog | undefined;
   #filter: CompiledToolFilter = compileToolFilter(undefined);
   readonly #registrations = new Map<ToolRegistry, Map<string, RegisterToolsOptions>>();
   readonly #listeners = new Set<ToolsChangedListener>();
@@ -76,6 +82,7 @@ export class ToolSync {
   /** Forgets the cached tools (reconnect starts from a fresh discovery). */
   clear(): void {
     this.#catalog = undefined;
+    this.#lastListed = undefined;
   }
 
   /** A new session is live: a catalog listed on another session no longer applies. */
@@ -103,7 +110,7 @@ export class ToolSync {
 
   async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
     const rawTools = await this.#listAllTools(session);
-    const previous = this.#catalog?.session === session ? this.#catalog.catalog : undefined;
+    const previous = this.#lastListed;
     const { logger, serverName } = this.#context;
     let entries = buildEntries(rawTools, previous, logger, serverName);
     if (this.#context.gate !== undefined) {
@@ -114,6 +121,7 @@ export class ToolSync {
     const catalog = new ToolCatalog(entries, filter);
     if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
     this.#catalog = { session, catalog };
+    this.#lastListed = catalog;
     return catalog;
   }
 

@@ -282,8 +282,8 @@ describe("discovering again", () => {
       "replaced",
     ],
     ["now needs a task", {}, { execution: { taskSupport: "required" } }, "replaced"],
-    // Not read in place (the fingerprint of a new entry decides): the same unusable schema twice.
     ["the same unusable input schema", { inputSchema: [] }, { inputSchema: [] }, "kept"],
+    ["an unusable input schema, unusable another way", { inputSchema: [] }, { inputSchema: "object" }, "replaced"],
     ["an unusable input schema made usable", { inputSchema: [] }, { inputSchema: { type: "object" } }, "replaced"],
   ];
 

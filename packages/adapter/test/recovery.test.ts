@@ -269,10 +269,17 @@ describe("state after recovery", () => {
     await server.addTool({ name: "hidden_other", annotations: { readOnlyHint: true } });
     const changes: { added: string[]; removed: string[] }[] = [];
     registry.subscribe((change) => changes.push(change));
+    const readValueBefore = adapter.discoveredTools.find((tool) => tool.name === "read_value");
+    const toolEvents: { added: string[]; removed: string[]; changed: string[] }[] = [];
+    adapter.onToolsChanged((event) => toolEvents.push(event));
     down.value = false;
     clock.value = 10;
     expect((await registry.call("ns/read_value", {})).success).toBe(true);
     expect(changes).toEqual([expect.objectContaining({ added: ["ns/count_items"], removed: [] })]);
+    // Listed anew on the new session, the other tools are told apart from changed ones by their definitions.
+    expect(toolEvents).toEqual([expect.objectContaining({ added: ["count_items"], removed: [], changed: [] })]);
+    // ... and an unchanged tool keeps its entry: the same frozen descriptor, not a copy.
+    expect(adapter.discoveredTools.find((tool) => tool.name === "read_value")).toBe(readValueBefore);
     expect(registry.list({ namespace: "ns" }).map((tool) => tool.name)).toEqual([...names, "ns/count_items"]);
     expect(server.subscriptions.filter((uri) => uri === "test://a")).toHaveLength(3);
   });

@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { IMPORT_RECORDER_PATH } from "@mcp-tool-adapter/test-helpers";
 import { describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 /** The adapter's package, where the real OpenTelemetry SDK (its dev dependency) resolves. */
 const adapterPackageDir = fileURLToPath(new URL("../../adapter", import.meta.url));
 const runCliModule = new URL("../src/cli/run-cli.ts", import.meta.url).href;
-const recorder = fileURLToPath(new URL("fixtures/record-imports.mjs", import.meta.url));
+const recorder = IMPORT_RECORDER_PATH;
 
 /** The module URLs a fresh Node process resolves while running `script` (an ES module body). */
 async function modulesResolvedBy(script: string): Promise<string[]> {

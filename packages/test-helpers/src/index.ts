@@ -7,3 +7,4 @@ export {
   type RegisteredServer,
 } from "./registered-servers.js";
 export { startOAuthServerWithTempRoot, type OAuthServerWithTempRoot } from "./oauth-server.js";
+export { IMPORT_RECORDER_PATH } from "./import-recorder.js";

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
@@ -6,13 +5,8 @@ import { MCPConfigFileError } from "../config-file/errors.js";
 import { MCPToolLockError } from "../policy/lock-file.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
-import { packageFilePath } from "./package-file.js";
+import { packageManifest } from "./package-file.js";
 import { CliUsageError } from "./usage-error.js";
-
-/** Read when the CLI runs, not when the library is imported. */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(packageFilePath("package.json"), "utf8")) as { version: string }).version;
-}
 
 /**
  * The adapter's MCP_LOG_LEVELS, spelled out so that `--help` does not load the adapter; the
@@ -45,7 +39,7 @@ interface CommonFlags {
 export function buildProgram(context: CliContext, setExitCode: (code: number) => void): Command {
   const program = new Command("mcp-tool-adapter")
     .description("Connect MCP servers, list their tools with inferred capabilities, and call them.")
-    .version(packageVersion(), "-v, --version", "print the version")
+    .version(packageManifest().version, "-v, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showHelpAfterError("(run with --help for usage)")
     // Sub-commands created below inherit exitOverride, configureOutput and the help option.
