@@ -13,17 +13,27 @@
 // checked first (LICENSE, no source maps of the JavaScript, registry-safe README links).
 // Needs `pnpm build` first. Network: the npm registry only (third-party dependencies).
 // Every failure is printed with its package manager, package and step; exit code 1 if any.
-// Usage: node scripts/check-consumers.mjs [--keep]   (--keep leaves the scratch directory)
+// Usage: node scripts/check-consumers.mjs [--keep] [--steps-niceness=N]
+//   --keep leaves the scratch directory; --steps-niceness lowers the priority once the installs are done.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const requireFromRoot = createRequire(join(root, "package.json"));
 const keep = process.argv.includes("--keep");
+/** `--steps-niceness=N`: once every project is installed, lower this process's priority (and its later children's) to N. */
+const stepsNiceness = (() => {
+  const flag = process.argv.find((arg) => arg.startsWith("--steps-niceness="));
+  if (flag === undefined) return undefined;
+  const niceness = Number(flag.slice("--steps-niceness=".length));
+  if (!Number.isInteger(niceness) || niceness < -20 || niceness > 19)
+    throw new Error(`${flag}: give a whole number from -20 to 19`);
+  return niceness;
+})();
 
 /** Packages that need Node at run time (processes, files); every other public package must bundle for a browser. */
 const NODE_ONLY = new Set([
@@ -257,10 +267,8 @@ const managers = [
   },
 ];
 
-const umbrella = packedPackages.find((pkg) => pkg.name === "mcp-tool-adapter");
-const serverMemoryEntry = resolveBin("@modelcontextprotocol/server-memory", join(root, "packages", "test-servers"));
-
-for (const manager of managers) {
+/** Sets up and installs one manager's project: its directory, or undefined (recorded) when the install failed. */
+async function installProject(manager) {
   const dir = join(scratch, manager.name);
   mkdirSync(dir);
   const installStarted = performance.now();
@@ -268,13 +276,30 @@ for (const manager of managers) {
   if (installed.code !== 0) {
     record(manager.name, "", "install", describeRun(installed, INSTALL_TIMEOUT_MS));
     console.log(`  (${manager.name} install failed; its other steps are skipped)`);
-    continue;
+    return undefined;
   }
   record(manager.name, "", "install");
   console.log(
     `  ${manager.name}: installed ${packedPackages.length} tarballs in ${Math.round(performance.now() - installStarted)} ms`,
   );
+  return { manager, dir };
+}
 
+const umbrella = packedPackages.find((pkg) => pkg.name === "mcp-tool-adapter");
+const serverMemoryEntry = resolveBin("@modelcontextprotocol/server-memory", join(root, "packages", "test-servers"));
+
+// Every project is installed first, npm's and pnpm's side by side (an install mostly waits on the
+// registry and the disk), so the steps after them can run at a lower priority: in CI the check
+// starts beside the tests, at their priority only while it installs (see --steps-niceness).
+const [installedByNpm, installedWithoutSdk, installedByPnpm] = await Promise.all([
+  installProject(managers[0]).then(async (installed) => [installed, await installWithoutSdk()]),
+  installProject(managers[1]),
+]).then(([[npm, withoutSdk], pnpm]) => [npm, withoutSdk, pnpm]);
+if (stepsNiceness !== undefined) setPriority(stepsNiceness);
+
+for (const installed of [installedByNpm, installedByPnpm]) {
+  if (installed === undefined) continue;
+  const { manager, dir } = installed;
   await inParallel(packedPackages, 2, async (pkg) => {
     for (const entry of entrySpecifiers(pkg)) {
       const specifier = JSON.stringify(entry);
@@ -320,7 +345,7 @@ for (const manager of managers) {
 // A user who picks only schema-validation (or the registry, ...) gets no SDK; their types must
 // still check. In the projects above the SDK is always there (the umbrella brings it), so an
 // import of the SDK's types from one of these would pass unnoticed.
-await typeCheckWithoutSdk();
+if (installedWithoutSdk !== undefined) await typeCheckWithoutSdk(installedWithoutSdk);
 
 // ── 4. Report ────────────────────────────────────────────────────────────────────────────────────
 if (keep) console.log(`Scratch projects kept in ${scratch}`);
@@ -450,8 +475,8 @@ async function typeCheck(manager, dir, resolution) {
   }
 }
 
-/** The packages whose dependency closure has no MCP SDK, installed alone with npm and type-checked (nodenext, ES2023 only). */
-async function typeCheckWithoutSdk() {
+/** Installs, with npm, the packages whose dependency closure has no MCP SDK: `{ dir, sdkFree }`, or undefined (recorded) on failure. */
+async function installWithoutSdk() {
   const byName = new Map(packedPackages.map((pkg) => [pkg.name, pkg]));
   const needsSdk = (pkg, seen = new Set()) => {
     if (seen.has(pkg.name)) return false;
@@ -490,7 +515,7 @@ async function typeCheckWithoutSdk() {
   });
   if (installed.code !== 0) {
     record("npm", "", "install without the SDK", describeRun(installed, INSTALL_TIMEOUT_MS));
-    return;
+    return undefined;
   }
   if (existsSync(join(dir, "node_modules", "@modelcontextprotocol", "sdk"))) {
     record(
@@ -499,8 +524,13 @@ async function typeCheckWithoutSdk() {
       "install without the SDK",
       `@modelcontextprotocol/sdk was installed although none of ${sdkFree.map((pkg) => pkg.name).join(", ")} declares it`,
     );
-    return;
+    return undefined;
   }
+  return { dir, sdkFree };
+}
+
+/** Type-checks the SDK-free packages installed alone (nodenext, ES2023 only, every declaration). */
+async function typeCheckWithoutSdk({ dir, sdkFree }) {
   for (const pkg of sdkFree)
     writeFileSync(
       join(dir, `${unsafeFileName(pkg.name)}.ts`),
