@@ -295,10 +295,10 @@ const serverMemoryEntry = resolveBin("@modelcontextprotocol/server-memory", join
 // Every project is installed first, npm's and pnpm's side by side (an install mostly waits on the
 // registry and the disk), so the steps after them can run at a lower priority: in CI the check
 // starts beside the tests, at their priority only while it installs (see --steps-niceness).
-const [installedByNpm, installedWithoutSdk, installedByPnpm] = await Promise.all([
+const [[installedByNpm, installedWithoutSdk], installedByPnpm] = await Promise.all([
   installProject(managers[0]).then(async (installed) => [installed, await installWithoutSdk()]),
   installProject(managers[1]),
-]).then(([[npm, withoutSdk], pnpm]) => [npm, withoutSdk, pnpm]);
+]);
 if (stepsNiceness !== undefined) setPriority(stepsNiceness);
 
 for (const installed of [installedByNpm, installedByPnpm]) {

@@ -184,16 +184,19 @@ const NO_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function readListing(raw: Record<string, unknown> & { name: string }): ListedTool {
   const { inputSchema, outputSchema, annotations, title, description, execution } = raw;
-  const usable = inputSchema === undefined || isRecord(inputSchema);
   return {
     name: raw.name,
     title: typeof title === "string" ? title : undefined,
     description: typeof description === "string" ? description : "",
-    inputSchema:
-      inputSchema === undefined ? DEFAULT_INPUT_SCHEMA : isRecord(inputSchema) ? inputSchema : NO_INPUT_SCHEMA,
-    inputProblem: usable
-      ? undefined
-      : `inputSchema must be a JSON Schema object, got ${Array.isArray(inputSchema) ? "an array" : typeof inputSchema}`,
+    inputSchema: isRecord(inputSchema)
+      ? inputSchema
+      : inputSchema === undefined
+        ? DEFAULT_INPUT_SCHEMA
+        : NO_INPUT_SCHEMA,
+    inputProblem:
+      inputSchema === undefined || isRecord(inputSchema)
+        ? undefined
+        : `inputSchema must be a JSON Schema object, got ${Array.isArray(inputSchema) ? "an array" : typeof inputSchema}`,
     outputSchema: isRecord(outputSchema) ? outputSchema : undefined,
     annotations: isRecord(annotations) ? annotations : undefined,
     requiresTask: isRecord(execution) && execution.taskSupport === "required",

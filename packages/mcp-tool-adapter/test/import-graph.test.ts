@@ -7,7 +7,6 @@ const packageDir = fileURLToPath(new URL("..", import.meta.url));
 /** The adapter's package, where the real OpenTelemetry SDK (its dev dependency) resolves. */
 const adapterPackageDir = fileURLToPath(new URL("../../adapter", import.meta.url));
 const runCliModule = new URL("../src/cli/run-cli.ts", import.meta.url).href;
-const recorder = IMPORT_RECORDER_PATH;
 
 /** The module URLs a fresh Node process resolves while running `script` (an ES module body). */
 async function modulesResolvedBy(script: string): Promise<string[]> {
@@ -23,7 +22,7 @@ async function printedBy(script: string, cwd = packageDir): Promise<unknown> {
       "tsx",
       "--conditions=@mcp-tool-adapter/source",
       "--import",
-      recorder,
+      IMPORT_RECORDER_PATH,
       "--input-type=module",
       "-e",
       script,
