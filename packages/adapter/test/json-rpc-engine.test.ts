@@ -60,6 +60,7 @@ const opened: MCPEngineConnection[] = [];
 
 afterEach(async () => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
   await Promise.all(opened.splice(0).map((connection) => connection.close()));
 });
 
@@ -271,6 +272,39 @@ describe("the JSON-RPC engine's requests", () => {
     await settle();
     expect(cancelled).toHaveLength(1);
     gate.open();
+  });
+
+  it("requests in flight hold the process open with one timer, and answered ones no longer do", async () => {
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const realSetTimeout = globalThis.setTimeout;
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+      const timer = realSetTimeout(...args);
+      timers.push(timer);
+      return timer;
+    }));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let arrived = 0;
+    const { connection } = await connect({
+      tool: async () => {
+        arrived += 1;
+        await released;
+      },
+    });
+    const calls = [1, 2, 3].map((n) =>
+      connection.request({ method: "tools/call", params: { name: "t", arguments: { n } } }),
+    );
+    await vi.waitFor(() => {
+      expect(arrived).toBe(3);
+    });
+    // The handshake's request and the three calls share one timer, armed for the earliest deadline.
+    expect(timers).toHaveLength(1);
+    expect(timers[0]!.hasRef()).toBe(true);
+    release();
+    await Promise.all(calls);
+    expect(timers[0]!.hasRef()).toBe(false);
   });
 
   describe("progress", () => {

@@ -19,6 +19,7 @@ import type {
 } from "@mcp-tool-adapter/core";
 import { wrapBareResult } from "../legacy-result-transport.js";
 import { clientRequestAnswers, errorReply } from "./client-requests.js";
+import { DeadlineTimer } from "./deadline-timer.js";
 import {
   classifyMessage,
   type IncomingError,
@@ -62,6 +63,7 @@ export class JsonRpcSession implements PendingRequestOwner {
   readonly #capabilities: Readonly<Record<string, unknown>>;
   readonly #answers: Map<string, (request: IncomingRequest, signal: AbortSignal) => Promise<unknown>>;
   readonly #pending = new Map<number, PendingRequest>();
+  readonly #deadlines = new DeadlineTimer((now) => this.#expireDue(now));
   /** Progress listeners of requests answered with a task: the task's progress keeps its token. */
   readonly #taskProgress = new Map<number, (progress: MCPProgress) => void>();
   /** The server's requests being answered, by id: a cancellation or the close aborts them. */
@@ -116,6 +118,7 @@ export class JsonRpcSession implements PendingRequestOwner {
         params = { ...params, _meta: { ...meta, progressToken: id } };
       }
       this.#pending.set(id, pending);
+      this.#deadlines.watch(pending.deadline);
       const outgoing = (
         params === undefined
           ? { jsonrpc: "2.0", id, method: message.method }
@@ -123,7 +126,7 @@ export class JsonRpcSession implements PendingRequestOwner {
       ) as JSONRPCMessage;
       this.#transport.send(outgoing).catch((error: unknown) => {
         if (this.#pending.get(id) !== pending) return;
-        this.#pending.delete(id);
+        this.#forget(id);
         pending.reject(error);
       });
     });
@@ -148,7 +151,7 @@ export class JsonRpcSession implements PendingRequestOwner {
   /** Gives up on a request: forgets it, tells the server (`notifications/cancelled`), rejects it. */
   cancel(pending: PendingRequest, reason: unknown): void {
     if (this.#pending.get(pending.id) !== pending) return;
-    this.#pending.delete(pending.id);
+    this.#forget(pending.id);
     if (this.#open) {
       const cancelled = {
         jsonrpc: "2.0",
@@ -188,7 +191,7 @@ export class JsonRpcSession implements PendingRequestOwner {
       this.#error(new Error(`Received a response for an unknown message ID: ${JSON.stringify(message)}`));
       return;
     }
-    this.#pending.delete(id);
+    this.#forget(id);
     if (message.kind === "error") {
       pending.reject(McpError.fromError(message.error.code, message.error.message, message.error.data));
       return;
@@ -246,7 +249,7 @@ export class JsonRpcSession implements PendingRequestOwner {
     if (pending !== undefined) {
       const expired = pending.progressed();
       if (expired !== undefined) {
-        this.#pending.delete(id);
+        this.#forget(id);
         pending.reject(expired);
         return;
       }
@@ -290,6 +293,22 @@ export class JsonRpcSession implements PendingRequestOwner {
       });
   }
 
+  /** A request is answered or given up on. */
+  #forget(id: number): void {
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#deadlines.idle();
+  }
+
+  /** Times out the requests whose deadline has passed; returns the earliest deadline left (Infinity when none). */
+  #expireDue(now: number): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const pending of this.#pending.values()) {
+      if (pending.deadline <= now) pending.expire();
+      else if (pending.deadline < next) next = pending.deadline;
+    }
+    return next;
+  }
+
   #error(error: Error): void {
     this.#onError?.(error);
     this.#listeners.error(error);
@@ -301,6 +320,7 @@ export class JsonRpcSession implements PendingRequestOwner {
     this.#open = false;
     const pending = [...this.#pending.values()];
     this.#pending.clear();
+    this.#deadlines.stop();
     this.#taskProgress.clear();
     for (const controller of this.#answering.values()) controller.abort();
     this.#answering.clear();

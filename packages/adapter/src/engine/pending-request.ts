@@ -9,10 +9,11 @@ export interface PendingRequestOwner {
 }
 
 /**
- * One request in flight: its promise's settlers, its timeout (restarted by progress when asked,
- * bounded by `maxTotalTimeout`), its progress listener and its abort signal. The rules are SDK
- * 1.x's: the default timeout is the SDK's, a timeout and an abort both cancel with
- * RequestTimeout, and an abort reason that is already an McpError is kept as is.
+ * One request in flight: its promise's settlers, its deadline (moved on by progress when asked,
+ * bounded by `maxTotalTimeout`), its progress listener and its abort signal. The session's
+ * DeadlineTimer times it out. The rules are SDK 1.x's: the default timeout is the SDK's, a
+ * timeout and an abort both cancel with RequestTimeout, and an abort reason that is already an
+ * McpError is kept as is.
  */
 export class PendingRequest {
   readonly id: number;
@@ -25,7 +26,7 @@ export class PendingRequest {
   readonly #maxTotalMs: number | undefined;
   readonly #startedAt: number;
   readonly #signal: AbortSignal | undefined;
-  #timer: ReturnType<typeof setTimeout>;
+  #deadline: number;
   #onAbort: (() => void) | undefined;
 
   constructor(
@@ -40,11 +41,11 @@ export class PendingRequest {
     this.#resolve = resolve;
     this.#reject = reject;
     this.onprogress = options?.onprogress;
-    this.#timeoutMs = options?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+    this.#timeoutMs = timeoutOf(options?.timeout);
     this.#resetOnProgress = options?.resetTimeoutOnProgress ?? false;
     this.#maxTotalMs = options?.maxTotalTimeout;
-    this.#startedAt = this.#resetOnProgress ? Date.now() : 0;
-    this.#timer = setTimeout(this.#timedOut, this.#timeoutMs);
+    this.#startedAt = Date.now();
+    this.#deadline = this.#startedAt + this.#timeoutMs;
     const signal = options?.signal;
     this.#signal = signal;
     if (signal !== undefined) {
@@ -55,16 +56,22 @@ export class PendingRequest {
     }
   }
 
-  readonly #timedOut = (): void => {
+  /** When the request times out, in Date.now() time. */
+  get deadline(): number {
+    return this.#deadline;
+  }
+
+  /** Its deadline has passed: forget it, tell the server, reject it with RequestTimeout. */
+  expire(): void {
     this.#owner.cancel(
       this,
       McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout: this.#timeoutMs }),
     );
-  };
+  }
 
   /**
-   * A progress report arrived: restarts the timeout when asked to. Returns the error to fail the
-   * request with when `maxTotalTimeout` has passed, else undefined.
+   * A progress report arrived: moves the deadline on when asked to (it never comes sooner).
+   * Returns the error to fail the request with when `maxTotalTimeout` has passed, else undefined.
    */
   progressed(): McpError | undefined {
     if (!this.#resetOnProgress) return undefined;
@@ -75,8 +82,7 @@ export class PendingRequest {
         totalElapsed: elapsed,
       });
     }
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(this.#timedOut, this.#timeoutMs);
+    this.#deadline = Date.now() + this.#timeoutMs;
     return undefined;
   }
 
@@ -97,7 +103,12 @@ export class PendingRequest {
   }
 
   #stop(): void {
-    clearTimeout(this.#timer);
     if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
   }
+}
+
+/** The timeout in ms: SDK 1.x's default when none is given; NaN and less than zero mean at once, Infinity never. */
+function timeoutOf(ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_REQUEST_TIMEOUT_MSEC;
+  return ms >= 0 ? ms : 0;
 }
