@@ -277,11 +277,11 @@ describe("the JSON-RPC engine's requests", () => {
   it("requests in flight hold the process open with one timer, and answered ones no longer do", async () => {
     const timers: ReturnType<typeof setTimeout>[] = [];
     const realSetTimeout = globalThis.setTimeout;
-    vi.spyOn(globalThis, "setTimeout").mockImplementation(((...args: Parameters<typeof setTimeout>) => {
+    vi.spyOn(globalThis, "setTimeout").mockImplementation((...args: Parameters<typeof setTimeout>) => {
       const timer = realSetTimeout(...args);
       timers.push(timer);
       return timer;
-    }));
+    });
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
