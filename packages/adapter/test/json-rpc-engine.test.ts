@@ -263,7 +263,7 @@ describe("the JSON-RPC engine's requests", () => {
   it("a request past its timeout rejects with RequestTimeout and is cancelled on the server", async () => {
     const gate = new Gate();
     const { connection, cancelled } = await connect({ tool: () => gate.wait() });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const call = rejection(connection.request({ method: "tools/call", params: { name: "t" } }, { timeout: 1_000 }));
     await gate.reached;
     await vi.advanceTimersByTimeAsync(1_001);
@@ -319,7 +319,7 @@ describe("the JSON-RPC engine's requests", () => {
           return "done";
         },
       });
-      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
       const progress: unknown[] = [];
       const call = connection.request(
         { method: "tools/call", params: { name: "t" } },
@@ -359,7 +359,7 @@ describe("the JSON-RPC engine's requests", () => {
           return "late";
         },
       });
-      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
       const call = rejection(
         connection.request(
           { method: "tools/call", params: { name: "t" } },

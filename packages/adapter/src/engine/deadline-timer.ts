@@ -16,8 +16,8 @@ export class DeadlineTimer {
   #due = Number.POSITIVE_INFINITY;
   #holding = false;
 
-  // Date.now looked up at each call, not once: a test's fake clock replaces it after the session starts.
-  constructor(expireDue: (now: number) => number, now: () => number = () => Date.now()) {
+  // performance.now looked up at each call, not once: a test's fake clock replaces it after the session starts.
+  constructor(expireDue: (now: number) => number, now: () => number = () => performance.now()) {
     this.#expireDue = expireDue;
     this.#now = now;
   }

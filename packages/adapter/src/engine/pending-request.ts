@@ -44,7 +44,8 @@ export class PendingRequest {
     this.#timeoutMs = timeoutOf(options?.timeout);
     this.#resetOnProgress = options?.resetTimeoutOnProgress ?? false;
     this.#maxTotalMs = options?.maxTotalTimeout;
-    this.#startedAt = Date.now();
+    // The monotonic clock: a wall-clock jump must not fire timeouts early or hold them back.
+    this.#startedAt = performance.now();
     this.#deadline = this.#startedAt + this.#timeoutMs;
     const signal = options?.signal;
     this.#signal = signal;
@@ -56,7 +57,7 @@ export class PendingRequest {
     }
   }
 
-  /** When the request times out, in Date.now() time. */
+  /** When the request times out, in performance.now() time. */
   get deadline(): number {
     return this.#deadline;
   }
@@ -75,14 +76,15 @@ export class PendingRequest {
    */
   progressed(): McpError | undefined {
     if (!this.#resetOnProgress) return undefined;
-    const elapsed = Date.now() - this.#startedAt;
+    const now = performance.now();
+    const elapsed = now - this.#startedAt;
     if (this.#maxTotalMs !== undefined && this.#maxTotalMs !== 0 && elapsed >= this.#maxTotalMs) {
       return McpError.fromError(ErrorCode.RequestTimeout, "Maximum total timeout exceeded", {
         maxTotalTimeout: this.#maxTotalMs,
-        totalElapsed: elapsed,
+        totalElapsed: Math.round(elapsed), // whole ms, as SDK 1.x reports it
       });
     }
-    this.#deadline = Date.now() + this.#timeoutMs;
+    this.#deadline = now + this.#timeoutMs;
     return undefined;
   }
 
