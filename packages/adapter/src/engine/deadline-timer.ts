@@ -14,7 +14,6 @@ export class DeadlineTimer {
   readonly #now: () => number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #due = Number.POSITIVE_INFINITY;
-  #holding = false;
 
   // performance.now looked up at each call, not once: a test's fake clock replaces it after the session starts.
   constructor(expireDue: (now: number) => number, now: () => number = () => performance.now()) {
@@ -24,13 +23,14 @@ export class DeadlineTimer {
 
   /** A request due at `deadline` (a time on the `now` clock) is in flight. */
   watch(deadline: number): void {
+    // ref() and unref() are no-ops when the timer already is so.
     if (deadline < this.#due) this.#arm(deadline);
-    else this.#hold(true);
+    else this.#timer?.ref();
   }
 
   /** Nothing is in flight: the timer may stay armed, but it no longer holds the process open. */
   idle(): void {
-    this.#hold(false);
+    this.#timer?.unref();
   }
 
   /** For good: the session is closed. */
@@ -38,14 +38,6 @@ export class DeadlineTimer {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#due = Number.POSITIVE_INFINITY;
-    this.#holding = false;
-  }
-
-  #hold(holding: boolean): void {
-    if (this.#holding === holding) return;
-    this.#holding = holding;
-    if (holding) this.#timer?.ref();
-    else this.#timer?.unref();
   }
 
   #arm(deadline: number): void {
@@ -59,7 +51,6 @@ export class DeadlineTimer {
       clampTimer(Math.max(deadline - this.#now(), 0)),
     );
     this.#timer = timer;
-    this.#holding = true;
   }
 
   #fire(timer: ReturnType<typeof setTimeout>): void {
@@ -67,7 +58,6 @@ export class DeadlineTimer {
     if (timer !== this.#timer) return;
     this.#timer = undefined;
     this.#due = Number.POSITIVE_INFINITY;
-    this.#holding = false;
     const next = this.#expireDue(this.#now());
     // Timing a request out may have started another, and armed the timer for it already.
     if (next < this.#due) this.#arm(next);
