@@ -939,10 +939,12 @@ export class MCPToolAdapter {
   }
 
   /**
-   * Sends one request on `session`, settling it when the session closes (even if the transport
-   * never reports it) and linking the caller's signal without leaving a listener behind on it.
-   * An AbortController is made only when the caller gave a signal: in Node it costs more than
-   * the rest of a call, and the SDK's own timeout already tells the server to cancel.
+   * Sends one request on `session`. It must settle when the session is dropped, even if the
+   * transport never reports the close, and leave no listener behind on the caller's signal. An
+   * engine with `abandonRequests` does both itself, so the request goes to it as is. Otherwise
+   * (SDK-backed engines) a wrapper promise does it; its AbortController is made only when the
+   * caller gave a signal: in Node it costs more than the rest of a call, and the SDK's own
+   * timeout already tells the server to cancel.
    */
   #request(
     session: Session,
@@ -952,6 +954,17 @@ export class MCPToolAdapter {
   ): Promise<unknown> {
     if (session.state !== "open")
       return Promise.reject(new ConnectionLost("the connection was already closed", undefined, true));
+    const { connection } = session;
+    // The engine settles its own requests when the session is dropped, and unhooks the signal.
+    if (connection.abandonRequests !== undefined) {
+      const sent = connection.request(
+        request,
+        callerSignal === undefined ? options : { ...options, signal: callerSignal },
+      );
+      return sent.catch((error: unknown) => {
+        throw this.#requestFailed(session, error);
+      });
+    }
     return new Promise<unknown>((resolve, reject) => {
       let controller: AbortController | undefined;
       let onCallerAbort: (() => void) | undefined;
@@ -985,16 +998,21 @@ export class MCPToolAdapter {
           },
           (error: unknown) => {
             done();
-            // A send to a dead server fails before the transport reports the close: stop using it now.
-            if (isConnectionGone(error))
-              this.#onConnectionDropped(session, `the transport failed: ${describeTransportFailure(error)}`);
-            // The spec: a 404 for our session id means the session is gone; start a new one.
-            else if (this.#recoveryPolicy !== undefined && isSessionExpired(error, session.connection))
-              this.#onConnectionDropped(session, "the server no longer knows the session (HTTP 404)", true);
-            reject(error instanceof Error ? error : new Error(describeCause(error)));
+            reject(this.#requestFailed(session, error));
           },
         );
     });
+  }
+
+  /** A request on `session` failed: drops the session when the failure says it is gone; returns the error to throw. */
+  #requestFailed(session: Session, error: unknown): Error {
+    // A send to a dead server fails before the transport reports the close: stop using it now.
+    if (isConnectionGone(error))
+      this.#onConnectionDropped(session, `the transport failed: ${describeTransportFailure(error)}`);
+    // The spec: a 404 for our session id means the session is gone; start a new one.
+    else if (this.#recoveryPolicy !== undefined && isSessionExpired(error, session.connection))
+      this.#onConnectionDropped(session, "the server no longer knows the session (HTTP 404)", true);
+    return error instanceof Error ? error : new Error(describeCause(error));
   }
 }
 

@@ -32,6 +32,7 @@ export class ConnectionLost extends Error {
 /** Settles every request in flight on `session` with a ConnectionLost carrying `why`. */
 export function settlePending(session: Session, why: string): void {
   for (const pending of [...session.pending]) pending.close(why);
+  session.connection.abandonRequests?.(new ConnectionLost(why, undefined));
 }
 
 /** Read through a call: the flag changes while the refresh loop awaits. */

@@ -3,7 +3,7 @@ import {
   type InMemoryTestServer,
   type InMemoryTestServerOptions,
 } from "@mcp-tool-adapter/test-servers";
-import { MCPToolAdapter, type MCPToolAdapterOptions } from "../src/index.js";
+import { MCPToolAdapter, type MCPBuiltInEngine, type MCPToolAdapterOptions } from "../src/index.js";
 
 export const STDIO_CONFIG = { name: "test-server", transport: "stdio", command: "node" } as const;
 
@@ -30,6 +30,12 @@ export async function connectedHarness(
   await harness.adapter.connect();
   return harness;
 }
+
+/** The built-in engines, for a test that must hold on each: the default (undefined) and SDK 1.x's. */
+export const BUILT_IN_ENGINES: readonly { engine: MCPBuiltInEngine | undefined }[] = [
+  { engine: undefined },
+  { engine: "sdk-v1" },
+];
 
 /** Resolves after `ms` of real time (for waiting on things that must not happen). */
 export function sleep(ms: number): Promise<void> {

@@ -7,7 +7,7 @@ import {
 } from "@mcp-tool-adapter/test-servers";
 import { describe, expect, it } from "vitest";
 import { MCPNotConnectedError, MCPToolAdapter, type MCPProgress } from "../src/index.js";
-import { connectedHarness, createHarness, sleep, STDIO_CONFIG, waitFor } from "./helpers.js";
+import { BUILT_IN_ENGINES, connectedHarness, createHarness, sleep, STDIO_CONFIG, waitFor } from "./helpers.js";
 
 const CREATE_ISSUE: TestTool = {
   name: "create_issue",
@@ -220,13 +220,16 @@ describe("invoke", () => {
     await adapter.disconnect();
   });
 
-  it("leaves no listener on a long-lived caller signal", async () => {
-    const { adapter } = await connectedHarness({ tools: [{ name: "echo" }] });
-    const signal = new AbortController().signal;
-    for (let i = 0; i < 50; i += 1) await adapter.invoke("echo", { i }, { signal });
-    expect(getEventListeners(signal, "abort")).toHaveLength(0);
-    await adapter.disconnect();
-  });
+  it.each(BUILT_IN_ENGINES)(
+    "leaves no listener on a long-lived caller signal (engine: $engine)",
+    async ({ engine }) => {
+      const { adapter } = await connectedHarness({ tools: [{ name: "echo" }] }, engine === undefined ? {} : { engine });
+      const signal = new AbortController().signal;
+      for (let i = 0; i < 50; i += 1) await adapter.invoke("echo", { i }, { signal });
+      expect(getEventListeners(signal, "abort")).toHaveLength(0);
+      await adapter.disconnect();
+    },
+  );
 
   it("progress notifications reach onProgress; a throwing callback does not break the call", async () => {
     const { adapter } = await connectedHarness({ tools: [progressTool("work", 3, 1)] }, { logger: {} });

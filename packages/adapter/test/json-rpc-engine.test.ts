@@ -375,6 +375,22 @@ describe("the JSON-RPC engine's requests", () => {
     });
   });
 
+  it("abandonRequests rejects every request in flight at once with the host's error, and drops their late answers", async () => {
+    const gate = new Gate();
+    const { connection, heard } = await connect({ tool: () => gate.wait() });
+    const calls = [1, 2].map((n) =>
+      rejection(connection.request({ method: "tools/call", params: { name: "t", arguments: { n } } })),
+    );
+    await gate.reached;
+    const abandoned = new Error("the host gave up");
+    connection.abandonRequests?.(abandoned);
+    expect(await Promise.all(calls)).toEqual([abandoned, abandoned]);
+    gate.open();
+    await settle();
+    expect(heard.errors).toEqual([]);
+    expect(await connection.request({ method: "ping" })).toEqual({});
+  });
+
   it("closing with requests pending rejects every one with ConnectionClosed, tells the host once, and refuses more", async () => {
     const gate = new Gate();
     const { connection, heard } = await connect({ tool: () => gate.wait() });

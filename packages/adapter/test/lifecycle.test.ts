@@ -10,7 +10,7 @@ import {
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { describe, expect, it } from "vitest";
 import { MCPConfigError, MCPConnectionError, MCPNotConnectedError, MCPToolAdapter } from "../src/index.js";
-import { connectedHarness, createHarness, STDIO_CONFIG, waitFor } from "./helpers.js";
+import { BUILT_IN_ENGINES, connectedHarness, createHarness, STDIO_CONFIG, waitFor } from "./helpers.js";
 
 /** A tool that runs until the call is cancelled (or `release` is called). */
 function blockingTool(name = "block"): TestTool & { started: number; aborted: number } {
@@ -181,27 +181,32 @@ describe("disconnect", () => {
     expect(warnings.join("\n")).toContain("disconnected anyway");
   });
 
-  it("settles in-flight calls with connection closed, even when the transport never closes", async () => {
-    const tool = blockingTool();
-    const server = createInMemoryTestServer({ tools: [tool] });
-    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
-      transport: async () => new StuckCloseTransport(await server.connect()),
-      logger: {},
-    });
-    await adapter.connect();
-    await adapter.discoverTools();
-    const calls = [adapter.invoke("block"), adapter.invoke("block")];
-    await waitFor(() => tool.started === 2);
-    await adapter.disconnect();
-    const results = await Promise.all(calls);
-    for (const result of results) {
-      expect(result).toMatchObject({ success: false, errorKind: "connection_lost", data: null });
-      expect(result.error).toContain("connection closed");
-      expect(result.error).toContain("disconnect() was called");
-    }
-    expect(adapter.isConnected).toBe(false);
-    await server.close();
-  });
+  // The default engine abandons its requests itself; on sdk-v1 the adapter's wrapper settles them.
+  it.each(BUILT_IN_ENGINES)(
+    "settles in-flight calls with connection closed, even when the transport never closes (engine: $engine)",
+    async ({ engine }) => {
+      const tool = blockingTool();
+      const server = createInMemoryTestServer({ tools: [tool] });
+      const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+        transport: async () => new StuckCloseTransport(await server.connect()),
+        logger: {},
+        ...(engine === undefined ? {} : { engine }),
+      });
+      await adapter.connect();
+      await adapter.discoverTools();
+      const calls = [adapter.invoke("block"), adapter.invoke("block")];
+      await waitFor(() => tool.started === 2);
+      await adapter.disconnect();
+      const results = await Promise.all(calls);
+      for (const result of results) {
+        expect(result).toMatchObject({ success: false, errorKind: "connection_lost", data: null });
+        expect(result.error).toContain("connection closed");
+        expect(result.error).toContain("disconnect() was called");
+      }
+      expect(adapter.isConnected).toBe(false);
+      await server.close();
+    },
+  );
 
   it("in-flight calls end on the server too when disconnect closes the transport", async () => {
     const tool = blockingTool();

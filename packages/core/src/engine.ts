@@ -150,6 +150,14 @@ export interface MCPEngineConnection {
    */
   request(request: MCPEngineMessage, options?: MCPEngineRequestOptions): Promise<unknown>;
   notify(notification: MCPEngineMessage): Promise<void>;
+  /**
+   * Optional. Rejects every request in flight with `error` at once and forgets them (a response
+   * that comes later is dropped; the server is not told, as the connection is closing). The host
+   * calls it when it gives up on the connection, ahead of a close the transport may report late
+   * or never. An engine that has it must also remove its listener from a request's `signal` when
+   * the request settles; the host then sends requests to it as they are, with no wrapper promise.
+   */
+  abandonRequests?(error: Error): void;
   /** Closes the connection (and reaps what the transport started); safe to call twice. */
   close(): Promise<void>;
 }

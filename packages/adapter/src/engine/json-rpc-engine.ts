@@ -94,6 +94,10 @@ class JsonRpcConnection implements MCPEngineConnection {
     return this.#session.notify(notification);
   }
 
+  abandonRequests(error: Error): void {
+    this.#session.abandonRequests(error);
+  }
+
   close(): Promise<void> {
     return this.#session.close();
   }

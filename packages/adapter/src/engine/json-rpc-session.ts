@@ -69,6 +69,8 @@ export class JsonRpcSession implements PendingRequestOwner {
   /** The server's requests being answered, by id: a cancellation or the close aborts them. */
   readonly #answering = new Map<string | number, AbortController>();
   #nextId = 0;
+  /** Requests with a lower id were abandoned by the host: their answers are dropped without a word. */
+  #abandonedBelow = 0;
   #open = false;
 
   constructor(transport: Transport, options: JsonRpcSessionOptions) {
@@ -148,6 +150,16 @@ export class JsonRpcSession implements PendingRequestOwner {
     return this.#transport.close();
   }
 
+  /** Rejects every request in flight with `error` and forgets them; the server is not told (the host is closing). */
+  abandonRequests(error: Error): void {
+    this.#abandonedBelow = this.#nextId;
+    if (this.#pending.size === 0) return;
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    this.#deadlines.idle();
+    for (const request of pending) request.reject(error);
+  }
+
   /** Gives up on a request: forgets it, tells the server (`notifications/cancelled`), rejects it. */
   cancel(pending: PendingRequest, reason: unknown): void {
     if (this.#pending.get(pending.id) !== pending) return;
@@ -188,6 +200,7 @@ export class JsonRpcSession implements PendingRequestOwner {
     const id = Number(message.id);
     const pending = this.#pending.get(id);
     if (pending === undefined) {
+      if (id < this.#abandonedBelow) return;
       this.#error(new Error(`Received a response for an unknown message ID: ${JSON.stringify(message)}`));
       return;
     }
@@ -318,13 +331,14 @@ export class JsonRpcSession implements PendingRequestOwner {
   #closed(): void {
     if (!this.#open) return;
     this.#open = false;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
     this.#deadlines.stop();
     this.#taskProgress.clear();
     for (const controller of this.#answering.values()) controller.abort();
     this.#answering.clear();
+    // The host hears the close first: it may abandon the requests with its own reason.
     this.#listeners.closed();
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
     const error = McpError.fromError(ErrorCode.ConnectionClosed, "Connection closed");
     for (const request of pending) request.reject(error);
   }
