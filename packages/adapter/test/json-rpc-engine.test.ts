@@ -2,6 +2,7 @@
 /* eslint-disable @typescript-eslint/no-deprecated */
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   ElicitResultSchema,
@@ -271,6 +272,25 @@ describe("the JSON-RPC engine's requests", () => {
     expect(failure).toMatchObject({ code: ErrorCode.RequestTimeout, data: { timeout: 1_000 } });
     await settle();
     expect(cancelled).toHaveLength(1);
+    gate.open();
+  });
+
+  it("a request given no timeout times out after SDK 1.x's default", async () => {
+    const gate = new Gate();
+    const { connection } = await connect({ tool: () => gate.wait() });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    let settled = false;
+    const call = rejection(connection.request({ method: "tools/call", params: { name: "t" } })).finally(() => {
+      settled = true;
+    });
+    await gate.reached;
+    await vi.advanceTimersByTimeAsync(DEFAULT_REQUEST_TIMEOUT_MSEC - 1);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await call).toMatchObject({
+      code: ErrorCode.RequestTimeout,
+      data: { timeout: DEFAULT_REQUEST_TIMEOUT_MSEC },
+    });
     gate.open();
   });
 

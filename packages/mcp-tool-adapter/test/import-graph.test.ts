@@ -41,12 +41,14 @@ async function printedBy(script: string, cwd = packageDir): Promise<unknown> {
 const printResolved = "console.log(JSON.stringify(await globalThis.resolvedModuleUrls()));";
 
 describe("importing the library", () => {
-  it("does not load the CLI's argument parser or spinner", async () => {
+  it("does not load the CLI's argument parser or spinner, nor SDK 1.x's Protocol and what it brings", async () => {
     const urls = await modulesResolvedBy(`await import("mcp-tool-adapter"); ${printResolved}`);
     // The recorder works: the library and its own dependencies were seen.
     expect(urls.some((url) => url.includes("/packages/mcp-tool-adapter/src/index.ts"))).toBe(true);
-    expect(urls.some((url) => url.includes("/@modelcontextprotocol/sdk/"))).toBe(true);
+    expect(urls.some((url) => url.includes("/@modelcontextprotocol/sdk/dist/esm/types.js"))).toBe(true);
     expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(commander|ora)[@/]/.test(url))).toEqual([]);
+    // The default engine speaks JSON-RPC itself: the SDK's Protocol, zod v3 and zod-to-json-schema load with its Client only.
+    expect(urls.filter((url) => /\/shared\/protocol\.js$|\/zod\/v3\/|\/zod-to-json-schema\//.test(url))).toEqual([]);
   });
 
   it("does not load the HTTP transports, OAuth or model-tools for a host of stdio servers", async () => {

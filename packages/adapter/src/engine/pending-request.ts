@@ -1,6 +1,12 @@
-import { DEFAULT_REQUEST_TIMEOUT_MSEC } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPEngineRequestOptions, MCPProgress } from "@mcp-tool-adapter/core";
+
+/**
+ * SDK 1.x's DEFAULT_REQUEST_TIMEOUT_MSEC, written out: importing it loads the SDK's
+ * shared/protocol.js and, through it, zod v3 and zod-to-json-schema (some sixty modules the
+ * engine never uses) with every import of the adapter. A test holds the two equal.
+ */
+const SDK_DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** What a pending request reports to the session that owns it. */
 export interface PendingRequestOwner {
@@ -111,6 +117,6 @@ export class PendingRequest {
 
 /** The timeout in ms: SDK 1.x's default when none is given; NaN and less than zero mean at once, Infinity never. */
 function timeoutOf(ms: number | undefined): number {
-  if (ms === undefined) return DEFAULT_REQUEST_TIMEOUT_MSEC;
+  if (ms === undefined) return SDK_DEFAULT_REQUEST_TIMEOUT_MS;
   return ms >= 0 ? ms : 0;
 }
