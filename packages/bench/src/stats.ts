@@ -96,3 +96,35 @@ export function hodgesLehmannPairedShift(minuends: readonly number[], subtrahend
   const c = Math.max(1, Math.floor(count / 2 - Z_95 * signedRankSpread));
   return { estimate: quantile(walshAverages, 0.5), low: walshAverages[c - 1]!, high: walshAverages[count - c]! };
 }
+
+/** Student's t for a two-sided 95% interval, by degrees of freedom 1-30; beyond 30, z. */
+const T_95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/**
+ * The geometric mean of the per-round ratios `numerators[i] / denominators[i]`, with the 95%
+ * interval of Student's t on their logarithms. Beside medianPairedRatio it says how far more
+ * rounds could move a run's ratio: a stdio p50 swings by a tenth or more from round to round.
+ * Rounds lacking either value (a failed side) are left out; with fewer than two left, NaN.
+ */
+export function pairedRatioInterval(
+  numerators: readonly (number | undefined)[],
+  denominators: readonly (number | undefined)[],
+): PairedShift {
+  if (numerators.length !== denominators.length)
+    throw new RangeError(`paired samples differ in length: ${numerators.length} and ${denominators.length}`);
+  const logs: number[] = [];
+  numerators.forEach((numerator, index) => {
+    const denominator = denominators[index];
+    if (numerator !== undefined && denominator !== undefined && numerator > 0 && denominator > 0)
+      logs.push(Math.log(numerator / denominator));
+  });
+  const n = logs.length;
+  if (n < 2) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN };
+  const mean = logs.reduce((sum, value) => sum + value, 0) / n;
+  const variance = logs.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1);
+  const halfWidth = (T_95[n - 2] ?? Z_95) * Math.sqrt(variance / n);
+  return { estimate: Math.exp(mean), low: Math.exp(mean - halfWidth), high: Math.exp(mean + halfWidth) };
+}

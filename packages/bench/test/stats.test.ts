@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { hodgesLehmannPairedShift, median, medianPairedRatio, quantile, summarize } from "../src/stats.js";
+import {
+  hodgesLehmannPairedShift,
+  median,
+  medianPairedRatio,
+  pairedRatioInterval,
+  quantile,
+  summarize,
+} from "../src/stats.js";
 
 describe("summarize", () => {
   it("gives order statistics of an unsorted sample", () => {
@@ -78,5 +85,32 @@ describe("hodgesLehmannPairedShift", () => {
     expect(hodgesLehmannPairedShift([11, 22, 33], [10, 20, 30])).toEqual({ estimate: 2, low: 1, high: 3 });
     expect(hodgesLehmannPairedShift([], [])).toEqual({ estimate: Number.NaN, low: Number.NaN, high: Number.NaN });
     expect(() => hodgesLehmannPairedShift([1], [1, 2])).toThrow(/differ in length: 1 and 2/);
+  });
+});
+
+describe("pairedRatioInterval", () => {
+  it("gives the geometric mean of the ratios and Student's t interval on their logarithms", () => {
+    // Ratios 2 and 8: logs ln 2 and 3 ln 2, mean 2 ln 2, standard error ln 2, t(1) = 12.706.
+    const { estimate, low, high } = pairedRatioInterval([2, 16], [1, 2]);
+    expect(estimate).toBeCloseTo(4, 12);
+    expect(Math.log2(high / estimate)).toBeCloseTo(12.706, 9);
+    expect(Math.log2(estimate / low)).toBeCloseTo(12.706, 9);
+  });
+
+  it("narrows with more rounds of the same spread, and uses z past thirty rounds", () => {
+    const ratios = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 0.9 : 1.1));
+    const width = (n: number) => {
+      const { low, high } = pairedRatioInterval(ratios(n), Array<number>(n).fill(1));
+      return Math.log(high / low);
+    };
+    expect(width(20)).toBeLessThan(width(6));
+    const spread = Math.sqrt((40 * Math.log(1.1 / 0.9) ** 2) / 4 / 39);
+    expect(width(40)).toBeCloseTo(2 * 1.959964 * (spread / Math.sqrt(40)), 6);
+  });
+
+  it("leaves out rounds lacking a value, and needs two rounds", () => {
+    expect(pairedRatioInterval([2, undefined, 16], [1, 5, 2]).estimate).toBeCloseTo(4, 12);
+    expect(pairedRatioInterval([2, 3], [1, undefined]).estimate).toBeNaN();
+    expect(() => pairedRatioInterval([1, 2], [1])).toThrow(RangeError);
   });
 });

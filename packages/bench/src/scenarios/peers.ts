@@ -16,6 +16,7 @@ import { runPeerWorker } from "../peers/run-peer-worker.js";
 import { peerSideInfo, PEER_SIDE_NAMES, sidesRunnableOn, type PeerSide } from "../peers/sides.js";
 import type { PeerTable } from "../peers/peer-table.js";
 import { typeScriptNodeArgs } from "../workers/spawn-worker.js";
+import { pairedRatioInterval } from "../stats.js";
 
 export type PeerTransport = "stdio" | "streamable-http";
 
@@ -206,7 +207,7 @@ function peerFigures(
   context: BenchContext,
 ): Figure[] {
   const { settings } = context;
-  const method = `${table.rounds} round(s), a fresh node process per side per round, order rotating; ${settings.peerWarmupCalls} warm-up, ${settings.peerSequentialCalls} sequential and ${settings.peerConcurrentCalls} calls with ${settings.peerInFlight} in flight per process; ratio = median of per-round ratios to the raw SDK Client; ${loadNote}`;
+  const method = `${table.rounds} round(s), a fresh node process per side per round, order rotating; ${settings.peerWarmupCalls} warm-up, ${settings.peerSequentialCalls} sequential and ${settings.peerConcurrentCalls} calls with ${settings.peerInFlight} in flight per process; ratio = median of per-round ratios to the raw SDK Client; ${p50Precision(table)}${loadNote}`;
   const figures: Figure[] = [];
   for (const { kind, bySide } of summaries) {
     const raw = bySide.raw;
@@ -274,4 +275,15 @@ function targetFor(
   if (figureKey === "import" && side === "adapter") return ratioAtMost(UMBRELLA_IMPORT_LIMIT);
   if (figureKey === "heap") return ratioAtMost(HEAP_LIMIT);
   return undefined;
+}
+
+/** How precise this run's p50 ratio is: the per-round ratios' geometric mean and its 95% interval. */
+function p50Precision(table: PeerTable<PeerSide>): string {
+  const perRound = table.rows.find((row) => row.key === "echo.p50")?.perRound ?? [];
+  const { estimate, low, high } = pairedRatioInterval(
+    perRound.map((round) => round.adapter),
+    perRound.map((round) => round.raw),
+  );
+  if (!Number.isFinite(estimate)) return "";
+  return `p50 ratio's geometric mean ${estimate.toFixed(2)}×, 95% interval ${low.toFixed(2)}-${high.toFixed(2)}× (Student's t over the rounds: how far more rounds could move it); `;
 }
