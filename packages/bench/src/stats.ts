@@ -106,7 +106,7 @@ const T_95 = [
 /**
  * The geometric mean of the per-round ratios `numerators[i] / denominators[i]`, with the 95%
  * interval of Student's t on their logarithms. Beside medianPairedRatio it says how far more
- * rounds could move a run's ratio: a stdio p50 swings by a tenth or more from round to round.
+ * rounds could move a run's ratio, where a figure swings widely from round to round (a stdio p50).
  * Rounds lacking either value (a failed side) are left out; with fewer than two left, NaN.
  */
 export function pairedRatioInterval(
