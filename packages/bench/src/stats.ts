@@ -56,7 +56,7 @@ export function medianPairedDifference(minuends: readonly number[], subtrahends:
 }
 
 /** `combine(a[i], b[i])` for each round; both arrays must come from the same rounds. */
-function pairwise(a: readonly number[], b: readonly number[], combine: (a: number, b: number) => number): number[] {
+function pairwise<T, R>(a: readonly T[], b: readonly T[], combine: (a: T, b: T) => R): R[] {
   if (a.length !== b.length) throw new RangeError(`paired samples differ in length: ${a.length} and ${b.length}`);
   return a.map((value, index) => combine(value, b[index]!));
 }
@@ -113,14 +113,9 @@ export function pairedRatioInterval(
   numerators: readonly (number | undefined)[],
   denominators: readonly (number | undefined)[],
 ): PairedShift {
-  if (numerators.length !== denominators.length)
-    throw new RangeError(`paired samples differ in length: ${numerators.length} and ${denominators.length}`);
-  const logs: number[] = [];
-  numerators.forEach((numerator, index) => {
-    const denominator = denominators[index];
-    if (numerator !== undefined && denominator !== undefined && numerator > 0 && denominator > 0)
-      logs.push(Math.log(numerator / denominator));
-  });
+  const logs = pairwise(numerators, denominators, (numerator, denominator) =>
+    numerator === undefined || denominator === undefined ? Number.NaN : Math.log(numerator / denominator),
+  ).filter(Number.isFinite);
   const n = logs.length;
   if (n < 2) return { estimate: Number.NaN, low: Number.NaN, high: Number.NaN };
   const mean = logs.reduce((sum, value) => sum + value, 0) / n;

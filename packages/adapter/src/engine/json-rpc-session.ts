@@ -153,11 +153,7 @@ export class JsonRpcSession implements PendingRequestOwner {
   /** Rejects every request in flight with `error` and forgets them; the server is not told (the host is closing). */
   abandonRequests(error: Error): void {
     this.#abandonedBelow = this.#nextId;
-    if (this.#pending.size === 0) return;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    this.#deadlines.idle();
-    for (const request of pending) request.reject(error);
+    this.#rejectAll(error);
   }
 
   /** Gives up on a request: forgets it, tells the server (`notifications/cancelled`), rejects it. */
@@ -337,9 +333,15 @@ export class JsonRpcSession implements PendingRequestOwner {
     this.#answering.clear();
     // The host hears the close first: it may abandon the requests with its own reason.
     this.#listeners.closed();
+    this.#rejectAll(McpError.fromError(ErrorCode.ConnectionClosed, "Connection closed"));
+  }
+
+  /** Forgets every request in flight, then rejects each with `error`. */
+  #rejectAll(error: unknown): void {
+    if (this.#pending.size === 0) return;
     const pending = [...this.#pending.values()];
     this.#pending.clear();
-    const error = McpError.fromError(ErrorCode.ConnectionClosed, "Connection closed");
+    this.#deadlines.idle();
     for (const request of pending) request.reject(error);
   }
 }
