@@ -228,8 +228,9 @@ export interface BenchOptions {
 
 export interface PeerOptions {
   /**
-   * The node binary every side of the peer comparison runs on (--node=<path>); default the one
-   * running the bench. Sides whose current version needs a newer Node are left out, and say so.
+   * The node binary the peer comparison runs on (--node=<path>): every side and the servers they
+   * talk to, as on a host where that Node runs everything; default the one running the bench.
+   * Sides whose current version needs a newer Node are left out, and say so.
    */
   readonly node?: string;
   /** Only these sides (--sides=adapter,langchain); the raw SDK baseline always runs. Default all. */

@@ -7,12 +7,31 @@ import { RESULT_MARKER } from "../src/peers/peer-job.js";
 import { formatPeerCell, formatPeerTable, type PeerTable } from "../src/peers/peer-table.js";
 import { parsePeerResult } from "../src/peers/run-peer-worker.js";
 import { PEER_SIDE_NAMES, sidesRunnableOn } from "../src/peers/sides.js";
+import { stdioPeerTargets } from "../src/scenarios/peers.js";
 
 describe("sidesRunnableOn", () => {
   it("leaves out the peers whose current version needs Node 22 on Node 20, and keeps the baseline", () => {
     expect(sidesRunnableOn(20)).toEqual(["raw", "adapter", "adapter-discovered", "adapter-sdk-v1", "langchain"]);
     expect(sidesRunnableOn(24)).toEqual(PEER_SIDE_NAMES);
     expect(sidesRunnableOn(24, ["mastra", "adapter"])).toEqual(["raw", "adapter", "mastra"]);
+  });
+});
+
+describe("stdioPeerTargets", () => {
+  it("starts both stdio servers on the Node the sides run on (--node), not on the bench's own", () => {
+    const node = "/opt/node24/bin/node";
+    const env = { MARKER: "1" };
+    const { target, listTarget } = stdioPeerTargets(node, ["generated-tools-server.mjs", "--tools=10"], env);
+    expect(target).toMatchObject({ kind: "stdio", command: node, env });
+    expect(listTarget).toEqual({
+      kind: "stdio",
+      command: node,
+      args: ["generated-tools-server.mjs", "--tools=10"],
+      env,
+    });
+    if (target.kind !== "stdio") throw new Error("expected a stdio target");
+    expect(target.args.at(-2)).toMatch(/server-everything\/dist\/index\.js$/);
+    expect(target.args.at(-1)).toBe("stdio");
   });
 });
 

@@ -24,6 +24,8 @@ export interface StartEverythingHttpOptions {
   mode: EverythingHttpMode;
   /** How long to wait for the server to accept connections. Default 20 000 ms. */
   startTimeoutMs?: number;
+  /** The node binary the server runs on. Default the one running this process. */
+  node?: string;
 }
 
 const ENDPOINT_PATHS: Record<EverythingHttpMode, string> = { sse: "/sse", streamableHttp: "/mcp" };
@@ -78,7 +80,7 @@ export async function startEverythingHttp(options: StartEverythingHttpOptions): 
 }
 
 async function startOnce(options: StartEverythingHttpOptions, port: number): Promise<EverythingHttpServer> {
-  const child = spawn(process.execPath, [REAL_SERVER_ENTRIES.everything, options.mode], {
+  const child = spawn(options.node ?? process.execPath, [REAL_SERVER_ENTRIES.everything, options.mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,

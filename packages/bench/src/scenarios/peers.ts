@@ -53,6 +53,21 @@ export function nodeVersionOf(node: string): string {
   return execFileSync(node, ["-p", "process.version"], { encoding: "utf8" }).trim();
 }
 
+/**
+ * The stdio servers of the comparison, started by each side on `node`, the Node the sides run on:
+ * a host on that Node starts its stdio servers with it.
+ */
+export function stdioPeerTargets(
+  node: string,
+  generatedArgs: readonly string[],
+  env: Readonly<Record<string, string>>,
+): { target: PeerTarget; listTarget: PeerTarget } {
+  return {
+    target: { kind: "stdio", command: node, args: everythingStdioServer().args, env },
+    listTarget: { kind: "stdio", command: node, args: [...generatedArgs], env },
+  };
+}
+
 /** A server process that announces its URL on stdout (the generated server with --http). */
 async function startAnnouncingServer(command: string, args: readonly string[]): Promise<{ url: string; stop(): void }> {
   const child: ChildProcess = spawn(command, [...args], {
@@ -108,7 +123,6 @@ export async function runPeersScenario(
   );
   const bundles = await buildPeerBundles();
   const generatedArgs = [bundles.generatedServer, `--tools=${settings.peerListTools}`, "--page-size=100"];
-  const everything = everythingStdioServer();
   const marker = leakMarkerEnv();
   let target: PeerTarget;
   let listTarget: PeerTarget;
@@ -116,12 +130,11 @@ export async function runPeersScenario(
   const loadBefore = loadavg();
   try {
     if (transport === "stdio") {
-      target = { kind: "stdio", command: everything.command, args: everything.args, env: marker };
-      listTarget = { kind: "stdio", command: process.execPath, args: generatedArgs, env: marker };
+      ({ target, listTarget } = stdioPeerTargets(node, generatedArgs, marker));
     } else {
-      const server = await startEverythingHttp({ mode: "streamableHttp" });
+      const server = await startEverythingHttp({ mode: "streamableHttp", node });
       stops.push(() => server.stop());
-      const generated = await startAnnouncingServer(process.execPath, [...generatedArgs, "--http"]);
+      const generated = await startAnnouncingServer(node, [...generatedArgs, "--http"]);
       stops.push(generated.stop);
       target = { kind: "streamable-http", url: server.url };
       listTarget = { kind: "streamable-http", url: generated.url };
