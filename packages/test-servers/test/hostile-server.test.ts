@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   expectNoLeakedProcesses,
@@ -141,14 +141,24 @@ describe("hostile server: normal tools", () => {
     expect((thrown as McpError).code).toBe(ErrorCode.InternalError);
   });
 
-  it("answers slowly with progress notifications", async () => {
-    const { client } = await connect();
-    const progress: number[] = [];
+  it("answers slowly with progress notifications, each one before the answer", async () => {
+    const { client, transport } = await connect();
+    // Read off the transport, in the order the server wrote them: the SDK client hands a
+    // notification to its handler a tick after a response that came in the same read, so on a
+    // loaded machine its onprogress can miss the last one even though the server sent it first.
+    const received: string[] = [];
+    const deliver = transport.onmessage;
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if ("method" in message && message.method === "notifications/progress")
+        received.push(`progress ${String(message.params?.progress)}`);
+      else if ("result" in message) received.push("result");
+      deliver?.(message);
+    };
     const result = await client.callTool({ name: "slow", arguments: { ms: 100, steps: 4 } }, undefined, {
-      onprogress: (p) => progress.push(p.progress),
+      onprogress: () => undefined,
     });
     expect(firstText(result)).toBe("slept 100 ms");
-    expect(progress).toEqual([1, 2, 3, 4]);
+    expect(received).toEqual(["progress 1", "progress 2", "progress 3", "progress 4", "result"]);
   });
 
   it("answers a result of the requested size", async () => {
