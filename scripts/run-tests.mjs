@@ -21,7 +21,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const reportsDir = join(root, "reports");
@@ -87,6 +87,7 @@ let failed = 0;
 let skipped = 0;
 let everyRunnerExitedCleanly = true;
 const lines = [];
+const failures = [];
 
 const results = await Promise.all(legs.map((leg) => runLeg(leg)));
 for (const { leg, exitCode } of results) {
@@ -101,12 +102,19 @@ for (const { leg, exitCode } of results) {
   failed += counts.failed;
   skipped += counts.skipped;
   lines.push(...counts.lines);
+  failures.push(...counts.failures);
 }
 
 failed += setupFailures.length;
 
 console.log("\nTest summary by Node version and runner:");
 for (const line of [...lines, ...setupFailures]) console.log(`  ${line}`);
+// Named here, next to the totals, because a CI log may keep only its tail: the runners' own
+// reports of a failure scroll by minutes earlier, among the other leg's output.
+if (failures.length > 0) {
+  console.log("Failed:");
+  for (const line of failures) console.log(`  ${line}`);
+}
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(everyRunnerExitedCleanly && failed === 0 ? 0 : 1);
 
@@ -187,7 +195,7 @@ function runTurbo(task, selection, env, prefix) {
 }
 
 function countReports(dir, label) {
-  const counts = { passed: 0, failed: 0, skipped: 0, lines: [] };
+  const counts = { passed: 0, failed: 0, skipped: 0, lines: [], failures: [] };
   for (const file of readdirSync(dir)
     .filter((f) => f.startsWith("vitest-") && f.endsWith(".json"))
     .sort()) {
@@ -201,6 +209,16 @@ function countReports(dir, label) {
     counts.lines.push(
       `${label} ${file.slice(7, -5)}: ${report.numPassedTests} passed, ${report.numFailedTests + filesFailedToRun} failed`,
     );
+    for (const testFile of report.testResults ?? []) {
+      const where = `${label} ${relative(root, testFile.name)}`;
+      const tests = testFile.assertionResults ?? [];
+      if (testFile.status === "failed" && tests.length === 0)
+        counts.failures.push(`${where}: did not run: ${firstLine(testFile.message)}`);
+      for (const test of tests.filter((t) => t.status === "failed"))
+        counts.failures.push(
+          `${where} > ${[...test.ancestorTitles, test.title].join(" > ")}: ${firstLine(test.failureMessages?.[0])}`,
+        );
+    }
   }
   // cucumber.json (the default engine) and cucumber-<engine>.json, one per engine run.
   for (const file of readdirSync(dir)
@@ -213,8 +231,18 @@ function countReports(dir, label) {
     for (const feature of JSON.parse(readFileSync(cucumberReport, "utf8"))) {
       for (const element of feature.elements ?? []) {
         if (element.type !== "scenario") continue;
-        if (element.steps.every((step) => step.result?.status === "passed")) scenariosPassed += 1;
-        else scenariosFailed += 1;
+        const unpassed = element.steps.find((step) => step.result?.status !== "passed");
+        if (unpassed === undefined) {
+          scenariosPassed += 1;
+          continue;
+        }
+        scenariosFailed += 1;
+        const step = `${unpassed.keyword ?? ""}${unpassed.name ?? ""}`.trim();
+        const why = unpassed.result?.error_message ?? unpassed.result?.status ?? "no result";
+        // The URI is relative to the package that ran cucumber (../../features/x.feature).
+        counts.failures.push(
+          `${label} ${feature.uri.replace(/^(\.\.\/)+/, "")} > ${element.name} > ${step}: ${firstLine(why)}`,
+        );
       }
     }
     counts.passed += scenariosPassed;
@@ -222,6 +250,16 @@ function countReports(dir, label) {
     counts.lines.push(`${label} cucumber scenarios${engine}: ${scenariosPassed} passed, ${scenariosFailed} failed`);
   }
   return counts;
+}
+
+/** A failure message's first non-empty line, cut to a length a summary line can hold. */
+function firstLine(message) {
+  const line =
+    (message ?? "")
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "no message";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 /** Node 24 from MCP_TOOL_ADAPTER_NODE24, else from node_modules/.cache/node24, installed there if missing. */
