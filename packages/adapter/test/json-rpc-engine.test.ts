@@ -111,6 +111,15 @@ async function connect(
   return { server, serverSide, connection, heard, cancelled };
 }
 
+/**
+ * Fakes the clocks the engine reads. Before connect(): the handshake arms the session's one
+ * deadline timer, and a timer armed on the real clock goes on deciding when requests timed on the
+ * fake one expire (a request due later than it waited for it, in real time).
+ */
+function useFakeClock(): void {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+}
+
 /** Lets the in-memory transport deliver what is queued (it delivers on microtasks). */
 async function settle(): Promise<void> {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
@@ -263,8 +272,8 @@ describe("the JSON-RPC engine's requests", () => {
 
   it("a request past its timeout rejects with RequestTimeout and is cancelled on the server", async () => {
     const gate = new Gate();
+    useFakeClock();
     const { connection, cancelled } = await connect({ tool: () => gate.wait() });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const call = rejection(connection.request({ method: "tools/call", params: { name: "t" } }, { timeout: 1_000 }));
     await gate.reached;
     await vi.advanceTimersByTimeAsync(1_001);
@@ -277,8 +286,8 @@ describe("the JSON-RPC engine's requests", () => {
 
   it("a request given no timeout times out after SDK 1.x's default", async () => {
     const gate = new Gate();
+    useFakeClock();
     const { connection } = await connect({ tool: () => gate.wait() });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     let settled = false;
     const call = rejection(connection.request({ method: "tools/call", params: { name: "t" } })).finally(() => {
       settled = true;
@@ -287,6 +296,7 @@ describe("the JSON-RPC engine's requests", () => {
     await vi.advanceTimersByTimeAsync(DEFAULT_REQUEST_TIMEOUT_MSEC - 1);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
+    expect(settled).toBe(true);
     expect(await call).toMatchObject({
       code: ErrorCode.RequestTimeout,
       data: { timeout: DEFAULT_REQUEST_TIMEOUT_MSEC },
@@ -331,6 +341,7 @@ describe("the JSON-RPC engine's requests", () => {
     async function slowCallWithProgress(options: { resetTimeoutOnProgress?: boolean; maxTotalTimeout?: number }) {
       const gate = new Gate();
       const progressGate = new Gate();
+      useFakeClock();
       const { connection } = await connect({
         tool: async (_args, extra) => {
           await progressGate.wait();
@@ -339,7 +350,6 @@ describe("the JSON-RPC engine's requests", () => {
           return "done";
         },
       });
-      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
       const progress: unknown[] = [];
       const call = connection.request(
         { method: "tools/call", params: { name: "t" } },
@@ -372,6 +382,7 @@ describe("the JSON-RPC engine's requests", () => {
 
     it("maxTotalTimeout bounds the request however often progress restarts the timeout", async () => {
       const gate = new Gate();
+      useFakeClock();
       const { connection } = await connect({
         tool: async (_args, extra) => {
           await gate.wait();
@@ -379,7 +390,6 @@ describe("the JSON-RPC engine's requests", () => {
           return "late";
         },
       });
-      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
       const call = rejection(
         connection.request(
           { method: "tools/call", params: { name: "t" } },
