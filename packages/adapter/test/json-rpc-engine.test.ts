@@ -112,9 +112,9 @@ async function connect(
 }
 
 /**
- * Fakes the clocks the engine reads. Before connect(): the handshake arms the session's one
- * deadline timer, and a timer armed on the real clock goes on deciding when requests timed on the
- * fake one expire (a request due later than it waited for it, in real time).
+ * Fakes the clocks the engine reads; call it before connect(). The handshake arms the session's
+ * one deadline timer, and had that been on the real clock, a request due after it would wait for
+ * it in real time.
  */
 function useFakeClock(): void {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
