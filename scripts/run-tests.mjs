@@ -200,25 +200,25 @@ function countReports(dir, label) {
     .filter((f) => f.startsWith("vitest-") && f.endsWith(".json"))
     .sort()) {
     const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
-    const filesFailedToRun = (report.testResults ?? []).filter(
-      (r) => r.status === "failed" && (r.assertionResults ?? []).length === 0,
-    ).length;
-    counts.passed += report.numPassedTests;
-    counts.failed += report.numFailedTests + filesFailedToRun;
-    counts.skipped += report.numPendingTests + report.numTodoTests;
-    counts.lines.push(
-      `${label} ${file.slice(7, -5)}: ${report.numPassedTests} passed, ${report.numFailedTests + filesFailedToRun} failed`,
-    );
+    // A file that failed to load has no tests, so vitest's counts leave it out: it counts as one.
+    let filesFailedToRun = 0;
     for (const testFile of report.testResults ?? []) {
       const where = `${label} ${relative(root, testFile.name)}`;
       const tests = testFile.assertionResults ?? [];
-      if (testFile.status === "failed" && tests.length === 0)
+      if (testFile.status === "failed" && tests.length === 0) {
+        filesFailedToRun += 1;
         counts.failures.push(`${where}: did not run: ${firstLine(testFile.message)}`);
+      }
       for (const test of tests.filter((t) => t.status === "failed"))
         counts.failures.push(
           `${where} > ${[...test.ancestorTitles, test.title].join(" > ")}: ${firstLine(test.failureMessages?.[0])}`,
         );
     }
+    const failedHere = report.numFailedTests + filesFailedToRun;
+    counts.passed += report.numPassedTests;
+    counts.failed += failedHere;
+    counts.skipped += report.numPendingTests + report.numTodoTests;
+    counts.lines.push(`${label} ${file.slice(7, -5)}: ${report.numPassedTests} passed, ${failedHere} failed`);
   }
   // cucumber.json (the default engine) and cucumber-<engine>.json, one per engine run.
   for (const file of readdirSync(dir)

@@ -154,6 +154,7 @@ describe("hostile server: normal tools", () => {
       else if ("result" in message) received.push("result");
       deliver?.(message);
     };
+    // An onprogress handler is what makes the client send a progress token, without which the server reports none.
     const result = await client.callTool({ name: "slow", arguments: { ms: 100, steps: 4 } }, undefined, {
       onprogress: () => undefined,
     });
