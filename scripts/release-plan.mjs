@@ -7,9 +7,10 @@
 //   its optional peer engine-2026), so the first release made `mcp-tool-adapter` 1.0.0.
 // - A first release is 0.1.0: a package still at 0.0.0 goes to 0.1.0 even when its changesets
 //   are only patches.
-// - Changelog entries are newest first (by the commit that added the changeset; changesets read
-//   them in file-name order), so where two entries are about the same thing the first one is
-//   what the release does; a package's first release says so above them.
+// - Changelog entries are in the order of the work (by the commit that added the changeset;
+//   changesets reads them in file-name order): a package's first release begins with what it is,
+//   and where two entries are about the same thing the later one is what the release does. A
+//   first release says so above them.
 // - A public package that is released depends only on siblings that are released with it or
 //   already were (a version above 0.0.0): otherwise its users would install a version that was
 //   never published.
@@ -51,7 +52,7 @@ export async function readReleasePlan(cwd = repoRoot) {
   const [changesets, preState] = await Promise.all([readChangesets(cwd), readPreState(cwd)]);
   const plan = assembleReleasePlan(changesets, packages, config, preState);
   const added = changesetAddedTimes(cwd);
-  plan.changesets.sort((a, b) => (added.get(b.id) ?? Infinity) - (added.get(a.id) ?? Infinity));
+  plan.changesets.sort((a, b) => (added.get(a.id) ?? Infinity) - (added.get(b.id) ?? Infinity));
   const adjusted = [];
 
   for (const changeset of plan.changesets) {
@@ -114,7 +115,7 @@ function changesetAddedTimes(cwd) {
 }
 
 export const FIRST_RELEASE_NOTE =
-  "First release. The entries are newest first: where two are about the same thing, the first one is what this version does.";
+  "First release. The entries are in the order the work was done: where two are about the same thing, the later one is what this version does.";
 
 /** Writes the plan: versions, internal dependency ranges, CHANGELOG.md files; deletes the changesets. */
 export async function applyPlan({ plan, packages, config }) {
