@@ -10,10 +10,12 @@
 //    `connectTimeoutMs` (an adapter's, a server set's or a config file's), except one inside the
 //    `{ ... }` of a remote server (one with a `url`), which `npx` does not concern.
 //
-// The deadline: the adapter's and the server set's default `connectTimeoutMs`. A first `npx -y`
-// of @modelcontextprotocol/server-everything (54 MB in npm's cache) answered `initialize` after
-// 6.8 s here, of server-memory after 5.9 s, of server-filesystem after 6.3 s (empty npm cache,
-// registry.npmjs.org); the 10 s of the adapter README's old example failed on a slower link.
+// The deadline: the adapter's and the server set's default `connectTimeoutMs`. With an empty npm
+// cache (registry.npmjs.org, this project's 2-core machine), a first `npx -y` of
+// @modelcontextprotocol/server-everything (54 MB in npm's cache) answered `initialize` after 6.8 s,
+// server-memory after 5.9 s, server-filesystem after 6.3 s; run through the adapter README's
+// example, the connect took over 10 s (its old `timeoutMs: 10_000` expired; the whole example took
+// 13.4 s with the default deadline).
 import { relative } from "node:path";
 import { codeBlocks, docFiles, repoRoot } from "./doc-files.mjs";
 

@@ -79,19 +79,22 @@ export async function readReleasePlan(cwd = repoRoot) {
 
   const released = new Map(plan.releases.filter((release) => release.type !== "none").map((r) => [r.name, r]));
   const byName = new Map(packages.packages.map((pkg) => [pkg.packageJson.name, pkg.packageJson]));
-  const problems = [];
+  /** Never-released siblings without a changeset -> the releases that depend on them. */
+  const missing = new Map();
   for (const release of released.values()) {
     const manifest = byName.get(release.name);
     for (const type of INTERNAL_DEPENDENCY_TYPES) {
       for (const dependency of Object.keys(manifest?.[type] ?? {})) {
         const sibling = byName.get(dependency);
         if (sibling === undefined || released.has(dependency) || sibling.version !== "0.0.0") continue;
-        problems.push(
-          `${release.name}@${release.newVersion} depends on ${dependency} (${type}), which was never released and has no changeset: add one for ${dependency}.`,
-        );
+        missing.set(dependency, [...(missing.get(dependency) ?? []), `${release.name}@${release.newVersion}`]);
       }
     }
   }
+  const problems = [...missing].map(
+    ([dependency, dependents]) =>
+      `${dependency} was never released and has no changeset, but ${dependents.join(", ")} need it: add a changeset for ${dependency}.`,
+  );
   return { plan, packages, config, adjusted, problems };
 }
 
