@@ -1,7 +1,83 @@
+// The umbrella's main entry: what a user of the whole adapter reaches for, each name once, and
+// at most 80 names (test/root-entry.test.ts holds both). The rest lives on the sub-entries
+// (`mcp-tool-adapter/http`, `/model-tools`, `/oauth`, `/config-schema`) and in the packages
+// (`@mcp-tool-adapter/adapter`, `/registry`, ...); the fields of an options type are reached
+// through it (`MCPServerSetOptions["auth"]`), not exported one by one.
+
+// The adapter: its config, what it takes and what it hands back.
 export { MCPToolAdapter, type MCPToolAdapterOptions } from "./mcp-tool-adapter.js";
-export { createDefaultTransport, type DefaultTransportOptions } from "./default-transport.js";
+export { createDefaultTransport } from "./default-transport.js";
+export { findConfigIssues, validateServerConfig } from "@mcp-tool-adapter/adapter";
 export {
-  findConfigIssues,
+  inferCapabilities,
+  type CapabilityOverrides,
+  type ToolCapability,
+} from "@mcp-tool-adapter/capability-inference";
+export type {
+  ElicitationHandler,
+  HttpMCPServerConfig,
+  Logger,
+  MCPCompletion,
+  MCPEngine,
+  MCPProgress,
+  MCPPrompt,
+  MCPPromptMessages,
+  MCPRequestErrorKind,
+  MCPRequestResult,
+  MCPResource,
+  MCPResourceContents,
+  MCPResourceSubscription,
+  MCPResourceTemplate,
+  MCPServerConfig,
+  MCPServerHealth,
+  MCPServerLogEntry,
+  MCPToolDescriptor,
+  MCPToolErrorKind,
+  MCPToolFilter,
+  MCPToolResult,
+  RegistrationReport,
+  SamplingHandler,
+  StdioMCPServerConfig,
+  ToolCallInfo,
+  ToolCallInterceptor,
+} from "@mcp-tool-adapter/adapter";
+
+// The registry the adapters register into.
+export {
+  ToolRegistry,
+  type RegisteredTool,
+  type ToolCallResult,
+  type ToolDefinition,
+} from "@mcp-tool-adapter/registry";
+
+// Many servers as one set.
+export { MCPServerSet, type MCPServerSetOptions } from "./server-set.js";
+export type { ServerEntries, ServerEntry } from "./server-set/server-entry.js";
+export type {
+  ServerConnectResult,
+  ServerFailure,
+  ServerSetAdapter,
+  ServerSetAdapterFactory,
+  ServerSetCloseReport,
+  ServerSetConnectReport,
+} from "./server-set/types.js";
+
+// Config files (`mcpServers` JSON, JSONC, YAML).
+export { loadConfigFile, parseConfig } from "./config-file/config-file-api.js";
+export type { MCPServersConfig } from "./config-file/load-config-file.js";
+
+// Policy: approval before a call, and a lock file of approved tool definitions.
+export { createApprovalInterceptor } from "./policy/approval-interceptor.js";
+export { readToolLock, TOOL_LOCK_FILE_NAME, writeToolLock, type ToolLock } from "./policy/lock-file.js";
+
+// The CLI, in-process.
+export { runCli } from "./cli/run-cli.js";
+export type { CliIO } from "./cli/io.js";
+
+// Errors: the base of every error class of the project, then the ones a user of the umbrella catches.
+// The HTTP transport's, OAuth's and model-tools' errors are on their sub-entries.
+export { MCPToolAdapterError } from "@mcp-tool-adapter/core";
+export {
   MCPAdapterError,
   MCPConfigError,
   MCPConnectionError,
@@ -9,222 +85,10 @@ export {
   MCPNotConnectedError,
   MCPServerUnavailableError,
   MCPUsageError,
-  MCP_LOG_LEVELS,
-  TRANSPORT_TYPES,
-  validateServerConfig,
-  type ConnectOptions,
-  type HealthChangeEvent,
-  type HealthChangeListener,
-  type HttpMCPServerConfig,
-  type InvokeOptions,
-  type Logger,
   type MCPAdapterErrorCode,
-  type MCPConfigIssue,
-  type MCPBuiltInEngine,
-  type MCPEngine,
-  type MCPProgress,
-  type MCPProtocolEra,
-  type MCPProtocolSetting,
-  type MCPServerConfig,
-  type MCPServerHealth,
-  type MCPServerHealthState,
-  type MCPToolAnnotations,
-  type MCPToolDescriptor,
-  type MCPToolErrorKind,
-  type MCPToolFilter,
-  type MCPToolResult,
-  type MCPToolResultData,
-  type MCPTransportType,
-  type RecoveryOptions,
-  type RegisterToolsOptions,
-  type RegistrationReport,
-  type StdioMCPServerConfig,
-  type ToolsChangedEvent,
-  type ToolsChangedListener,
-  type TransportFactory,
-  type MCPCompleteOptions,
-  type MCPCompletion,
-  type MCPCompletionReference,
-  type MCPLogLevel,
-  type MCPPrompt,
-  type MCPPromptMessages,
-  type MCPRequestErrorKind,
-  type MCPRequestOptions,
-  type MCPRequestResult,
-  type MCPResource,
-  type MCPResourceContents,
-  type MCPResourceSubscription,
-  type MCPResourceTemplate,
-  type MCPServerLogEntry,
-  type PromptsChangedEvent,
-  type PromptsChangedListener,
-  type ResourcesChangedEvent,
-  type ResourcesChangedListener,
-  type ResourceUpdatedEvent,
-  type ResourceUpdatedListener,
-  type ServerLogListener,
-  type ClientRequestContext,
-  type ElicitationHandler,
-  type MCPElicitationRequest,
-  type MCPElicitationResponse,
-  type MCPFormElicitation,
-  type MCPRoot,
-  type MCPSamplingRequest,
-  type MCPSamplingResponse,
-  type MCPUrlElicitation,
-  type SamplingHandler,
-  describePinChanges,
-  fingerprintTool,
-  pinTools,
-  type BeforeCallDecision,
-  type MCPTelemetryOptions,
-  type PinAction,
-  type PinnedToolDefinition,
-  type PinnedToolParts,
-  type ServerToolPins,
-  type ToolCallInfo,
-  type ToolCallInterceptor,
-  type ToolPinFinding,
-  type ToolPinningOptions,
 } from "@mcp-tool-adapter/adapter";
-export { MCPToolAdapterError, type ConfigIssue } from "@mcp-tool-adapter/core";
-export {
-  inferCapabilities,
-  type CapabilityDecisions,
-  type CapabilityOverrides,
-  type CapabilitySource,
-  type ToolAnnotationHints,
-  type ToolCapability,
-} from "@mcp-tool-adapter/capability-inference";
-export {
-  RegistryError,
-  ToolRegistry,
-  type RegisteredTool,
-  type RegistryChange,
-  type RegistryErrorCode,
-  type RegistryListener,
-  type ToolCallContext,
-  type ToolCallResult,
-  type ToolCapabilities,
-  type ToolDefinition,
-  type ToolHandler,
-  type ToolListFilter,
-  type ToolRegistryOptions,
-} from "@mcp-tool-adapter/registry";
-export {
-  createSchemaValidator,
-  formatValidationErrors,
-  SchemaValidationError,
-  type CompiledSchema,
-  type FormatValidationErrorsOptions,
-  type SchemaValidationErrorCode,
-  type SchemaValidationErrorOptions,
-  type SchemaValidator,
-  type SchemaValidatorOptions,
-  type ValidationIssue,
-  type ValidationResult,
-} from "@mcp-tool-adapter/schema-validation";
-export {
-  createStdioTransport,
-  MESSAGE_TOO_LARGE_ERROR_CODE,
-  StdioTransport,
-  StdioTransportError,
-  type ServerExit,
-  findStdioConfigIssues,
-  type StdioConfigIssue,
-  type StdioServerConfig,
-  type StdioTransportErrorCode,
-  type StdioTransportErrorDetails,
-  type StdioTransportOptions,
-} from "@mcp-tool-adapter/transport-stdio";
-export type {
-  HttpConfigIssue,
-  HttpServerConfig,
-  HttpTransportErrorCode,
-  HttpTransportErrorOptions,
-  HttpTransportKind,
-  HttpTransportOptions,
-  StreamableHttpTransportOptions,
-} from "@mcp-tool-adapter/transport-http";
-export type {
-  AnthropicTool,
-  AnthropicToolResultBlock,
-  AnthropicToolResultContent,
-  ApprovalPolicy,
-  ApprovalSubject,
-  ConvertedSchema,
-  GeminiFunctionDeclaration,
-  GeminiFunctionResponsePart,
-  HandleToolCallOptions,
-  ModelContent,
-  ModelContentPart,
-  ModelResultOptions,
-  ModelTool,
-  ModelToolExecuteOptions,
-  ModelToolNameOptions,
-  ModelToolNames,
-  ModelToolsErrorCode,
-  ModelToolSet,
-  ModelToolSetOptions,
-  ModelToolsInput,
-  OpenAIChatFunctionTool,
-  OpenAIChatToolMessage,
-  OpenAIFunctionTool,
-  OpenAIResponsesFunctionCallOutput,
-  OpenAIResponsesFunctionTool,
-  OpenAIResponsesOutputItem,
-  OpenAIToolsOptions,
-  ProviderToolCall,
-  SchemaDialect,
-  ToolCallFormat,
-  ToolCallOutputs,
-  ToolSource,
-} from "@mcp-tool-adapter/model-tools";
-export {
-  MCPServerSet,
-  type MCPServerSetOptions,
-  type ServerSetAuthOptions,
-  type ServerSetClientFeatures,
-  type ServerSetPinning,
-  type ServerSetConnectOptions,
-} from "./server-set.js";
+export { RegistryError, type RegistryErrorCode } from "@mcp-tool-adapter/registry";
+export { StdioTransportError, type StdioTransportErrorCode } from "@mcp-tool-adapter/transport-stdio";
 export { MCPServerSetError, type MCPServerSetErrorCode } from "./server-set/errors.js";
-export type { ServerEntries, ServerEntry, ServerEntryOptions, ServerToolsConfig } from "./server-set/server-entry.js";
-export type { ServerAuth } from "./server-set/server-auth.js";
-export type {
-  CredentialStore,
-  InteractiveOptions,
-  LoginOptions,
-  LoginResult,
-  MCPAuthErrorCode,
-  NodeOAuthProviderOptions,
-  StoredCredentials,
-} from "@mcp-tool-adapter/oauth";
-export type {
-  ServerConnectResult,
-  ServerFailure,
-  ServerFailureKind,
-  ServerSetAdapter,
-  ServerSetAdapterFactory,
-  ServerSetCloseReport,
-  ServerSetConnectReport,
-  ServerSetEngineChoice,
-  ServerSetProtocolMethods,
-} from "./server-set/types.js";
-export { loadConfigFile, parseConfig } from "./config-file/config-file-api.js";
-export type { LoadConfigFileOptions, MCPServersConfig, ParseConfigOptions } from "./config-file/load-config-file.js";
 export { MCPConfigFileError, type ConfigFileIssue, type MCPConfigFileErrorCode } from "./config-file/errors.js";
-export type { ConfigFileFormat } from "./config-file/parse-text.js";
-export type { ConfigFileServerEntry } from "./config-file/schema.js";
-export { createApprovalInterceptor, type ApprovalInterceptorOptions } from "./policy/approval-interceptor.js";
-export {
-  MCPToolLockError,
-  readToolLock,
-  TOOL_LOCK_FILE_NAME,
-  writeToolLock,
-  type MCPToolLockErrorCode,
-  type ToolLock,
-} from "./policy/lock-file.js";
-export { runCli } from "./cli/run-cli.js";
-export type { CliIO, CliWritable } from "./cli/io.js";
-export type { Engine2026Factory, Engine2026Loader } from "./cli/engine-2026-loader.js";
+export { MCPToolLockError, type MCPToolLockErrorCode } from "./policy/lock-file.js";

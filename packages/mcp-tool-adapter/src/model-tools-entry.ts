@@ -1,5 +1,5 @@
 // The model-tools conversions (OpenAI, Anthropic, Gemini tool and result shapes), as `mcp-tool-adapter/model-tools`: a sub-entry of its own so
-// that importing the umbrella does not load it (issue 17: import time). Types stay at the root too.
+// that importing the umbrella does not load it (issue 17: import time). Its types are here only, not at the root.
 export {
   convertInputSchema,
   createModelToolNames,

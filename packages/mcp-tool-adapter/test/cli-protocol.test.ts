@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { everythingStdioServer, expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
 import { runCliCaptured, type CapturedRun } from "./fixtures/run-cli-captured.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MCP_LOG_LEVELS, type CliIO } from "../src/index.js";
+import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/adapter";
+import type { CliIO } from "../src/index.js";
 import { CLI_LOG_LEVELS } from "../src/cli/program.js";
 
 let dir: string;

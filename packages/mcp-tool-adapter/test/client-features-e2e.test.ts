@@ -9,12 +9,8 @@ import {
   type TempDirectory,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  MCPToolAdapter,
-  type MCPElicitationRequest,
-  type MCPElicitationResponse,
-  type MCPSamplingRequest,
-} from "../src/index.js";
+import type { MCPElicitationRequest, MCPElicitationResponse, MCPSamplingRequest } from "@mcp-tool-adapter/adapter";
+import { MCPToolAdapter } from "../src/index.js";
 
 // Elicitation, sampling and roots against the real servers. Tools called: trigger-elicitation-request,
 // trigger-url-elicitation, trigger-sampling-request, simulate-research-query (a task), get-roots-list (server-everything) and

@@ -3,16 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Static } from "typebox";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { ConfigFileServerEntrySchema } from "../src/config-schema-entry.js";
+import type { StdioServerConfig } from "@mcp-tool-adapter/transport-stdio";
+import { ConfigFileServerEntrySchema, type ConfigFileServerEntry } from "../src/config-schema-entry.js";
+import type { HttpServerConfig } from "../src/http-entry.js";
 import {
   loadConfigFile,
   MCPConfigFileError,
   parseConfig as parseConfigLazily,
   type CapabilityOverrides,
-  type ConfigFileServerEntry,
-  type HttpServerConfig,
-  type ServerToolsConfig,
-  type StdioServerConfig,
+  type ServerEntry,
 } from "../src/index.js";
 import { expandEnvReferences } from "../src/config-file/expand-env.js";
 // The tests of parsing call the module's synchronous parseConfig; the public one loads it on first use.
@@ -182,6 +181,7 @@ describe("config file schema", () => {
   it("is the transports' fields plus the file-only ones, and matches the public entry types", () => {
     expectTypeOf<Pick<ConfigFileServerEntry, keyof StdioServerConfig>>().toEqualTypeOf<Partial<StdioServerConfig>>();
     expectTypeOf<Pick<ConfigFileServerEntry, keyof HttpServerConfig>>().toEqualTypeOf<Partial<HttpServerConfig>>();
+    type ServerToolsConfig = NonNullable<ServerEntry["tools"]>;
     expectTypeOf<Static<typeof ServerToolsConfigSchema>>().toEqualTypeOf<ServerToolsConfig>();
     expectTypeOf<NonNullable<ServerToolsConfig["overrides"]>[string]>().toEqualTypeOf<CapabilityOverrides>();
     // Run time: the transports' own property schemas, not copies.

@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import { expectNoLeakedProcesses, findFreePort, startEverythingHttp } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpTransport } from "../src/http-entry.js";
-import { MCPConnectionError, createDefaultTransport, MCPToolAdapter, StdioTransport } from "../src/index.js";
+import { StdioTransport } from "@mcp-tool-adapter/transport-stdio";
+import { MCPConnectionError, createDefaultTransport, MCPToolAdapter } from "../src/index.js";
 
 describe("createDefaultTransport", () => {
   it("builds a stdio transport for stdio configs, without starting anything", async () => {

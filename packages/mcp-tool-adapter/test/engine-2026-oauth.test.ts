@@ -1,8 +1,8 @@
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { startOAuthProtectedServer, type OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPServerSet, MCPToolAdapter, type CredentialStore } from "../src/index.js";
-import { createMemoryStore, login, NodeOAuthClientProvider } from "../src/oauth-entry.js";
+import { MCPServerSet, MCPToolAdapter } from "../src/index.js";
+import { createMemoryStore, login, NodeOAuthClientProvider, type CredentialStore } from "../src/oauth-entry.js";
 
 // oidc-provider and a modern-only SDK v2 server behind the SDK's bearer-auth middleware, one pair
 // for the file: the login of the second test is what the later ones use.

@@ -1,6 +1,7 @@
 import { everythingStdioServer, expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
-import { MCPToolAdapter, type MCPBuiltInEngine, type MCPProgress } from "../src/index.js";
+import type { MCPBuiltInEngine } from "@mcp-tool-adapter/adapter";
+import { MCPToolAdapter, type MCPProgress } from "../src/index.js";
 
 const adapters: MCPToolAdapter[] = [];
 

@@ -13,14 +13,18 @@ import * as transportHttp from "@mcp-tool-adapter/transport-http";
 import * as transportStdio from "@mcp-tool-adapter/transport-stdio";
 import { describe, expect, it } from "vitest";
 import { CliUsageError } from "../src/cli/usage-error.js";
+import * as umbrellaConfigSchema from "../src/config-schema-entry.js";
+import * as umbrellaHttp from "../src/http-entry.js";
 import * as umbrella from "../src/index.js";
+import * as umbrellaModelTools from "../src/model-tools-entry.js";
+import * as umbrellaOAuth from "../src/oauth-entry.js";
 
 type ErrorClass = typeof core.MCPToolAdapterError & (new (...args: never[]) => core.MCPToolAdapterError);
 
 const MARKER = Symbol.for("mcp-tool-adapter.error");
 const LINEAGE = Symbol.for("mcp-tool-adapter.error.lineage");
 
-/** Every public package's entry, and the one error class the umbrella keeps internal (the CLI's). */
+/** Every public package's entry, the umbrella's sub-entries, and the one error class the umbrella keeps internal (the CLI's). */
 const ENTRIES: Record<string, Record<string, unknown>> = {
   "@mcp-tool-adapter/core": core,
   "@mcp-tool-adapter/capability-inference": capabilityInference,
@@ -36,6 +40,10 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
   "@mcp-tool-adapter/langchain": langchain,
   "@mcp-tool-adapter/openai-agents": openaiAgents,
   "mcp-tool-adapter": umbrella,
+  "mcp-tool-adapter/http": umbrellaHttp,
+  "mcp-tool-adapter/model-tools": umbrellaModelTools,
+  "mcp-tool-adapter/oauth": umbrellaOAuth,
+  "mcp-tool-adapter/config-schema": umbrellaConfigSchema,
   "mcp-tool-adapter (cli)": { CliUsageError },
 };
 

@@ -6,6 +6,7 @@ import {
   type EverythingHttpServer,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import {
   createDefaultTransport,
   MCPNotConnectedError,
@@ -13,7 +14,6 @@ import {
   ToolRegistry,
   type MCPProgress,
   type MCPServerConfig,
-  StdioTransport,
 } from "../src/index.js";
 
 // Tools these tests may call. Never get-env (prints the environment) nor gzip-file-as-resource (fetches URLs).

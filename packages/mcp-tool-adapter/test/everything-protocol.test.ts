@@ -1,6 +1,7 @@
 import { EVERYTHING_TARGETS, expectNoLeakedProcesses, type RunningEverything } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MCPToolAdapter, type MCPServerLogEntry, type ResourceUpdatedEvent } from "../src/index.js";
+import type { ResourceUpdatedEvent } from "@mcp-tool-adapter/adapter";
+import { MCPToolAdapter, type MCPServerLogEntry } from "../src/index.js";
 
 // Resources, prompts, completions and logging of the real server-everything. The tools called
 // here only toggle its simulated notifications; never get-env nor gzip-file-as-resource.

@@ -87,7 +87,8 @@ describe("importing the library", () => {
 
   it("loads ajv's draft 2019-09 and 2020-12 builds and the RE2 engine only once a schema needs them", async () => {
     const script = `const { createRequire } = await import("node:module");
-      const { createSchemaValidator } = await import("mcp-tool-adapter");
+      await import("mcp-tool-adapter");
+      const { createSchemaValidator } = await import("@mcp-tool-adapter/schema-validation");
       const loaded = async () => [...(await globalThis.resolvedModuleUrls()), ...Object.keys(createRequire(import.meta.url).cache)];
       const validator = createSchemaValidator();
       validator.compile({ type: "object", properties: { a: { type: "string" } } });

@@ -4,16 +4,15 @@ import { join } from "node:path";
 import { approvalInterruptOn, createLangChainTools } from "@mcp-tool-adapter/langchain";
 import { expectNoLeakedProcesses, memoryStdioServer } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pinTools } from "@mcp-tool-adapter/adapter";
 import {
   createApprovalInterceptor,
   MCPServerSet,
-  pinTools,
-  type ApprovalPolicy,
-  type ApprovalSubject,
   type ToolCallInfo,
   type ToolCallInterceptor,
   type ToolLock,
 } from "../src/index.js";
+import type { ApprovalPolicy, ApprovalSubject } from "../src/model-tools-entry.js";
 
 /** The one policy, given to the set's approval interceptor and to LangChain's interrupt map alike. */
 const askBeforeDestructiveWrites: ApprovalPolicy<ApprovalSubject> = (tool) =>

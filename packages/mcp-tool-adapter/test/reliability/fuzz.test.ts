@@ -3,9 +3,9 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
+import { createSchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
 import {
-  createSchemaValidator,
-  createStdioTransport,
   MCPConfigError,
   MCPToolAdapter,
   StdioTransportError,

@@ -11,15 +11,8 @@ import {
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  MCPServerSet,
-  MCPToolAdapter,
-  runCli,
-  ToolRegistry,
-  type HealthChangeEvent,
-  type MCPToolResult,
-  type RecoveryOptions,
-} from "../../src/index.js";
+import type { HealthChangeEvent, RecoveryOptions } from "@mcp-tool-adapter/adapter";
+import { MCPServerSet, MCPToolAdapter, runCli, ToolRegistry, type MCPToolResult } from "../../src/index.js";
 import { resultJson, trackAdapter, useReliabilityChecks } from "./support.js";
 
 useReliabilityChecks();

@@ -12,12 +12,10 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createSchemaValidator,
-  MCPConnectionError,
-  MCPToolAdapter,
   SchemaValidationError,
-  type Logger,
   type SchemaValidator,
-} from "../../src/index.js";
+} from "@mcp-tool-adapter/schema-validation";
+import { MCPConnectionError, MCPToolAdapter, type Logger } from "../../src/index.js";
 import {
   connectWatched,
   hostileAdapter,
