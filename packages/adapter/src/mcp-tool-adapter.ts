@@ -295,8 +295,13 @@ export class MCPToolAdapter {
     if (tail?.kind === "connect") return tail.promise;
     if (tail === undefined && this.#session !== undefined) return Promise.resolve();
     const timeoutMs = positiveOr(options.timeoutMs, this.#connectTimeoutMs);
+    const ticket = this.#supervisor.connectTicket();
     return this.#lifecycle.run("connect", async () => {
-      await this.#open(timeoutMs, "connect");
+      await this.#open(timeoutMs, "connect").catch((error: unknown) => {
+        // With recovery on, a server that fails its first connect is supervised from here (it still throws).
+        if (MCPConnectionError.isInstance(error)) this.#supervisor.connectFailed(ticket, error.message);
+        throw error;
+      });
       this.#supervisor.connected("connect() was called");
     });
   }
