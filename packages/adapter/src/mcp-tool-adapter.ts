@@ -21,6 +21,7 @@ import {
 } from "@mcp-tool-adapter/schema-validation";
 import { callFailure, callResult, failure, reasonSuffix, type CallOutcomeContext } from "./call-outcome.js";
 import { validateServerConfig, type MCPServerConfig, type MCPTransportType } from "./config.js";
+import { refuseConfigAuth } from "./config-auth.js";
 import { Deadline } from "./deadline.js";
 import {
   describeCause,
@@ -144,6 +145,7 @@ export class MCPToolAdapter {
 
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const valid = validateServerConfig(config);
+    refuseConfigAuth(valid);
     this.config = Object.freeze({ ...valid });
     this.serverName = valid.name;
     this.transportType = valid.transport;
