@@ -268,9 +268,10 @@ export class RecoverySupervisor {
     this.#run = undefined;
     this.#recoveredAt = [];
     this.#probeAt = this.#context.now() + (backoffMs ?? policy?.cooldownMs ?? 0);
-    this.#context.logger?.warn?.(
-      `MCP server "${this.#context.serverName}" is marked down: ${reason}. Calls fail fast until it is probed again.`,
-    );
+    const message = `MCP server "${this.#context.serverName}" is marked down: ${reason}. Calls fail fast until it is probed again.`;
+    // A warning when it goes down; a probe that finds it still down (every cooldown, for as long as it is) is only news.
+    if (this.#state === "probing") this.#context.logger?.info?.(message);
+    else this.#context.logger?.warn?.(message);
     this.#setState("down", reason);
     if (policy !== undefined) this.#scheduleProbe(policy, backoffMs);
   }
