@@ -21,6 +21,7 @@ import {
 } from "@mcp-tool-adapter/schema-validation";
 import { callFailure, callResult, failure, reasonSuffix, type CallOutcomeContext } from "./call-outcome.js";
 import { validateServerConfig, type MCPServerConfig, type MCPTransportType } from "./config.js";
+import { refuseConfigAuth } from "./config-auth.js";
 import { Deadline } from "./deadline.js";
 import {
   describeCause,
@@ -144,6 +145,7 @@ export class MCPToolAdapter {
 
   constructor(config: MCPServerConfig, options: MCPToolAdapterOptions = {}) {
     const valid = validateServerConfig(config);
+    refuseConfigAuth(valid);
     this.config = Object.freeze({ ...valid });
     this.serverName = valid.name;
     this.transportType = valid.transport;
@@ -295,8 +297,13 @@ export class MCPToolAdapter {
     if (tail?.kind === "connect") return tail.promise;
     if (tail === undefined && this.#session !== undefined) return Promise.resolve();
     const timeoutMs = positiveOr(options.timeoutMs, this.#connectTimeoutMs);
+    const ticket = this.#supervisor.connectTicket();
     return this.#lifecycle.run("connect", async () => {
-      await this.#open(timeoutMs, "connect");
+      await this.#open(timeoutMs, "connect").catch((error: unknown) => {
+        // With recovery on, a server that fails its first connect is supervised from here (it still throws).
+        if (MCPConnectionError.isInstance(error)) this.#supervisor.connectFailed(ticket, error.message);
+        throw error;
+      });
       this.#supervisor.connected("connect() was called");
     });
   }

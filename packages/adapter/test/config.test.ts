@@ -181,6 +181,24 @@ describe("server config", () => {
     expect(MCPServerConfigSchema.anyOf).toHaveLength(2);
   });
 
+  it("refuses auth (the server set's and config file's OAuth field), naming the umbrella's adapter and the authProvider option", () => {
+    const error = configError({
+      name: "linear",
+      transport: "streamable-http",
+      url: "https://mcp.example.com/mcp",
+      auth: { type: "oauth" },
+    });
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.issues.map((issue) => issue.path)).toEqual(["/auth"]);
+    expect(error.message).toContain('"linear"');
+    expect(error.message).toContain('MCPToolAdapter from the "mcp-tool-adapter" package');
+    expect(error.message).toContain("authProvider option");
+    // Without auth (or with it undefined) the same config is accepted.
+    expect(
+      () => new MCPToolAdapter({ name: "linear", transport: "streamable-http", url: "https://mcp.example.com/mcp" }),
+    ).not.toThrow();
+  });
+
   it("freezes the issues of the error", () => {
     const error = configError({ transport: "stdio" });
     expect(Object.isFrozen(error.issues)).toBe(true);

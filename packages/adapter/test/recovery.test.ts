@@ -156,6 +156,69 @@ describe("circuit breaker", () => {
   });
 });
 
+describe("a server that fails its first connect", () => {
+  it("with recovery on: connect() throws, and the server is down with the reason until the next attempt of the backoff", async () => {
+    const { adapter, down, connects, events } = rig({
+      maxAttempts: 3,
+      initialDelayMs: 10_000,
+      maxDelayMs: 100_000,
+      cooldownMs: 60_000,
+    });
+    down.value = true;
+    await expect(adapter.connect()).rejects.toMatchObject({ code: "CONNECTION_FAILED" });
+    expect(adapter.health).toMatchObject({ state: "down", attempt: 1, probeAt: 15_000, recovery: true });
+    expect(adapter.health.lastFailure).toContain("the server refuses to start");
+    expect(events).toEqual(["disconnected->down"]);
+    expect(await adapter.invoke("read_value")).toMatchObject({ success: false, errorKind: "unavailable" });
+    expect(connects()).toBe(1);
+    await adapter.disconnect();
+    expect(adapter.health.state).toBe("disconnected");
+  });
+
+  it("without recovery, or when disconnect() overtook the connect, nothing is supervised", async () => {
+    const plain = rig(false);
+    plain.down.value = true;
+    await expect(plain.adapter.connect()).rejects.toMatchObject({ code: "CONNECTION_FAILED" });
+    expect(plain.adapter.health).toMatchObject({ state: "disconnected", recovery: false });
+
+    let refuse: ((error: Error) => void) | undefined;
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: () => new Promise((_resolve, reject) => (refuse = reject)),
+      recovery: true,
+    });
+    adapters.push(adapter);
+    const connecting = adapter.connect();
+    await waitFor(() => refuse !== undefined);
+    const disconnecting = adapter.disconnect();
+    refuse?.(new Error("the server refuses to start"));
+    await expect(connecting).rejects.toMatchObject({ code: "CONNECTION_FAILED" });
+    await disconnecting;
+    expect(adapter.health.state).toBe("disconnected");
+  });
+});
+
+describe("the probe timer", () => {
+  it("probes a down server with no call once the cooldown is over, and disconnect() stops it", async () => {
+    const { adapter, server, down, connects, events } = rig({ maxAttempts: 1, cooldownMs: 100 });
+    await adapter.connect();
+    down.value = true;
+    await server.close();
+    await waitFor(() => adapter.health.state === "down");
+    down.value = false;
+    await waitFor(() => adapter.health.state === "connected"); // no call: the timer probed it
+    expect(events.slice(-3)).toEqual(["reconnecting->down", "down->probing", "probing->connected"]);
+
+    down.value = true;
+    await server.close();
+    await waitFor(() => adapter.health.state === "down");
+    const attempts = connects();
+    await adapter.disconnect();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(connects()).toBe(attempts);
+    expect(adapter.health.state).toBe("disconnected");
+  });
+});
+
 describe("calls cut off by a failure", () => {
   it("sends a read-only or idempotent call again after the restart, and never a write", async () => {
     const { adapter, server, cut } = rig();

@@ -6,6 +6,7 @@
 
 // The adapter: its config, what it takes and what it hands back.
 export { MCPToolAdapter, type MCPToolAdapterOptions } from "./mcp-tool-adapter.js";
+export type { MCPToolAdapterAuthOptions, MCPToolAdapterConfig } from "./adapter-auth.js";
 export { createDefaultTransport } from "./default-transport.js";
 export { findConfigIssues, validateServerConfig } from "@mcp-tool-adapter/adapter";
 export {

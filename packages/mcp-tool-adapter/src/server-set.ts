@@ -125,6 +125,8 @@ interface Member {
   /** Connected and registered: close() reports on it. */
   connected: boolean;
   registered: boolean;
+  /** Stops listening for a server whose first connect failed coming back (recovery on). */
+  stopWatching?: () => void;
 }
 
 /**
@@ -318,6 +320,7 @@ export class MCPServerSet {
     } catch (error) {
       // Connected but could not list or register: do not leave the server running.
       if (progress.stage === "register") await this.#disconnectQuietly(adapter, name);
+      else this.#registerWhenBack(member, adapter);
       return failed(
         progress.stage,
         error,
@@ -327,6 +330,44 @@ export class MCPServerSet {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A server whose first connect failed while its adapter keeps trying in the background (recovery
+   * on: its health is down, not disconnected): its tools are registered once it is back, and it is
+   * then closed like any connected server. The connect report keeps saying it failed.
+   */
+  #registerWhenBack(member: Member, adapter: ServerSetAdapter): void {
+    if (adapter.onHealthChange === undefined || adapter.health === undefined) return;
+    if (!adapter.health.recovery || adapter.health.state === "disconnected") return;
+    member.stopWatching = adapter.onHealthChange((event) => {
+      if (event.to !== "connected" || member.adapter !== adapter || member.registered) return;
+      const registering = adapter
+        .registerTools(this.registry, member.name, registerOptions(member.entry))
+        .then(
+          (report) => {
+            if (member.adapter !== adapter) {
+              // close() took the server meanwhile: leave nothing in the registry.
+              this.#unregisterQuietly(adapter, member.name);
+              return;
+            }
+            member.registered = true;
+            member.connected = true;
+            this.#logger?.info?.(
+              `MCP server "${member.name}" is back after its first connect failed: ${report.registered.length} tools registered`,
+            );
+          },
+          (error: unknown) => {
+            if (member.adapter !== adapter) return; // closed meanwhile: the failure is the close's
+            this.#logger?.warn?.(
+              `MCP server "${member.name}" is back, but registering its tools failed; they are registered when it reconnects`,
+              { error },
+            );
+          },
+        )
+        .finally(() => this.#stragglers.delete(registering));
+      this.#stragglers.add(registering);
+    });
   }
 
   /** A server missed its deadline: whenever its work settles, take its tools back out and disconnect it. */
@@ -348,6 +389,8 @@ export class MCPServerSet {
   }
 
   async #closeMember(member: Member): Promise<{ name: string; error?: ServerFailure } | undefined> {
+    member.stopWatching?.();
+    member.stopWatching = undefined;
     const adapter = member.adapter;
     if (adapter === undefined) return undefined;
     member.adapter = undefined;

@@ -448,6 +448,40 @@ describe("loadConfigFile", () => {
     expect(yaml.servers.b).toEqual({ transport: "sse", url: "http://127.0.0.1:1/events" });
   });
 
+  it("gives one message per problem of a union field (recovery, auth, roots), naming every unknown field", async () => {
+    const nineUnknown = Object.fromEntries("abcdefghi".split("").map((name) => [name, 1]));
+    await writeFile(
+      join(dir, "unions.yaml"),
+      JSON.stringify({
+        mcpServers: {
+          many: { command: "node", recovery: nineUnknown },
+          mixed: { command: "node", recovery: { maxAttempts: 0, bad: 1, jitter: 2 } },
+          word: { command: "node", recovery: "yes" },
+          fine: { command: "node", recovery: { maxAttempts: 2 } },
+          oauth: { url: "http://127.0.0.1:1/mcp", auth: { type: "oauth", scope: "x" } },
+          other: { url: "http://127.0.0.1:1/mcp", auth: { type: "basic" } },
+          bearer: { url: "http://127.0.0.1:1/mcp", auth: { type: "bearer" } },
+          root: { command: "node", roots: ["/a", { uri: "file:///b", label: "b" }, 3] },
+        },
+      }),
+    );
+    const error = await configErrorAsync(() => loadConfigFile("unions.yaml", { cwd: dir, env }));
+    expect(error.code).toBe("CONFIG_FILE_INVALID");
+    expect(error.issues).toEqual([
+      { server: "many", field: "recovery", message: 'unknown field "a", "b", "c", "d", "e", "f", "g", "h", "i"' },
+      { server: "mixed", field: "recovery.maxAttempts", message: "must be >= 1" },
+      { server: "mixed", field: "recovery.jitter", message: "must be <= 1" },
+      { server: "mixed", field: "recovery", message: 'unknown field "bad"' },
+      { server: "word", field: "recovery", message: "must be a boolean or an object" },
+      { server: "oauth", field: "auth", message: 'unknown field "scope"' },
+      { server: "other", field: "auth.type", message: 'must be one of "oauth", "bearer", "client_credentials"' },
+      { server: "bearer", field: "auth", message: "must have required properties token" },
+      { server: "root", field: "roots[1]", message: 'unknown field "label"' },
+      { server: "root", field: "roots[2]", message: "must be a string or an object" },
+    ]);
+    expect(error.message).not.toContain("must be boolean");
+  });
+
   it("reports a missing file as CONFIG_FILE_NOT_FOUND with its absolute path", async () => {
     const error = await configErrorAsync(() => loadConfigFile("nope.json", { cwd: dir }));
     expect(error.code).toBe("CONFIG_FILE_NOT_FOUND");

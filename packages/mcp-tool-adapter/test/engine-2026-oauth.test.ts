@@ -102,6 +102,27 @@ describe("OAuth on engine-2026 (protocol 2026-07-28) against oidc-provider and a
     }
   });
 
+  it("a single adapter's config auth uses the stored login on engine-2026", async () => {
+    const adapter = new MCPToolAdapter(
+      {
+        name: "docs",
+        transport: "streamable-http",
+        url: server.mcpUrl,
+        protocol: "2026-07-28",
+        auth: { type: "oauth" },
+      },
+      { engine: createEngine2026(), auth: { store }, defaultTimeoutMs: 10_000 },
+    );
+    try {
+      await adapter.connect();
+      expect(adapter.protocolEra).toBe("2026-07-28");
+      expect(await adapter.invoke("echo", { text: "config auth" })).toMatchObject({ success: true });
+    } finally {
+      await adapter.disconnect();
+    }
+    expect(server.mcpRequests.at(-1)).toMatchObject({ authorized: true, status: 200 });
+  });
+
   it("an access token the server calls expired is refreshed and the call goes through", async () => {
     const adapter = adapterOn2026();
     try {

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 // and CLI command waits out the stdio kill grace before it exits.
 
 const FIXTURE = fileURLToPath(new URL("fixtures/exit-by-itself.ts", import.meta.url));
+const DOWN_FIXTURE = fileURLToPath(new URL("fixtures/down-at-exit.ts", import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 /** A kill grace no test could sit out: a timer for it left running would hang the script. */
 const HOUR_MS = 3_600_000;
@@ -61,4 +62,31 @@ describe("a script using MCPToolAdapter over stdio", () => {
     expect(output).toContain("success=true");
     expect(output).toMatch(/disconnected-at=\d+/);
   });
+
+  it(
+    "exits by itself while a server that failed its first connect waits an hour to be probed",
+    { timeout: 2 * BOUND_MS },
+    async () => {
+      const directory = await createTempDirectory();
+      directories.push(directory);
+      const child = spawn(
+        process.execPath,
+        ["--conditions=@mcp-tool-adapter/source", "--import", "tsx", DOWN_FIXTURE, directory.path],
+        { cwd: PACKAGE_DIR, env: { ...process.env, ...leakMarkerEnv() }, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      let timer: NodeJS.Timeout | undefined;
+      const exit = await Promise.race([
+        new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+          child.on("exit", (code, signal) => resolve({ code, signal })),
+        ),
+        new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), BOUND_MS))),
+      ]).finally(() => clearTimeout(timer));
+      if (exit === "hung") child.kill("SIGKILL");
+      expect(exit, output).toEqual({ code: 0, signal: null });
+      expect(output).toContain("state=down");
+    },
+  );
 });

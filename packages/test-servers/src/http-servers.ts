@@ -26,6 +26,8 @@ export interface StartEverythingHttpOptions {
   startTimeoutMs?: number;
   /** The node binary the server runs on. Default the one running this process. */
   node?: string;
+  /** The port to listen on (e.g. the one of a server stopped before, to start it again). Default: a free one. */
+  port?: number;
 }
 
 const ENDPOINT_PATHS: Record<EverythingHttpMode, string> = { sse: "/sse", streamableHttp: "/mcp" };
@@ -67,6 +69,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  * interface (it takes only PORT); tests use its 127.0.0.1 URL.
  */
 export async function startEverythingHttp(options: StartEverythingHttpOptions): Promise<EverythingHttpServer> {
+  if (options.port !== undefined) return startOnce(options, options.port);
   let lastError: unknown;
   // The free port can be taken between our probe and the server's bind; try another then.
   for (let attempt = 0; attempt < START_ATTEMPTS; attempt++) {

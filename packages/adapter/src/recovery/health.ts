@@ -3,7 +3,8 @@
  * - `disconnected`: never connected, or disconnect() was called (no recovery runs)
  * - `connected`: a live session
  * - `reconnecting`: the connection dropped and restarts are under way (calls wait for them)
- * - `down`: restarts gave up; the circuit is open and calls fail fast until `probeAt`
+ * - `down`: restarts gave up (or the first connect failed); the circuit is open and calls fail
+ *   fast until `probeAt`, when a call or the probe timer tries the server again
  * - `probing`: down, and one half-open attempt is running (calls wait for it)
  */
 export type MCPServerHealthState = "disconnected" | "connected" | "reconnecting" | "down" | "probing";
@@ -20,7 +21,7 @@ export interface MCPServerHealth {
   readonly recoveries: number;
   /** Why the connection was last lost, or why the last attempt failed. */
   readonly lastFailure?: string;
-  /** While down: from when on the next call probes the server again. */
+  /** While down: from when on the next call probes the server again (the probe timer fires soon after). */
   readonly probeAt?: number;
   /** Whether automatic recovery is on for this server. */
   readonly recovery: boolean;

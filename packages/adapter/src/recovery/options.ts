@@ -13,7 +13,10 @@ export interface RecoveryOptions {
   multiplier?: number;
   /** The share of each delay that is random (0: none, 1: anywhere from 0 to the delay). Default 0.5. */
   jitter?: number;
-  /** How long a server marked down stays down before the next call probes it (half-open). Default 30000 ms. */
+  /**
+   * How long a server marked down stays down before the next call probes it (half-open); with no
+   * call, a timer probes it up to `jitter` of this later. Default 30000 ms.
+   */
   cooldownMs?: number;
   /** Successful restarts allowed within windowMs; one more marks a crash-looping server down. Default 10. */
   maxRestartsPerWindow?: number;
@@ -23,7 +26,7 @@ export interface RecoveryOptions {
   maxCallRetries?: number;
   /** Random numbers in [0, 1) for the jitter. Default Math.random. */
   random?: () => number;
-  /** Waits `ms` milliseconds, settling early once `signal` aborts. Default: a timer. */
+  /** Waits out a restart's backoff delay (`ms`), settling early once `signal` aborts. Default: a timer. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 

@@ -22,6 +22,9 @@ export type SessionWait =
   | { kind: "timeout" }
   | { kind: "cancelled" };
 
+/** The probe timer of a cooldown never fires sooner than this, whatever `cooldownMs` says. */
+const MIN_PROBE_TIMER_MS = 100;
+
 interface Deferred {
   promise: Promise<void>;
   resolve: () => void;
@@ -29,8 +32,11 @@ interface Deferred {
 
 /**
  * The health of one server's connection and, when recovery is on, the restarts after it drops:
- * exponential backoff with jitter up to `maxAttempts`, then down (circuit open) until the first
- * call after `cooldownMs` probes it (half-open). Without a policy it only tracks health.
+ * exponential backoff with jitter up to `maxAttempts`, then down (circuit open) until a probe
+ * (half-open): the first call after `cooldownMs`, or a timer soon after it when no call comes, so
+ * an idle adapter sees its server come back. A first connect() that fails is supervised too: the
+ * server is down from the start and probed in the background on the restart backoff, then every
+ * cooldown. Without a policy it only tracks health.
  */
 export class RecoverySupervisor {
   readonly #context: SupervisorContext;
@@ -48,6 +54,10 @@ export class RecoverySupervisor {
   #settled: Deferred = deferred();
   /** When each automatic recovery succeeded, within the crash-loop window. */
   #recoveredAt: number[] = [];
+  /** Background probes of this outage still due on the restart backoff rather than the cooldown (a failed first connect). */
+  #backoffProbesLeft = 0;
+  /** Counts the host's disconnect() calls, so a connect() that a disconnect overtook starts no supervision. */
+  #disconnects = 0;
 
   constructor(context: SupervisorContext, policy: RecoveryPolicy | undefined) {
     this.#context = context;
@@ -89,11 +99,35 @@ export class RecoverySupervisor {
     this.#setState("connected", reason);
   }
 
-  /** The host disconnected: nothing is restarted any more. */
+  /** The host disconnected: nothing is restarted or probed any more. */
   disconnected(reason: string): void {
+    this.#disconnects += 1;
     this.#stopRun();
     this.#attempt = 0;
+    this.#backoffProbesLeft = 0;
     this.#setState("disconnected", reason);
+  }
+
+  /** Taken when the host's connect() starts; hand it back to connectFailed(). */
+  connectTicket(): number {
+    return this.#disconnects;
+  }
+
+  /**
+   * The host's connect() failed (it still throws). With recovery on the server is supervised from
+   * here like after a lost connection: that connect was attempt 1, the server is down (no session
+   * to wait for, so calls fail fast), and background probes follow the restart backoff up to
+   * `maxAttempts`, then come every cooldown. Nothing starts if disconnect() was called meanwhile.
+   */
+  connectFailed(ticket: number, why: string): void {
+    const policy = this.#policy;
+    if (policy === undefined || ticket !== this.#disconnects || this.#state === "connected") return;
+    this.#stopRun();
+    this.#lastFailure = why;
+    this.#attempt = 1;
+    this.#recoveredAt = [];
+    this.#backoffProbesLeft = policy.maxAttempts - 1;
+    this.#goDown(`the first connect failed: ${why}`, this.#nextBackoff(policy));
   }
 
   /** The live connection went away without the host asking; `immediate` skips the first delay (a forgotten session). */
@@ -133,8 +167,9 @@ export class RecoverySupervisor {
         case "disconnected":
           return { kind: "not_connected" };
         case "down":
-          if (this.#context.now() < (this.#probeAt ?? 0)) return { kind: "unavailable", message: this.downMessage() };
-          this.#startProbe();
+          if (this.#policy === undefined || this.#context.now() < (this.#probeAt ?? 0))
+            return { kind: "unavailable", message: this.downMessage() };
+          this.#startProbe(this.#policy, "the cooldown is over and a call came");
           continue;
         case "reconnecting":
         case "probing": {
@@ -164,15 +199,47 @@ export class RecoverySupervisor {
     this.#goDown(`${policy.maxAttempts} restart attempts failed; the last: ${this.#lastFailure ?? "unknown"}`);
   }
 
-  #startProbe(): void {
+  /** One half-open attempt, started by a call after the cooldown or by the probe timer. */
+  #startProbe(policy: RecoveryPolicy, trigger: string): void {
+    this.#stopRun(); // the probe timer, when a call came first
     const run = new AbortController();
     this.#run = run;
-    this.#setState("probing", "the cooldown is over: one attempt to bring the server back");
+    this.#attempt += 1;
+    this.#setState("probing", `${trigger}: one attempt to bring the server back`);
     void this.#attemptReopen(run.signal).then((outcome) => {
       if (outcome === "stopped") return; // the host connected or disconnected meanwhile
       if (outcome === "ok") this.#recovered("the probe succeeded");
-      else this.#goDown(`the probe failed: ${this.#lastFailure ?? "unknown"}`);
+      else this.#goDown(`the probe failed: ${this.#lastFailure ?? "unknown"}`, this.#nextBackoff(policy));
     });
+  }
+
+  /** While a failed first connect has backoff attempts left, the delay before the next (undefined: the cooldown). */
+  #nextBackoff(policy: RecoveryPolicy): number | undefined {
+    if (this.#backoffProbesLeft <= 0) return undefined;
+    this.#backoffProbesLeft -= 1;
+    return restartDelay(this.#attempt + 1, policy);
+  }
+
+  /**
+   * Probes a down server by itself, with no call needed: after the backoff delay, or after the
+   * cooldown plus a random share of up to `jitter` of it (so servers that went down together are
+   * not all probed in the same instant), and never sooner than MIN_PROBE_TIMER_MS after a cooldown
+   * began (a zero cooldown cannot spin). One timer at a time, stopped with the run; unref'd, so an
+   * idle adapter waiting to probe never keeps the process alive.
+   */
+  #scheduleProbe(policy: RecoveryPolicy, backoffMs: number | undefined): void {
+    const run = new AbortController();
+    this.#run = run;
+    const wait =
+      backoffMs ??
+      Math.max(MIN_PROBE_TIMER_MS, policy.cooldownMs * (1 + policy.jitter * Math.min(1, Math.max(0, policy.random()))));
+    const timer = setTimeout(() => {
+      if (!run.signal.aborted && this.#state === "down")
+        this.#startProbe(policy, "no call came; the probe timer fired");
+    }, wait);
+    // A number in browsers, which have no unref (and no process to keep alive).
+    (timer as { unref?: () => void }).unref?.();
+    run.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
   }
 
   async #attemptReopen(signal: AbortSignal): Promise<"ok" | "failed" | "stopped"> {
@@ -189,19 +256,24 @@ export class RecoverySupervisor {
   #recovered(reason: string): void {
     this.#run = undefined;
     this.#attempt = 0;
+    this.#backoffProbesLeft = 0;
     this.#recoveries += 1;
     this.#recoveredAt.push(this.#context.now());
     this.#setState("connected", reason);
   }
 
-  #goDown(reason: string): void {
+  /** Circuit open for the cooldown (or `backoffMs`): calls fail fast until then, and a timer probes the server soon after. */
+  #goDown(reason: string, backoffMs?: number): void {
+    const policy = this.#policy;
     this.#run = undefined;
     this.#recoveredAt = [];
-    this.#probeAt = this.#context.now() + (this.#policy?.cooldownMs ?? 0);
-    this.#context.logger?.warn?.(
-      `MCP server "${this.#context.serverName}" is marked down: ${reason}. Calls fail fast until it is probed again.`,
-    );
+    this.#probeAt = this.#context.now() + (backoffMs ?? policy?.cooldownMs ?? 0);
+    const message = `MCP server "${this.#context.serverName}" is marked down: ${reason}. Calls fail fast until it is probed again.`;
+    // A warning when it goes down; a probe that finds it still down (every cooldown, for as long as it is) is only news.
+    if (this.#state === "probing") this.#context.logger?.info?.(message);
+    else this.#context.logger?.warn?.(message);
     this.#setState("down", reason);
+    if (policy !== undefined) this.#scheduleProbe(policy, backoffMs);
   }
 
   /** Why calls fail fast while down, and until when. */

@@ -1,11 +1,10 @@
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findConfigIssues, MCP_LOG_LEVELS, type MCPRoot, type MCPServerConfig } from "@mcp-tool-adapter/adapter";
-// typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
-import { Errors as schemaErrors } from "typebox/schema";
 import type { ServerEntry } from "../server-set/server-entry.js";
 import { describeIssue, MCPConfigFileError, type ConfigFileIssue } from "./errors.js";
 import { expandEnvInValue, joinField, type EnvMap } from "./expand-env.js";
+import { findSchemaIssues } from "./schema-issues.js";
 import {
   CONFIG_FILE_TRANSPORTS,
   ConfigFileEntryOptionsSchema,
@@ -121,31 +120,20 @@ function selectServers(map: Record<string, unknown>, options: NormalizeOptions):
   return all.filter(([name]) => options.servers?.includes(name));
 }
 
-/** The file-only fields (type, transport, tools, connectTimeoutMs, disabled); the transport's fields are the adapter's to check. */
+/** The file-only fields (type, transport, tools, connectTimeoutMs, disabled, ...); the transport's fields are the adapter's to check. */
 function findOptionIssues(server: string, raw: Record<string, unknown>): ConfigFileIssue[] {
-  const issues: ConfigFileIssue[] = [];
-  const seen = new Set<string>();
-  for (const error of schemaErrors(ConfigFileEntryOptionsSchema, raw)[1]) {
-    const field = pointerToField(error.instancePath) || undefined;
-    let message: string;
+  return findSchemaIssues(ConfigFileEntryOptionsSchema, raw).map((issue): ConfigFileIssue => {
+    const field = pointerToField(issue.path) || undefined;
+    let message = issue.message;
     if (field === "type" || field === "transport") {
       message = `must be one of ${CONFIG_FILE_TRANSPORTS.map((t) => `"${t}"`).join(", ")}`;
     } else if (field === "logLevel") {
       message = `must be one of ${MCP_LOG_LEVELS.map((level) => `"${level}"`).join(", ")}`;
-    } else if (error.keyword === "additionalProperties") {
-      const extra = (error.params as { additionalProperties?: unknown }).additionalProperties;
-      message = `unknown field ${Array.isArray(extra) ? extra.map((e) => `"${String(e)}"`).join(", ") : ""}`.trim();
-    } else if (error.keyword === "boolean" || error.keyword === "anyOf") {
-      continue; // restated by the additionalProperties / per-branch errors at the same place
-    } else {
-      message = error.message;
+    } else if (issue.unknownFields !== undefined) {
+      message = `unknown field ${issue.unknownFields.map((name) => `"${name}"`).join(", ")}`;
     }
-    const key = `${field}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push({ server, field, message });
-  }
-  return issues;
+    return { server, field, message };
+  });
 }
 
 function toServerEntry(

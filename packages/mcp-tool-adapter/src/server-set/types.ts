@@ -1,5 +1,6 @@
 import type {
   ConnectOptions,
+  HealthChangeListener,
   MCPEngine,
   InvokeOptions,
   MCPProtocolEra,
@@ -46,6 +47,8 @@ export interface ServerSetAdapter extends ServerSetProtocolMethods {
   readonly protocolEra?: MCPProtocolEra | undefined;
   /** With tool pinning: the tools of the last discovery that did not match the lock. */
   readonly pinFindings?: readonly ToolPinFinding[];
+  /** Calls `listener` on every change of `health`; the set uses it to register a server that came back after its first connect failed. */
+  onHealthChange?(listener: HealthChangeListener): () => void;
   connect(options?: ConnectOptions): Promise<void>;
   disconnect(): Promise<void>;
   registerTools(registry: ToolRegistry, namespace: string, options?: RegisterToolsOptions): Promise<RegistrationReport>;

@@ -5,14 +5,24 @@ import {
   readCounterState,
   setCounterServerDown,
   startCounterHttpServer,
+  startEverythingHttp,
   type CounterHttpServer,
+  type EverythingHttpServer,
   type TempDirectory,
 } from "@mcp-tool-adapter/test-servers";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HealthChangeEvent, RecoveryOptions } from "@mcp-tool-adapter/adapter";
-import { MCPServerSet, MCPToolAdapter, runCli, ToolRegistry, type MCPToolResult } from "../../src/index.js";
+import {
+  MCPConnectionError,
+  MCPServerSet,
+  MCPToolAdapter,
+  runCli,
+  ToolRegistry,
+  type MCPToolResult,
+} from "../../src/index.js";
 import { resultJson, trackAdapter, useReliabilityChecks } from "./support.js";
 
 useReliabilityChecks();
@@ -28,13 +38,30 @@ afterEach(async () => {
   await state.remove();
 });
 
-function counterAdapter(recovery: RecoveryOptions, clock?: { value: number }): MCPToolAdapter {
+function counterAdapter(
+  recovery: RecoveryOptions,
+  clock?: { value: number },
+  onHealthChange?: (event: HealthChangeEvent) => void,
+): MCPToolAdapter {
   return trackAdapter(
     new MCPToolAdapter(
       { name: "counter", transport: "stdio", ...counterServerConfig(state.path), env: leakMarkerEnv() },
-      { recovery, ...(clock === undefined ? {} : { now: () => clock.value }) },
+      {
+        recovery,
+        ...(clock === undefined ? {} : { now: () => clock.value }),
+        ...(onHealthChange === undefined ? {} : { onHealthChange }),
+      },
     ),
   );
+}
+
+/** Waits until `condition` holds, polling; fails with `what` after `timeoutMs`. */
+async function eventually(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
+    await sleep(10);
+  }
 }
 
 async function pidOf(adapter: MCPToolAdapter): Promise<number> {
@@ -117,6 +144,81 @@ describe("circuit breaker on a real stdio server", () => {
   });
 });
 
+describe("servers that come back while nobody calls", () => {
+  let server: EverythingHttpServer | undefined;
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+  });
+
+  it("a stdio server that fails its first connect: connect() throws, the server is down, then probed on the backoff until it is back", async () => {
+    setCounterServerDown(state.path, true);
+    const events: string[] = [];
+    const adapter = counterAdapter(
+      { initialDelayMs: 40, maxDelayMs: 200, maxAttempts: 3, cooldownMs: 400 },
+      undefined,
+      (event) => events.push(`${event.from}->${event.to}`),
+    );
+    const failure = await adapter.connect().catch((error: unknown) => error);
+    expect(MCPConnectionError.isInstance(failure)).toBe(true);
+    expect(adapter.health).toMatchObject({ state: "down", attempt: 1, recovery: true });
+    expect(adapter.health.lastFailure).toContain("refusing to start");
+    expect(await adapter.invoke("read_count")).toMatchObject({ success: false, errorKind: "unavailable" });
+
+    // The backoff attempts (2 and 3) and a probe after the cooldown all fail while the marker is there.
+    await eventually(() => adapter.health.attempt >= 4, "a probe after the cooldown ran");
+    expect(adapter.health.state === "down" || adapter.health.state === "probing").toBe(true);
+    setCounterServerDown(state.path, false);
+    await eventually(() => adapter.health.state === "connected", "the server is back, with no call made");
+    expect(events.slice(0, 2)).toEqual(["disconnected->down", "down->probing"]);
+    expect(events.at(-1)).toBe("probing->connected");
+    expect(adapter.health.recoveries).toBe(1);
+    const read = await adapter.invoke("read_count");
+    expect(read.success, read.error ?? "").toBe(true);
+  });
+
+  it("an idle adapter whose HTTP server went down sees it come back on the same port, and stops probing on disconnect()", async () => {
+    server = await startEverythingHttp({ mode: "streamableHttp" });
+    const { port, url } = server;
+    const events: HealthChangeEvent[] = [];
+    const adapter = trackAdapter(
+      new MCPToolAdapter(
+        { name: "everything", transport: "streamable-http", url },
+        {
+          recovery: { initialDelayMs: 10, maxDelayMs: 50, maxAttempts: 2, cooldownMs: 300 },
+          onHealthChange: (event) => events.push(event),
+        },
+      ),
+    );
+    await adapter.connect();
+    await server.stop();
+    // A call notices the server is gone; the restarts fail and the server is marked down.
+    expect((await adapter.invoke("echo", { message: "hi" })).success).toBe(false);
+    await eventually(() => adapter.health.state === "down", "the server is marked down");
+
+    // Started again on the same port; no call is made from here on.
+    server = await startEverythingHttp({ mode: "streamableHttp", port });
+    await eventually(() => adapter.health.state === "connected", "the probe timer found the server back");
+    const back = events.at(-1);
+    expect(back).toMatchObject({ from: "probing", to: "connected", reason: "the probe succeeded" });
+    expect(events.some((event) => event.to === "probing" && event.reason.includes("probe timer"))).toBe(true);
+    const echoed = await adapter.invoke("echo", { message: "again" });
+    expect(echoed.success, echoed.error ?? "").toBe(true);
+
+    // Down again, then disconnect(): no probe runs after it, whatever the cooldown.
+    await server.stop();
+    expect((await adapter.invoke("echo", { message: "gone" })).success).toBe(false);
+    await eventually(() => adapter.health.state === "down", "the server is marked down again");
+    await adapter.disconnect();
+    const seen = events.length;
+    server = await startEverythingHttp({ mode: "streamableHttp", port });
+    await sleep(1_000);
+    expect(events.slice(seen)).toEqual([]);
+    expect(adapter.health.state).toBe("disconnected");
+    expect(adapter.isConnected).toBe(false);
+  });
+});
+
 describe("a streamable HTTP server that forgets its sessions", () => {
   let server: CounterHttpServer | undefined;
   afterEach(async () => {
@@ -177,6 +279,71 @@ describe("recovery in a server set and in the CLI", () => {
     } finally {
       await set.close();
     }
+  });
+
+  it("a server whose first connect fails keeps being tried in the background; its tools are registered once it is back", async () => {
+    setCounterServerDown(state.path, true);
+    const events: HealthChangeEvent[] = [];
+    const config = { transport: "stdio" as const, ...counterServerConfig(state.path), env: leakMarkerEnv() };
+    const set = new MCPServerSet(
+      { late: config },
+      { recovery: { initialDelayMs: 30, maxDelayMs: 100, cooldownMs: 300 }, onHealthChange: (e) => events.push(e) },
+    );
+    try {
+      const report = await set.connect();
+      expect(report.failed).toEqual(["late"]);
+      expect(set.health.late).toMatchObject({ state: "down", recovery: true });
+      expect(set.registry.list({ namespace: "late" })).toEqual([]);
+      setCounterServerDown(state.path, false);
+      await eventually(
+        () => set.registry.list({ namespace: "late" }).length === 3,
+        "the late server's tools are registered",
+      );
+      const read = await set.registry.call("late/read_count", {});
+      expect(read.success, read.error).toBe(true);
+      expect(events.at(-1)).toMatchObject({ serverName: "late", to: "connected" });
+    } finally {
+      await set.close();
+    }
+    const starts = readCounterState(state.path).starts.length;
+    await sleep(700);
+    expect(readCounterState(state.path).starts).toHaveLength(starts);
+    expect(set.registry.list({ namespace: "late" })).toEqual([]);
+  });
+
+  it("check --json says a server whose first connect failed is down, with the reason", async () => {
+    setCounterServerDown(state.path, true);
+    const configFile = join(state.path, "mcp.json");
+    const { command, args } = counterServerConfig(state.path);
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        mcpServers: {
+          healing: { command, args, env: leakMarkerEnv(), recovery: { maxAttempts: 2 } },
+          plain: { command, args, env: leakMarkerEnv() },
+        },
+      }),
+    );
+    let stdout = "";
+    const code = await runCli(["check", "--config", configFile, "--json"], {
+      stdout: { write: (chunk: string) => (stdout += chunk) },
+      stderr: { write: () => true },
+      env: { ...process.env, NO_COLOR: "1" },
+      cwd: state.path,
+      isTTY: false,
+    });
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as {
+      servers: { name: string; status: string; health?: { state: string; recovery: boolean; lastFailure?: string } }[];
+    };
+    const [healing, plain] = report.servers;
+    expect(healing).toMatchObject({ name: "healing", status: "failed", health: { state: "down", recovery: true } });
+    expect(healing?.health?.lastFailure).toContain("refusing to start");
+    expect(plain).toMatchObject({
+      name: "plain",
+      status: "failed",
+      health: { state: "disconnected", recovery: false },
+    });
   });
 
   it("check shows which servers recover, from the config file's recovery field", async () => {
