@@ -234,6 +234,45 @@ describe("a child that empties its environment and loses its parent before any s
     },
   );
 
+  // Server -> A (keeps the token, holds the server's stdout) -> B (empty environment, own session).
+  // The server exits as soon as B runs; A exits 150 ms later, which ends the stdio drain, and
+  // orphans B with nothing that ties it to the server: only the lookup at the server's exit,
+  // when B was still A's child, knows it.
+  const B_SCRIPT = "setInterval(() => {}, 1000); setTimeout(() => process.exit(0), 60000);";
+  const A_SCRIPT = `
+    const { spawn } = require("node:child_process");
+    const b = spawn(process.execPath, ["-e", ${JSON.stringify(B_SCRIPT)}], { env: {}, detached: true, stdio: "ignore" });
+    process.stderr.write("b-pid=" + b.pid + "\\n");
+    setTimeout(() => process.exit(0), 150);
+  `;
+  const SERVER_SCRIPT = `
+    const { spawn } = require("node:child_process");
+    const a = spawn(process.execPath, ["-e", ${JSON.stringify(A_SCRIPT)}], { stdio: ["ignore", "inherit", "pipe"] });
+    a.stderr.on("data", (chunk) => {
+      process.stderr.write(chunk);
+      if (String(chunk).includes("b-pid=")) process.exit(0);
+    });
+  `;
+
+  it("a grandchild that leaves the session with an empty environment, orphaned while the server's output drains, is stopped", async () => {
+    let missedBySnapshots = false;
+    for (let run = 0; run < 4 && !missedBySnapshots; run += 1) {
+      const { seen, logger } = snapshotLog();
+      const observed = observe({ command: process.execPath, args: ["-e", SERVER_SCRIPT] }, { logger });
+      openTransports.push(observed.transport);
+      await observed.transport.start();
+      await within(observed.closed, BOUND_MS, "the transport closing after the server went");
+      const b = Number(/b-pid=(\d+)/.exec(observed.transport.stderrTail)?.[1]);
+      expect(b).toBeGreaterThan(0);
+      watchProcess(b);
+      await within(observed.transport.close(), BOUND_MS, "close");
+      expect(isAlive(b), `B ${b}: ${JSON.stringify(readProcess(b))}`).toBe(false);
+      expect(listOwnedProcesses()).toEqual([]);
+      missedBySnapshots = !seen.has(b);
+    }
+    expect(missedBySnapshots, "every run had a snapshot see B: the window was never tested").toBe(true);
+  });
+
   it("a connected server that crashes mid-call right after starting it leaves nothing running after disconnect", async () => {
     const observed = started(observe(hostileServerConfig({ grandchildStyle: "scrubbed-env" })));
     const client = new Client({ name: "process-family-test", version: "1.0.0" });
