@@ -5,7 +5,9 @@
 //   import   `import` it alone in a fresh Node process (no output on stderr, so no warnings)
 //   require  `require()` it alone (ESM only; require(esm) from Node 20.19)
 //   types    type-check a consumer with moduleResolution nodenext (skipLibCheck off) and bundler
-//   browser  bundle it with esbuild for the browser (every package not in NODE_ONLY)
+//   browser  bundle it with esbuild for the browser (every package not in NODE_ONLY), then run
+//            every bundle in a real browser (the system's Chromium through playwright-core, one
+//            launch for all): it must import and pass a small use of its API with no page error
 // then install the packages that need no MCP SDK alone (without it) and type-check them there,
 // and once per project run a ten-line script: the umbrella against real server-memory over
 // stdio, checked for correct results, a clean exit of its own, and none of the parts it does not
@@ -21,6 +23,7 @@ import { createRequire } from "node:module";
 import { setPriority, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { browserEntry, findChromium, runBundlesInBrowser } from "./browser-bundles.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const requireFromRoot = createRequire(join(root, "package.json"));
@@ -200,6 +203,8 @@ await inParallel(packages, 2, async (pkg) => {
 });
 
 const packedPackages = packages.filter((pkg) => pkg.tarball !== undefined);
+/** Every browser bundle that built, run together in one browser at the end: `{ manager, pkg, code }`. */
+const browserBundles = [];
 console.log(
   `  packed ${packedPackages.length} of ${packages.length} public packages after ${Math.round((performance.now() - started) / 1000)} s`,
 );
@@ -344,6 +349,7 @@ for (const installed of [installedByNpm, installedByPnpm]) {
   await bundleForBrowser(manager.name, dir);
   console.log(`  ${manager.name}: done after ${Math.round((performance.now() - started) / 1000)} s`);
 }
+await runBrowserBundles();
 
 // ── 3. The SDK-free packages alone: no MCP SDK installed, no DOM types ──────────────────────────
 // A user who picks only schema-validation (or the registry, ...) gets no SDK; their types must
@@ -591,23 +597,23 @@ async function typeCheckWithoutSdk({ dir, sdkFree }) {
     record("npm", "(a dependency)", "types without the MCP SDK", describeRun(result, 600_000));
 }
 
-/** esbuild --bundle --platform=browser, as a web app would, with no externals and no flags of ours. */
+/**
+ * esbuild --bundle --platform=browser, as a web app would, with no externals and no flags of ours,
+ * of a page's module that imports the package and runs a small use of it (browser-bundles.mjs).
+ */
 async function bundleForBrowser(manager, dir) {
   const esbuild = await import(requireFromRoot.resolve("esbuild"));
   for (const pkg of packedPackages.filter((p) => !NODE_ONLY.has(p.name))) {
     try {
-      await esbuild.build({
-        stdin: {
-          contents: `import * as api from ${JSON.stringify(pkg.name)};\nconsole.log(Object.keys(api));\n`,
-          resolveDir: dir,
-          loader: "js",
-        },
+      const built = await esbuild.build({
+        stdin: { contents: browserEntry(pkg.name), resolveDir: dir, loader: "js" },
         bundle: true,
         platform: "browser",
         format: "esm",
         write: false,
         logLevel: "silent",
       });
+      browserBundles.push({ manager, pkg: pkg.name, code: built.outputFiles[0].text });
       record(manager, pkg.name, "browser bundle (esbuild)");
     } catch (error) {
       const messages = (error.errors ?? []).map(
@@ -616,6 +622,37 @@ async function bundleForBrowser(manager, dir) {
       record(manager, pkg.name, "browser bundle (esbuild)", messages.length > 0 ? messages.join("\n") : String(error));
     }
   }
+}
+
+/** Loads every bundle in one Chromium; each must import, pass its use and raise no page error. */
+async function runBrowserBundles() {
+  if (browserBundles.length === 0) return;
+  const executablePath = findChromium();
+  if (executablePath === undefined) {
+    record(
+      "",
+      "(all browser bundles)",
+      "browser run (chromium)",
+      "no Chromium found (set CHROMIUM_PATH, or install it: apt-get install -y chromium; .ci/run does)",
+    );
+    return;
+  }
+  const runStarted = performance.now();
+  let outcomes;
+  try {
+    outcomes = await runBundlesInBrowser(
+      browserBundles.map((bundle) => ({ key: `${bundle.manager} ${bundle.pkg}`, code: bundle.code })),
+      { executablePath },
+    );
+  } catch (error) {
+    record("", "(all browser bundles)", "browser run (chromium)", `${executablePath} did not start: ${error}`);
+    return;
+  }
+  for (const bundle of browserBundles)
+    record(bundle.manager, bundle.pkg, "browser run (chromium)", outcomes.get(`${bundle.manager} ${bundle.pkg}`));
+  console.log(
+    `  browser: ran ${browserBundles.length} bundles in ${Math.round(performance.now() - runStarted)} ms (${executablePath})`,
+  );
 }
 
 /** Absolute path of a package's bin script, resolved the way Node would from `fromDir`. */

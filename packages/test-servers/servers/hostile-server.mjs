@@ -11,6 +11,8 @@
  *   --spawn-grandchild         start a long-lived grandchild process (same process group, stdio ignored),
  *                              print `grandchild-pid=N` to stderr, then serve normally
  *   --spawn-grandchild-and-exit  start the grandchild, print `grandchild-pid=N`, then exit 0 without serving
+ *   --spawn-grandchild-and-crash start the grandchild, print `grandchild-pid=N`, then kill itself with SIGKILL
+ *   --exit-after-grandchild-ms=N with the two above: exit (or crash) N ms after starting the grandchild (default 0)
  *   --grandchild-holds-stdio   the grandchild inherits this server's stdout and stderr, so the pipes stay
  *                              open after this server dies (a client waiting for EOF waits forever)
  *   --grandchild-lifetime-ms=N the grandchild ends itself after N ms (default 120000) so a failed test
@@ -441,9 +443,16 @@ if (hasFlag("exit-at-start")) {
 }
 const stderrFlood = numberFlag("stderr-flood", 0);
 if (stderrFlood > 0) process.stderr.write("e".repeat(stderrFlood) + "\n");
-if (hasFlag("spawn-grandchild-and-exit")) {
+if (hasFlag("spawn-grandchild-and-exit") || hasFlag("spawn-grandchild-and-crash")) {
   spawnGrandchild();
-  process.exit(0);
+  const go = hasFlag("spawn-grandchild-and-crash") ? () => process.kill(process.pid, "SIGKILL") : () => process.exit(0);
+  const afterMs = numberFlag("exit-after-grandchild-ms", 0);
+  if (afterMs > 0) {
+    // Keeps nothing else alive meanwhile: stdin is not read.
+    setTimeout(go, afterMs);
+    await new Promise(() => undefined);
+  }
+  go();
 }
 if (hasFlag("spawn-grandchild")) spawnGrandchild();
 

@@ -35,9 +35,12 @@ export interface HostileServerOptions {
   ignoreSigterm?: boolean;
   /**
    * Start a long-lived grandchild and print `grandchild-pid=N` to stderr:
-   * `"serve"` then serves normally, `"exit"` then exits 0 without serving.
+   * `"serve"` then serves normally, `"exit"` then exits 0 without serving, `"crash"` then kills
+   * itself with SIGKILL without serving (both after `exitAfterGrandchildMs`).
    */
-  spawnGrandchild?: "serve" | "exit";
+  spawnGrandchild?: "serve" | "exit" | "crash";
+  /** With `spawnGrandchild` `"exit"` or `"crash"`: how long after starting the grandchild the server goes (script default 0). */
+  exitAfterGrandchildMs?: number;
   /** The grandchild inherits the server's stdout/stderr, keeping the pipes open after the server dies. */
   grandchildHoldsStdio?: boolean;
   /** The grandchild ends itself after this long (script default 120 000 ms). */
@@ -89,6 +92,8 @@ function hostileServerArgs(options: HostileServerOptions): string[] {
   flag(options.ignoreSigterm, "ignore-sigterm");
   flag(options.spawnGrandchild === "serve", "spawn-grandchild");
   flag(options.spawnGrandchild === "exit", "spawn-grandchild-and-exit");
+  flag(options.spawnGrandchild === "crash", "spawn-grandchild-and-crash");
+  valueFlag(options.exitAfterGrandchildMs, "exit-after-grandchild-ms");
   flag(options.grandchildHoldsStdio, "grandchild-holds-stdio");
   valueFlag(options.grandchildLifetimeMs, "grandchild-lifetime-ms");
   if (options.grandchildStyle !== undefined) flags.push(`--grandchild-style=${options.grandchildStyle}`);

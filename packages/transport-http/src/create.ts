@@ -170,12 +170,23 @@ function parseUrl(kind: HttpTransportKind, raw: string, secrets: Set<string>): U
   return url;
 }
 
+/**
+ * Base64 of the text's UTF-8 bytes (RFC 7617's charset for Basic auth), with web-standard globals
+ * only: this package runs in browsers, which have no Buffer. btoa alone takes Latin-1 text and
+ * throws on anything beyond it, hence the bytes first.
+ */
+function base64Utf8(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 /** fetch refuses URLs with credentials; send them as Basic auth unless an Authorization header is set. */
 function moveUserinfoToHeader(url: URL, headers: Record<string, string>, secrets: Set<string>): void {
   if (url.username === "" && url.password === "") return;
   const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
   if (!hasAuthorization) {
-    const basic = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`;
+    const basic = `Basic ${base64Utf8(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`)}`;
     headers.Authorization = basic;
     addHeaderSecrets(secrets, "Authorization", basic);
   }

@@ -31,8 +31,8 @@ export interface ProcFamilyOptions {
 /**
  * A server's family as Linux's /proc shows it: the server itself; every process whose environment
  * carries this transport's token (children inherit it, so processes re-parented after their
- * parent died, or that called setsid, are found too); with `"group"`, every process still in the
- * server's process group or session (children that scrub their environment stay there); every
+ * parent died, or that called setsid, are found too); every process still in the server's process
+ * group (and with `"group"` its session): children that scrub their environment stay there; every
  * live descendant of those; and every descendant a snapshot (`remember()`) saw while its parent
  * lived, so a child with a scrubbed environment is still known after its parent died.
  */
@@ -135,13 +135,15 @@ export class ProcFamily implements ProcessFamily {
   }
 
   /**
-   * The server's group and session id, when it leads them ("group") and the id is still ours:
-   * the kernel keeps a pid in use while any process has it as group or session id, so unless
-   * another process now has the leader's pid, whoever has it as group or session is family.
+   * The server's pid as a group and session id, while that id is still ours. The server leads a
+   * group of its own with either strategy ("group": spawned detached; "tagged": through the
+   * setpgid launcher), and a session only with "group". The kernel keeps a pid in use while any
+   * process has it as group or session id, so unless another process now has the leader's pid,
+   * whoever has it as group or session is family (with "tagged" and no launcher, nobody has).
    */
   #ownGroup(running: readonly ProcStat[]): number | undefined {
     const leader = this.#leader;
-    if (this.strategy !== "group" || leader === undefined) return undefined;
+    if (leader === undefined) return undefined;
     const holder = running.find((stat) => stat.pid === leader.pid) ?? readProcStat(leader.pid, this.#procRoot);
     return holder === undefined || isSameProcess(holder, leader) ? leader.pid : undefined;
   }
@@ -177,7 +179,7 @@ function isStillRunning(member: Member, procRoot: string): boolean {
 class ProcMembers implements FamilyMembers {
   readonly members: readonly Member[];
   readonly #procRoot: string;
-  /** The server's process group, signalled as a whole too ("group"): it also reaches children forked since the scan. */
+  /** The server's process group, signalled as a whole too: it also reaches children forked since the scan. */
   readonly #group: number | undefined;
 
   constructor(members: readonly Member[], procRoot: string, group?: number) {

@@ -9,9 +9,12 @@ import { ProcFamily, SERVER_TOKEN_ENV_VAR } from "./proc-family.js";
  * (children inherit it, even after re-parenting or setsid) and take snapshots of the server's
  * descendants while it runs.
  *
- * - `"tagged"` (Linux only; the default there): the server stays in the host's session and process
- *   group, like the SDK's own stdio transport. A child that scrubbed its environment is found only
- *   while its parent lives or once a snapshot saw it.
+ * - `"tagged"` (Linux only; the default there): the server stays in the host's session, like the
+ *   SDK's own stdio transport, but leads a process group of its own (a launcher calls setpgid and
+ *   execs it in place), so a child that scrubbed its environment is found through the group even
+ *   after its parent died. Only a child that scrubbed its environment and left the group (setsid,
+ *   setpgid) is found just while its parent lives or once a snapshot saw it. Without perl on the
+ *   PATH the server stays in the host's group and every scrubbed child is in that case.
  * - `"group"` (the default where /proc cannot be read): the server is spawned detached, leading a
  *   new session and process group; its family also holds everything still in that group or
  *   session, so a child that scrubbed its environment is found even after its parent died. A new
@@ -55,11 +58,11 @@ export interface ProcessFamilyEnvironment {
 }
 
 /**
- * "tagged" where /proc can be read: it finds the whole family of any server that does not empty
- * its children's environment (an `npx` launcher, its real server and their re-parented or
- * daemonised children all carry the token) without the new session "group" needs, whose separate
- * scheduling group made sequential round trips several times slower on a loaded machine (see
- * docs/transports.md). "group" elsewhere: without /proc the process group is all there is to go on.
+ * "tagged" where /proc can be read: the token finds every process that keeps its environment (an
+ * `npx` launcher, its real server and their re-parented or daemonised children) and the server's
+ * own process group every one that stays in it, without the new session "group" needs, whose
+ * separate scheduling group made sequential round trips several times slower on a loaded machine
+ * (see docs/transports.md). "group" elsewhere: without /proc the process group is all there is.
  */
 export function defaultProcessFamily(system: ProcessFamilyEnvironment = {}): ProcessFamilyStrategy {
   return procSupported(system) ? "tagged" : "group";

@@ -20,6 +20,7 @@ import {
   type ProcessFamily,
   type ProcessFamilyStrategy,
 } from "./process-family.js";
+import { findPerl, launchInOwnProcessGroup, type Launch } from "./own-process-group.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
 import { killFamilyNow, terminateFamily } from "./terminate-family.js";
 
@@ -37,12 +38,15 @@ export interface StdioTransportOptions {
   /**
    * How the server and everything it starts are found and stopped at close, crash and host exit.
    * `"tagged"` (Linux, the default there): the server stays in the host's session, like the SDK's
-   * own transport. `"group"` (the default where /proc cannot be read): the server is spawned
-   * detached and everything in its process group or session is signalled, at the price of a new
-   * session (on Linux, a new scheduling autogroup: slower round trips on a busy machine). On Linux
-   * both also signal every process carrying the server's token (`MCP_TOOL_ADAPTER_SERVER_TOKEN`)
-   * and every descendant seen while it ran; only `"group"` finds a child that scrubbed its
-   * environment and was orphaned before a snapshot saw it. `"tagged"` where /proc cannot be read
+   * own transport, leading a process group of its own (started through perl, which calls setpgid
+   * and execs the server in place; without perl on the PATH it stays in the host's group).
+   * `"group"` (the default where /proc cannot be read): the server is spawned detached and
+   * everything in its session is signalled too, at the price of a new session (on Linux, a new
+   * scheduling autogroup: slower round trips on a busy machine). On Linux both signal everything
+   * in the server's process group, every process carrying the server's token
+   * (`MCP_TOOL_ADAPTER_SERVER_TOKEN`) and every descendant seen while it ran; only `"group"` finds
+   * a child that scrubbed its environment, moved to a process group of its own in the server's
+   * session and was orphaned before a snapshot saw it. `"tagged"` where /proc cannot be read
    * throws PROCESS_FAMILY_UNSUPPORTED.
    */
   processFamily?: ProcessFamilyStrategy;
@@ -237,12 +241,13 @@ export class StdioTransport implements Transport {
   }
 
   async #spawn(): Promise<void> {
-    const { command, args, cwd } = this.#config;
+    const { command, cwd } = this.#config;
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(command, args ?? [], {
+      const launch = this.#launch();
+      child = spawn(launch.command, launch.args, {
         cwd,
-        env: { ...buildServerEnvironment(this.#config), ...this.#family.environment },
+        env: launch.env,
         stdio: ["pipe", "pipe", "pipe"],
         shell: false,
         // Only the "group" family detaches. libuv's only detach flag calls setsid (there is no
@@ -290,6 +295,29 @@ export class StdioTransport implements Transport {
     });
     this.#logger?.debug?.("MCP server started", { command, pid });
     if (this.#state === "starting") this.#state = "open";
+  }
+
+  /**
+   * With "tagged" the server leads a process group of its own inside the host's session (through
+   * a launcher that calls setpgid and execs it in place), so a child that empties its environment
+   * but stays in the group is found even after its parent died before any snapshot. Without the
+   * launcher (no perl) the server is spawned as is, in the host's group.
+   */
+  #launch(): Launch {
+    const { command, cwd } = this.#config;
+    const plain: Launch = {
+      command,
+      args: this.#config.args ?? [],
+      env: { ...buildServerEnvironment(this.#config), ...this.#family.environment },
+    };
+    if (this.#family.strategy !== "tagged") return plain;
+    const launch = launchInOwnProcessGroup({ ...plain, cwd }, findPerl());
+    if (launch === undefined)
+      this.#logger?.debug?.(
+        `No perl on PATH: MCP server "${command}" stays in the host's process group, so a child that empties its environment is found only while its parent lives or once a snapshot saw it`,
+        { command },
+      );
+    return launch ?? plain;
   }
 
   #rememberFamily(): void {
@@ -348,10 +376,13 @@ export class StdioTransport implements Transport {
     this.#resolveLeaderExited();
     if (this.#state !== "open" && this.#state !== "starting") return;
     this.#state = "closing";
-    this.#closePromise = this.#closeAfterUnexpectedExit();
+    // The family as it is at the exit: while the stdio drains, a member that empties its
+    // environment could lose its own parent too (say, the real server behind a launcher).
+    const atExit = this.#family.find();
+    this.#closePromise = this.#closeAfterUnexpectedExit(atExit);
   }
 
-  async #closeAfterUnexpectedExit(): Promise<void> {
+  async #closeAfterUnexpectedExit(atExit: FamilyMembers): Promise<void> {
     // Let the last stdout messages and stderr lines arrive before reporting.
     await untilOrAfter(this.#stdioClosed, STDIO_DRAIN_MS);
     const exit = this.#exit ?? { code: null, signal: null };
@@ -375,7 +406,7 @@ export class StdioTransport implements Transport {
     // Whatever the server left behind goes before onclose: the SDK's Client forgets its transport
     // on onclose, so a later Client.close() (the adapter's disconnect()) would not wait for this.
     // Leftovers usually go on SIGTERM within one poll; in-flight requests fail at onclose.
-    await this.#terminateFamily();
+    await this.#terminateFamily(atExit);
     this.#finishClose();
   }
 

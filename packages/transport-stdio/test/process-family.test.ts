@@ -1,8 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   hostileServerConfig,
+  listOwnedProcesses,
   parseGrandchildPids,
   readProcess,
+  watchProcess,
   watchProcessGroup,
   type HostileServerOptions,
 } from "@mcp-tool-adapter/test-servers";
@@ -95,23 +97,30 @@ describe("choosing a process family", () => {
   });
 });
 
-describe("the server's session", () => {
-  it("by default (where /proc can be read) the server stays in the host's session, as with the SDK's transport", async () => {
-    const transport = await startCat();
-    const server = readProcess(transport.pid!)!;
-    expect(transport.processFamily).toBe("tagged");
-    expect(server.sid).toBe(readProcess(process.pid)!.sid);
-    expect(server.pgid).toBe(readProcess(process.pid)!.pgid);
-  });
+/** The server's process once its launcher made it lead a process group (a moment after start). */
+async function inOwnGroup(transport: StdioTransport): Promise<NonNullable<ReturnType<typeof readProcess>>> {
+  const pid = transport.pid!;
+  await waitFor(() => readProcess(pid)?.pgid === pid, `server ${pid} leading its process group`);
+  return readProcess(pid)!;
+}
 
-  it('with "tagged" the server stays in the host\'s session and process group', async () => {
-    const transport = await startCat("tagged");
-    const server = readProcess(transport.pid!)!;
-    const host = readProcess(process.pid)!;
-    expect(server.sid).toBe(host.sid);
-    expect(server.pgid).toBe(host.pgid);
-    expect(server.sid).not.toBe(server.pid);
-  });
+describe("the server's session", () => {
+  for (const [what, family] of [
+    ["by default (where /proc can be read)", undefined],
+    ['with "tagged"', "tagged"],
+  ] as const) {
+    it(`${what} the server stays in the host's session, as with the SDK's transport, but leads a process group of its own`, async () => {
+      const transport = await startCat(family);
+      expect(transport.processFamily).toBe("tagged");
+      const server = await inOwnGroup(transport);
+      const host = readProcess(process.pid)!;
+      expect(server.sid).toBe(host.sid);
+      expect(server.sid).not.toBe(server.pid);
+      expect(server.pgid).not.toBe(host.pgid);
+      // Started through the launcher, yet the process is the server itself, with its own arguments.
+      expect(readProcess(server.pid)!.cmdline).toBe("cat");
+    });
+  }
 
   it('with "group" the server leads a session and process group of its own', async () => {
     const transport = await startCat("group");
@@ -167,6 +176,132 @@ describe('processes only "tagged" can find', () => {
     expect(grandchild).toBeGreaterThan(0);
     await within(observed.transport.close(), BOUND_MS, "close");
     expect(isAlive(grandchild)).toBe(false);
+  });
+});
+
+describe("a child that empties its environment and loses its parent before any snapshot (default settings)", () => {
+  /** Pids the transport's snapshots noted, from its debug log. */
+  function snapshotLog(): {
+    seen: Set<number>;
+    logger: { debug: (message: string, fields?: Record<string, unknown>) => void };
+  } {
+    const seen = new Set<number>();
+    const logger = {
+      debug: (message: string, fields?: Record<string, unknown>) => {
+        if (message === "MCP server started processes") for (const pid of fields?.["pids"] as number[]) seen.add(pid);
+      },
+    };
+    return { seen, logger };
+  }
+
+  /** One run: the server starts the child, goes `how` 10 ms later; true when no snapshot saw the child. */
+  async function runOnce(how: "exit" | "crash"): Promise<boolean> {
+    const { seen, logger } = snapshotLog();
+    const observed = observe(
+      hostileServerConfig({ spawnGrandchild: how, exitAfterGrandchildMs: 10, grandchildStyle: "scrubbed-env" }),
+      { logger },
+    );
+    openTransports.push(observed.transport);
+    await observed.transport.start();
+    const serverPid = observed.transport.pid!;
+    await waitFor(
+      () => parseGrandchildPids(observed.transport.stderrTail).length > 0,
+      "the grandchild's pid on stderr",
+    );
+    const grandchild = parseGrandchildPids(observed.transport.stderrTail)[0]!;
+    // The leak check finds it however it got away.
+    watchProcess(grandchild);
+    await within(observed.closed, BOUND_MS, "the transport closing after the server went");
+    expect(observed.transport.exit).toEqual(
+      how === "exit" ? { code: 0, signal: null } : { code: null, signal: "SIGKILL" },
+    );
+    await within(observed.transport.close(), BOUND_MS, "close");
+
+    expect(isAlive(serverPid)).toBe(false);
+    expect(isAlive(grandchild), `grandchild ${grandchild}: ${JSON.stringify(readProcess(grandchild))}`).toBe(false);
+    expect(listOwnedProcesses()).toEqual([]);
+    return !seen.has(grandchild);
+  }
+
+  it.each(["exit", "crash"] as const)(
+    "a server that starts it and goes (%s) 10 ms later leaves nothing running once its transport closed",
+    async (how) => {
+      // A periodic snapshot may fall into the 10 ms by chance, and then the run proves nothing
+      // about the window: run again (each run must leave nothing behind) until one missed it.
+      let missedBySnapshots = false;
+      for (let run = 0; run < 4 && !missedBySnapshots; run += 1) missedBySnapshots = await runOnce(how);
+      expect(missedBySnapshots, "every run had a snapshot see the child: the window was never tested").toBe(true);
+    },
+  );
+
+  // Server -> A (keeps the token, holds the server's stdout) -> B (empty environment, own session).
+  // The server exits as soon as B runs; A exits 150 ms later, which ends the stdio drain, and
+  // orphans B with nothing that ties it to the server: only the lookup at the server's exit,
+  // when B was still A's child, knows it.
+  const B_SCRIPT = "setInterval(() => {}, 1000); setTimeout(() => process.exit(0), 60000);";
+  const A_SCRIPT = `
+    const { spawn } = require("node:child_process");
+    const b = spawn(process.execPath, ["-e", ${JSON.stringify(B_SCRIPT)}], { env: {}, detached: true, stdio: "ignore" });
+    process.stderr.write("b-pid=" + b.pid + "\\n");
+    setTimeout(() => process.exit(0), 150);
+  `;
+  const SERVER_SCRIPT = `
+    const { spawn } = require("node:child_process");
+    const a = spawn(process.execPath, ["-e", ${JSON.stringify(A_SCRIPT)}], { stdio: ["ignore", "inherit", "pipe"] });
+    a.stderr.on("data", (chunk) => {
+      process.stderr.write(chunk);
+      if (String(chunk).includes("b-pid=")) process.exit(0);
+    });
+  `;
+
+  it("a grandchild that leaves the session with an empty environment, orphaned while the server's output drains, is stopped", async () => {
+    let missedBySnapshots = false;
+    for (let run = 0; run < 4 && !missedBySnapshots; run += 1) {
+      const { seen, logger } = snapshotLog();
+      const observed = observe({ command: process.execPath, args: ["-e", SERVER_SCRIPT] }, { logger });
+      openTransports.push(observed.transport);
+      await observed.transport.start();
+      await within(observed.closed, BOUND_MS, "the transport closing after the server went");
+      const b = Number(/b-pid=(\d+)/.exec(observed.transport.stderrTail)?.[1]);
+      expect(b).toBeGreaterThan(0);
+      watchProcess(b);
+      await within(observed.transport.close(), BOUND_MS, "close");
+      expect(isAlive(b), `B ${b}: ${JSON.stringify(readProcess(b))}`).toBe(false);
+      expect(listOwnedProcesses()).toEqual([]);
+      missedBySnapshots = !seen.has(b);
+    }
+    expect(missedBySnapshots, "every run had a snapshot see B: the window was never tested").toBe(true);
+  });
+
+  it("a connected server that crashes mid-call right after starting it leaves nothing running after disconnect", async () => {
+    const observed = started(observe(hostileServerConfig({ grandchildStyle: "scrubbed-env" })));
+    const client = new Client({ name: "process-family-test", version: "1.0.0" });
+    openClients.push(client);
+    await client.connect(observed.transport, { timeout: 20_000 });
+    // Starts the child and exits in the same tick: no snapshot can see it.
+    await expect(client.callTool({ name: "crash", arguments: { grandchild: true } })).rejects.toThrow();
+    const grandchild = parseGrandchildPids(observed.transport.stderrTail)[0]!;
+    watchProcess(grandchild);
+    await within(client.close(), BOUND_MS, "disconnect");
+    expect(isAlive(grandchild), `grandchild ${grandchild}: ${JSON.stringify(readProcess(grandchild))}`).toBe(false);
+    expect(listOwnedProcesses()).toEqual([]);
+  });
+
+  it("on disconnect from a live server, its child just started is stopped with it, found through the server's process group", async () => {
+    const observed = started(
+      observe(hostileServerConfig({ spawnGrandchild: "serve", grandchildStyle: "scrubbed-env" })),
+    );
+    const client = new Client({ name: "process-family-test", version: "1.0.0" });
+    openClients.push(client);
+    await client.connect(observed.transport, { timeout: 20_000 });
+    const grandchild = await grandchildOf(observed);
+    watchProcess(grandchild);
+    expect(environOf(grandchild)).toEqual([]);
+    expect(readProcess(grandchild)?.pgid).toBe(observed.transport.pid);
+    await within(client.close(), BOUND_MS, "disconnect");
+    expect(isAlive(observed.transport.pid!)).toBe(false);
+    expect(isAlive(grandchild)).toBe(false);
+    expect(listOwnedProcesses()).toEqual([]);
   });
 });
 
