@@ -1,7 +1,7 @@
 import { startOAuthProtectedServer, type OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MCPConfigError, MCPToolAdapter, type CredentialStore } from "../src/index.js";
-import { createMemoryStore, login, NodeOAuthClientProvider } from "../src/oauth-entry.js";
+import { MCPConfigError, MCPToolAdapter } from "../src/index.js";
+import { createMemoryStore, login, NodeOAuthClientProvider, type CredentialStore } from "../src/oauth-entry.js";
 
 // `auth` on one adapter means what it means in a server set entry and a config file: the umbrella's
 // adapter turns it into an OAuth provider that uses the stored login. A real authorization server
