@@ -45,6 +45,8 @@ export default tseslint.config(
             {
               group: [
                 "@mcp-tool-adapter/*/*",
+                "!@mcp-tool-adapter/core/protocol",
+                "!@mcp-tool-adapter/core/value-rules",
                 "!@mcp-tool-adapter/transport-*/config",
                 "!@mcp-tool-adapter/*/config-schema",
                 "mcp-tool-adapter/*",
@@ -53,7 +55,7 @@ export default tseslint.config(
                 "!mcp-tool-adapter/oauth",
               ],
               message:
-                "Import a package by its public entry (or a transport's config-check /config entry, a /config-schema entry, or the umbrella's /http, /model-tools, /oauth entries) only.",
+                "Import a package by its public entry (or core's /protocol and /value-rules, a transport's config-check /config entry, a /config-schema entry, or the umbrella's /http, /model-tools, /oauth entries) only.",
             },
             { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." },
           ],

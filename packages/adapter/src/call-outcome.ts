@@ -1,12 +1,13 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { contentText, exceedsJsonBytes, normalizeCallResult } from "./call-result.js";
 import { describeCause } from "./errors.js";
 import type { Redactor } from "./redaction.js";
-import { ConnectionLost } from "./session.js";
+import { classifyFailure, reasonSuffix } from "./failure-cause.js";
 import type { CatalogEntry } from "./tool-catalog.js";
-import { describeTransportFailure, isConnectionGone, isMessageTooLarge, rpcCodeOf } from "./transport-failure.js";
 import type { MCPToolErrorKind, MCPToolResult, MCPToolResultData } from "./types.js";
+
+// Kept on this module for the call path that quotes an abort before a call is sent.
+export { reasonSuffix } from "./failure-cause.js";
 
 /** What turning a tool call into an MCPToolResult needs from the adapter. */
 export interface CallOutcomeContext {
@@ -39,65 +40,51 @@ export function callFailure(
   maxTotalMs: number | undefined,
 ): MCPToolResult {
   const { serverName } = context;
-  if (error instanceof ConnectionLost) {
-    return failure(
-      context,
-      start,
-      "connection_lost",
-      `connection lost: connection closed while calling tool "${name}" on MCP server "${serverName}" (${error.why})`,
-    );
-  }
-  if (signal?.aborted === true) {
-    return failure(
-      context,
-      start,
-      "cancelled",
-      `cancelled: the call to tool "${name}" was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`,
-    );
-  }
-  const rpcCode = rpcCodeOf(error);
-  if (rpcCode !== undefined) {
-    const { message } = error as Error;
-    if (rpcCode === (ErrorCode.RequestTimeout as number)) {
-      const total = /maximum total timeout/iu.test(message) && maxTotalMs !== undefined;
-      return failure(
-        context,
-        start,
-        "timeout",
-        `timeout after ${total ? maxTotalMs : timeoutMs} ms: tool "${name}" on MCP server "${serverName}" did not answer${total ? " within its maximum total time" : ""}; the server was told to cancel`,
-      );
-    }
-    if (rpcCode === (ErrorCode.ConnectionClosed as number)) {
+  const tool = `tool "${name}" on MCP server "${serverName}"`;
+  const cause = classifyFailure(error, signal);
+  switch (cause.kind) {
+    case "connection_closed":
       return failure(
         context,
         start,
         "connection_lost",
-        `connection lost: connection closed while calling tool "${name}" on MCP server "${serverName}" (${message})`,
+        `connection lost: connection closed while calling ${tool} (${cause.detail})`,
+      );
+    case "cancelled":
+      return failure(
+        context,
+        start,
+        "cancelled",
+        `cancelled: the call to tool "${name}" was aborted by the caller${reasonSuffix(cause.reason)}; the server was told to cancel`,
+      );
+    case "timeout": {
+      const total = cause.totalExceeded && maxTotalMs !== undefined;
+      return failure(
+        context,
+        start,
+        "timeout",
+        `timeout after ${total ? maxTotalMs : timeoutMs} ms: ${tool} did not answer${total ? " within its maximum total time" : ""}; the server was told to cancel`,
       );
     }
-    if (isMessageTooLarge(error)) return tooLargeForTransport(context, start, name, error);
-    return failure(
-      context,
-      start,
-      "server_error",
-      `server error: tool "${name}" on MCP server "${serverName}" failed: ${message}`,
-    );
+    case "too_large":
+      return tooLargeForTransport(context, start, name, cause.error);
+    case "rpc_error":
+      return failure(context, start, "server_error", `server error: ${tool} failed: ${cause.message}`);
+    case "send_failed":
+      return failure(
+        context,
+        start,
+        "connection_lost",
+        `connection lost: sending the call to ${tool} failed (${cause.detail})`,
+      );
+    case "transport":
+      return failure(
+        context,
+        start,
+        "server_error",
+        `server error: calling ${tool} failed in the transport: ${describeCause(cause.error)}`,
+      );
   }
-  if (isConnectionGone(error)) {
-    return failure(
-      context,
-      start,
-      "connection_lost",
-      `connection lost: sending the call to tool "${name}" on MCP server "${serverName}" failed (${describeTransportFailure(error)})`,
-    );
-  }
-  if (isMessageTooLarge(error)) return tooLargeForTransport(context, start, name, error);
-  return failure(
-    context,
-    start,
-    "server_error",
-    `server error: calling tool "${name}" on MCP server "${serverName}" failed in the transport: ${describeCause(error)}`,
-  );
 }
 
 function tooLargeForTransport(context: CallOutcomeContext, start: number, name: string, error: unknown): MCPToolResult {
@@ -143,11 +130,4 @@ export function callResult(
   const invalidOutput = entry.checkOutput(data.structuredContent, context.validator);
   if (invalidOutput !== undefined) return failure(context, start, "validation", invalidOutput, data);
   return { success: true, data, error: null, durationMs: context.now() - start };
-}
-
-/** " (reason)" for an abort reason worth showing; nothing for none or a plain AbortError. */
-export function reasonSuffix(reason: unknown): string {
-  if (reason === undefined) return "";
-  if (reason instanceof Error && reason.name === "AbortError") return "";
-  return ` (${describeCause(reason)})`;
 }

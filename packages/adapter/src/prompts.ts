@@ -15,6 +15,7 @@ import type {
 import { requestFailure, runRequest, type RequestContext } from "./request-outcome.js";
 import type { Session } from "./session.js";
 import type { Logger } from "./types.js";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 /** What prompt handling needs from the adapter that owns the connection. */
 export interface PromptSyncContext extends ListPagesContext, RequestContext {
@@ -230,10 +231,6 @@ export class PromptSync {
       }
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Why `args` do not fit the prompt's declared arguments, or undefined when they do. */

@@ -1,13 +1,12 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPEngineRequestOptions } from "@mcp-tool-adapter/core";
 import { exceedsJsonBytes } from "./call-result.js";
-import { reasonSuffix } from "./call-outcome.js";
 import { describeCause } from "./errors.js";
+import { classifyFailure, reasonSuffix } from "./failure-cause.js";
 import type { MCPRequestErrorKind, MCPRequestOptions, MCPRequestResult } from "./protocol-types.js";
 import type { Redactor } from "./redaction.js";
-import { ConnectionLost, type Session } from "./session.js";
+import type { Session } from "./session.js";
 import { clampTimer, positiveOr } from "./timeouts.js";
-import { describeTransportFailure, isConnectionGone, isMessageTooLarge, rpcCodeOf } from "./transport-failure.js";
 
 /** What running a resource, prompt, completion or logging request needs from the adapter. */
 export interface RequestContext {
@@ -106,50 +105,38 @@ function classifyRequestError(
   signal: AbortSignal | undefined,
   timeoutMs: number,
 ): [MCPRequestErrorKind, string] {
-  if (error instanceof ConnectionLost)
-    return [
-      "connection_lost",
-      `connection lost: connection closed during ${what} on MCP server "${serverName}" (${error.why})`,
-    ];
-  if (signal?.aborted === true)
-    return [
-      "cancelled",
-      `cancelled: ${what} was aborted by the caller${reasonSuffix(signal.reason)}; the server was told to cancel`,
-    ];
-  if (isMessageTooLarge(error))
-    return [
-      "result_too_large",
-      `result too large: ${what} on MCP server "${serverName}" returned more than the transport accepts: ${describeCause(error)}`,
-    ];
-  const rpcCode = rpcCodeOf(error);
-  if (rpcCode !== undefined) {
-    const { message } = error as Error;
-    if (rpcCode === (ErrorCode.RequestTimeout as number))
+  const where = `${what} on MCP server "${serverName}"`;
+  const cause = classifyFailure(error, signal);
+  switch (cause.kind) {
+    case "connection_closed":
+      return ["connection_lost", `connection lost: connection closed during ${where} (${cause.detail})`];
+    case "cancelled":
       return [
-        "timeout",
-        `timeout after ${timeoutMs} ms: ${what} on MCP server "${serverName}" got no answer; the server was told to cancel`,
+        "cancelled",
+        `cancelled: ${what} was aborted by the caller${reasonSuffix(cause.reason)}; the server was told to cancel`,
       ];
-    if (rpcCode === (ErrorCode.ConnectionClosed as number))
+    case "too_large":
+      return [
+        "result_too_large",
+        `result too large: ${where} returned more than the transport accepts: ${describeCause(cause.error)}`,
+      ];
+    case "timeout":
+      return ["timeout", `timeout after ${timeoutMs} ms: ${where} got no answer; the server was told to cancel`];
+    case "rpc_error":
+      if (cause.rpcCode === (ErrorCode.MethodNotFound as number))
+        return [
+          "not_supported",
+          `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${cause.message}`,
+        ];
+      // -32002 is the spec's "resource not found".
+      if (cause.rpcCode === -32002) return ["not_found", `not found: ${where}: ${cause.message}`];
+      return ["server_error", `server error: ${where} failed: ${cause.message}`];
+    case "send_failed":
       return [
         "connection_lost",
-        `connection lost: connection closed during ${what} on MCP server "${serverName}" (${message})`,
+        `connection lost: sending ${what} to MCP server "${serverName}" failed (${cause.detail})`,
       ];
-    if (rpcCode === (ErrorCode.MethodNotFound as number))
-      return [
-        "not_supported",
-        `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${message}`,
-      ];
-    // -32002 is the spec's "resource not found".
-    if (rpcCode === -32002) return ["not_found", `not found: ${what} on MCP server "${serverName}": ${message}`];
-    return ["server_error", `server error: ${what} on MCP server "${serverName}" failed: ${message}`];
+    case "transport":
+      return ["server_error", `server error: ${where} failed in the transport: ${describeCause(cause.error)}`];
   }
-  if (isConnectionGone(error))
-    return [
-      "connection_lost",
-      `connection lost: sending ${what} to MCP server "${serverName}" failed (${describeTransportFailure(error)})`,
-    ];
-  return [
-    "server_error",
-    `server error: ${what} on MCP server "${serverName}" failed in the transport: ${describeCause(error)}`,
-  ];
 }

@@ -15,6 +15,7 @@ import type {
 import { requestFailure, runRequest, type RequestContext } from "./request-outcome.js";
 import type { Session } from "./session.js";
 import type { Logger } from "./types.js";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 /** What resource handling needs from the adapter that owns the connection. */
 export interface ResourceSyncContext extends ListPagesContext, RequestContext {
@@ -259,10 +260,6 @@ export class ResourceSync {
       `not supported: MCP server "${this.#context.serverName}" did not declare the "${capability}" capability, so ${what} cannot be sent`,
     );
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function checkUri(uri: unknown): string | undefined {

@@ -5,6 +5,7 @@ import { describeCause } from "./errors.js";
 import { toolCapability, type CapabilityOverridesByTool } from "./tool-capabilities.js";
 import type { CompiledToolFilter } from "./tool-filter.js";
 import type { Logger, MCPToolDescriptor } from "./types.js";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 type SchemaCheck = { compiled: CompiledSchema } | { problem: string };
 
@@ -254,10 +255,6 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   }
   for (const key in right) if (Object.hasOwn(right, key)) keys -= 1;
   return keys === 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** JSON with object keys sorted, so equal values give equal text whatever their key order. */

@@ -1,18 +1,10 @@
 import type { Figure } from "./figures.js";
+import { formatNumber } from "./format-number.js";
 import { formatPeerTable } from "./peers/peer-table.js";
 import type { BenchReport } from "./run-bench.js";
 
-/** Enough significant digits to compare, never a wall of decimals. */
-export function formatNumber(value: number | undefined): string {
-  if (value === undefined) return "";
-  if (!Number.isFinite(value)) return String(value);
-  const magnitude = Math.abs(value);
-  if (magnitude >= 1000) return Math.round(value).toLocaleString("en-US");
-  if (magnitude >= 100) return value.toFixed(1);
-  if (magnitude >= 1) return value.toFixed(2);
-  if (magnitude === 0) return "0";
-  return value.toFixed(3);
-}
+// In a file of its own so the peer table can use it without importing this module (which imports the peer table).
+export { formatNumber } from "./format-number.js";
 
 const HEADERS = ["figure", "unit", "adapter", "raw SDK", "adapter/raw", "target", "result"] as const;
 

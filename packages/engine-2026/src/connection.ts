@@ -7,21 +7,10 @@ import type {
   MCPProtocolEra,
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
+import { MCP_ANSWERED_REQUEST_METHODS, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
 import type { Client, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
 import { toSdkHandlerError, toSeamError } from "./errors.js";
 import { ListenChannel } from "./listen-channel.js";
-
-/** The notifications the adapter follows; on 2026-07-28 the list changes arrive on the `subscriptions/listen` stream. */
-const NOTIFICATIONS = [
-  "notifications/tools/list_changed",
-  "notifications/resources/list_changed",
-  "notifications/resources/updated",
-  "notifications/prompts/list_changed",
-  "notifications/message",
-] as const;
-
-/** The server-to-client requests the adapter can answer. */
-const REQUESTS = ["elicitation/create", "sampling/createMessage", "roots/list"] as const;
 
 type Params = Record<string, unknown> | undefined;
 type CallToolParams = Parameters<Client["callTool"]>[0];
@@ -65,7 +54,8 @@ export class Engine2026Connection implements MCPEngineConnection {
     client.onerror = (error) => {
       listeners.error(error);
     };
-    for (const method of NOTIFICATIONS) {
+    // Core's list of followed notifications; on 2026-07-28 the list changes arrive on the `subscriptions/listen` stream.
+    for (const method of MCP_FOLLOWED_NOTIFICATIONS) {
       client.setNotificationHandler(method, (notification: { method: string; params?: Params }) => {
         listeners.notification(
           notification.params === undefined
@@ -74,7 +64,7 @@ export class Engine2026Connection implements MCPEngineConnection {
         );
       });
     }
-    for (const method of REQUESTS) {
+    for (const method of MCP_ANSWERED_REQUEST_METHODS) {
       const handler = requestHandlers[method];
       if (handler === undefined) continue;
       client.setRequestHandler(

@@ -13,6 +13,7 @@ import type {
   SamplingHandler,
   ServerLogListener,
 } from "@mcp-tool-adapter/adapter";
+import { clampTimer, positiveOr } from "@mcp-tool-adapter/core/value-rules";
 import type { CredentialStore, InteractiveOptions } from "@mcp-tool-adapter/oauth";
 import { ToolRegistry, validateToolName } from "@mcp-tool-adapter/registry";
 import { MCPToolAdapter } from "./mcp-tool-adapter.js";
@@ -293,7 +294,7 @@ export class MCPServerSet {
 
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutMs + DEADLINE_GRACE_MS);
+      timer = setTimeout(() => resolve("timeout"), clampTimer(timeoutMs + DEADLINE_GRACE_MS));
     });
     try {
       const outcome = await Promise.race([work, deadline]);
@@ -409,7 +410,7 @@ export class MCPServerSet {
       const outcome = await Promise.race([
         adapter.disconnect().then(() => "closed" as const),
         new Promise<"timeout">((resolve) => {
-          timer = setTimeout(() => resolve("timeout"), this.#closeTimeoutMs);
+          timer = setTimeout(() => resolve("timeout"), clampTimer(this.#closeTimeoutMs));
         }),
       ]);
       if (outcome === "timeout") {
@@ -542,8 +543,4 @@ function registerOptions(entry: ServerEntry): RegisterToolsOptions {
 
 function timing(progress: { handshakeMs?: number }): { handshakeMs?: number } {
   return progress.handshakeMs === undefined ? {} : { handshakeMs: progress.handshakeMs };
-}
-
-function positiveOr(value: number | undefined, fallback: number): number {
-  return typeof value === "number" && value > 0 && Number.isFinite(value) ? value : fallback;
 }

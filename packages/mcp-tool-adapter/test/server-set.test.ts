@@ -147,6 +147,24 @@ describe("MCPServerSet with in-process servers", () => {
     expect(report.connected).toEqual(["weather"]);
   });
 
+  it("waits on a deadline longer than a timer can hold (above 2^31-1 ms) instead of timing out at once", async () => {
+    const a = weather();
+    // A server that takes 50 ms to start: an over-long timer fires after 1 ms, well before it.
+    const slow = async (): Promise<Transport> => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return a.connect();
+    };
+    const set = track(
+      new MCPServerSet(
+        { weather: inProcess },
+        { adapterFactory: factoryFor({ weather: slow }), connectTimeoutMs: 3_000_000_000 },
+      ),
+    );
+    const report = await set.connect();
+    expect(report.servers.find((s) => s.name === "weather")?.error).toBeUndefined();
+    expect(report.connected).toEqual(["weather"]);
+  });
+
   it("connects servers in parallel, not one after another", async () => {
     // Each server's transport waits until the other's has been asked for: run one at a time,
     // the first would wait forever and time out.

@@ -13,6 +13,7 @@ import type { Logger, StepUpAuthProvider } from "@mcp-tool-adapter/core";
 import { checkAuthorizationUrl, checkDiscoveredMetadata, isSecureEndpoint } from "./checks.js";
 import { MCPAuthError } from "./errors.js";
 import { createFileStore } from "./file-store.js";
+import type { LoginInteraction } from "./login-types.js";
 import { sameAuthorizationServer, type CredentialStore, type StoredCredentials } from "./store.js";
 
 /** A client the authorization server already knows (registered by hand), instead of dynamic registration. */
@@ -112,14 +113,7 @@ export interface InteractiveOptions {
   timeoutMs?: number;
 }
 
-/** What a login adds to a provider: the listener's redirect URI, the state, how to show the URL. */
-export interface LoginInteraction {
-  redirectUrl: string;
-  state: string;
-  showAuthorizationUrl: (url: URL) => void | Promise<void>;
-  /** The scopes this login asks for: a registered client limited to fewer registers again. */
-  scope?: string;
-}
+export type { LoginInteraction } from "./login-types.js";
 
 /** Placeholder redirect for connections: never visited (an interactive one runs a login with its own listener). */
 const NO_BROWSER_REDIRECT = "http://127.0.0.1/callback";
@@ -573,11 +567,11 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
   /** A login of its own (loopback listener, browser, checks: all login()'s), then the stored result. */
   async #loginInteractively(requiredScope: string | undefined): Promise<void> {
     const { interactive, ...options } = this.#options;
-    // Loaded here, not at the top: login.ts builds its own provider from this module.
-    const { login } = await import("./login.js");
+    // Loaded lazily: the loopback listener and browser are for interactive logins only.
+    const { loginWith } = await import("./login-flow.js");
     const granted = (await this.credentials()).tokens?.scope;
     const scope = unionOfScopes(granted, requiredScope);
-    await login(this.serverUrl, {
+    const loginOptions = {
       ...options,
       store: this.#store,
       ...(scope === undefined ? {} : { scope }),
@@ -585,7 +579,9 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
         ? {}
         : { showAuthorizationUrl: interactive.showAuthorizationUrl }),
       ...(interactive?.timeoutMs === undefined ? {} : { timeoutMs: interactive.timeoutMs }),
-    });
+    };
+    // A provider of its own for the login (as login() builds one), so this one's state stays untouched until it succeeds.
+    await loginWith(new NodeOAuthClientProvider(this.serverUrl, loginOptions), loginOptions);
     // The login wrote the store; this provider reads it afresh.
     this.#record = undefined;
     this.#loaded = undefined;

@@ -5,6 +5,7 @@ import { RegistryError } from "./registry-error.js";
 import { sameData } from "./same-data.js";
 import type { RegisteredTool, ToolDefinition } from "./types.js";
 import { validateToolName, type NameKind } from "./validate-name.js";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 /** @param namespace the namespace a tool name is checked for, named in the message */
 export function assertValidName(kind: NameKind, name: string, namespace?: string): void {
@@ -21,10 +22,6 @@ export function assertValidName(kind: NameKind, name: string, namespace?: string
 function typeName(value: unknown): string {
   if (value === null) return "null";
   return Array.isArray(value) ? "array" : typeof value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The first thing wrong with a definition's fields (other than its name), if any. */

@@ -1,5 +1,5 @@
 import { canReadProcEnvironments, listRunningProcesses } from "./proc-table.js";
-import type { FamilyMembers, ProcessFamily } from "./process-family.js";
+import type { FamilyMembers, ProcessFamily } from "./process-family-types.js";
 import { isProcessGroupAlive, signalProcessGroup } from "./process-group.js";
 
 /**

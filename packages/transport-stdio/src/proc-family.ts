@@ -1,4 +1,4 @@
-import type { FamilyMembers, ProcessFamily, ProcessFamilyStrategy } from "./process-family.js";
+import type { FamilyMembers, ProcessFamily, ProcessFamilyStrategy } from "./process-family-types.js";
 import { signalProcessGroup } from "./process-group.js";
 import {
   currentProcTable,

@@ -1,5 +1,6 @@
 import type { ClientCapabilities, CreateMessageRequestParams, ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
+import { timerDelayOr } from "@mcp-tool-adapter/core/value-rules";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { describeCause } from "../errors.js";
 import type { Session } from "../session.js";
@@ -40,11 +41,7 @@ export class ClientFeatures {
   constructor(context: ClientFeaturesContext, options: ClientFeatureOptions) {
     this.#context = context;
     this.#options = options;
-    const timeout = options.clientRequestTimeoutMs;
-    this.#timeoutMs =
-      timeout !== undefined && Number.isFinite(timeout) && timeout > 0
-        ? Math.min(timeout, 2 ** 31 - 1)
-        : DEFAULT_CLIENT_REQUEST_TIMEOUT_MS;
+    this.#timeoutMs = timerDelayOr(options.clientRequestTimeoutMs, DEFAULT_CLIENT_REQUEST_TIMEOUT_MS);
     this.#roots =
       options.roots === undefined
         ? undefined

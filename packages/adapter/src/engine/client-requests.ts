@@ -1,16 +1,15 @@
 import {
-  CreateMessageRequestSchema,
   CreateMessageResultSchema,
   CreateMessageResultWithToolsSchema,
   CreateTaskResultSchema,
-  ElicitRequestSchema,
   ElicitResultSchema,
   ErrorCode,
-  ListRootsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { MCPProtocolError, type MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
+import { isAnsweredRequest, MCP_ANSWERED_REQUESTS } from "@mcp-tool-adapter/core/protocol";
 import type { IncomingRequest } from "./json-rpc-shapes.js";
+import { REQUEST_SCHEMAS } from "./sdk-schemas.js";
 
 /**
  * Server-to-client requests: rare, so their params and answers are checked with SDK 1.x's own
@@ -20,20 +19,6 @@ import type { IncomingRequest } from "./json-rpc-shapes.js";
 interface Schema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: Error };
 }
-
-/** The request schema each answerable method is checked against (a failure is an internal error, as in the SDK). */
-const REQUEST_SCHEMAS: Readonly<Record<string, Schema>> = {
-  "elicitation/create": ElicitRequestSchema,
-  "sampling/createMessage": CreateMessageRequestSchema,
-  "roots/list": ListRootsRequestSchema,
-};
-
-/** The capability a client must declare before it may answer a method. */
-const REQUIRED_CAPABILITY: Readonly<Record<string, string>> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};
 
 type Answer = (request: IncomingRequest, signal: AbortSignal) => Promise<unknown>;
 
@@ -47,9 +32,10 @@ export function clientRequestAnswers(
 ): Map<string, Answer> {
   const answers = new Map<string, Answer>([["ping", () => Promise.resolve({})]]);
   for (const [method, handler] of Object.entries(handlers)) {
-    const schema = REQUEST_SCHEMAS[method];
-    const capability = REQUIRED_CAPABILITY[method];
-    if (schema === undefined || capability === undefined) continue;
+    // Core's list of answerable requests; each is checked against its SDK schema (a failure is an internal error, as in the SDK).
+    if (!isAnsweredRequest(method)) continue;
+    const schema: Schema = REQUEST_SCHEMAS[method];
+    const capability = MCP_ANSWERED_REQUESTS[method];
     if (capabilities[capability] === undefined) {
       throw new Error(`Client does not support ${capability} capability (required for ${method})`);
     }

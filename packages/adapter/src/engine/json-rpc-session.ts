@@ -2,12 +2,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CancelledNotificationSchema,
   ErrorCode,
-  LoggingMessageNotificationSchema,
   McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type {
@@ -17,6 +12,7 @@ import type {
   MCPEngineRequestHandler,
   MCPProgress,
 } from "@mcp-tool-adapter/core";
+import { MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
 import { wrapBareResult } from "../legacy-result-transport.js";
 import { clientRequestAnswers, errorReply } from "./client-requests.js";
 import { DeadlineTimer } from "./deadline-timer.js";
@@ -28,19 +24,16 @@ import {
   type IncomingResult,
 } from "./json-rpc-shapes.js";
 import { PendingRequest, type PendingRequestOwner } from "./pending-request.js";
+import { NOTIFICATION_SCHEMAS } from "./sdk-schemas.js";
 
 interface Schema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: Error };
 }
 
-/** The notifications the host hears, each checked against SDK 1.x's schema first (as the SDK Client does). */
-const ROUTED_NOTIFICATIONS: ReadonlyMap<string, Schema> = new Map<string, Schema>([
-  ["notifications/tools/list_changed", ToolListChangedNotificationSchema],
-  ["notifications/resources/list_changed", ResourceListChangedNotificationSchema],
-  ["notifications/resources/updated", ResourceUpdatedNotificationSchema],
-  ["notifications/prompts/list_changed", PromptListChangedNotificationSchema],
-  ["notifications/message", LoggingMessageNotificationSchema],
-]);
+/** The notifications the host hears (core's list), each checked against SDK 1.x's schema first (as the SDK Client does). */
+const ROUTED_NOTIFICATIONS: ReadonlyMap<string, Schema> = new Map<string, Schema>(
+  MCP_FOLLOWED_NOTIFICATIONS.map((method) => [method, NOTIFICATION_SCHEMAS[method]]),
+);
 
 export interface JsonRpcSessionOptions {
   readonly listeners: MCPEngineListeners;

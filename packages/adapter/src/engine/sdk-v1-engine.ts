@@ -1,16 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  McpError,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   MCPProtocolError,
   type MCPEngine,
@@ -22,11 +12,13 @@ import {
   type MCPProtocolSetting,
   type MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
+import { isAnsweredRequest, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
 import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { LegacyResultTransport } from "../legacy-result-transport.js";
 import { clampTimer } from "../timeouts.js";
 import type { TransportFactory } from "../types.js";
 import { connectOverTransport } from "./connect-over-transport.js";
+import { NOTIFICATION_SCHEMAS, REQUEST_SCHEMAS } from "./sdk-schemas.js";
 import { untilAborted } from "./until-aborted.js";
 
 /**
@@ -37,22 +29,6 @@ import { untilAborted } from "./until-aborted.js";
 const ANY_RESULT = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as Parameters<
   Client["request"]
 >[1];
-
-/** The server-to-client requests the adapter answers, with the SDK schema each is registered under. */
-const REQUEST_SCHEMAS = {
-  "elicitation/create": ElicitRequestSchema,
-  "sampling/createMessage": CreateMessageRequestSchema,
-  "roots/list": ListRootsRequestSchema,
-} as const;
-
-/** The notifications the adapter listens to; the SDK validates each against its schema first. */
-const NOTIFICATION_SCHEMAS = [
-  ToolListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  PromptListChangedNotificationSchema,
-  LoggingMessageNotificationSchema,
-] as const;
 
 export interface SdkV1EngineOptions {
   /** The transport of each connection: one given by the host, or a factory called per connect. */
@@ -124,17 +100,16 @@ function install(client: Client, request: MCPEngineConnectRequest, onError: (err
     onError(error);
     listeners.error(error);
   };
-  for (const schema of NOTIFICATION_SCHEMAS) {
-    client.setNotificationHandler(schema, (notification: MCPEngineMessage) => {
+  // Core's list of followed notifications; the SDK validates each against its schema first.
+  for (const method of MCP_FOLLOWED_NOTIFICATIONS) {
+    client.setNotificationHandler(NOTIFICATION_SCHEMAS[method], (notification: MCPEngineMessage) => {
       listeners.notification(notification);
     });
   }
   for (const [method, handler] of Object.entries(requestHandlers)) {
-    const schema = REQUEST_SCHEMAS[method as keyof typeof REQUEST_SCHEMAS] as
-      (typeof REQUEST_SCHEMAS)[keyof typeof REQUEST_SCHEMAS] | undefined;
-    if (schema === undefined) continue;
+    if (!isAnsweredRequest(method)) continue;
     client.setRequestHandler(
-      schema,
+      REQUEST_SCHEMAS[method],
       async (sent: { params?: Record<string, unknown> }, extra: { signal: AbortSignal }) => {
         try {
           return (await handler(sent.params ?? {}, { signal: extra.signal })) as never;

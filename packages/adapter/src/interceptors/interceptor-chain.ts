@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from "@mcp-tool-adapter/core/value-rules";
 import { describeCause, MCPUsageError, withoutFullStop } from "../errors.js";
 import type { MCPToolResult } from "../types.js";
 import type { ToolCallInfo, ToolCallInterceptor } from "./types.js";
@@ -202,9 +203,9 @@ function checkInterceptor(value: ToolCallInterceptor, index: number): ToolCallIn
     }
   }
   const { timeoutMs } = interceptor;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) {
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
     throw new MCPUsageError(
-      `${where} ("${interceptor.name}"): timeoutMs must be a positive number of milliseconds (at most 2147483647); got ${describeCause(timeoutMs)}.`,
+      `${where} ("${interceptor.name}"): timeoutMs must be a positive number of milliseconds (at most ${MAX_TIMER_MS}); got ${describeCause(timeoutMs)}.`,
     );
   }
   return value;

@@ -1,4 +1,4 @@
-import { formatNumber } from "../format-table.js";
+import { formatNumber } from "../format-number.js";
 import type { Unit } from "../figures.js";
 import type { WorkerSide } from "./peer-job.js";
 import type { SideSummary } from "./ratios.js";

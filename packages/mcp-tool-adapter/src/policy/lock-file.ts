@@ -1,6 +1,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import type { ServerToolPins } from "@mcp-tool-adapter/adapter";
 import { describeCause, MCPToolAdapterError } from "@mcp-tool-adapter/core";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 /** The lock file's name; `mcp-tool-adapter pin` writes it in the working directory unless told otherwise. */
 export const TOOL_LOCK_FILE_NAME = "mcp-tools.lock.json";
@@ -82,8 +83,4 @@ function lockProblem(value: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

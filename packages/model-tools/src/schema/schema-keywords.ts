@@ -1,3 +1,8 @@
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
+
+// The schema files of this package import isRecord from here; the rule itself is core's.
+export { isRecord };
+
 /** A JSON Schema node as this package handles it (boolean schemas are turned into objects first). */
 export type SchemaNode = Record<string, unknown>;
 
@@ -36,10 +41,6 @@ export const METADATA_KEYWORDS = new Set([
   "$vocabulary",
   "$dynamicRef",
 ]);
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** `true` accepts anything, `false` nothing; other non-objects are treated as "anything". */
 export function asSchemaNode(value: unknown): SchemaNode {

@@ -1,0 +1,36 @@
+/**
+ * `@mcp-tool-adapter/core/protocol`: the MCP protocol facts every engine shares, stated once.
+ * An engine (the adapter's built-in ones, engine-2026, a user's own `MCPEngine`) subscribes to
+ * exactly these notifications and registers handlers for exactly these requests, so a new one
+ * is added here and each engine's type check then asks for it.
+ */
+
+/** The server notifications the adapter follows; an engine passes each to its `notification` listener. */
+export const MCP_FOLLOWED_NOTIFICATIONS = [
+  "notifications/tools/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/resources/updated",
+  "notifications/prompts/list_changed",
+  "notifications/message",
+] as const;
+
+/** One of the notifications the adapter follows. */
+export type MCPFollowedNotification = (typeof MCP_FOLLOWED_NOTIFICATIONS)[number];
+
+/** The server-to-client requests the adapter can answer, each with the client capability it needs. */
+export const MCP_ANSWERED_REQUESTS = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+} as const;
+
+/** One of the server-to-client requests the adapter can answer. */
+export type MCPAnsweredRequest = keyof typeof MCP_ANSWERED_REQUESTS;
+
+/** The methods of {@link MCP_ANSWERED_REQUESTS}, in order. */
+export const MCP_ANSWERED_REQUEST_METHODS = Object.keys(MCP_ANSWERED_REQUESTS) as readonly MCPAnsweredRequest[];
+
+/** Whether `method` is one of the server-to-client requests the adapter can answer (own keys only). */
+export function isAnsweredRequest(method: string): method is MCPAnsweredRequest {
+  return Object.hasOwn(MCP_ANSWERED_REQUESTS, method);
+}
