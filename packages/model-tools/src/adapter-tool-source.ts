@@ -7,7 +7,9 @@ import { ModelToolsError } from "./model-tools-error.js";
  * fills a registry namespace with its tools and fills it again after each tools/list_changed.
  */
 export interface ToolAdapterSource {
+  /** The namespace its tools are named under (`serverName/tool`, `serverName__tool` for a model). */
   readonly serverName: string;
+  /** Fills `namespace` of `registry` with its tools, and fills it again after each tools/list_changed. */
   registerTools(registry: ToolRegistry, namespace: string): Promise<unknown>;
 }
 
