@@ -29,6 +29,8 @@ function cleanObject(
   value: Readonly<Record<string, unknown>>,
   depth: number,
 ): Record<string, unknown> {
+  // Most arguments hold no null and no object: then the schema is not even looked at.
+  if (!holdsNullOrObject(value)) return value;
   const objectSchema = declaring("properties", root, schema, depth);
   if (objectSchema === undefined) return value;
   const properties = objectSchema.properties as Schema;
@@ -51,6 +53,15 @@ function cleanObject(
     setOwn(cleaned, key, inner);
   }
   return cleaned ?? value;
+}
+
+function holdsNullOrObject(value: Readonly<Record<string, unknown>>): boolean {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = value[key];
+    if (item === null || typeof item === "object") return true;
+  }
+  return false;
 }
 
 /** An object or array value cleaned under its schema: objects by the rule, arrays item by item under `items`. */
