@@ -17,6 +17,7 @@ import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import {
   createSchemaValidator,
   createSdkJsonSchemaValidator,
+  omitNullOptionals,
   type SchemaValidator,
 } from "@mcp-tool-adapter/schema-validation";
 import { callFailure, callResult, failure, reasonSuffix, type CallOutcomeContext } from "./call-outcome.js";
@@ -818,7 +819,8 @@ export class MCPToolAdapter {
     attempt: CallAttempt | undefined,
   ): Promise<MCPToolResult> {
     const { name } = entry.descriptor;
-    const invalid = entry.checkInput(args, this.#validator);
+    const cleaned = omitNullOptionals(entry.descriptor.inputSchema, args); // the arguments checked are the ones sent
+    const invalid = entry.checkInput(cleaned, this.#validator);
     if (invalid !== undefined) return failure(this.#outcome, start, "validation", invalid);
     const { signal } = options;
     if (signal?.aborted === true) {
@@ -850,7 +852,7 @@ export class MCPToolAdapter {
     let raw: unknown;
     if (attempt !== undefined) attempt.sent = true;
     try {
-      const params = this.#callParams(name, args, meta, traced);
+      const params = this.#callParams(name, cleaned, meta, traced);
       raw = entry.requiresTask
         ? await this.#callAsTask(session, params, requestOptions, signal)
         : await this.#request(session, { method: "tools/call", params }, requestOptions, signal);

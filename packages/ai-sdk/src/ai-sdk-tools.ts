@@ -10,7 +10,7 @@ import {
 import type { ToolCallResult } from "@mcp-tool-adapter/registry";
 import { jsonSchema, tool, type JSONSchema7, type Tool, type ToolSet } from "ai";
 import { toAISDKModelOutput } from "./model-output.js";
-import { resolveToolSource, type ToolSourceInput } from "@mcp-tool-adapter/model-tools";
+import type { ToolSourceInput } from "@mcp-tool-adapter/model-tools";
 
 export interface AISDKToolsOptions extends ModelToolSetOptions {
   /**
@@ -32,14 +32,14 @@ export interface AISDKToolsOptions extends ModelToolSetOptions {
 export type AISDKTool = Tool<Record<string, unknown>, ToolCallResult>;
 
 /**
- * The tools of a registry (or server set) as an AI SDK `ToolSet` for `generateText` /
+ * The tools of a registry, server set or discovered MCPToolAdapter as an AI SDK `ToolSet` for `generateText` /
  * `streamText` / agents. Keys are model-safe names (`memory__create_entities`). Arguments are
  * validated against each tool's real schema before the call; a failure (bad arguments, timeout,
  * server error) is returned to the model as error text and the run goes on. The AI SDK's abort
- * signal cancels the MCP call. The set is a snapshot: convert again when the registry changes.
+ * signal cancels the MCP call. The set is a snapshot: convert again when the source changes.
  */
 export function createAISDKTools(source: ToolSourceInput, options: AISDKToolsOptions = {}): Record<string, AISDKTool> {
-  const { tools } = createModelToolSet(resolveToolSource(source), options);
+  const { tools } = createModelToolSet(source, options);
   const approval = options.approval ?? "writes";
   const entries = tools.map((modelTool) => [modelTool.modelName, toAISDKTool(modelTool, approval, options)] as const);
   return Object.fromEntries(entries) satisfies ToolSet;

@@ -11,7 +11,4 @@ export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
  * The same for the pre-release suite's run at protocol 2026-07-28 (`--spec-version 2026-07-28`),
  * where the client speaks 2026-07-28 through engine-2026.
  */
-export const EXPECTED_FAILURES_2026: Readonly<Record<string, string>> = {
-  "http-custom-headers":
-    "deliberate: the scenario calls test_custom_headers_null with verbose: null, which the tool's own input schema (type boolean) forbids; the adapter validates arguments before sending and refuses the call, so the omit-null header check never sees a request (the other 17 checks pass)",
-};
+export const EXPECTED_FAILURES_2026: Readonly<Record<string, string>> = {};

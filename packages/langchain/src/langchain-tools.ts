@@ -11,7 +11,7 @@ import {
 import type { ToolCallResult } from "@mcp-tool-adapter/registry";
 import { LangChainToolCallError } from "./errors.js";
 import { toLangChainContent, type LangChainToolContent } from "./tool-message-content.js";
-import { resolveToolSource, type ToolSourceInput } from "@mcp-tool-adapter/model-tools";
+import type { ToolSourceInput } from "@mcp-tool-adapter/model-tools";
 
 /** What a failed call becomes: a ToolMessage with `status: "error"` the model reads (default), or a thrown LangChainToolCallError. */
 export type LangChainErrorHandling = "message" | "throw";
@@ -130,15 +130,15 @@ function toolCallOf(input: unknown, config: ToolRunnableConfig | undefined): { a
 }
 
 /**
- * The tools of a registry (or server set) as LangChain StructuredTools, for `createAgent`, a
+ * The tools of a registry, server set or discovered MCPToolAdapter as LangChain StructuredTools, for `createAgent`, a
  * LangGraph `ToolNode` or `model.bindTools`. Names are model-safe (`memory__read_graph`); a
  * failed call is a ToolMessage with `status: "error"` unless `errors: "throw"`. The list is a
- * snapshot: convert again (or build the agent again) when the registry changes.
+ * snapshot: convert again (or build the agent again) when the source changes.
  */
 export function createLangChainTools(
   source: ToolSourceInput,
   options: LangChainToolsOptions = {},
 ): MCPStructuredTool[] {
-  const { tools } = createModelToolSet(resolveToolSource(source), options);
+  const { tools } = createModelToolSet(source, options);
   return tools.map((modelTool) => new MCPStructuredTool(modelTool, options));
 }

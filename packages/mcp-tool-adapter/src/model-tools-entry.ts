@@ -51,5 +51,7 @@ export {
   type SchemaDialect,
   type ToolCallFormat,
   type ToolCallOutputs,
+  type ToolAdapterSource,
   type ToolSource,
+  type ToolSourceInput,
 } from "@mcp-tool-adapter/model-tools";

@@ -13,7 +13,8 @@ import {
 } from "./provider-results.js";
 import { isModelToolSet, type ModelToolsInput } from "./provider-tools.js";
 import type { SchemaDialect } from "./schema/convert-input-schema.js";
-import type { ToolSource } from "./tool-source.js";
+import { ModelToolsError } from "./model-tools-error.js";
+import { resolveToolSource, type ToolSource } from "./tool-source.js";
 
 /** A tool call as a provider sends it: its id, the model's tool name, and the arguments (JSON text or parsed). */
 export interface ProviderToolCall {
@@ -45,25 +46,36 @@ const DIALECT_OF: Readonly<Record<ToolCallFormat, SchemaDialect>> = {
   gemini: "gemini",
 };
 const LISTED_TOOLS = 20;
+const FORMATS = Object.keys(DIALECT_OF) as ToolCallFormat[];
 
 /**
  * One provider tool call, start to end: the model's name mapped back to the registry tool, the
  * arguments parsed, restored and validated, the tool invoked through the source, and the result
- * shaped for the provider. Never throws: an unknown tool, bad JSON or a failed call comes back as
- * an error result the model can read. Pass a ModelToolSet (not a bare source) when you also sent
+ * shaped for the provider. A model's mistake never throws: an unknown tool, bad JSON or a failed
+ * call comes back as an error result the model can read. Pass a ModelToolSet (not a bare source) when you also sent
  * the tools from it, so both sides use the very same names.
+ *
+ * The caller's own mistakes reject with ModelToolsError before any tool runs: a `format` that is
+ * not one of {@link ToolCallFormat} (`INVALID_OPTIONS`), or something that is not a tool source.
  */
 export async function handleToolCall<F extends ToolCallFormat>(
   source: ModelToolsInput,
   call: ProviderToolCall,
   options: HandleToolCallOptions<F>,
 ): Promise<ToolCallOutputs[F]> {
-  const result = await runToolCall(source, call, options);
+  const format: unknown = (options as Partial<HandleToolCallOptions<F>> | undefined)?.format;
+  if (!FORMATS.includes(format as ToolCallFormat)) {
+    throw new ModelToolsError(
+      "INVALID_OPTIONS",
+      `handleToolCall needs options.format, one of ${FORMATS.map((name) => `"${name}"`).join(", ")} (the provider the result goes back to); got ${typeof format === "string" ? JSON.stringify(format) : format === undefined ? "none" : `a ${typeof format}`}. No tool was called.`,
+    );
+  }
+  const result = await runToolCall(isModelToolSet(source) ? source : resolveToolSource(source), call, options);
   return shape(options.format, call, result, options) as ToolCallOutputs[F];
 }
 
 async function runToolCall(
-  source: ModelToolsInput,
+  source: ToolSource | ModelToolSet,
   call: ProviderToolCall,
   options: HandleToolCallOptions,
 ): Promise<ToolCallResult> {

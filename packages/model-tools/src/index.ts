@@ -61,4 +61,5 @@ export {
   type ConvertedSchema,
   type SchemaDialect,
 } from "./schema/convert-input-schema.js";
+export type { ToolAdapterSource } from "./adapter-tool-source.js";
 export { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";

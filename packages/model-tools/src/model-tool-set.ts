@@ -13,7 +13,7 @@ import {
   type PreparedSchema,
   type SchemaDialect,
 } from "./schema/convert-input-schema.js";
-import type { ToolSource } from "./tool-source.js";
+import { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";
 
 export interface ModelToolExecuteOptions {
   signal?: AbortSignal;
@@ -73,8 +73,10 @@ export interface ModelToolSet {
 /**
  * A snapshot of the source's tools, named for models. Build a new one when the source changes
  * (`source.subscribe`): names and schemas are computed from the tools present at that moment.
+ * Throws ModelToolsError for something that is not a tool source, or an adapter not yet discovered.
  */
-export function createModelToolSet(source: ToolSource, options: ModelToolSetOptions = {}): ModelToolSet {
+export function createModelToolSet(input: ToolSourceInput, options: ModelToolSetOptions = {}): ModelToolSet {
+  const source = resolveToolSource(input);
   const listed = source.list();
   // No copy of the whole list without a filter: thousands of tools are converted per agent step.
   const registered = options.filter === undefined ? listed : listed.filter((tool) => options.filter?.(tool) ?? true);

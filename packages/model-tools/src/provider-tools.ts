@@ -1,5 +1,5 @@
 import { createModelToolSet, type ModelTool, type ModelToolSet, type ModelToolSetOptions } from "./model-tool-set.js";
-import type { ToolSource } from "./tool-source.js";
+import type { ToolSourceInput } from "./tool-source.js";
 
 export interface OpenAIChatFunctionTool {
   type: "function";
@@ -37,11 +37,15 @@ export interface OpenAIToolsOptions extends ModelToolSetOptions {
 }
 
 /** A tool source, or a tool set already built from one (reuse it: names stay the same, schemas are converted once). */
-export type ModelToolsInput = ToolSource | ModelToolSet;
+export type ModelToolsInput = ToolSourceInput | ModelToolSet;
 
 export function isModelToolSet(input: ModelToolsInput): input is ModelToolSet {
+  const given: unknown = input; // JavaScript callers may pass anything
   return (
-    Array.isArray((input as Partial<ModelToolSet>).tools) && typeof (input as Partial<ModelToolSet>).get === "function"
+    typeof given === "object" &&
+    given !== null &&
+    Array.isArray((given as Partial<ModelToolSet>).tools) &&
+    typeof (given as Partial<ModelToolSet>).get === "function"
   );
 }
 

@@ -1,4 +1,6 @@
 import type { RegisteredTool, RegistryChange, ToolCallResult } from "@mcp-tool-adapter/registry";
+import { adapterToolSource, type ToolAdapterSource } from "./adapter-tool-source.js";
+import { ModelToolsError } from "./model-tools-error.js";
 
 /** Where model tools come from: a ToolRegistry fits as it is. */
 export interface ToolSource {
@@ -8,13 +10,58 @@ export interface ToolSource {
 }
 
 /**
- * What the bridges take as their tools: a `ToolRegistry` (tools from any source, MCP or local), or
- * anything that holds one, such as an `MCPServerSet` (its `registry`). For a single
- * `MCPToolAdapter`, register it first: `await adapter.registerTools(registry, adapter.serverName)`.
+ * What the bridges take as their tools: a `ToolRegistry` (tools from any source, MCP or local),
+ * anything that holds one, such as an `MCPServerSet` (its `registry`), or a single
+ * `MCPToolAdapter` that has discovered its tools (named `serverName/tool`, kept current on
+ * tools/list_changed).
  */
-export type ToolSourceInput = ToolSource | { readonly registry: ToolSource };
+export type ToolSourceInput = ToolSource | { readonly registry: ToolSource } | ToolAdapterSource;
 
-/** The ToolSource behind a {@link ToolSourceInput}. */
+/** The one list of what a source may be, for every message that refuses one. */
+const SOURCE_KINDS =
+  "a ToolRegistry, an MCPToolAdapter, an MCPServerSet (or any object with such a `registry`), or an object with list, call and subscribe methods";
+
+/**
+ * The ToolSource behind a {@link ToolSourceInput}. Throws ModelToolsError `INVALID_SOURCE` for
+ * anything else, and `SOURCE_NOT_READY` for an adapter that has not discovered its tools yet.
+ */
 export function resolveToolSource(input: ToolSourceInput): ToolSource {
-  return "registry" in input ? input.registry : input;
+  const given: unknown = input; // JavaScript callers may pass anything
+  if (isToolSource(given)) return given;
+  if (isObject(given)) {
+    if ("registry" in given && isToolSource(given.registry)) return given.registry;
+    if (isToolAdapterSource(given)) return adapterToolSource(given);
+  }
+  throw new ModelToolsError(
+    "INVALID_SOURCE",
+    `Cannot take tools from ${describeValue(given)}: a tool source is ${SOURCE_KINDS}.`,
+  );
+}
+
+function isToolSource(value: unknown): value is ToolSource {
+  return (
+    isObject(value) &&
+    typeof (value as Partial<ToolSource>).list === "function" &&
+    typeof (value as Partial<ToolSource>).call === "function" &&
+    typeof (value as Partial<ToolSource>).subscribe === "function"
+  );
+}
+
+function isToolAdapterSource(value: object): value is ToolAdapterSource {
+  return (
+    typeof (value as Partial<ToolAdapterSource>).serverName === "string" &&
+    typeof (value as Partial<ToolAdapterSource>).registerTools === "function"
+  );
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
+  const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "this object";
 }

@@ -9,6 +9,8 @@ import {
   toOpenAIChatToolMessage,
   toOpenAIResponsesOutput,
   toOpenAITools,
+  ModelToolsError,
+  type HandleToolCallOptions,
   type ToolSource,
 } from "../src/index.js";
 import { createNotesRegistry } from "./registry-fixture.js";
@@ -179,6 +181,19 @@ describe("handleToolCall", () => {
     expect(calls.map((call) => call.args)).toEqual([{ query: "ada" }]);
   });
 
+  it("leaves out a null the model sent for an optional argument of a local tool, in every format", async () => {
+    for (const format of ["anthropic", "gemini", "openai-chat"] as const) {
+      const { registry, calls } = createNotesRegistry();
+      const answer = await handleToolCall(
+        registry,
+        { id: "c", name: "notes__search", arguments: '{"query":"ada","limit":null}' },
+        { format },
+      );
+      expect(JSON.stringify(answer)).toContain("found ada");
+      expect(calls.map((call) => call.args)).toEqual([{ query: "ada" }]);
+    }
+  });
+
   it.each([
     ["openai-responses", { type: "function_call_output", call_id: "c", output: "found x" }],
     ["anthropic", { type: "tool_result", tool_use_id: "c", content: [{ type: "text", text: "found x" }] }],
@@ -275,6 +290,23 @@ describe("handleToolCall", () => {
     expect(
       await handleToolCall(registry, { id: "c", name: "late__hello", arguments: "{}" }, { format: "openai-chat" }),
     ).toMatchObject({ content: "hi" });
+  });
+
+  it.each([
+    ["no format", {}, "got none"],
+    ["an unknown format", { format: "openai" }, 'got "openai"'],
+    ["a format that is not a string", { format: 3 }, "got a number"],
+    ["no options at all", undefined, "got none"],
+  ])("refuses %s before the tool runs: INVALID_OPTIONS naming the formats", async (_case, options, got) => {
+    const { registry, calls } = createNotesRegistry();
+    const call = { id: "c", name: "notes__search", arguments: { query: "x" } };
+    const refused = handleToolCall(registry, call, options as unknown as HandleToolCallOptions);
+    await expect(refused).rejects.toBeInstanceOf(ModelToolsError);
+    await expect(refused).rejects.toMatchObject({ code: "INVALID_OPTIONS" });
+    await expect(refused).rejects.toThrow(
+      `handleToolCall needs options.format, one of "openai-chat", "openai-responses", "anthropic", "gemini" (the provider the result goes back to); ${got}. No tool was called.`,
+    );
+    expect(calls).toEqual([]);
   });
 
   it("never throws, even when the source does", async () => {

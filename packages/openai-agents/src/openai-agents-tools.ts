@@ -10,7 +10,7 @@ import {
 } from "@mcp-tool-adapter/model-tools";
 import { OpenAIAgentsBridgeError } from "./errors.js";
 import { toAgentsToolOutput, type AgentsToolOutput } from "./tool-output.js";
-import { resolveToolSource, type ToolSourceInput } from "@mcp-tool-adapter/model-tools";
+import type { ToolSourceInput } from "@mcp-tool-adapter/model-tools";
 
 export interface OpenAIAgentsToolsOptions extends ModelToolSetOptions {
   /**
@@ -36,18 +36,18 @@ type NonStrictParameters = Omit<StrictParameters, "additionalProperties"> & { ad
 export type OpenAIAgentsTool = FunctionTool<unknown, StrictParameters | NonStrictParameters, AgentsToolOutput>;
 
 /**
- * The tools of a registry (or server set) as OpenAI Agents SDK function tools for `new Agent({ tools })`.
+ * The tools of a registry, server set or discovered MCPToolAdapter as OpenAI Agents SDK function tools for `new Agent({ tools })`.
  * Arguments the model sends are mapped back (strict mode's nulls become absent), validated
  * against each tool's real schema and sent through the registry; a failure comes back to the
  * model as text naming its errorKind, and the run goes on. The list is a snapshot: convert again
- * when the registry changes.
+ * when the source changes.
  */
 export function createOpenAIAgentsTools(
   source: ToolSourceInput,
   options: OpenAIAgentsToolsOptions = {},
 ): OpenAIAgentsTool[] {
   // Charset "word" by default: the SDK rewrites "-" to "_", which could make two names one.
-  const { tools } = createModelToolSet(resolveToolSource(source), {
+  const { tools } = createModelToolSet(source, {
     ...options,
     names: { charset: "word", ...options.names },
   });

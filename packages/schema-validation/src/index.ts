@@ -4,6 +4,7 @@ export {
   type SdkJsonSchemaValidator,
   type SdkJsonSchemaValidatorResult,
 } from "./sdk-validator.js";
+export { omitNullOptionals } from "./omit-null-optionals.js";
 export { formatValidationErrors, DEFAULT_MAX_FORMATTED_ERRORS, type FormatValidationErrorsOptions } from "./issues.js";
 export { SchemaValidationError, type SchemaValidationErrorCode, type SchemaValidationErrorOptions } from "./errors.js";
 export { SUPPORTED_SCHEMA_URIS } from "./dialects.js";

@@ -1,7 +1,9 @@
 export {
+  discoverInMemoryServer,
   registerEverythingServer,
   registerInMemoryServer,
   registerMemoryServer,
+  type DiscoveredInMemoryServer,
   type RegisteredInMemoryServer,
   type RegisteredMemoryServer,
   type RegisteredServer,

@@ -67,6 +67,38 @@ export async function registerInMemoryServer(
   return { ...(await connectAndRegister(adapter, namespace, registry, undefined)), server };
 }
 
+/** An in-process SDK server whose adapter is connected and has discovered its tools, registered nowhere. */
+export interface DiscoveredInMemoryServer {
+  readonly adapter: MCPToolAdapter;
+  /** The in-process SDK server: `addTool` / `removeTool` change its list and notify the adapter. */
+  readonly server: InMemoryTestServer;
+  close(): Promise<void>;
+}
+
+/** A connected adapter on an in-process SDK server, as a user hands it to a bridge (named `name`). */
+export async function discoverInMemoryServer(
+  name: string,
+  options: InMemoryTestServerOptions,
+): Promise<DiscoveredInMemoryServer> {
+  const server = createInMemoryTestServer(options);
+  const adapter = new MCPToolAdapter(
+    { name, transport: "stdio", command: "in-process" },
+    { transport: () => server.connect() },
+  );
+  const close = async (): Promise<void> => {
+    await adapter.disconnect();
+    await server.close();
+  };
+  try {
+    await adapter.connect();
+    await adapter.discoverTools();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { adapter, server, close };
+}
+
 async function registerStdioServer(
   name: string,
   launch: StdioLaunchConfig,

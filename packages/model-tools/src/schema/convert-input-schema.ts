@@ -1,9 +1,9 @@
+import { omitNullOptionals } from "@mcp-tool-adapter/schema-validation";
 import { ModelToolsError } from "../model-tools-error.js";
 import { toGemini } from "./gemini.js";
 import { inlineFoundRefs, needsInlining } from "./inline-refs.js";
 import type { ChangeLog } from "./node-conversion.js";
 import { block, strictContext, toOpenAIStrict } from "./openai-strict.js";
-import { createArgumentRestorer, type ArgumentRestorer } from "./restore-arguments.js";
 import { renameKeysBack, renamePropertyKeys, type KeyRenames } from "./rename-keys.js";
 import { rootObject } from "./root-object.js";
 import { asSchemaNode, type SchemaNode } from "./schema-keywords.js";
@@ -24,7 +24,10 @@ export interface ConvertedSchema {
    * first read (the schema is converted once more, reporting), since most callers never read it.
    */
   readonly changes: readonly string[];
-  /** The model's arguments in the tool's real shape (a null for an optional property -> absent). */
+  /**
+   * The model's arguments in the tool's real shape: a null for an optional property that does not
+   * accept null is left out (the rule of schema-validation's `omitNullOptionals`).
+   */
   restoreArguments(args: Record<string, unknown>): Record<string, unknown>;
 }
 
@@ -40,7 +43,6 @@ export class PreparedSchema {
   openai: ConvertedSchema | undefined;
   anthropic: ConvertedSchema | undefined;
   gemini: ConvertedSchema | undefined;
-  #restorer: ArgumentRestorer | undefined;
 
   constructor(schema: unknown) {
     const node = asSchemaNode(schema);
@@ -57,9 +59,9 @@ export class PreparedSchema {
     this.inlineChanges = changes;
   }
 
-  /** Built on the first call: a tool whose arguments never come back pays nothing for it. */
+  /** The adapter's own rule for a null sent for an optional property (schema-validation's `omitNullOptionals`). */
   restoreArguments(args: Record<string, unknown>): Record<string, unknown> {
-    return (this.#restorer ??= createArgumentRestorer(this.inlined))(args);
+    return omitNullOptionals(this.inlined, args);
   }
 }
 

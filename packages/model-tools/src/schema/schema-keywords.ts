@@ -62,21 +62,6 @@ export function typesOf(node: SchemaNode): string[] | undefined {
   return types;
 }
 
-/** Whether `null` is a valid value for the node, as far as can be told without a validator. */
-export function acceptsNull(node: SchemaNode): boolean {
-  if (node.nullable === true) return true;
-  const types = typesOf(node);
-  if (types !== undefined) return types.includes("null");
-  if (Array.isArray(node.enum)) return node.enum.includes(null);
-  if ("const" in node) return node.const === null;
-  for (const key of ["anyOf", "oneOf"]) {
-    const branches = node[key];
-    if (Array.isArray(branches)) return branches.some((branch) => acceptsNull(asSchemaNode(branch)));
-  }
-  if (Array.isArray(node.allOf)) return node.allOf.every((part) => acceptsNull(asSchemaNode(part)));
-  return !("not" in node);
-}
-
 /** A JSON pointer (RFC 6901) segment for a key. */
 export function pointerSegment(key: string): string {
   return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
