@@ -22,12 +22,12 @@ export {
 export { inferCapabilities } from "@mcp-tool-adapter/capability-inference";
 export type { MCPEngine, MCPProtocolEra, MCPProtocolSetting } from "@mcp-tool-adapter/core";
 export type { MCPBuiltInEngine } from "./engine/built-in-engines.js";
+export type { MCPToolAdapterOptions } from "./adapter-options.js";
 export type {
   ConnectOptions,
   InvokeOptions,
   Logger,
   MCPProgress,
-  MCPToolAdapterOptions,
   MCPToolAnnotations,
   MCPToolDescriptor,
   MCPToolErrorKind,
