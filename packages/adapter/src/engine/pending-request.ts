@@ -15,7 +15,7 @@ export interface PendingRequestOwner {
 }
 
 /**
- * One request in flight: its promise's settlers, its deadline (moved on by progress when asked,
+ * One request in flight: its promise (made here, so the session hands it back as is), its deadline (moved on by progress when asked,
  * bounded by `maxTotalTimeout`), its progress listener and its abort signal. The session's
  * DeadlineTimer times it out. The rules are SDK 1.x's: the default timeout is the SDK's, a
  * timeout and an abort both cancel with RequestTimeout, and an abort reason that is already an
@@ -24,8 +24,10 @@ export interface PendingRequestOwner {
 export class PendingRequest {
   readonly id: number;
   readonly onprogress: ((progress: MCPProgress) => void) | undefined;
-  readonly #resolve: (value: unknown) => void;
-  readonly #reject: (error: unknown) => void;
+  /** Settled through resolve() and reject(). */
+  readonly promise: Promise<unknown>;
+  #resolve!: (value: unknown) => void;
+  #reject!: (error: unknown) => void;
   readonly #owner: PendingRequestOwner;
   readonly #timeoutMs: number;
   readonly #resetOnProgress: boolean;
@@ -35,17 +37,13 @@ export class PendingRequest {
   #deadline: number;
   #onAbort: (() => void) | undefined;
 
-  constructor(
-    id: number,
-    options: MCPEngineRequestOptions | undefined,
-    owner: PendingRequestOwner,
-    resolve: (value: unknown) => void,
-    reject: (error: unknown) => void,
-  ) {
+  constructor(id: number, options: MCPEngineRequestOptions | undefined, owner: PendingRequestOwner) {
     this.id = id;
     this.#owner = owner;
-    this.#resolve = resolve;
-    this.#reject = reject;
+    this.promise = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
     this.onprogress = options?.onprogress;
     this.#timeoutMs = timeoutOf(options?.timeout);
     this.#resetOnProgress = options?.resetTimeoutOnProgress ?? false;
