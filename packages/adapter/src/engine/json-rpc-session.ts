@@ -109,8 +109,9 @@ export class JsonRpcSession implements PendingRequestOwner {
     if (!this.#open) return Promise.reject(new Error("Not connected"));
     try {
       options?.signal?.throwIfAborted();
-    } catch (error) {
-      return Promise.reject(error);
+    } catch (reason) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason, passed on unchanged
+      return Promise.reject(reason);
     }
     const id = this.#nextId++;
     const pending = new PendingRequest(id, options, this);
@@ -131,6 +132,7 @@ export class JsonRpcSession implements PendingRequestOwner {
       sent = this.#transport.send(outgoing);
     } catch (error) {
       // A transport that throws instead of rejecting fails this request, not the caller.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the transport's failure, passed on unchanged
       sent = Promise.reject(error);
     }
     sent.catch((error: unknown) => {
