@@ -95,6 +95,11 @@ export class ToolSync implements SessionHooks {
     return this.#context.pins?.withheld(name);
   }
 
+  /** The catalog of the last discovery and the session that listed it (open or not). */
+  get listed(): { readonly session: Session; readonly catalog: ToolCatalog } | undefined {
+    return this.#catalog;
+  }
+
   /** The catalog of the last discovery, whatever session listed it. */
   get catalog(): ToolCatalog | undefined {
     return this.#catalog?.catalog;

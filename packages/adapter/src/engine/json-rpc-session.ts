@@ -19,7 +19,6 @@ import type {
 } from "@mcp-tool-adapter/core";
 import { wrapBareResult } from "../legacy-result-transport.js";
 import { clientRequestAnswers, errorReply } from "./client-requests.js";
-import { DeadlineTimer } from "./deadline-timer.js";
 import {
   classifyMessage,
   type IncomingError,
@@ -27,7 +26,7 @@ import {
   type IncomingRequest,
   type IncomingResult,
 } from "./json-rpc-shapes.js";
-import { PendingRequest, type PendingRequestOwner } from "./pending-request.js";
+import { DeadlineTimer, PendingRequest, type PendingRequestOwner } from "./pending-request.js";
 
 interface Schema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: Error };

@@ -70,9 +70,12 @@ export class ToolCalls {
   readonly #context: ToolCallContext;
   readonly #instrumentation: Instrumentation | undefined;
   readonly #recoveryPolicy: RecoveryPolicy | undefined;
+  /** The deadline of a call given no timeoutMs, clamped once here instead of on every call. */
+  readonly #defaultTimeoutMs: number;
 
   constructor(context: ToolCallContext) {
     this.#context = context;
+    this.#defaultTimeoutMs = clampTimer(context.defaultTimeoutMs);
     this.#instrumentation = context.connection.instrumentation;
     this.#recoveryPolicy = context.connection.recoveryPolicy;
   }
@@ -119,13 +122,19 @@ export class ToolCalls {
   #recovering(call: ToolCall): Promise<MCPToolResult> {
     const policy = this.#recoveryPolicy;
     const { connection } = this.#context;
+    if (policy === undefined) {
+      // The usual call: the tools of the live session are known. (A session still open is the live
+      // one: the connection layer closes a session as it replaces or drops it.)
+      const listed = this.#context.tools.listed;
+      if (listed?.session.state === "open") return this.#in(listed.catalog, listed.session, call);
+      return this.#on(connection.require(`invoke tool "${call.name}"`), call);
+    }
     const action = `invoke tool "${call.name}"`;
-    if (policy === undefined) return this.#on(connection.require(action), call);
     return invokeWithRecovery({
       name: call.name,
       start: call.start,
       options: call.options,
-      timeoutMs: clampTimer(positiveOr(call.options.timeoutMs, this.#context.defaultTimeoutMs)),
+      timeoutMs: this.#timeoutOf(call.options),
       maxRetries: policy.maxCallRetries,
       outcome: this.#context.outcome,
       waitForSession: (timeoutMs, signal) => connection.supervisor.waitForSession(timeoutMs, signal),
@@ -225,7 +234,7 @@ export class ToolCalls {
         `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`,
       );
     }
-    const timeoutMs = clampTimer(positiveOr(options.timeoutMs, this.#context.defaultTimeoutMs));
+    const timeoutMs = this.#timeoutOf(options);
     const requestOptions: RequestOptions = { timeout: timeoutMs };
     if (options.resetTimeoutOnProgress === true) {
       requestOptions.resetTimeoutOnProgress = true;
@@ -260,6 +269,13 @@ export class ToolCalls {
       return callFailure(outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
     }
     return callResult(outcome, start, name, raw, entry);
+  }
+
+  /** The call's deadline: its timeoutMs when positive, else the adapter's default; clamped for setTimeout. */
+  #timeoutOf(options: InvokeOptions): number {
+    return options.timeoutMs === undefined
+      ? this.#defaultTimeoutMs
+      : clampTimer(positiveOr(options.timeoutMs, this.#context.defaultTimeoutMs));
   }
 
   /** tools/call params; `_meta` carries the interceptors' fields and the trace context, when there are any. */
