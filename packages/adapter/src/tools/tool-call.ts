@@ -72,9 +72,12 @@ export class ToolCalls {
   readonly #recoveryPolicy: RecoveryPolicy | undefined;
   /** The deadline of a call given no timeoutMs, clamped once here instead of on every call. */
   readonly #defaultTimeoutMs: number;
+  /** Whether any interceptor runs; the chain never changes, so this is asked once, not per call. */
+  readonly #intercepting: boolean;
 
   constructor(context: ToolCallContext) {
     this.#context = context;
+    this.#intercepting = !context.interceptors.isEmpty;
     this.#defaultTimeoutMs = clampTimer(context.defaultTimeoutMs);
     this.#instrumentation = context.connection.instrumentation;
     this.#recoveryPolicy = context.connection.recoveryPolicy;
@@ -188,7 +191,7 @@ export class ToolCalls {
       );
     }
     if (call.attempt !== undefined) call.attempt.capability = entry.capability(this.#context.capabilityOverrides);
-    if (this.#context.interceptors.isEmpty) return this.#send(call, session, entry, undefined);
+    if (!this.#intercepting) return this.#send(call, session, entry, undefined);
     return this.#intercepted(call, session, entry);
   }
 
