@@ -1,3 +1,4 @@
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { MCP_PROTOCOL_SETTINGS, type ConfigIssue } from "@mcp-tool-adapter/core";
 import { findHttpConfigIssues } from "@mcp-tool-adapter/transport-http/config";
 import { findStdioConfigIssues } from "@mcp-tool-adapter/transport-stdio/config";
@@ -5,6 +6,9 @@ import type { MCPServerConfig, MCPTransportType } from "./config-schema.js";
 import { MCPConfigError } from "./errors.js";
 
 export type { HttpMCPServerConfig, MCPServerConfig, MCPTransportType, StdioMCPServerConfig } from "./config-schema.js";
+
+/** Builds a fresh transport for one connection; called on every connect, so reconnect gets a new one. */
+export type TransportFactory = (config: MCPServerConfig) => Transport | Promise<Transport>;
 
 export const TRANSPORT_TYPES: readonly MCPTransportType[] = Object.freeze(["stdio", "sse", "streamable-http"]);
 

@@ -101,3 +101,12 @@ export class MCPUsageError extends MCPAdapterError {
 export function withoutFullStop(text: string): string {
   return text.replace(/[\s.]+$/u, "");
 }
+
+/** Throws MCPUsageError unless `value` is a function: a public method's listener or callback. */
+export function assertFunction(value: unknown, method: string, parameter: string): void {
+  if (typeof value !== "function") {
+    throw new MCPUsageError(
+      `${method}() needs a function as its ${parameter}; got ${value === null ? "null" : typeof value}.`,
+    );
+  }
+}

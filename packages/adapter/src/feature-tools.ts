@@ -7,9 +7,10 @@ import type { MCPRequestOptions, MCPRequestResult } from "./protocol-types.js";
 export const READ_RESOURCE_TOOL = "read_resource";
 export const GET_PROMPT_TOOL = "get_prompt";
 
+/** What the feature tools call; the adapter itself has all of it. */
 export interface FeatureToolsContext {
   readonly serverName: string;
-  capabilities(): ServerCapabilities | undefined;
+  readonly serverCapabilities: ServerCapabilities | undefined;
   readResource(uri: string, options: MCPRequestOptions): Promise<MCPRequestResult<unknown>>;
   getPrompt(name: string, args: Record<string, string>, options: MCPRequestOptions): Promise<MCPRequestResult<unknown>>;
 }
@@ -27,7 +28,7 @@ const READ_ONLY = Object.freeze({
  * `resourceAndPromptTools: true`), each only when the server declares resources / prompts.
  */
 export function buildFeatureTools(context: FeatureToolsContext): ToolDefinition[] {
-  const capabilities = context.capabilities();
+  const capabilities = context.serverCapabilities;
   const tools: ToolDefinition[] = [];
   const { serverName } = context;
   if (capabilities?.resources !== undefined) {

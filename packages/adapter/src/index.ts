@@ -7,6 +7,7 @@ export {
   type MCPServerConfig,
   type MCPTransportType,
   type StdioMCPServerConfig,
+  type TransportFactory,
 } from "./config.js";
 export {
   MCPAdapterError,
@@ -22,12 +23,12 @@ export {
 export { inferCapabilities } from "@mcp-tool-adapter/capability-inference";
 export type { MCPEngine, MCPProtocolEra, MCPProtocolSetting } from "@mcp-tool-adapter/core";
 export type { MCPBuiltInEngine } from "./engine/built-in-engines.js";
+export type { MCPToolAdapterOptions } from "./adapter-options.js";
 export type {
   ConnectOptions,
   InvokeOptions,
   Logger,
   MCPProgress,
-  MCPToolAdapterOptions,
   MCPToolAnnotations,
   MCPToolDescriptor,
   MCPToolErrorKind,
@@ -38,7 +39,6 @@ export type {
   RegistrationReport,
   ToolsChangedEvent,
   ToolsChangedListener,
-  TransportFactory,
 } from "./types.js";
 export type {
   MCPCompleteOptions,

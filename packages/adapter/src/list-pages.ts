@@ -11,26 +11,34 @@ export interface ListPagesContext {
   request: RequestContext["request"];
 }
 
+/** One paginated list: its method, the result field holding the items, and how messages name it. */
+export interface PagedList {
+  readonly method: string;
+  readonly field: string;
+  /** What failed, at the start of a message; default "Listing". */
+  readonly subject?: string;
+  /** What could not finish when the connection closed; default the method. */
+  readonly activity?: string;
+  /** What "that many" counts; default "items". */
+  readonly items?: string;
+}
+
 /**
  * Every item of a paginated list (`resources/list`, `prompts/list`, ...): follows `nextCursor`,
  * refusing a cursor seen before and more than `maxListPages` pages, the same guards as tool
  * discovery. Throws MCPDiscoveryError when the server fails or its pages make no sense, and
  * MCPNotConnectedError when the connection closes on the way.
  */
-export async function listAllPages(
-  context: ListPagesContext,
-  session: Session,
-  method: string,
-  field: string,
-): Promise<unknown[]> {
+export async function listAllPages(context: ListPagesContext, session: Session, list: PagedList): Promise<unknown[]> {
   const { serverName, maxListPages, redactor } = context;
+  const { method, field, subject = "Listing", activity = method, items: counted = "items" } = list;
   const items: unknown[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page += 1) {
     if (page > maxListPages) {
       throw new MCPDiscoveryError(
-        `Listing on MCP server "${serverName}" stopped after ${maxListPages} pages of ${method}; the server keeps paginating. Raise maxListPages if it really has that many items.`,
+        `${subject} on MCP server "${serverName}" stopped after ${maxListPages} pages of ${method}; the server keeps paginating. Raise maxListPages if it really has that many ${counted}.`,
         { serverName },
       );
     }
@@ -40,13 +48,13 @@ export async function listAllPages(
     } catch (error) {
       if (session.state !== "open") {
         throw new MCPNotConnectedError(
-          `Cannot finish ${method}: not connected to MCP server "${serverName}" any more (the connection closed during it). Call reconnect() and try again.`,
+          `Cannot finish ${activity}: not connected to MCP server "${serverName}" any more (the connection closed during it). Call reconnect() and try again.`,
           { serverName, cause: redactor.value(error) },
         );
       }
       throw new MCPDiscoveryError(
         redactor.text(
-          `Listing on MCP server "${serverName}" failed: ${method} returned an error: ${describeCause(error)}`,
+          `${subject} on MCP server "${serverName}" failed: ${method} returned an error: ${describeCause(error)}`,
         ),
         {
           serverName,
@@ -57,7 +65,7 @@ export async function listAllPages(
     const listed = (result as Record<string, unknown> | null)?.[field];
     if (!Array.isArray(listed)) {
       throw new MCPDiscoveryError(
-        `Listing on MCP server "${serverName}" failed: the ${method} result has no "${field}" list.`,
+        `${subject} on MCP server "${serverName}" failed: the ${method} result has no "${field}" list.`,
         { serverName },
       );
     }
@@ -66,7 +74,7 @@ export async function listAllPages(
     if (typeof next !== "string") return items;
     if (seenCursors.has(next)) {
       throw new MCPDiscoveryError(
-        `Listing on MCP server "${serverName}" failed: ${method} returned cursor "${next}" a second time, so pagination would never end.`,
+        `${subject} on MCP server "${serverName}" failed: ${method} returned cursor "${next}" a second time, so pagination would never end.`,
         {
           serverName,
         },

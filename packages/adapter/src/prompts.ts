@@ -47,7 +47,7 @@ export class PromptSync {
 
   async #list(session: Session): Promise<readonly MCPPrompt[]> {
     if (session.connection.serverCapabilities?.prompts === undefined) return Object.freeze([]);
-    const raw = await listAllPages(this.#context, session, "prompts/list", "prompts");
+    const raw = await listAllPages(this.#context, session, { method: "prompts/list", field: "prompts" });
     const prompts = raw.filter((item) => {
       const usable =
         isRecord(item) &&

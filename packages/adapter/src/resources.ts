@@ -61,7 +61,7 @@ export class ResourceSync {
 
   async #list<T>(session: Session, method: string, field: string, key: string): Promise<readonly T[]> {
     if (session.connection.serverCapabilities?.resources === undefined) return Object.freeze([]);
-    const raw = await listAllPages(this.#context, session, method, field);
+    const raw = await listAllPages(this.#context, session, { method, field });
     const items = raw.filter((item) => {
       const usable = isRecord(item) && typeof item[key] === "string" && typeof item.name === "string";
       if (!usable)

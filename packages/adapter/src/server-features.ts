@@ -1,4 +1,4 @@
-import type { MCPEngineMessage } from "@mcp-tool-adapter/core";
+import type { NotificationRoutes } from "./connection/notification-routes.js";
 import { MCPConfigError } from "./errors.js";
 import type { ListPagesContext } from "./list-pages.js";
 import type { MCPLogLevel } from "./protocol-types.js";
@@ -7,7 +7,17 @@ import type { RequestContext } from "./request-outcome.js";
 import { ResourceSync } from "./resources.js";
 import { isLogLevel, MCP_LOG_LEVELS, ServerLogs } from "./server-logs.js";
 import type { Session } from "./session.js";
-import type { Logger, MCPToolAdapterOptions } from "./types.js";
+import type { PromptsChangedListener, ResourcesChangedListener, ServerLogListener } from "./protocol-types.js";
+import type { Logger } from "./types.js";
+
+/** The adapter options these features read (MCPToolAdapterOptions has them all). */
+export interface ServerFeatureOptions {
+  readonly logLevel?: MCPLogLevel;
+  readonly onLog?: ServerLogListener;
+  readonly maxLogMessagesPerSecond?: number;
+  readonly onResourcesChanged?: ResourcesChangedListener;
+  readonly onPromptsChanged?: PromptsChangedListener;
+}
 
 const DEFAULT_MAX_LOG_MESSAGES_PER_SECOND = 200;
 
@@ -25,7 +35,7 @@ export class ServerFeatures {
   readonly prompts: PromptSync;
   readonly logs: ServerLogs;
 
-  constructor(context: ServerFeaturesContext, options: MCPToolAdapterOptions) {
+  constructor(context: ServerFeaturesContext, options: ServerFeatureOptions) {
     const level = checkLogLevel(options.logLevel);
     this.resources = new ResourceSync(context);
     this.prompts = new PromptSync(context);
@@ -43,31 +53,24 @@ export class ServerFeatures {
     if (options.onPromptsChanged !== undefined) this.prompts.addChangeListener(options.onPromptsChanged);
   }
 
-  /**
-   * Routes one of the server's notifications (the engine checked its shape); `session` is
-   * undefined while the connection is still being opened.
-   */
-  notification(message: MCPEngineMessage, session: Session | undefined): void {
-    switch (message.method) {
-      case "notifications/resources/list_changed":
-        if (session !== undefined) this.resources.listChanged(session);
-        break;
-      case "notifications/resources/updated":
-        this.resources.updated((message.params as { uri: string }).uri);
-        break;
-      case "notifications/prompts/list_changed":
-        if (session !== undefined) this.prompts.listChanged(session);
-        break;
-      case "notifications/message":
-        this.logs.received(message.params);
-        break;
-      default:
-        break;
-    }
+  /** Registers the notifications these features follow into the connection's routing table. */
+  followNotifications(routes: NotificationRoutes): void {
+    routes.on("notifications/resources/list_changed", (_params, session) => {
+      if (session !== undefined) this.resources.listChanged(session);
+    });
+    routes.on("notifications/resources/updated", (params) => {
+      this.resources.updated((params as { uri: string }).uri);
+    });
+    routes.on("notifications/prompts/list_changed", (_params, session) => {
+      if (session !== undefined) this.prompts.listChanged(session);
+    });
+    routes.on("notifications/message", (params) => {
+      this.logs.received(params);
+    });
   }
 
   /** The session is live: the configured log level and the subscriptions are sent again. */
-  sessionOpened(session: Session): void {
+  opened(session: Session): void {
     this.resources.sessionOpened(session);
     void this.logs.sessionOpened(session);
   }

@@ -1,20 +1,4 @@
-import type { MCPEngineConnection } from "@mcp-tool-adapter/core";
-import type { ToolCatalog } from "./tool-catalog.js";
-
-/** A request the adapter has in flight; `close` settles it at once when the connection goes away. */
-export interface PendingRequest {
-  close(why: string): void;
-}
-
-/** One connection of the adapter's engine, and what the adapter keeps about it. Never reused after it closes. */
-export interface Session {
-  readonly connection: MCPEngineConnection;
-  state: "open" | "closed";
-  readonly pending: Set<PendingRequest>;
-  discovery: Promise<ToolCatalog> | undefined;
-  refresh: Promise<void> | undefined;
-  refreshAgain: boolean;
-}
+import type { MCPEngineConnection, MCPEngineMessage, MCPEngineRequestOptions } from "@mcp-tool-adapter/core";
 
 /** Thrown by a pending request when its session closed under it, carrying why. */
 export class ConnectionLost extends Error {
@@ -29,13 +13,90 @@ export class ConnectionLost extends Error {
   }
 }
 
-/** Settles every request in flight on `session` with a ConnectionLost carrying `why`. */
-export function settlePending(session: Session, why: string): void {
-  for (const pending of [...session.pending]) pending.close(why);
-  session.connection.abandonRequests?.(new ConnectionLost(why, undefined));
+/** A request in flight through the wrapper; `close` settles it at once when the session goes away. */
+interface PendingRequest {
+  close(why: string): void;
 }
 
-/** Read through a call: the flag changes while the refresh loop awaits. */
-export function refreshRequested(session: Session): boolean {
-  return session.refreshAgain;
+/**
+ * One connection of the adapter's engine, and the one path every request of the adapter takes on
+ * it. Never reused after it closes. Whatever the engine, a request settles when the session is
+ * dropped (even if the transport never reports the close) and leaves no listener behind on the
+ * caller's signal: an engine with `abandonRequests` does both itself; for the others (SDK-backed
+ * engines) a wrapper promise does it.
+ */
+export class Session {
+  readonly connection: MCPEngineConnection;
+  state: "open" | "closed" = "open";
+  /** Told of every failed request: the connection layer drops the session when the failure says it is gone. */
+  readonly #failed: (session: Session, error: unknown) => Error;
+  /** Requests in flight through the wrapper; unused when the engine settles its own. */
+  readonly #pending = new Set<PendingRequest>();
+
+  constructor(connection: MCPEngineConnection, failed: (session: Session, error: unknown) => Error) {
+    this.connection = connection;
+    this.#failed = failed;
+  }
+
+  /**
+   * Sends one request. The wrapper's AbortController is made only when the caller gave a signal:
+   * in Node it costs more than the rest of a call, and the engine's own timeout already tells the
+   * server to cancel.
+   */
+  request(request: MCPEngineMessage, options: MCPEngineRequestOptions, callerSignal?: AbortSignal): Promise<unknown> {
+    if (this.state !== "open")
+      return Promise.reject(new ConnectionLost("the connection was already closed", undefined, true));
+    const { connection } = this;
+    if (connection.abandonRequests !== undefined) {
+      const sent = connection.request(
+        request,
+        callerSignal === undefined ? options : { ...options, signal: callerSignal },
+      );
+      return sent.catch((error: unknown) => {
+        throw this.#failed(this, error);
+      });
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      let controller: AbortController | undefined;
+      let onCallerAbort: (() => void) | undefined;
+      if (callerSignal !== undefined) {
+        const linked = new AbortController();
+        controller = linked;
+        onCallerAbort = () => {
+          linked.abort(callerSignal.reason);
+        };
+        callerSignal.addEventListener("abort", onCallerAbort, { once: true });
+      }
+      const pending: PendingRequest = {
+        close(why) {
+          done();
+          // Aborting tells the server to cancel (the transport is still open at this point).
+          controller?.abort(new Error(`connection closed: ${why}`));
+          reject(new ConnectionLost(why, undefined));
+        },
+      };
+      const done = (): void => {
+        this.#pending.delete(pending);
+        if (onCallerAbort !== undefined) callerSignal?.removeEventListener("abort", onCallerAbort);
+      };
+      this.#pending.add(pending);
+      connection.request(request, controller === undefined ? options : { ...options, signal: controller.signal }).then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(this.#failed(this, error));
+        },
+      );
+    });
+  }
+
+  /** Marks the session closed and settles every request in flight with a ConnectionLost carrying `why`. */
+  close(why: string): void {
+    this.state = "closed";
+    for (const pending of [...this.#pending]) pending.close(why);
+    this.connection.abandonRequests?.(new ConnectionLost(why, undefined));
+  }
 }

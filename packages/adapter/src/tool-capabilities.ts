@@ -1,8 +1,15 @@
-import { inferCapabilities, type ToolCapability } from "@mcp-tool-adapter/capability-inference";
-import type { MCPToolAdapterOptions, MCPToolAnnotations } from "./types.js";
+import {
+  inferCapabilities,
+  type CapabilityOverrides,
+  type ToolCapability,
+} from "@mcp-tool-adapter/capability-inference";
+import type { MCPToolAnnotations } from "./types.js";
 
-/** Per tool (by its MCP name): capability fields that win over annotations and name heuristics. */
-export type CapabilityOverridesByTool = NonNullable<MCPToolAdapterOptions["capabilityOverrides"]>;
+/**
+ * Per tool (by its MCP name): capability fields that win over annotations and name heuristics.
+ * The shape of the options' `capabilityOverrides` and of RegisterToolsOptions' `overrides`.
+ */
+export type CapabilityOverridesByTool = Readonly<Record<string, CapabilityOverrides>>;
 
 /**
  * What a tool may do: capability inference from its annotations and name, with the user's
@@ -16,4 +23,12 @@ export function toolCapability(
   // Own keys only: a tool named "constructor" must not pick up Object.prototype's.
   const override = overrides !== undefined && Object.hasOwn(overrides, tool.name) ? overrides[tool.name] : undefined;
   return inferCapabilities(tool.name, tool.annotations, override);
+}
+
+/** A registration's overrides over the adapter's, per tool (the registration's win); undefined when neither has any. */
+export function mergedOverrides(
+  adapter: CapabilityOverridesByTool | undefined,
+  registration: CapabilityOverridesByTool | undefined,
+): CapabilityOverridesByTool | undefined {
+  return adapter === undefined && registration === undefined ? undefined : { ...adapter, ...registration };
 }

@@ -1,9 +1,14 @@
-import type { MCPEngineMessage } from "@mcp-tool-adapter/core";
-import type { ToolDefinition, ToolRegistry } from "@mcp-tool-adapter/registry";
-import { describeCause, MCPDiscoveryError, MCPNotConnectedError } from "./errors.js";
-import type { Redactor } from "./redaction.js";
+import type { ToolRegistry } from "@mcp-tool-adapter/registry";
+import type { NotificationRoutes } from "./connection/notification-routes.js";
+import type { ServerConnection, SessionHooks } from "./connection/connection.js";
+import { describeCause, MCPNotConnectedError } from "./errors.js";
+import { buildFeatureTools, type FeatureToolsContext } from "./feature-tools.js";
+import { CoalescedTask } from "./list-cache.js";
+import type { PinGate, ToolPinFinding } from "./pinning/pin-gate.js";
+import { listAllPages, type ListPagesContext, type PagedList } from "./list-pages.js";
 import { buildToolDefinitions, type Registration } from "./registration.js";
-import { refreshRequested, type Session } from "./session.js";
+import type { Session } from "./session.js";
+import { mergedOverrides, type CapabilityOverridesByTool } from "./tool-capabilities.js";
 import { buildEntries, ToolCatalog } from "./tool-catalog.js";
 import { compileToolFilter, type CompiledToolFilter } from "./tool-filter.js";
 import type {
@@ -19,33 +24,43 @@ import type {
 } from "./types.js";
 
 /** What tool synchronisation needs from the adapter that owns the connection. */
-export interface ToolSyncContext {
-  readonly serverName: string;
+export interface ToolSyncContext extends Omit<ListPagesContext, "request"> {
   readonly logger: Logger | undefined;
-  readonly redactor: Redactor;
-  readonly maxListPages: number;
-  /** Sends one request on the session, settled when the session closes. */
-  request(session: Session, request: MCPEngineMessage): Promise<unknown>;
-  /** Whether `session` is still the adapter's live one (a replaced session stops refreshing). */
-  isCurrent(session: Session): boolean;
-  /** What a registered tool's handler calls. */
-  invoke(name: string, args: Record<string, unknown>, options: InvokeOptions): Promise<MCPToolResult>;
-  /** The opt-in resource and prompt tools (RegisterToolsOptions.resourceAndPromptTools). */
-  featureTools(): ToolDefinition[];
-  /** Names of listed tools to withhold (tool pinning); runs on every discovery and refresh. */
-  gate?(tools: readonly MCPToolDescriptor[]): Promise<ReadonlySet<string>>;
+  /** The live session (a replaced session stops refreshing), and tools/list with its span. */
+  readonly connection: Pick<ServerConnection, "session" | "tracedRequest">;
+  /** What registered tools call: the adapter's invoke, and what the opt-in resource and prompt tools need. */
+  readonly adapter: FeatureToolsContext & {
+    invoke(name: string, args: Record<string, unknown>, options: InvokeOptions): Promise<MCPToolResult>;
+  };
+  /** The adapter's capability corrections by tool name; a registration's own overrides win over them. */
+  readonly capabilityOverrides: CapabilityOverridesByTool | undefined;
+  /** Tool pinning: withholds listed tools that drifted from the lock, on every discovery and refresh. */
+  readonly pins: PinGate | undefined;
 }
 
 const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);
+const TOOLS_LIST: PagedList = {
+  method: "tools/list",
+  field: "tools",
+  subject: "Tool discovery",
+  activity: "tool discovery",
+  items: "tools",
+};
 
 /**
  * Keeps the adapter's view of the server's tools current: discovery (following pagination), the
  * cached catalog per session, refreshes on `notifications/tools/list_changed`, and the registry
  * namespaces filled again after each refresh.
  */
-export class ToolSync {
+export class ToolSync implements SessionHooks {
   readonly #context: ToolSyncContext;
   #catalog: { session: Session; catalog: ToolCatalog } | undefined;
+  /** The discovery running on a session, shared by concurrent callers. */
+  #discovery: { session: Session; promise: Promise<ToolCatalog> } | undefined;
+  /** The list_changed refreshes of a session: one at a time, and once more when asked meanwhile. */
+  #refresh: { session: Session; task: CoalescedTask } | undefined;
+  /** The catalog when the last session opened: what a recovery tells the listeners the change is from. */
+  #beforeOpen: ToolCatalog | undefined;
   /**
    * The last catalog listed, kept across a session change (unlike #catalog): the next discovery,
    * on this session or after a recovery on a new one, keeps the entries of the tools that did not
@@ -56,8 +71,13 @@ export class ToolSync {
   readonly #registrations = new Map<ToolRegistry, Map<string, RegisterToolsOptions>>();
   readonly #listeners = new Set<ToolsChangedListener>();
 
+  /** tools/list pages go through the connection's traced request (a client span per page). */
+  readonly #listing: ListPagesContext;
+
   constructor(context: ToolSyncContext) {
     this.#context = context;
+    const { serverName, redactor, maxListPages, connection } = context;
+    this.#listing = { serverName, redactor, maxListPages, request: connection.tracedRequest };
   }
 
   /** The tools of the last discovery (filtered), frozen; empty before discovery and after reconnect. */
@@ -65,18 +85,53 @@ export class ToolSync {
     return this.#catalog?.catalog.tools ?? EMPTY_TOOLS;
   }
 
+  /** With pinning: the tools of the last discovery that did not match the lock, and what was done. */
+  get pinFindings(): readonly ToolPinFinding[] {
+    return this.#context.pins?.findings ?? [];
+  }
+
+  /** With pinning: the finding that withheld `name` in the last discovery, if any. */
+  withheld(name: string): ToolPinFinding | undefined {
+    return this.#context.pins?.withheld(name);
+  }
+
+  /** The catalog of the last discovery and the session that listed it (open or not). */
+  get listed(): { readonly session: Session; readonly catalog: ToolCatalog } | undefined {
+    return this.#catalog;
+  }
+
   /** The catalog of the last discovery, whatever session listed it. */
   get catalog(): ToolCatalog | undefined {
     return this.#catalog?.catalog;
   }
 
+  /** Registers tools/list_changed into the connection's routing table. */
+  followNotifications(routes: NotificationRoutes): void {
+    routes.on("notifications/tools/list_changed", (_params, session) => {
+      if (session !== undefined) this.listChanged(session);
+    });
+  }
+
   /**
-   * A new session replaced one that dropped: list the tools on it (same filter) and replace every
-   * registered namespace at once, telling listeners what changed since `previous`.
+   * A recovery's new session replaced one that dropped: list the tools on it (same filter) and
+   * replace every registered namespace at once, telling listeners what changed since then.
    */
-  async resync(session: Session, previous: ToolCatalog | undefined): Promise<void> {
+  async recovered(session: Session): Promise<void> {
+    const previous = this.#beforeOpen;
     if (previous === undefined && this.#registrations.size === 0 && this.#listeners.size === 0) return;
-    this.#publish(await this.catalogFor(session), previous);
+    try {
+      this.#publish(await this.catalogFor(session), previous);
+    } catch (error) {
+      this.#context.logger?.warn?.(
+        `MCP server "${this.#context.serverName}" is back, but listing its tools again failed: ${describeCause(error)}`,
+        { error },
+      );
+    }
+  }
+
+  /** reconnect() starts from a fresh discovery. */
+  reconnecting(): void {
+    this.clear();
   }
 
   /** Forgets the cached tools (reconnect starts from a fresh discovery). */
@@ -86,7 +141,8 @@ export class ToolSync {
   }
 
   /** A new session is live: a catalog listed on another session no longer applies. */
-  sessionOpened(session: Session): void {
+  opened(session: Session): void {
+    this.#beforeOpen = this.#catalog?.catalog;
     if (this.#catalog !== undefined && this.#catalog.session !== session) this.#catalog = undefined;
   }
 
@@ -102,20 +158,25 @@ export class ToolSync {
   /** The catalog of this session, discovering once (shared by concurrent callers) when there is none. */
   catalogFor(session: Session): Promise<ToolCatalog> | ToolCatalog {
     if (this.#catalog?.session === session) return this.#catalog.catalog;
-    session.discovery ??= this.#discover(session, this.#filter).finally(() => {
-      session.discovery = undefined;
-    });
-    return session.discovery;
+    if (this.#discovery?.session === session) return this.#discovery.promise;
+    const discovery = { session, promise: this.#discover(session, this.#filter) };
+    this.#discovery = discovery;
+    const forget = (): void => {
+      if (this.#discovery === discovery) this.#discovery = undefined;
+    };
+    discovery.promise.then(forget, forget);
+    return discovery.promise;
   }
 
   async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
-    const rawTools = await this.#listAllTools(session);
+    const rawTools = await listAllPages(this.#listing, session, TOOLS_LIST);
     const previous = this.#lastListed;
     const { logger, serverName } = this.#context;
     let entries = buildEntries(rawTools, previous, logger, serverName);
-    if (this.#context.gate !== undefined) {
+    const { pins } = this.#context;
+    if (pins !== undefined) {
       const exposed = entries.filter((entry) => filter.matches(entry.descriptor.name)).map((entry) => entry.descriptor);
-      const withheld = await this.#context.gate(exposed);
+      const withheld = await pins.check(exposed);
       if (withheld.size > 0) entries = entries.filter((entry) => !withheld.has(entry.descriptor.name));
     }
     const catalog = new ToolCatalog(entries, filter);
@@ -123,57 +184,6 @@ export class ToolSync {
     this.#catalog = { session, catalog };
     this.#lastListed = catalog;
     return catalog;
-  }
-
-  async #listAllTools(session: Session): Promise<unknown[]> {
-    const { serverName, maxListPages, redactor } = this.#context;
-    const tools: unknown[] = [];
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 1; ; page += 1) {
-      if (page > maxListPages) {
-        throw new MCPDiscoveryError(
-          `Tool discovery on MCP server "${serverName}" stopped after ${maxListPages} pages of tools/list; the server keeps paginating. Raise maxListPages if it really has that many tools.`,
-          { serverName },
-        );
-      }
-      let result: unknown;
-      try {
-        result = await this.#context.request(session, {
-          method: "tools/list",
-          ...(cursor === undefined ? {} : { params: { cursor } }),
-        });
-      } catch (error) {
-        if (session.state !== "open") throw this.#closedDuring(session, "tool discovery", error);
-        throw new MCPDiscoveryError(
-          redactor.text(
-            `Tool discovery on MCP server "${serverName}" failed: tools/list returned an error: ${describeCause(error)}`,
-          ),
-          {
-            serverName,
-            cause: redactor.value(error),
-          },
-        );
-      }
-      const listed = (result as { tools?: unknown } | null)?.tools;
-      if (!Array.isArray(listed)) {
-        throw new MCPDiscoveryError(
-          `Tool discovery on MCP server "${serverName}" failed: the tools/list result has no "tools" list.`,
-          { serverName },
-        );
-      }
-      tools.push(...(listed as unknown[]));
-      const next = (result as { nextCursor?: unknown }).nextCursor;
-      if (typeof next !== "string") return tools;
-      if (seenCursors.has(next)) {
-        throw new MCPDiscoveryError(
-          `Tool discovery on MCP server "${serverName}" failed: tools/list returned cursor "${next}" a second time, so pagination would never end.`,
-          { serverName },
-        );
-      }
-      seenCursors.add(next);
-      cursor = next;
-    }
   }
 
   #closedDuring(session: Session, what: string, cause?: unknown): MCPNotConnectedError {
@@ -194,38 +204,28 @@ export class ToolSync {
 
   /** The server sent tools/list_changed on `session`. */
   listChanged(session: Session): void {
-    if (!this.#context.isCurrent(session)) return;
-    if (session.refresh !== undefined) {
-      // A refresh is running and may have listed before this change: run once more after it.
-      session.refreshAgain = true;
-      return;
+    if (!(this.#context.connection.session === session)) return;
+    if (this.#refresh?.session !== session) {
+      this.#refresh = { session, task: new CoalescedTask(() => this.#refreshOnce(session)) };
     }
-    session.refresh = this.#refreshLoop(session);
-  }
-
-  async #refreshLoop(session: Session): Promise<void> {
-    try {
-      do {
-        session.refreshAgain = false;
-        try {
-          await this.#refreshOnce(session);
-        } catch (error) {
-          this.#context.logger?.warn?.(
-            `Refreshing the tools of MCP server "${this.#context.serverName}" after tools/list_changed failed: ${describeCause(error)}`,
-            { error },
-          );
-        }
-      } while (refreshRequested(session) && this.#context.isCurrent(session));
-    } finally {
-      session.refresh = undefined;
-    }
+    // A refresh running may have listed before this change: the task runs once more after it.
+    this.#refresh.task.request();
   }
 
   async #refreshOnce(session: Session): Promise<void> {
+    // A replaced session stops refreshing.
+    if (!(this.#context.connection.session === session)) return;
     const previous = this.#catalog?.catalog;
     // Nothing discovered, registered or listening: the next discovery fetches fresh anyway.
     if (previous === undefined && this.#registrations.size === 0 && this.#listeners.size === 0) return;
-    this.#publish(await this.#discover(session, this.#filter), previous);
+    try {
+      this.#publish(await this.#discover(session, this.#filter), previous);
+    } catch (error) {
+      this.#context.logger?.warn?.(
+        `Refreshing the tools of MCP server "${this.#context.serverName}" after tools/list_changed failed: ${describeCause(error)}`,
+        { error },
+      );
+    }
   }
 
   /** Fills every registered namespace with `catalog` and tells the listeners what changed since `previous`. */
@@ -264,7 +264,17 @@ export class ToolSync {
    * Fills `namespace` with the tools, discovering first (through `session`) when nothing is
    * cached, and keeps it filled after later refreshes.
    */
-  async register(
+  register(
+    registry: ToolRegistry,
+    namespace: string,
+    given: RegisterToolsOptions,
+    session: () => Session,
+  ): Promise<RegistrationReport> {
+    const overrides = mergedOverrides(this.#context.capabilityOverrides, given.overrides);
+    return this.#registerOnce(registry, namespace, overrides === undefined ? given : { ...given, overrides }, session);
+  }
+
+  async #registerOnce(
     registry: ToolRegistry,
     namespace: string,
     options: RegisterToolsOptions,
@@ -294,10 +304,10 @@ export class ToolSync {
   #register(registration: Registration, catalog: ToolCatalog): RegistrationReport {
     const { definitions, skipped, registeredNames } = buildToolDefinitions(registration, catalog.tools, {
       serverName: this.#context.serverName,
-      invoke: (name, args, options) => this.#context.invoke(name, args, options),
+      invoke: (name, args, options) => this.#context.adapter.invoke(name, args, options),
     });
     if (registration.options.resourceAndPromptTools === true) {
-      for (const tool of this.#context.featureTools()) {
+      for (const tool of buildFeatureTools(this.#context.adapter)) {
         if (definitions.some((definition) => definition.name === tool.name)) {
           skipped.push({ name: tool.name, reason: "the server has a tool of this name, which is registered instead" });
           continue;

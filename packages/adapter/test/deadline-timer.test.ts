@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DeadlineTimer } from "../src/engine/deadline-timer.js";
+import { DeadlineTimer } from "../src/engine/pending-request.js";
 
 /** Node's count of timers that hold the process open (an unref'd timer is not counted). */
 function timersHoldingTheProcess(): number {

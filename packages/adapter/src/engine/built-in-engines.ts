@@ -1,7 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { MCPEngine } from "@mcp-tool-adapter/core";
 import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
-import type { TransportFactory } from "../types.js";
+import type { TransportFactory } from "../config.js";
 import { JsonRpcEngine } from "./json-rpc-engine.js";
 import { SdkV1Engine } from "./sdk-v1-engine.js";
 

@@ -2,7 +2,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { MCPEngineConnectRequest } from "@mcp-tool-adapter/core";
 import type { MCPServerConfig } from "../config.js";
 import { assertTransport, closeQuietly, connectFailureCause } from "../transport-lifecycle.js";
-import type { TransportFactory } from "../types.js";
+import type { TransportFactory } from "../config.js";
 import { untilAborted } from "./until-aborted.js";
 
 /**

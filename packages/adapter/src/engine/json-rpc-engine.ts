@@ -10,7 +10,7 @@ import type {
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
 import { clampTimer } from "../timeouts.js";
-import type { TransportFactory } from "../types.js";
+import type { TransportFactory } from "../config.js";
 import { connectOverTransport } from "./connect-over-transport.js";
 import { initialize, type InitializeOutcome } from "./initialize.js";
 import { JsonRpcSession } from "./json-rpc-session.js";

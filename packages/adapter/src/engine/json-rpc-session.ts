@@ -15,7 +15,6 @@ import type {
 import { MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
 import { wrapBareResult } from "../legacy-result-transport.js";
 import { clientRequestAnswers, errorReply } from "./client-requests.js";
-import { DeadlineTimer } from "./deadline-timer.js";
 import {
   classifyMessage,
   type IncomingError,
@@ -23,7 +22,7 @@ import {
   type IncomingRequest,
   type IncomingResult,
 } from "./json-rpc-shapes.js";
-import { PendingRequest, type PendingRequestOwner } from "./pending-request.js";
+import { DeadlineTimer, PendingRequest, type PendingRequestOwner } from "./pending-request.js";
 import { NOTIFICATION_SCHEMAS } from "./sdk-schemas.js";
 
 interface Schema {
@@ -99,32 +98,41 @@ export class JsonRpcSession implements PendingRequestOwner {
   }
 
   request(message: MCPEngineMessage, options?: MCPEngineRequestOptions): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      if (!this.#open) {
-        reject(new Error("Not connected"));
-        return;
-      }
+    if (!this.#open) return Promise.reject(new Error("Not connected"));
+    try {
       options?.signal?.throwIfAborted();
-      const id = this.#nextId++;
-      const pending = new PendingRequest(id, options, this, resolve, reject);
-      let params = message.params;
-      if (pending.onprogress !== undefined) {
-        const meta = params?._meta as Record<string, unknown> | undefined;
-        params = { ...params, _meta: { ...meta, progressToken: id } };
-      }
-      this.#pending.set(id, pending);
-      this.#deadlines.watch(pending.deadline);
-      const outgoing = (
-        params === undefined
-          ? { jsonrpc: "2.0", id, method: message.method }
-          : { jsonrpc: "2.0", id, method: message.method, params }
-      ) as JSONRPCMessage;
-      this.#transport.send(outgoing).catch((error: unknown) => {
-        if (this.#pending.get(id) !== pending) return;
-        this.#forget(id);
-        pending.reject(error);
-      });
+    } catch (reason) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason, passed on unchanged
+      return Promise.reject(reason);
+    }
+    const id = this.#nextId++;
+    const pending = new PendingRequest(id, options, this);
+    let params = message.params;
+    if (pending.onprogress !== undefined) {
+      const meta = params?._meta as Record<string, unknown> | undefined;
+      params = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    this.#pending.set(id, pending);
+    this.#deadlines.watch(pending.deadline);
+    const outgoing = (
+      params === undefined
+        ? { jsonrpc: "2.0", id, method: message.method }
+        : { jsonrpc: "2.0", id, method: message.method, params }
+    ) as JSONRPCMessage;
+    let sent: Promise<void>;
+    try {
+      sent = this.#transport.send(outgoing);
+    } catch (error) {
+      // A transport that throws instead of rejecting fails this request, not the caller.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the transport's failure, passed on unchanged
+      sent = Promise.reject(error);
+    }
+    sent.catch((error: unknown) => {
+      if (this.#pending.get(id) !== pending) return;
+      this.#forget(id);
+      pending.reject(error);
     });
+    return pending.promise;
   }
 
   async notify(message: MCPEngineMessage): Promise<void> {

@@ -16,7 +16,7 @@ import { isAnsweredRequest, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter
 import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { LegacyResultTransport } from "../legacy-result-transport.js";
 import { clampTimer } from "../timeouts.js";
-import type { TransportFactory } from "../types.js";
+import type { TransportFactory } from "../config.js";
 import { connectOverTransport } from "./connect-over-transport.js";
 import { NOTIFICATION_SCHEMAS, REQUEST_SCHEMAS } from "./sdk-schemas.js";
 import { untilAborted } from "./until-aborted.js";

@@ -44,9 +44,8 @@ export class InterceptorChain {
     let current = call;
     for (const interceptor of this.#interceptors) {
       if (interceptor.beforeCall === undefined) continue;
-      const ran = await runHook(interceptor, "beforeCall", current, callerSignal, (info) =>
-        interceptor.beforeCall?.(info),
-      );
+      const step: HookStep = { interceptor, stage: "beforeCall", call: current };
+      const ran = await runHook(step, callerSignal, (info) => interceptor.beforeCall?.(info));
       if (!ran.ok) return { go: false, call: current, errorKind: "interceptor_failed", error: ran.error };
       // Hooks may be plain JavaScript: check the shape instead of trusting the type.
       const decision: unknown = ran.value;
@@ -105,7 +104,7 @@ export class InterceptorChain {
       const stage: Stage = current.success ? "afterCall" : "onError";
       if (interceptor[stage] === undefined) continue;
       const seen = current;
-      const ran = await runHook(interceptor, stage, call, callerSignal, (info) => interceptor[stage]?.(info, seen));
+      const ran = await runHook({ interceptor, stage, call }, callerSignal, (info) => interceptor[stage]?.(info, seen));
       if (!ran.ok) {
         const ranNote = seen.success ? " The tool itself ran and succeeded; its result was discarded." : "";
         return fail("interceptor_failed", `${ran.error}.${ranNote}`, seen);
@@ -126,14 +125,20 @@ export class InterceptorChain {
 
 type HookRun = { ok: true; value: unknown } | { ok: false; error: string };
 
+/** Which interceptor's hook runs, at which stage, on which call. */
+interface HookStep {
+  readonly interceptor: ToolCallInterceptor;
+  readonly stage: Stage;
+  readonly call: CallState;
+}
+
 /** Runs one hook with its own deadline and signal; a throw, a rejection or a timeout is a failure, never a throw. */
 async function runHook(
-  interceptor: ToolCallInterceptor,
-  stage: Stage,
-  call: CallState,
+  step: HookStep,
   callerSignal: AbortSignal | undefined,
   hook: (call: ToolCallInfo) => unknown,
 ): Promise<HookRun> {
+  const { interceptor, stage, call } = step;
   const timeoutMs = interceptor.timeoutMs ?? DEFAULT_INTERCEPTOR_TIMEOUT_MS;
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,0 +1,49 @@
+import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
+import { createSchemaValidator, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
+import { positiveOr } from "./timeouts.js";
+import type { Logger } from "./types.js";
+
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_LIST_PAGES = 1_000;
+const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: "0.0.0" });
+
+/** The adapter options that have a default (MCPToolAdapterOptions has them all). */
+export interface SettingsInput {
+  readonly validator?: SchemaValidator | undefined;
+  readonly logger?: Logger | undefined;
+  readonly now?: (() => number) | undefined;
+  readonly defaultTimeoutMs?: number | undefined;
+  readonly connectTimeoutMs?: number | undefined;
+  readonly closeTimeoutMs?: number | undefined;
+  readonly maxResultBytes?: number | undefined;
+  readonly maxListPages?: number | undefined;
+  readonly clientInfo?: Implementation | undefined;
+}
+
+/** The options with every default applied and every number clamped, worked out once per adapter. */
+export interface AdapterSettings {
+  readonly validator: SchemaValidator;
+  readonly now: () => number;
+  readonly defaultTimeoutMs: number;
+  readonly connectTimeoutMs: number;
+  readonly closeTimeoutMs: number;
+  readonly maxResultBytes: number | undefined;
+  readonly maxListPages: number;
+  readonly clientInfo: Implementation;
+}
+
+export function adapterSettings(options: SettingsInput): AdapterSettings {
+  const { logger, maxResultBytes } = options;
+  return {
+    validator: options.validator ?? createSchemaValidator(logger === undefined ? {} : { logger }),
+    now: options.now ?? (() => performance.now()),
+    defaultTimeoutMs: positiveOr(options.defaultTimeoutMs, DEFAULT_CALL_TIMEOUT_MS),
+    connectTimeoutMs: positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS),
+    closeTimeoutMs: positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS),
+    maxResultBytes: maxResultBytes === undefined ? undefined : positiveOr(maxResultBytes, Number.POSITIVE_INFINITY),
+    maxListPages: Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES)),
+    clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+  };
+}

@@ -1,0 +1,333 @@
+import type { MCPEngineRequestOptions as RequestOptions } from "@mcp-tool-adapter/core";
+import { omitNullOptionals } from "@mcp-tool-adapter/schema-validation";
+import { callFailure, callResult, failure, reasonSuffix, type CallOutcomeContext } from "../call-outcome.js";
+import type { ServerConnection } from "../connection/connection.js";
+import { describeCause } from "../errors.js";
+import type { InterceptorChain } from "../interceptors/interceptor-chain.js";
+import { invokeWithRecovery, type CallAttempt } from "../recovery/call-retry.js";
+import { isSessionExpired, neverReachedServer } from "../recovery/call-safety.js";
+import type { Session } from "../session.js";
+import type { RecoveryPolicy } from "../recovery/options.js";
+import type { Instrumentation, TracedOperation } from "../telemetry/instrumentation.js";
+import { clampTimer, positiveOr } from "../timeouts.js";
+import type { CapabilityOverridesByTool } from "../tool-capabilities.js";
+import { ToolCatalog, type CatalogEntry } from "../tool-catalog.js";
+import type { ToolSync } from "../tool-sync.js";
+import { createdTaskId } from "../tool-task.js";
+import type { InvokeOptions, Logger, MCPToolResult } from "../types.js";
+
+/** What the call pipeline is built from; the facade fills it once. */
+export interface ToolCallContext {
+  readonly serverName: string;
+  readonly logger: Logger | undefined;
+  readonly now: () => number;
+  readonly defaultTimeoutMs: number;
+  /** What the call-result builders read (validator, redactor, maxResultBytes, clock). */
+  readonly outcome: CallOutcomeContext;
+  /** The interceptors around every call (empty: the pipeline skips them). */
+  readonly interceptors: InterceptorChain;
+  readonly capabilityOverrides: CapabilityOverridesByTool | undefined;
+  /** The live session, the recovery policy and supervisor, the instrumentation. */
+  readonly connection: ServerConnection;
+  readonly tools: ToolSync;
+}
+
+/**
+ * One tool call as it goes through the pipeline. Made once per call (once per attempt under
+ * recovery); every step reads it instead of a list of positional parameters.
+ */
+interface ToolCall {
+  readonly name: string;
+  /** As the caller gave them; an interceptor's rewrite travels beside the record, not in it. */
+  readonly args: Record<string, unknown>;
+  readonly options: InvokeOptions;
+  /** On the adapter's clock: every result's durationMs counts from here. */
+  readonly start: number;
+  /** The tools/call span, when telemetry observes. */
+  traced: TracedOperation | undefined;
+  /** Under recovery: what this attempt learns for the retry decision. */
+  readonly attempt: CallAttempt | undefined;
+}
+
+/** The arguments and `_meta` the interceptors decided on. */
+interface Intercepted {
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
+/** What tools/call sends: `_meta` only when an interceptor or the trace context put something in it. */
+type ToolCallParams = {
+  name: string;
+  arguments: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
+
+/**
+ * The call pipeline: catalog lookup (discovering once when needed), the argument check, tool
+ * pinning, the interceptors, recovery (wait, retry when safe), telemetry, and the request itself
+ * (as an MCP task when the tool requires one). A step is a method taking the call record.
+ */
+export class ToolCalls {
+  readonly #context: ToolCallContext;
+  readonly #instrumentation: Instrumentation | undefined;
+  readonly #recoveryPolicy: RecoveryPolicy | undefined;
+  /** The deadline of a call given no timeoutMs, clamped once here instead of on every call. */
+  readonly #defaultTimeoutMs: number;
+  /** Whether any interceptor runs; the chain never changes, so this is asked once, not per call. */
+  readonly #intercepting: boolean;
+
+  constructor(context: ToolCallContext) {
+    this.#context = context;
+    this.#intercepting = !context.interceptors.isEmpty;
+    this.#defaultTimeoutMs = clampTimer(context.defaultTimeoutMs);
+    this.#instrumentation = context.connection.instrumentation;
+    this.#recoveryPolicy = context.connection.recoveryPolicy;
+  }
+
+  /** Throws MCPNotConnectedError when not connected; every other failure is a result. */
+  invoke(name: string, args: Record<string, unknown>, options: InvokeOptions): Promise<MCPToolResult> {
+    const call: ToolCall = { name, args, options, start: this.#context.now(), traced: undefined, attempt: undefined };
+    const instrumentation = this.#instrumentation;
+    if (instrumentation?.observed === true) return this.#traced(call, instrumentation);
+    // Not async: the plain call hands back the promise of the request itself, without the extra
+    // promises and microtask turns an async wrapper adds to every call.
+    try {
+      return this.#recovering(call);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(describeCause(error)));
+    }
+  }
+
+  async #traced(call: ToolCall, instrumentation: Instrumentation): Promise<MCPToolResult> {
+    const { connection } = this.#context;
+    // Not connected (and no recovery to wait for) throws before a span starts.
+    if (this.#recoveryPolicy === undefined) connection.require(`invoke tool "${call.name}"`);
+    const loading = instrumentation.ready();
+    if (loading !== undefined) await loading;
+    const traced = instrumentation.start("tools/call", call.name, connection.session?.connection.sessionId);
+    call.traced = traced;
+    let result: MCPToolResult | undefined;
+    try {
+      result = await this.#recovering(call);
+      return result;
+    } finally {
+      const failedWith =
+        result === undefined
+          ? { errorType: "_OTHER", message: "invoke threw" }
+          : result.success
+            ? undefined
+            : { errorType: result.errorKind ?? "_OTHER", message: result.error ?? "" };
+      if (traced !== undefined)
+        instrumentation.end(traced, result?.durationMs ?? this.#context.now() - call.start, failedWith);
+    }
+  }
+
+  /** The call, sent again after a recovery when recovery is on and the call is safe to repeat. */
+  #recovering(call: ToolCall): Promise<MCPToolResult> {
+    const policy = this.#recoveryPolicy;
+    const { connection } = this.#context;
+    if (policy === undefined) {
+      // The usual call: the tools of the live session are known. (A session still open is the live
+      // one: the connection layer closes a session as it replaces or drops it.)
+      const listed = this.#context.tools.listed;
+      if (listed?.session.state === "open") return this.#in(listed.catalog, listed.session, call);
+      return this.#on(connection.require(`invoke tool "${call.name}"`), call);
+    }
+    const action = `invoke tool "${call.name}"`;
+    return invokeWithRecovery({
+      name: call.name,
+      start: call.start,
+      options: call.options,
+      timeoutMs: this.#timeoutOf(call.options),
+      maxRetries: policy.maxCallRetries,
+      outcome: this.#context.outcome,
+      waitForSession: (timeoutMs, signal) => connection.supervisor.waitForSession(timeoutMs, signal),
+      notConnected: () => {
+        throw connection.notConnected(action);
+      },
+      attempt: (options, attempt) => this.#on(connection.require(action), { ...call, options, attempt }),
+    });
+  }
+
+  /** One call on `session`: the catalog first (a failed discovery is the call's result). */
+  #on(session: Session, call: ToolCall): Promise<MCPToolResult> {
+    const cachedOrPending = this.#context.tools.catalogFor(session);
+    if (cachedOrPending instanceof ToolCatalog) return this.#in(cachedOrPending, session, call);
+    return cachedOrPending.then(
+      (catalog) => this.#in(catalog, session, call),
+      (error: unknown) => {
+        const lost = session.state !== "open";
+        return failure(
+          this.#context.outcome,
+          call.start,
+          lost ? "connection_lost" : "server_error",
+          `${lost ? "connection lost" : "server error"}: could not list the tools of MCP server "${this.#context.serverName}" to find "${call.name}": ${describeCause(error)}`,
+        );
+      },
+    );
+  }
+
+  /** The call once the session's tools are known: the name looked up (pinning says why one is missing). */
+  #in(catalog: ToolCatalog, session: Session, call: ToolCall): Promise<MCPToolResult> {
+    const { outcome, serverName } = this.#context;
+    const { name, start } = call;
+    const entry = catalog.get(name);
+    if (entry === undefined) {
+      const withheld = this.#context.tools.withheld(name);
+      if (withheld !== undefined)
+        return Promise.resolve(failure(outcome, start, "refused", `refused: ${withheld.message}`));
+      return Promise.resolve(
+        failure(
+          outcome,
+          start,
+          "not_found",
+          `Tool "${name}" not found on MCP server "${serverName}"${catalog.filter.source === undefined ? "" : " (or excluded by the tool filter)"}; call discoverTools() to see the available tools.`,
+        ),
+      );
+    }
+    const given: unknown = call.args; // JavaScript callers may pass anything
+    if (typeof given !== "object" || given === null || Array.isArray(given)) {
+      return Promise.resolve(
+        failure(outcome, start, "validation", `validation failed: arguments for tool "${name}" must be an object`),
+      );
+    }
+    if (call.attempt !== undefined) call.attempt.capability = entry.capability(this.#context.capabilityOverrides);
+    if (!this.#intercepting) return this.#send(call, session, entry, undefined);
+    return this.#intercepted(call, session, entry);
+  }
+
+  /** The call through the interceptors' before and after steps. */
+  async #intercepted(call: ToolCall, session: Session, entry: CatalogEntry): Promise<MCPToolResult> {
+    const { interceptors, outcome, serverName } = this.#context;
+    const { signal } = call.options;
+    const { decidedBy: _decidedBy, ...capabilities } = entry.capability(this.#context.capabilityOverrides);
+    const before = await interceptors.before(
+      { serverName, toolName: call.name, tool: entry.descriptor, capabilities, arguments: call.args, meta: {} },
+      signal,
+    );
+    const result = before.go
+      ? await this.#send(call, session, entry, before.call)
+      : failure(outcome, call.start, before.errorKind, before.error);
+    return interceptors.after(before.call, result, signal, (errorKind, error, base) =>
+      failure(outcome, call.start, errorKind, error, base?.data ?? null),
+    );
+  }
+
+  /**
+   * Checks the arguments (the interceptors' when they rewrote them), sends tools/call and builds
+   * the result.
+   */
+  async #send(
+    call: ToolCall,
+    session: Session,
+    entry: CatalogEntry,
+    intercepted: Intercepted | undefined,
+  ): Promise<MCPToolResult> {
+    const { outcome } = this.#context;
+    const { start, options, attempt } = call;
+    const { name } = entry.descriptor;
+    const given = intercepted === undefined ? call.args : intercepted.arguments;
+    const args = omitNullOptionals(entry.descriptor.inputSchema, given); // the arguments checked are the ones sent
+    const invalid = entry.checkInput(args, outcome.validator);
+    if (invalid !== undefined) return failure(outcome, start, "validation", invalid);
+    const { signal } = options;
+    if (signal?.aborted === true) {
+      return failure(
+        outcome,
+        start,
+        "cancelled",
+        `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`,
+      );
+    }
+    const timeoutMs = this.#timeoutOf(options);
+    const requestOptions: RequestOptions = { timeout: timeoutMs };
+    if (options.resetTimeoutOnProgress === true) {
+      requestOptions.resetTimeoutOnProgress = true;
+      if (options.maxTotalTimeoutMs !== undefined)
+        requestOptions.maxTotalTimeout = clampTimer(positiveOr(options.maxTotalTimeoutMs, timeoutMs));
+    }
+    const { onProgress } = options;
+    if (onProgress !== undefined) {
+      requestOptions.onprogress = (progress) => {
+        try {
+          onProgress(progress);
+        } catch (error) {
+          this.#context.logger?.warn?.(`An onProgress callback for tool "${name}" threw: ${describeCause(error)}`, {
+            error,
+          });
+        }
+      };
+    }
+
+    let raw: unknown;
+    if (attempt !== undefined) attempt.sent = true;
+    try {
+      const params = this.#params(name, args, intercepted?.meta, call.traced);
+      raw = entry.requiresTask
+        ? await this.#asTask(session, params, requestOptions, signal)
+        : await session.request({ method: "tools/call", params }, requestOptions, signal);
+    } catch (error) {
+      if (attempt !== undefined) {
+        if (neverReachedServer(error, session.connection)) attempt.sent = false;
+        attempt.sessionExpired = isSessionExpired(error, session.connection);
+      }
+      return callFailure(outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
+    }
+    return callResult(outcome, start, name, raw, entry);
+  }
+
+  /** The call's deadline: its timeoutMs when positive, else the adapter's default; clamped for setTimeout. */
+  #timeoutOf(options: InvokeOptions): number {
+    return options.timeoutMs === undefined
+      ? this.#defaultTimeoutMs
+      : clampTimer(positiveOr(options.timeoutMs, this.#context.defaultTimeoutMs));
+  }
+
+  /** tools/call params; `_meta` carries the interceptors' fields and the trace context, when there are any. */
+  #params(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    meta: Readonly<Record<string, unknown>> | undefined,
+    traced: TracedOperation | undefined,
+  ): ToolCallParams {
+    let sent: Record<string, unknown> | undefined =
+      meta === undefined || Object.keys(meta).length === 0 ? undefined : { ...meta };
+    if (traced !== undefined) {
+      const carrier = sent ?? {};
+      if (this.#instrumentation?.inject(traced, carrier) === true) sent = carrier;
+    }
+    return sent === undefined ? { name, arguments: args } : { name, arguments: args, _meta: sent };
+  }
+
+  /**
+   * Calls a tool that must run as an MCP task: tools/call with `task` creates it, then
+   * tasks/result waits (the server blocks it) for the final CallToolResult, and carries the
+   * requests the task makes meanwhile (an elicitation, a sampling request) to our handlers. Both
+   * steps share the call's timeout. A call given up on (timeout, abort) cancels the task, so the
+   * server stops working for nobody.
+   */
+  async #asTask(
+    session: Session,
+    params: ToolCallParams,
+    options: RequestOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    const { now, defaultTimeoutMs, logger } = this.#context;
+    const started = now();
+    const created = await session.request({ method: "tools/call", params: { ...params, task: {} } }, options, signal);
+    const taskId = createdTaskId(created);
+    // A server that ran the call at once answers with the result itself.
+    if (taskId === undefined) return created;
+    const timeout = Math.max(1, (options.timeout ?? defaultTimeoutMs) - (now() - started));
+    try {
+      return await session.request({ method: "tasks/result", params: { taskId } }, { ...options, timeout }, signal);
+    } catch (error) {
+      if (session.state === "open") {
+        session.connection.request({ method: "tasks/cancel", params: { taskId } }).catch((cancelError: unknown) => {
+          logger?.debug?.(`Could not cancel task "${taskId}" of tool "${params.name}": ${describeCause(cancelError)}`);
+        });
+      }
+      throw error;
+    }
+  }
+}
