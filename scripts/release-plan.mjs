@@ -18,7 +18,7 @@
 // Changesets' own packages are loaded from the installed @changesets/cli (its dependencies, so the
 // versions always match the CLI's).
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -124,6 +124,11 @@ export const FIRST_RELEASE_NOTE =
 export async function applyPlan({ plan, packages, config }) {
   const touched = await applyReleasePlan(plan, packages, config, undefined, changesetsCliDir);
   for (const release of plan.releases) {
+    if (release.type === "none") continue;
+    const dir = packages.packages.find((pkg) => pkg.packageJson.name === release.name)?.dir;
+    if (dir !== undefined) writeVersionConstant(dir, release.newVersion);
+  }
+  for (const release of plan.releases) {
     if (release.type === "none" || release.oldVersion !== "0.0.0") continue;
     const dir = packages.packages.find((pkg) => pkg.packageJson.name === release.name)?.dir;
     if (dir === undefined) continue;
@@ -133,4 +138,18 @@ export async function applyPlan({ plan, packages, config }) {
     writeFileSync(changelog, text.replace(heading, `${heading}\n${FIRST_RELEASE_NOTE}\n`));
   }
   return touched;
+}
+
+/**
+ * A package that sends its own version (the adapter's default clientInfo) keeps it in
+ * src/version.ts as one exported string constant; it is rewritten with package.json.
+ */
+function writeVersionConstant(dir, version) {
+  const file = join(dir, "src", "version.ts");
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, "utf8");
+  const next = text.replace(/(export const \w+_VERSION = )"[^"]*";/, `$1${JSON.stringify(version)};`);
+  if (next === text && !text.includes(JSON.stringify(version)))
+    throw new Error(`release-plan: ${file} has no \`export const ..._VERSION = "...";\` line to write ${version} into`);
+  writeFileSync(file, next);
 }

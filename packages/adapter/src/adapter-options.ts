@@ -58,7 +58,7 @@ export interface MCPToolAdapterOptions {
   closeTimeoutMs?: number;
   /** tools/list pages followed at most (guards against servers that paginate forever). Default 1000. */
   maxListPages?: number;
-  /** Sent to the server in `initialize`. Default { name: "mcp-tool-adapter", version: "0.0.0" }. */
+  /** Sent to the server in `initialize`. Default { name: "mcp-tool-adapter", version: <this package's version> }. */
   clientInfo?: { name: string; version: string };
   /** Called after each tool-list refresh caused by notifications/tools/list_changed. */
   onToolsChanged?: ToolsChangedListener;

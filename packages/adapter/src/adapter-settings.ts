@@ -2,12 +2,13 @@ import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
 import { createSchemaValidator, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { positiveOr } from "./timeouts.js";
 import type { Logger } from "./types.js";
+import { ADAPTER_VERSION } from "./version.js";
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_LIST_PAGES = 1_000;
-const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: "0.0.0" });
+const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: ADAPTER_VERSION });
 
 /** The adapter options that have a default (MCPToolAdapterOptions has them all). */
 export interface SettingsInput {
