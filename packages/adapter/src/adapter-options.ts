@@ -1,5 +1,4 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
 import type { Logger, MCPEngine, MCPEngineAuthProvider } from "@mcp-tool-adapter/core";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
@@ -16,7 +15,7 @@ import type { HealthChangeListener } from "./recovery/health.js";
 import type { RecoveryOptions } from "./recovery/options.js";
 import type { MCPTelemetryOptions } from "./telemetry/instrumentation.js";
 import type { TransportFactory } from "./config.js";
-import type { ToolsChangedListener } from "./types.js";
+import type { CapabilityOverridesByTool, ToolsChangedListener } from "./types.js";
 
 // Everything the adapter can be given. Only the facade (mcp-tool-adapter.ts) and the index import
 // this file: each layer below takes the few fields it needs as a type of its own, so the options
@@ -98,7 +97,7 @@ export interface MCPToolAdapterOptions {
    * heuristics, everywhere the adapter decides what a tool may do: retry safety under recovery,
    * the capabilities interceptors (approval) see, and registerTools (whose own overrides win per tool).
    */
-  capabilityOverrides?: Readonly<Record<string, CapabilityOverrides>>;
+  capabilityOverrides?: CapabilityOverridesByTool;
   /** Hooks around every tool call: rewrite arguments and `_meta`, refuse, transform results. See docs/policy.md. */
   interceptors?: readonly ToolCallInterceptor[];
   /** Approved tool definitions (from mcp-tools.lock.json): drifted tools are withheld or warned about. */

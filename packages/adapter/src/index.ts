@@ -25,6 +25,7 @@ export type { MCPEngine, MCPProtocolEra, MCPProtocolSetting } from "@mcp-tool-ad
 export type { MCPBuiltInEngine } from "./engine/built-in-engines.js";
 export type { MCPToolAdapterOptions } from "./adapter-options.js";
 export type {
+  CapabilityOverridesByTool,
   ConnectOptions,
   InvokeOptions,
   Logger,

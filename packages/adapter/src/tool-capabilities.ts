@@ -1,15 +1,5 @@
-import {
-  inferCapabilities,
-  type CapabilityOverrides,
-  type ToolCapability,
-} from "@mcp-tool-adapter/capability-inference";
-import type { MCPToolAnnotations } from "./types.js";
-
-/**
- * Per tool (by its MCP name): capability fields that win over annotations and name heuristics.
- * The shape of the options' `capabilityOverrides` and of RegisterToolsOptions' `overrides`.
- */
-export type CapabilityOverridesByTool = Readonly<Record<string, CapabilityOverrides>>;
+import { inferCapabilities, type ToolCapability } from "@mcp-tool-adapter/capability-inference";
+import type { CapabilityOverridesByTool, MCPToolAnnotations } from "./types.js";
 
 /**
  * What a tool may do: capability inference from its annotations and name, with the user's

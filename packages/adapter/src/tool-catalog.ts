@@ -2,9 +2,9 @@ import { formatValidationErrors, type CompiledSchema, type SchemaValidator } fro
 import { frozenSnapshot } from "@mcp-tool-adapter/registry";
 import type { ToolCapability } from "@mcp-tool-adapter/capability-inference";
 import { describeCause } from "./errors.js";
-import { toolCapability, type CapabilityOverridesByTool } from "./tool-capabilities.js";
+import { toolCapability } from "./tool-capabilities.js";
 import type { CompiledToolFilter } from "./tool-filter.js";
-import type { Logger, MCPToolDescriptor } from "./types.js";
+import type { CapabilityOverridesByTool, Logger, MCPToolDescriptor } from "./types.js";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 type SchemaCheck = { compiled: CompiledSchema } | { problem: string };

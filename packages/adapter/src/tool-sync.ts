@@ -8,10 +8,11 @@ import type { PinGate, ToolPinFinding } from "./pinning/pin-gate.js";
 import { listAllPages, type ListPagesContext, type PagedList } from "./list-pages.js";
 import { buildToolDefinitions, type Registration } from "./registration.js";
 import type { Session } from "./session.js";
-import { mergedOverrides, type CapabilityOverridesByTool } from "./tool-capabilities.js";
+import { mergedOverrides } from "./tool-capabilities.js";
 import { buildEntries, ToolCatalog } from "./tool-catalog.js";
 import { compileToolFilter, type CompiledToolFilter } from "./tool-filter.js";
 import type {
+  CapabilityOverridesByTool,
   InvokeOptions,
   Logger,
   MCPToolDescriptor,

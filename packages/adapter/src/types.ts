@@ -90,9 +90,16 @@ export interface InvokeOptions {
   maxTotalTimeoutMs?: number;
 }
 
+/**
+ * Per tool (by its MCP name): capability fields that win over annotations and name heuristics.
+ * The shape of the options' `capabilityOverrides`, of RegisterToolsOptions' `overrides` and of a
+ * server set entry's `tools.overrides`.
+ */
+export type CapabilityOverridesByTool = Readonly<Record<string, CapabilityOverrides>>;
+
 export interface RegisterToolsOptions {
   /** Per tool (by its MCP name): capability fields that win over annotations and name heuristics. */
-  overrides?: Readonly<Record<string, CapabilityOverrides>>;
+  overrides?: CapabilityOverridesByTool;
   /** Registers only the discovered tools this filter keeps. */
   filter?: MCPToolFilter;
   /**

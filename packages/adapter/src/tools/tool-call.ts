@@ -10,11 +10,10 @@ import type { Session } from "../session.js";
 import type { RecoveryPolicy } from "../recovery/options.js";
 import type { Instrumentation, TracedOperation } from "../telemetry/instrumentation.js";
 import { clampTimer, positiveOr } from "../timeouts.js";
-import type { CapabilityOverridesByTool } from "../tool-capabilities.js";
 import { ToolCatalog, type CatalogEntry } from "../tool-catalog.js";
 import type { ToolSync } from "../tool-sync.js";
 import { createdTaskId } from "../tool-task.js";
-import type { InvokeOptions, Logger, MCPToolResult } from "../types.js";
+import type { CapabilityOverridesByTool, InvokeOptions, Logger, MCPToolResult } from "../types.js";
 
 /** What the call pipeline is built from; the facade fills it once. */
 export interface ToolCallContext {
