@@ -27,37 +27,37 @@ afterEach(async () => {
   await expectNoLeakedProcesses();
 });
 
+/**
+ * Runs a fixture script from source and waits for it to exit by itself, at most BOUND_MS (then it
+ * is killed and reported as hung); returns how it ended and everything it printed.
+ */
+async function runUntilExit(
+  args: readonly string[],
+): Promise<{ exit: { code: number | null; signal: NodeJS.Signals | null } | "hung"; output: string }> {
+  const child = spawn(process.execPath, ["--conditions=@mcp-tool-adapter/source", "--import", "tsx", ...args], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, ...leakMarkerEnv() },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  let timer: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([
+    new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("exit", (code, signal) => resolve({ code, signal })),
+    ),
+    new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), BOUND_MS))),
+  ]).finally(() => clearTimeout(timer));
+  if (exit === "hung") child.kill("SIGKILL");
+  return { exit, output };
+}
+
 describe("a script using MCPToolAdapter over stdio", () => {
   it("exits by itself after disconnect(), even with an hour of killGraceMs", { timeout: 2 * BOUND_MS }, async () => {
     const directory = await createTempDirectory();
     directories.push(directory);
-    const child = spawn(
-      process.execPath,
-      [
-        "--conditions=@mcp-tool-adapter/source",
-        "--import",
-        "tsx",
-        FIXTURE,
-        join(directory.path, "memory.jsonl"),
-        String(HOUR_MS),
-      ],
-      {
-        cwd: PACKAGE_DIR,
-        env: { ...process.env, ...leakMarkerEnv() },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    let timer: NodeJS.Timeout | undefined;
-    const exit = await Promise.race([
-      new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-        child.on("exit", (code, signal) => resolve({ code, signal })),
-      ),
-      new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), BOUND_MS))),
-    ]).finally(() => clearTimeout(timer));
-    if (exit === "hung") child.kill("SIGKILL");
+    const { exit, output } = await runUntilExit([FIXTURE, join(directory.path, "memory.jsonl"), String(HOUR_MS)]);
     expect(exit, output).toEqual({ code: 0, signal: null });
     expect(output).toContain("success=true");
     expect(output).toMatch(/disconnected-at=\d+/);
@@ -69,22 +69,7 @@ describe("a script using MCPToolAdapter over stdio", () => {
     async () => {
       const directory = await createTempDirectory();
       directories.push(directory);
-      const child = spawn(
-        process.execPath,
-        ["--conditions=@mcp-tool-adapter/source", "--import", "tsx", DOWN_FIXTURE, directory.path],
-        { cwd: PACKAGE_DIR, env: { ...process.env, ...leakMarkerEnv() }, stdio: ["ignore", "pipe", "pipe"] },
-      );
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      let timer: NodeJS.Timeout | undefined;
-      const exit = await Promise.race([
-        new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-          child.on("exit", (code, signal) => resolve({ code, signal })),
-        ),
-        new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), BOUND_MS))),
-      ]).finally(() => clearTimeout(timer));
-      if (exit === "hung") child.kill("SIGKILL");
+      const { exit, output } = await runUntilExit([DOWN_FIXTURE, directory.path]);
       expect(exit, output).toEqual({ code: 0, signal: null });
       expect(output).toContain("state=down");
     },
