@@ -24,22 +24,39 @@ export function failure(
   start: number,
   errorKind: MCPToolErrorKind,
   error: string,
-  data: MCPToolResultData | null = null,
 ): MCPToolResult {
-  return { success: false, data, error: context.redactor.text(error), durationMs: context.now() - start, errorKind };
+  return failureWithData(context, start, { errorKind, error }, null);
+}
+
+/** A failed result that keeps what the server answered beside the message (an isError result, an output its schema refused). */
+export function failureWithData(
+  context: CallOutcomeContext,
+  start: number,
+  failed: { readonly errorKind: MCPToolErrorKind; readonly error: string },
+  data: MCPToolResultData | null,
+): MCPToolResult {
+  return {
+    success: false,
+    data,
+    error: context.redactor.text(failed.error),
+    durationMs: context.now() - start,
+    errorKind: failed.errorKind,
+  };
+}
+
+/** The call whose request rejected: what callFailure's messages name. */
+export interface FailedCall {
+  readonly start: number;
+  readonly name: string;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+  readonly maxTotalMs: number | undefined;
 }
 
 /** The result of a call whose request rejected with `error`, classified into an error kind. */
-export function callFailure(
-  context: CallOutcomeContext,
-  start: number,
-  name: string,
-  error: unknown,
-  signal: AbortSignal | undefined,
-  timeoutMs: number,
-  maxTotalMs: number | undefined,
-): MCPToolResult {
+export function callFailure(context: CallOutcomeContext, call: FailedCall, error: unknown): MCPToolResult {
   const { serverName } = context;
+  const { start, name, signal, timeoutMs, maxTotalMs } = call;
   const tool = `tool "${name}" on MCP server "${serverName}"`;
   const cause = classifyFailure(error, signal);
   switch (cause.kind) {
@@ -104,10 +121,10 @@ function tooLargeForTransport(context: CallOutcomeContext, start: number, name: 
 export function callResult(
   context: CallOutcomeContext,
   start: number,
-  name: string,
   raw: unknown,
   entry: CatalogEntry,
 ): MCPToolResult {
+  const { name } = entry.descriptor;
   if (context.maxResultBytes !== undefined && exceedsJsonBytes(raw, context.maxResultBytes)) {
     return failure(
       context,
@@ -119,15 +136,18 @@ export function callResult(
   const data = normalizeCallResult(raw);
   if (data.isError === true) {
     const text = contentText(data);
-    return failure(
+    return failureWithData(
       context,
       start,
-      "server_error",
-      `server error: ${text === "" ? `tool "${name}" reported an error without a message` : text}`,
+      {
+        errorKind: "server_error",
+        error: `server error: ${text === "" ? `tool "${name}" reported an error without a message` : text}`,
+      },
       data,
     );
   }
   const invalidOutput = entry.checkOutput(data.structuredContent, context.validator);
-  if (invalidOutput !== undefined) return failure(context, start, "validation", invalidOutput, data);
+  if (invalidOutput !== undefined)
+    return failureWithData(context, start, { errorKind: "validation", error: invalidOutput }, data);
   return { success: true, data, error: null, durationMs: context.now() - start };
 }

@@ -77,7 +77,7 @@ export async function runRequest<T>(
       signal,
     );
   } catch (error) {
-    return requestFailure(context, start, ...classifyRequestError(what, serverName, error, signal, timeoutMs));
+    return requestFailure(context, start, ...classifyRequestError({ what, serverName, signal, timeoutMs }, error));
   }
   if (context.maxResultBytes !== undefined && exceedsJsonBytes(raw, context.maxResultBytes)) {
     return requestFailure(
@@ -98,13 +98,16 @@ export async function runRequest<T>(
   return { success: true, data: accepted.data, error: null, durationMs: context.now() - start };
 }
 
-function classifyRequestError(
-  what: string,
-  serverName: string,
-  error: unknown,
-  signal: AbortSignal | undefined,
-  timeoutMs: number,
-): [MCPRequestErrorKind, string] {
+/** The request that failed: what classifyRequestError's messages name. */
+interface FailedRequest {
+  readonly what: string;
+  readonly serverName: string;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+}
+
+function classifyRequestError(request: FailedRequest, error: unknown): [MCPRequestErrorKind, string] {
+  const { what, serverName, signal, timeoutMs } = request;
   const where = `${what} on MCP server "${serverName}"`;
   const cause = classifyFailure(error, signal);
   switch (cause.kind) {

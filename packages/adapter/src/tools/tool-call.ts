@@ -1,6 +1,13 @@
 import type { MCPEngineRequestOptions as RequestOptions } from "@mcp-tool-adapter/core";
 import { omitNullOptionals } from "@mcp-tool-adapter/schema-validation";
-import { callFailure, callResult, failure, reasonSuffix, type CallOutcomeContext } from "../call-outcome.js";
+import {
+  callFailure,
+  callResult,
+  failure,
+  failureWithData,
+  reasonSuffix,
+  type CallOutcomeContext,
+} from "../call-outcome.js";
 import type { ServerConnection } from "../connection/connection.js";
 import { describeCause } from "../errors.js";
 import type { InterceptorChain } from "../interceptors/interceptor-chain.js";
@@ -208,7 +215,7 @@ export class ToolCalls {
       ? await this.#send(call, session, entry, before.call)
       : failure(outcome, call.start, before.errorKind, before.error);
     return interceptors.after(before.call, result, signal, (errorKind, error, base) =>
-      failure(outcome, call.start, errorKind, error, base?.data ?? null),
+      failureWithData(outcome, call.start, { errorKind, error }, base?.data ?? null),
     );
   }
 
@@ -270,9 +277,13 @@ export class ToolCalls {
         if (neverReachedServer(error, session.connection)) attempt.sent = false;
         attempt.sessionExpired = isSessionExpired(error, session.connection);
       }
-      return callFailure(outcome, start, name, error, signal, timeoutMs, requestOptions.maxTotalTimeout);
+      return callFailure(
+        outcome,
+        { start, name, signal, timeoutMs, maxTotalMs: requestOptions.maxTotalTimeout },
+        error,
+      );
     }
-    return callResult(outcome, start, name, raw, entry);
+    return callResult(outcome, start, raw, entry);
   }
 
   /** The call's deadline: its timeoutMs when positive, else the adapter's default; clamped for setTimeout. */
