@@ -55,7 +55,11 @@ const TOOLS_LIST: PagedList = {
  */
 export class ToolSync implements SessionHooks {
   readonly #context: ToolSyncContext;
-  #catalog: { session: Session; catalog: ToolCatalog } | undefined;
+  /**
+   * The catalog of the last discovery and the session that listed it (open or not). A plain field
+   * that only this class writes, not a getter: every tool call reads it first.
+   */
+  listed: { readonly session: Session; readonly catalog: ToolCatalog } | undefined;
   /** The discovery running on a session, shared by concurrent callers. */
   #discovery: { session: Session; promise: Promise<ToolCatalog> } | undefined;
   /** The list_changed refreshes of a session: one at a time, and once more when asked meanwhile. */
@@ -63,7 +67,7 @@ export class ToolSync implements SessionHooks {
   /** The catalog when the last session opened: what a recovery tells the listeners the change is from. */
   #beforeOpen: ToolCatalog | undefined;
   /**
-   * The last catalog listed, kept across a session change (unlike #catalog): the next discovery,
+   * The last catalog listed, kept across a session change (unlike `listed`): the next discovery,
    * on this session or after a recovery on a new one, keeps the entries of the tools that did not
    * change. Only reconnect() forgets it, to start afresh.
    */
@@ -83,7 +87,7 @@ export class ToolSync implements SessionHooks {
 
   /** The tools of the last discovery (filtered), frozen; empty before discovery and after reconnect. */
   get tools(): readonly MCPToolDescriptor[] {
-    return this.#catalog?.catalog.tools ?? EMPTY_TOOLS;
+    return this.listed?.catalog.tools ?? EMPTY_TOOLS;
   }
 
   /** With pinning: the tools of the last discovery that did not match the lock, and what was done. */
@@ -96,14 +100,9 @@ export class ToolSync implements SessionHooks {
     return this.#context.pins?.withheld(name);
   }
 
-  /** The catalog of the last discovery and the session that listed it (open or not). */
-  get listed(): { readonly session: Session; readonly catalog: ToolCatalog } | undefined {
-    return this.#catalog;
-  }
-
   /** The catalog of the last discovery, whatever session listed it. */
   get catalog(): ToolCatalog | undefined {
-    return this.#catalog?.catalog;
+    return this.listed?.catalog;
   }
 
   /** Registers tools/list_changed into the connection's routing table. */
@@ -137,14 +136,14 @@ export class ToolSync implements SessionHooks {
 
   /** Forgets the cached tools (reconnect starts from a fresh discovery). */
   clear(): void {
-    this.#catalog = undefined;
+    this.listed = undefined;
     this.#lastListed = undefined;
   }
 
   /** A new session is live: a catalog listed on another session no longer applies. */
   opened(session: Session): void {
-    this.#beforeOpen = this.#catalog?.catalog;
-    if (this.#catalog !== undefined && this.#catalog.session !== session) this.#catalog = undefined;
+    this.#beforeOpen = this.listed?.catalog;
+    if (this.listed !== undefined && this.listed.session !== session) this.listed = undefined;
   }
 
   // ---------------------------------------------------------------- discovery
@@ -158,7 +157,7 @@ export class ToolSync implements SessionHooks {
 
   /** The catalog of this session, discovering once (shared by concurrent callers) when there is none. */
   catalogFor(session: Session): Promise<ToolCatalog> | ToolCatalog {
-    if (this.#catalog?.session === session) return this.#catalog.catalog;
+    if (this.listed?.session === session) return this.listed.catalog;
     if (this.#discovery?.session === session) return this.#discovery.promise;
     const discovery = { session, promise: this.#discover(session, this.#filter) };
     this.#discovery = discovery;
@@ -182,7 +181,7 @@ export class ToolSync implements SessionHooks {
     }
     const catalog = new ToolCatalog(entries, filter);
     if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
-    this.#catalog = { session, catalog };
+    this.listed = { session, catalog };
     this.#lastListed = catalog;
     return catalog;
   }
@@ -216,7 +215,7 @@ export class ToolSync implements SessionHooks {
   async #refreshOnce(session: Session): Promise<void> {
     // A replaced session stops refreshing.
     if (!(this.#context.connection.session === session)) return;
-    const previous = this.#catalog?.catalog;
+    const previous = this.listed?.catalog;
     // Nothing discovered, registered or listening: the next discovery fetches fresh anyway.
     if (previous === undefined && this.#registrations.size === 0 && this.#listeners.size === 0) return;
     try {
@@ -282,9 +281,9 @@ export class ToolSync implements SessionHooks {
     session: () => Session,
   ): Promise<RegistrationReport> {
     compileToolFilter(options.filter); // a malformed filter fails before anything changes
-    const discovered = this.#catalog?.catalog ?? (await this.catalogFor(session()));
+    const discovered = this.listed?.catalog ?? (await this.catalogFor(session()));
     // A list_changed refresh may have landed while discovering: register the newest catalog.
-    const report = this.#register({ registry, namespace, options }, this.#catalog?.catalog ?? discovered);
+    const report = this.#register({ registry, namespace, options }, this.listed?.catalog ?? discovered);
     let namespaces = this.#registrations.get(registry);
     if (namespaces === undefined) {
       namespaces = new Map();

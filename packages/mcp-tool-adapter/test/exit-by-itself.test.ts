@@ -1,24 +1,16 @@
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createTempDirectory,
-  expectNoLeakedProcesses,
-  leakMarkerEnv,
-  type TempDirectory,
-} from "@mcp-tool-adapter/test-servers";
+import { createTempDirectory, expectNoLeakedProcesses, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
+import { FIXTURE_BOUND_MS as BOUND_MS, runUntilExit } from "./run-fixture.js";
 
 // Issue 15: after disconnect() nothing of ours may keep Node's event loop alive, or every script
 // and CLI command waits out the stdio kill grace before it exits.
 
 const FIXTURE = fileURLToPath(new URL("fixtures/exit-by-itself.ts", import.meta.url));
 const DOWN_FIXTURE = fileURLToPath(new URL("fixtures/down-at-exit.ts", import.meta.url));
-const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 /** A kill grace no test could sit out: a timer for it left running would hang the script. */
 const HOUR_MS = 3_600_000;
-// A ceiling for a hang (tsx compiling the sources on a loaded machine), not a speed assertion.
-const BOUND_MS = 60_000;
 
 const directories: TempDirectory[] = [];
 
@@ -26,32 +18,6 @@ afterEach(async () => {
   await Promise.all(directories.splice(0).map((directory) => directory.remove()));
   await expectNoLeakedProcesses();
 });
-
-/**
- * Runs a fixture script from source and waits for it to exit by itself, at most BOUND_MS (then it
- * is killed and reported as hung); returns how it ended and everything it printed.
- */
-async function runUntilExit(
-  args: readonly string[],
-): Promise<{ exit: { code: number | null; signal: NodeJS.Signals | null } | "hung"; output: string }> {
-  const child = spawn(process.execPath, ["--conditions=@mcp-tool-adapter/source", "--import", "tsx", ...args], {
-    cwd: PACKAGE_DIR,
-    env: { ...process.env, ...leakMarkerEnv() },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  let timer: NodeJS.Timeout | undefined;
-  const exit = await Promise.race([
-    new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on("exit", (code, signal) => resolve({ code, signal })),
-    ),
-    new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), BOUND_MS))),
-  ]).finally(() => clearTimeout(timer));
-  if (exit === "hung") child.kill("SIGKILL");
-  return { exit, output };
-}
 
 describe("a script using MCPToolAdapter over stdio", () => {
   it("exits by itself after disconnect(), even with an hour of killGraceMs", { timeout: 2 * BOUND_MS }, async () => {

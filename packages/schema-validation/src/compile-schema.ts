@@ -3,10 +3,10 @@ import { compileWithAjv, isReservedSchemaId } from "./ajv-engines.js";
 import { describeError } from "./describe-error.js";
 import { resolveDialect } from "./dialects.js";
 import { invalidSchema, SchemaValidationError } from "./errors.js";
-import { planSimpleSchema } from "./interpret-simple-schema.js";
-import { toValidationIssues } from "./issues.js";
-import { isSimpleSchema, type SimpleSchema } from "./simple-schema.js";
-import type { CompiledSchema, Logger, ValidationIssue, ValidationResult } from "./types.js";
+import { compileSimpleSchema } from "./interpret-simple-schema.js";
+import { toValidationIssues, uncheckable } from "./issues.js";
+import { isSimpleSchema } from "./simple-schema.js";
+import type { CompiledSchema, Logger, ValidationResult } from "./types.js";
 
 export interface CompileSchemaOptions {
   /**
@@ -36,7 +36,7 @@ export function compileSchema(schema: unknown, logger?: Logger, options: Compile
   // Most tool schemas are this simple; generating and parsing code for them costs far more than
   // interpreting them. The recogniser admits only meta-schema-valid values, so nothing ajv would
   // reject takes this path.
-  if (options.interpretSimpleSchemas !== false && isSimpleSchema(record)) return interpreted(record);
+  if (options.interpretSimpleSchemas !== false && isSimpleSchema(record)) return compileSimpleSchema(record);
   // ajv looks the meta-schema up by the exact `$schema` string, so spelling variants are normalized.
   const normalized =
     record.$schema === undefined || record.$schema === dialect.metaSchemaId
@@ -90,30 +90,6 @@ function wrap(ajvValidate: ValidateFunction): CompiledSchema {
       }
       return valid ? { valid: true, errors: [] } : { valid: false, errors: toValidationIssues(ajvValidate.errors) };
     },
-  };
-}
-
-function interpreted(schema: SimpleSchema): CompiledSchema {
-  const issuesOf = planSimpleSchema(schema);
-  return {
-    validate(value: unknown): ValidationResult {
-      let errors: ValidationIssue[];
-      try {
-        errors = issuesOf(value);
-      } catch (error) {
-        return { valid: false, errors: [uncheckable(error)] };
-      }
-      return { valid: errors.length === 0, errors };
-    },
-  };
-}
-
-function uncheckable(error: unknown): ValidationIssue {
-  const reason = describeError(error);
-  return {
-    path: "",
-    keyword: "value",
-    message: `could not be validated (${reason}); pass plain JSON data, not circular or extremely deep structures`,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { SimpleSchema, SimpleType } from "./simple-schema.js";
-import type { ValidationIssue } from "./types.js";
+import { uncheckable } from "./issues.js";
+import type { CompiledSchema, ValidationIssue } from "./types.js";
 
 /*
  * Validates against a SimpleSchema with the verdicts, paths, messages and order ajv's generated
@@ -25,14 +26,20 @@ type Check = (value: unknown, path: string, issues: ValidationIssue[]) => void;
 
 /**
  * Turns the schema into a tree of small checks once, so validating does no schema inspection.
- * Returns a function giving the issues of a value (empty when it is valid).
+ * The validator it returns is the whole per-call path: no wrapper around it in another module.
  */
-export function planSimpleSchema(schema: SimpleSchema): (value: unknown) => ValidationIssue[] {
+export function compileSimpleSchema(schema: SimpleSchema): CompiledSchema {
   const check = planNode(schema);
-  return (value) => {
-    const issues: ValidationIssue[] = [];
-    check(value, "", issues);
-    return issues;
+  return {
+    validate(value) {
+      const issues: ValidationIssue[] = [];
+      try {
+        check(value, "", issues);
+      } catch (error) {
+        return { valid: false, errors: [uncheckable(error)] };
+      }
+      return { valid: issues.length === 0, errors: issues };
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { describeError } from "./describe-error.js";
 import type { ValidationIssue } from "./types.js";
 
 /** How many issues `formatValidationErrors` spells out before summarizing the rest. */
@@ -9,6 +10,15 @@ export function toValidationIssues(errors: readonly ErrorObject[] | null | undef
     return [{ path: "", keyword: "schema", message: "does not match the schema" }];
   }
   return errors.map(toValidationIssue);
+}
+
+/** The one issue of a value the validator could not walk (a cycle, a depth past the stack, a throwing getter). */
+export function uncheckable(error: unknown): ValidationIssue {
+  return {
+    path: "",
+    keyword: "value",
+    message: `could not be validated (${describeError(error)}); pass plain JSON data, not circular or extremely deep structures`,
+  };
 }
 
 function toValidationIssue(error: ErrorObject): ValidationIssue {

@@ -4,7 +4,6 @@ import type {
   MCPEngineConnection,
   MCPEngineConnectRequest,
   MCPEngineMessage,
-  MCPEngineRequestOptions,
   MCPImplementation,
   MCPProtocolSetting,
   MCPServerCapabilities,
@@ -76,6 +75,7 @@ class JsonRpcConnection implements MCPEngineConnection {
 
   constructor(session: JsonRpcSession, outcome: InitializeOutcome) {
     this.#session = session;
+    this.request = session.request.bind(session);
     this.protocolVersion = outcome.protocolVersion;
     this.serverCapabilities = outcome.capabilities;
     this.serverInfo = outcome.serverInfo;
@@ -86,9 +86,8 @@ class JsonRpcConnection implements MCPEngineConnection {
     return this.#session.transport.sessionId;
   }
 
-  request(request: MCPEngineMessage, options?: MCPEngineRequestOptions): Promise<unknown> {
-    return this.#session.request(request, options);
-  }
+  /** The session's own method, bound: every call of the adapter goes through it, so no delegating frame. */
+  readonly request: MCPEngineConnection["request"];
 
   notify(notification: MCPEngineMessage): Promise<void> {
     return this.#session.notify(notification);

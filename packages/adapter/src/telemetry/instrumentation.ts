@@ -30,7 +30,7 @@ const INSTRUMENTATION_NAME = "@mcp-tool-adapter/adapter";
  * provider, propagator or context manager registered every span is a no-op. The major is the one
  * of the API this package depends on; test/telemetry-lazy.test.ts checks it against the real API.
  */
-const OTEL_GLOBAL_KEY = Symbol.for("opentelemetry.js.api.1");
+export const OTEL_GLOBAL_KEY = Symbol.for("opentelemetry.js.api.1");
 const OBSERVING_GLOBALS = ["trace", "metrics", "propagation", "context"] as const;
 
 function otelRegistered(): boolean {
@@ -67,20 +67,23 @@ export class Instrumentation {
   /** The histogram of the meter provider it was made from; made again when the global provider changes. */
   #histogram: { provider: MeterProvider; histogram: Histogram } | undefined;
 
+  /**
+   * True once every operation is observed: providers were given, or the API is loaded. A plain
+   * field: while it is false and no copy of the OpenTelemetry API registered anything in the
+   * process (no `OTEL_GLOBAL_KEY` on globalThis), a tool call need not enter this module at all.
+   */
+  observedForSure: boolean;
+
   constructor(options: MCPTelemetryOptions, config: MCPServerConfig) {
     this.#tracerProvider = options.tracerProvider;
     this.#meterProvider = options.meterProvider;
+    this.observedForSure = options.tracerProvider !== undefined || options.meterProvider !== undefined;
     this.#serverAttributes = serverAttributes(config);
   }
 
   /** Whether operations are traced now or once `ready` resolved; cheap enough to ask per call. */
   get observed(): boolean {
-    return (
-      this.#api !== undefined ||
-      this.#tracerProvider !== undefined ||
-      this.#meterProvider !== undefined ||
-      otelRegistered()
-    );
+    return this.observedForSure || otelRegistered();
   }
 
   /** Loads the API when it is `observed` and not loaded yet; otherwise returns nothing to wait for. */
@@ -88,6 +91,7 @@ export class Instrumentation {
     if (this.#api !== undefined || !this.observed) return undefined;
     return loadApi().then((api) => {
       this.#api = api;
+      this.observedForSure = true;
     });
   }
 

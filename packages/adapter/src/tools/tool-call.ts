@@ -15,7 +15,7 @@ import { invokeWithRecovery, type CallAttempt } from "../recovery/call-retry.js"
 import { isSessionExpired, neverReachedServer } from "../recovery/call-safety.js";
 import type { Session } from "../session.js";
 import type { RecoveryPolicy } from "../recovery/options.js";
-import type { Instrumentation, TracedOperation } from "../telemetry/instrumentation.js";
+import { OTEL_GLOBAL_KEY, type Instrumentation, type TracedOperation } from "../telemetry/instrumentation.js";
 import { clampTimer, positiveOr } from "../timeouts.js";
 import { ToolCatalog, type CatalogEntry } from "../tool-catalog.js";
 import type { ToolSync } from "../tool-sync.js";
@@ -94,7 +94,14 @@ export class ToolCalls {
   invoke(name: string, args: Record<string, unknown>, options: InvokeOptions): Promise<MCPToolResult> {
     const call: ToolCall = { name, args, options, start: this.#context.now(), traced: undefined, attempt: undefined };
     const instrumentation = this.#instrumentation;
-    if (instrumentation?.observed === true) return this.#traced(call, instrumentation);
+    // The cheap look first (a field and the global's presence), so an unobserved call never enters
+    // the telemetry module; the instrumentation's own `observed` has the last word.
+    if (
+      instrumentation !== undefined &&
+      (instrumentation.observedForSure || OTEL_GLOBAL_KEY in globalThis) &&
+      instrumentation.observed
+    )
+      return this.#traced(call, instrumentation);
     // Not async: the plain call hands back the promise of the request itself, without the extra
     // promises and microtask turns an async wrapper adds to every call.
     try {
@@ -233,9 +240,16 @@ export class ToolCalls {
     const { start, options, attempt } = call;
     const { name } = entry.descriptor;
     const given = intercepted === undefined ? call.args : intercepted.arguments;
-    const args = omitNullOptionals(entry.descriptor.inputSchema, given); // the arguments checked are the ones sent
-    const invalid = entry.checkInput(args, outcome.validator);
-    if (invalid !== undefined) return failure(outcome, start, "validation", invalid);
+    let args = given;
+    let invalid = entry.checkInput(given, outcome.validator);
+    if (invalid !== undefined) {
+      // Models send null for optional parameters they mean to leave out. Such a null is invalid
+      // where it stands, so valid arguments never hold one: the rule runs only after a refusal,
+      // and the arguments checked again are the ones sent.
+      args = omitNullOptionals(entry.descriptor.inputSchema, given);
+      if (args !== given) invalid = entry.checkInput(args, outcome.validator);
+      if (invalid !== undefined) return failure(outcome, start, "validation", invalid);
+    }
     const { signal } = options;
     if (signal?.aborted === true) {
       return failure(
