@@ -3,6 +3,7 @@
  * Zod schemas (which run on every response). The rules are those schemas': `jsonrpc` is "2.0",
  * an id is a string or an integer, params and results are objects, and no other keys appear.
  */
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 export type RequestId = string | number;
 
@@ -35,10 +36,6 @@ export type IncomingMessage = IncomingResult | IncomingError | IncomingRequest |
 
 type Fields = Record<string, unknown>;
 
-function isObject(value: unknown): value is Fields {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || Number.isInteger(value);
 }
@@ -57,16 +54,16 @@ const REQUEST_KEYS = ["jsonrpc", "id", "method", "params"] as const;
 const NOTIFICATION_KEYS = ["jsonrpc", "method", "params"] as const;
 
 function isErrorObject(value: unknown): value is IncomingError["error"] {
-  return isObject(value) && Number.isInteger(value.code) && typeof value.message === "string";
+  return isRecord(value) && Number.isInteger(value.code) && typeof value.message === "string";
 }
 
 /** The message's kind and parts, or undefined when it is not a well-formed JSON-RPC 2.0 message. */
 export function classifyMessage(message: unknown): IncomingMessage | undefined {
-  if (!isObject(message) || message.jsonrpc !== "2.0") return undefined;
+  if (!isRecord(message) || message.jsonrpc !== "2.0") return undefined;
   const { id, method, params } = message;
   if ("result" in message) {
     const { result } = message;
-    if (!isRequestId(id) || !isObject(result) || !onlyKeys(message, RESULT_KEYS)) return undefined;
+    if (!isRequestId(id) || !isRecord(result) || !onlyKeys(message, RESULT_KEYS)) return undefined;
     return { kind: "result", id, result };
   }
   if ("error" in message) {
@@ -76,7 +73,7 @@ export function classifyMessage(message: unknown): IncomingMessage | undefined {
     }
     return { kind: "error", id, error };
   }
-  if (typeof method !== "string" || (params !== undefined && !isObject(params))) return undefined;
+  if (typeof method !== "string" || (params !== undefined && !isRecord(params))) return undefined;
   if (id !== undefined) {
     if (!isRequestId(id) || !onlyKeys(message, REQUEST_KEYS)) return undefined;
     return { kind: "request", id, method, params };
