@@ -1,7 +1,7 @@
 import { AppBridge, buildAllowAttribute, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { encodeCspParam, SANDBOX_CSP_PARAM } from "./app-csp.js";
 import { AppsError } from "./apps-error.js";
-import { browserGlobals, type AppContainer, type FrameElement } from "./browser-globals.js";
+import { browserGlobals, type AppContainer, type FrameElement, type FrameWindow } from "./browser-globals.js";
 import type { AppsCallResult, AppsUiResource } from "./channel.js";
 
 /** What the host decides when the app asks for something. Each may refuse by throwing. */
@@ -43,6 +43,11 @@ export interface AppFrame {
   close(): Promise<void>;
 }
 
+/** The extension's transport, typed for our frame windows (its own types name the DOM's Window). */
+const FrameTransport = PostMessageTransport as unknown as new (
+  target: FrameWindow,
+  source: FrameWindow,
+) => PostMessageTransport;
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 /** How long an app gets to answer a teardown before its frame is removed anyway. */
 const TEARDOWN_TIMEOUT_MS = 2_000;
@@ -127,7 +132,7 @@ class BridgedAppFrame implements AppFrame {
     if (target === null)
       throw new AppsError("APP_FAILED", "the app's iframe has no window (is the container in the document?)");
     // The window of our own iframe: the transport sends to it and takes messages only from it.
-    await this.#bridge.connect(new PostMessageTransport(target, target));
+    await this.#bridge.connect(new FrameTransport(target, target));
     this.iframe.src = url.href;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
