@@ -80,6 +80,14 @@ export const BROWSER_USES = {
     if (!Array.isArray(tools)) throw new Error("createLangChainTools returned no list");
     return "LangChain tools from an empty registry";
   },
+  "@mcp-tool-adapter/apps": async (api) => {
+    const policy = api.buildAppCsp({ connectDomains: ["https://api.example.com"] });
+    if (!policy.includes("connect-src https://api.example.com") || typeof api.createAppFrame !== "function")
+      throw new Error(`app CSP ${JSON.stringify(policy)}`);
+    const client = api.createAppsClient({ baseUrl: "/api/apps" });
+    if (typeof client.callTool !== "function") throw new Error("createAppsClient returned no client");
+    return `an app's CSP: ${policy.split("; ").find((directive) => directive.startsWith("connect-src"))}`;
+  },
   "@mcp-tool-adapter/openai-agents": async (api, registry) => {
     const tools = api.createOpenAIAgentsTools(new registry.ToolRegistry());
     if (!Array.isArray(tools)) throw new Error("createOpenAIAgentsTools returned no list");

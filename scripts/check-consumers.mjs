@@ -140,7 +140,7 @@ function unsafeFileName(name) {
 }
 
 /** The umbrella's sub-entries (code most hosts never run, kept out of its main entry): checked like main entries. */
-const SUB_ENTRIES = { "mcp-tool-adapter": ["http", "model-tools", "oauth"] };
+const SUB_ENTRIES = { "mcp-tool-adapter": ["http", "model-tools", "oauth"], "@mcp-tool-adapter/apps": ["server"] };
 
 /** What a consumer imports of a package: its main entry, then its sub-entries. */
 function entrySpecifiers(pkg) {

@@ -65,6 +65,13 @@ export type {
   ServerLogListener,
 } from "./protocol-types.js";
 export { MCP_LOG_LEVELS } from "./server-logs.js";
+export {
+  DEFAULT_MAX_TOOL_UI_BYTES,
+  type MCPToolUiCsp,
+  type MCPToolUiPermissions,
+  type MCPToolUiResource,
+  type ReadToolUiOptions,
+} from "./tool-ui-resource.js";
 export type {
   HealthChangeEvent,
   HealthChangeListener,

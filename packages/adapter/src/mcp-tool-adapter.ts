@@ -18,6 +18,7 @@ import { Instrumentation } from "./telemetry/instrumentation.js";
 import { Redactor } from "./redaction.js";
 import { ToolSync } from "./tool-sync.js";
 import { ToolCalls } from "./tools/tool-call.js";
+import { ToolUiResources, type MCPToolUiResource, type ReadToolUiOptions } from "./tool-ui-resource.js";
 import type {
   MCPCompleteOptions,
   MCPCompletion,
@@ -74,6 +75,8 @@ export class MCPToolAdapter {
   readonly #calls: ToolCalls;
   /** Resources, prompts, completions and the server's log messages. */
   readonly #features: ServerFeatures;
+  /** MCP Apps: this server's UI resources, cached by URI. */
+  readonly #uiResources = new ToolUiResources((uri, options) => this.readResource(uri, options));
   /** Elicitation, sampling and roots: what this client offers the server. */
   readonly #clientFeatures: ClientFeatures;
 
@@ -267,6 +270,16 @@ export class MCPToolAdapter {
     assertFunction(listener, "subscribeResource", "listener");
     const session = this.#connection.require(`subscribe to resource "${uri}"`);
     return this.#features.resources.subscribe(session, uri, listener, options);
+  }
+
+  /**
+   * MCP Apps: a tool's HTML interface (its `_meta.ui.resourceUri`), with the CSP and permissions
+   * the server declared. Read once per URI and cached for this server; `maxBytes` bounds it.
+   * Failures are results: "not_found" for an unknown tool or one without a UI.
+   */
+  readToolUi(toolName: string, options: ReadToolUiOptions = {}): Promise<MCPRequestResult<MCPToolUiResource>> {
+    const tool = this.discoveredTools.find((candidate) => candidate.name === toolName);
+    return this.#uiResources.read(tool, options);
   }
 
   /** Calls `listener` after the server's resource list changed and was listed again; returns the unsubscribe function. */

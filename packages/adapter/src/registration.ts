@@ -1,4 +1,5 @@
 import {
+  TOOL_UI_METADATA_KEY,
   validateToolName,
   type ToolCallResult,
   type ToolDefinition,
@@ -52,6 +53,7 @@ export function buildToolDefinitions(
         ...(tool.title === undefined ? {} : { title: tool.title }),
         ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
         ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+        ...(tool.ui === undefined ? {} : { [TOOL_UI_METADATA_KEY]: tool.ui }),
       },
       checkpointable: false,
       handler: createHandler(tool.name, context),

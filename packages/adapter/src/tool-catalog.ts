@@ -1,5 +1,5 @@
 import { formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
-import { frozenSnapshot } from "@mcp-tool-adapter/registry";
+import { frozenSnapshot, parseToolUiMeta, type ToolUi } from "@mcp-tool-adapter/registry";
 import type { ToolCapability } from "@mcp-tool-adapter/capability-inference";
 import { describeCause } from "./errors.js";
 import { toolCapability } from "./tool-capabilities.js";
@@ -175,6 +175,7 @@ interface ListedTool {
   readonly inputProblem: string | undefined;
   readonly outputSchema: Record<string, unknown> | undefined;
   readonly annotations: Record<string, unknown> | undefined;
+  readonly ui: ToolUi | undefined;
   readonly requiresTask: boolean;
 }
 
@@ -184,7 +185,7 @@ const DEFAULT_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({ 
 const NO_INPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({});
 
 function readListing(raw: Record<string, unknown> & { name: string }): ListedTool {
-  const { inputSchema, outputSchema, annotations, title, description, execution } = raw;
+  const { inputSchema, outputSchema, annotations, title, description, execution, _meta } = raw;
   return {
     name: raw.name,
     title: typeof title === "string" ? title : undefined,
@@ -200,6 +201,7 @@ function readListing(raw: Record<string, unknown> & { name: string }): ListedToo
         : `inputSchema must be a JSON Schema object, got ${Array.isArray(inputSchema) ? "an array" : typeof inputSchema}`,
     outputSchema: isRecord(outputSchema) ? outputSchema : undefined,
     annotations: isRecord(annotations) ? annotations : undefined,
+    ui: parseToolUiMeta(_meta),
     requiresTask: isRecord(execution) && execution.taskSupport === "required",
   };
 }
@@ -214,7 +216,8 @@ function listsAs(listed: ListedTool, entry: CatalogEntry): boolean {
     listed.requiresTask === entry.requiresTask &&
     jsonEqual(listed.inputSchema, descriptor.inputSchema) &&
     optionalJsonEqual(listed.outputSchema, descriptor.outputSchema) &&
-    optionalJsonEqual(listed.annotations, descriptor.annotations)
+    optionalJsonEqual(listed.annotations, descriptor.annotations) &&
+    optionalJsonEqual(listed.ui, descriptor.ui)
   );
 }
 
@@ -223,7 +226,7 @@ function optionalJsonEqual(listed: unknown, kept: unknown): boolean {
 }
 
 function toEntry(listed: ListedTool): CatalogEntry {
-  const { title, outputSchema, annotations } = listed;
+  const { title, outputSchema, annotations, ui } = listed;
   const descriptor: MCPToolDescriptor = {
     name: listed.name,
     ...(title !== undefined ? { title } : {}),
@@ -232,6 +235,7 @@ function toEntry(listed: ListedTool): CatalogEntry {
     inputSchema: frozenSnapshot(listed.inputSchema),
     ...(outputSchema !== undefined ? { outputSchema: frozenSnapshot(outputSchema) } : {}),
     ...(annotations !== undefined ? { annotations: frozenSnapshot(annotations) } : {}),
+    ...(ui !== undefined ? { ui } : {}),
   };
   return new CatalogEntry(Object.freeze(descriptor), listed.inputProblem, listed.requiresTask);
 }

@@ -1,6 +1,6 @@
 import type { CapabilityOverrides } from "@mcp-tool-adapter/capability-inference";
 import type { Logger, MCPProgress } from "@mcp-tool-adapter/core";
-import type { RegistryChange } from "@mcp-tool-adapter/registry";
+import type { RegistryChange, ToolUi } from "@mcp-tool-adapter/registry";
 
 export type { Logger, MCPProgress };
 
@@ -31,6 +31,8 @@ export interface MCPToolDescriptor {
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly outputSchema?: Readonly<Record<string, unknown>>;
   readonly annotations?: MCPToolAnnotations;
+  /** MCP Apps: the tool's HTML interface (`_meta.ui.resourceUri`) and who may see it (model, app or both). */
+  readonly ui?: ToolUi;
 }
 
 /**

@@ -1,4 +1,11 @@
-import type { RegisteredTool, ToolCallResult, ToolCapabilities } from "@mcp-tool-adapter/registry";
+import {
+  isVisibleToModel,
+  toolUiOf,
+  type RegisteredTool,
+  type ToolCallResult,
+  type ToolCapabilities,
+  type ToolUi,
+} from "@mcp-tool-adapter/registry";
 import {
   createSchemaValidator,
   formatValidationErrors,
@@ -33,6 +40,8 @@ export interface ModelTool {
   readonly capabilities: ToolCapabilities;
   /** The registry entry behind it (source metadata, title, annotations). */
   readonly registered: RegisteredTool;
+  /** MCP Apps: the tool's UI reference (its `ui://` resource, who may see it), if it has one. */
+  readonly ui: ToolUi | undefined;
   /**
    * Restores the model's arguments, validates them against the real schema and calls the tool
    * through the source. Never throws: invalid arguments are a result with errorKind "validation"
@@ -77,7 +86,9 @@ export interface ModelToolSet {
  */
 export function createModelToolSet(input: ToolSourceInput, options: ModelToolSetOptions = {}): ModelToolSet {
   const source = resolveToolSource(input);
-  const listed = source.list();
+  const all = source.list();
+  // MCP Apps: a tool its server meant for the app alone never reaches a model (nor any bridge).
+  const listed = all.every(isVisibleToModel) ? all : all.filter(isVisibleToModel);
   // No copy of the whole list without a filter: thousands of tools are converted per agent step.
   const registered = options.filter === undefined ? listed : listed.filter((tool) => options.filter?.(tool) ?? true);
   const mapping = mapModelToolNames(
@@ -129,6 +140,7 @@ class RegistryModelTool implements ModelTool {
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
   readonly capabilities: ToolCapabilities;
+  readonly ui: ToolUi | undefined;
   #conversions: PreparedSchema | undefined;
   #compiled: CompiledSchema | null | undefined;
 
@@ -142,6 +154,7 @@ class RegistryModelTool implements ModelTool {
     this.description = registered.description;
     this.inputSchema = registered.inputSchema;
     this.capabilities = registered.capabilities;
+    this.ui = toolUiOf(registered);
   }
 
   schemaFor(dialect: SchemaDialect): ConvertedSchema {

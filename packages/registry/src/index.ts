@@ -1,6 +1,14 @@
 export { frozenSnapshot } from "./frozen-snapshot.js";
 export { RegistryError, type RegistryErrorCode } from "./registry-error.js";
 export { ToolRegistry } from "./tool-registry.js";
+export {
+  isVisibleToModel,
+  parseToolUiMeta,
+  TOOL_UI_METADATA_KEY,
+  toolUiOf,
+  type ToolUi,
+  type ToolVisibility,
+} from "./tool-ui.js";
 export { MAX_NAME_CHARACTERS, validateToolName, type NameKind } from "./validate-name.js";
 export type {
   Logger,

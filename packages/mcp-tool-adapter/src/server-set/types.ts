@@ -24,6 +24,7 @@ export type ServerSetProtocolMethods = Partial<
     | "listResources"
     | "listResourceTemplates"
     | "readResource"
+    | "readToolUi"
     | "subscribeResource"
     | "listPrompts"
     | "getPrompt"
