@@ -11,6 +11,7 @@ import { runModelToolsScenario } from "./scenarios/model-tools.js";
 import type { PeerTable } from "./peers/peer-table.js";
 import { runEnginesScenario } from "./scenarios/engines.js";
 import { runPeersScenario } from "./scenarios/peers.js";
+import { runServerSetScenario } from "./scenarios/server-set.js";
 import type { BenchSettings, PeerOptions, ScenarioName } from "./settings.js";
 import { runTelemetryScenario } from "./scenarios/telemetry.js";
 import { WarningRecorder, type RecordedWarning } from "./warnings.js";
@@ -78,6 +79,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));
     if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));
     if (wanted.has("heap")) figures.push(...(await runHeapScenario(context)));
+    if (wanted.has("server-set")) figures.push(...(await runServerSetScenario(context)));
     for (const transport of ["stdio", "streamable-http"] as const) {
       if (!wanted.has(transport === "stdio" ? "peers-stdio" : "peers-http")) continue;
       const { figures: peerFigures, table } = await runPeersScenario(transport, context);

@@ -71,6 +71,14 @@ export interface BenchSettings {
    */
   readonly engineRounds: number;
   readonly engineCalls: { readonly stdio: EngineCalls; readonly http: EngineCalls };
+  /**
+   * Many servers at once (issue 36): stdio servers in one MCPServerSet, tools each, calls spread
+   * over them (with `inFlight` outstanding), and rounds (a fresh process each).
+   */
+  readonly serverSetServers: number;
+  readonly serverSetToolsPerServer: number;
+  readonly serverSetCalls: number;
+  readonly serverSetRounds: number;
 }
 
 /** Echo calls per process: untimed warm-up, sequential, then with `peerInFlight` outstanding. */
@@ -121,6 +129,10 @@ export const DEFAULT_SETTINGS: BenchSettings = {
     stdio: { warmup: 1_000, sequential: 2_000, concurrent: 10_000 },
     http: { warmup: 200, sequential: 500, concurrent: 1_500 },
   },
+  serverSetServers: 20,
+  serverSetToolsPerServer: 10,
+  serverSetCalls: 2_000,
+  serverSetRounds: 3,
 };
 
 export const QUICK_SETTINGS: BenchSettings = {
@@ -164,6 +176,10 @@ export const QUICK_SETTINGS: BenchSettings = {
     stdio: { warmup: 20, sequential: 200, concurrent: 1_000 },
     http: { warmup: 20, sequential: 100, concurrent: 300 },
   },
+  serverSetServers: 3,
+  serverSetToolsPerServer: 2,
+  serverSetCalls: 30,
+  serverSetRounds: 1,
 };
 
 /** Which scenario groups to run. */
@@ -175,6 +191,7 @@ export type ScenarioName =
   | "http"
   | "many-tools"
   | "heap"
+  | "server-set"
   | "peers-stdio"
   | "peers-http"
   | "engines-stdio"
@@ -188,6 +205,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "http",
   "many-tools",
   "heap",
+  "server-set",
   "peers-stdio",
   "peers-http",
   "engines-stdio",
