@@ -53,6 +53,8 @@ export interface BenchSettings {
   readonly modelToolsCallBatches: number;
   readonly modelToolsCallBatchSize: number;
   readonly modelToolsConvertRounds: number;
+  /** Fresh processes per provider format for the first conversion at scale (issue 36). */
+  readonly coldConversionRounds: number;
   /**
    * The peer comparison (issue 17's method): rounds (each a fresh node process per side, the
    * order rotating), echo calls per process (untimed warm-up, sequential, then with
@@ -118,6 +120,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   modelToolsCallBatches: 200,
   modelToolsCallBatchSize: 1_000,
   modelToolsConvertRounds: 10,
+  coldConversionRounds: 3,
   peerRounds: 5,
   peerWarmupCalls: 200,
   peerSequentialCalls: 2_000,
@@ -165,6 +168,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   modelToolsCallBatches: 10,
   modelToolsCallBatchSize: 100,
   modelToolsConvertRounds: 1,
+  coldConversionRounds: 1,
   peerRounds: 1,
   peerWarmupCalls: 20,
   peerSequentialCalls: 200,
@@ -186,6 +190,7 @@ export const QUICK_SETTINGS: BenchSettings = {
 export type ScenarioName =
   | "leaf"
   | "model-tools"
+  | "cold-conversion"
   | "telemetry"
   | "stdio"
   | "http"
@@ -200,6 +205,7 @@ export type ScenarioName =
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
   "model-tools",
+  "cold-conversion",
   "telemetry",
   "stdio",
   "http",

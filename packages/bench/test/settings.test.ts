@@ -19,6 +19,7 @@ describe("parseBenchArgs", () => {
     expect(DEFAULT_SCENARIOS).toEqual([
       "leaf",
       "model-tools",
+      "cold-conversion",
       "telemetry",
       "stdio",
       "http",
