@@ -198,7 +198,13 @@ export async function runPeersScenario(
         label: kind.label,
         unit: kind.unit,
         ratioless: kind.ratioless === true,
-        cells: Object.fromEntries(sides.map((side) => [side, bySide[side]])),
+        // The floor imports nothing, so its import has no meaningful ratio: its cell shows the value only.
+        cells: Object.fromEntries(
+          sides.map((side) => [
+            side,
+            side === FLOOR_SIDE && kind.floorless === true ? { ...bySide[side], ratio: Number.NaN } : bySide[side],
+          ]),
+        ),
         ...(floorRan && kind.floorless !== true
           ? { floorCells: summarizeAgainstBaseline(valueRounds[index]!, sides, FLOOR_SIDE) }
           : {}),
