@@ -74,17 +74,18 @@ export function single(figure: SingleFigure, target?: (value: number) => TargetV
 
 // Targets of issue 7 and issue 2, as verdict builders.
 
+/** `ours / theirs ≤ limit`; `against` names the other side in the target's text (default "raw"). */
 export const ratioAtMost =
-  (limit: number) =>
+  (limit: number, against = "raw") =>
   (_adapter: number, _raw: number, ratio: number): TargetVerdict => ({
-    text: `≤ ${limit} × raw`,
+    text: `≤ ${limit} × ${against}`,
     pass: ratio <= limit,
   });
 
 export const ratioAtLeast =
-  (limit: number) =>
+  (limit: number, against = "raw") =>
   (_adapter: number, _raw: number, ratio: number): TargetVerdict => ({
-    text: `≥ ${limit} × raw`,
+    text: `≥ ${limit} × ${against}`,
     pass: ratio >= limit,
   });
 

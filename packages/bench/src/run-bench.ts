@@ -8,9 +8,11 @@ import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
 import { runManyToolsScenario } from "./scenarios/many-tools.js";
 import { runModelToolsScenario } from "./scenarios/model-tools.js";
+import { runColdConversionScenario } from "./scenarios/cold-conversion.js";
 import type { PeerTable } from "./peers/peer-table.js";
 import { runEnginesScenario } from "./scenarios/engines.js";
 import { runPeersScenario } from "./scenarios/peers.js";
+import { runServerSetScenario } from "./scenarios/server-set.js";
 import type { BenchSettings, PeerOptions, ScenarioName } from "./settings.js";
 import { runTelemetryScenario } from "./scenarios/telemetry.js";
 import { WarningRecorder, type RecordedWarning } from "./warnings.js";
@@ -73,11 +75,13 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     // Cheapest and most sensitive to a quiet machine first.
     if (wanted.has("leaf")) figures.push(...runLeafScenario(context));
     if (wanted.has("model-tools")) figures.push(...(await runModelToolsScenario(context)));
+    if (wanted.has("cold-conversion")) figures.push(...(await runColdConversionScenario(context)));
     if (wanted.has("telemetry")) figures.push(...(await runTelemetryScenario(context)));
     if (wanted.has("stdio")) figures.push(...(await runEverythingScenario("stdio", context)));
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));
     if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));
     if (wanted.has("heap")) figures.push(...(await runHeapScenario(context)));
+    if (wanted.has("server-set")) figures.push(...(await runServerSetScenario(context)));
     for (const transport of ["stdio", "streamable-http"] as const) {
       if (!wanted.has(transport === "stdio" ? "peers-stdio" : "peers-http")) continue;
       const { figures: peerFigures, table } = await runPeersScenario(transport, context);

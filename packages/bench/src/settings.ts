@@ -53,6 +53,8 @@ export interface BenchSettings {
   readonly modelToolsCallBatches: number;
   readonly modelToolsCallBatchSize: number;
   readonly modelToolsConvertRounds: number;
+  /** Fresh processes per provider format for the first conversion at scale (issue 36). */
+  readonly coldConversionRounds: number;
   /**
    * The peer comparison (issue 17's method): rounds (each a fresh node process per side, the
    * order rotating), echo calls per process (untimed warm-up, sequential, then with
@@ -71,6 +73,14 @@ export interface BenchSettings {
    */
   readonly engineRounds: number;
   readonly engineCalls: { readonly stdio: EngineCalls; readonly http: EngineCalls };
+  /**
+   * Many servers at once (issue 36): stdio servers in one MCPServerSet, tools each, calls spread
+   * over them (with `inFlight` outstanding), and rounds (a fresh process each).
+   */
+  readonly serverSetServers: number;
+  readonly serverSetToolsPerServer: number;
+  readonly serverSetCalls: number;
+  readonly serverSetRounds: number;
 }
 
 /** Echo calls per process: untimed warm-up, sequential, then with `peerInFlight` outstanding. */
@@ -110,6 +120,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   modelToolsCallBatches: 200,
   modelToolsCallBatchSize: 1_000,
   modelToolsConvertRounds: 10,
+  coldConversionRounds: 3,
   peerRounds: 5,
   peerWarmupCalls: 200,
   peerSequentialCalls: 2_000,
@@ -121,6 +132,10 @@ export const DEFAULT_SETTINGS: BenchSettings = {
     stdio: { warmup: 1_000, sequential: 2_000, concurrent: 10_000 },
     http: { warmup: 200, sequential: 500, concurrent: 1_500 },
   },
+  serverSetServers: 20,
+  serverSetToolsPerServer: 10,
+  serverSetCalls: 2_000,
+  serverSetRounds: 3,
 };
 
 export const QUICK_SETTINGS: BenchSettings = {
@@ -153,6 +168,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   modelToolsCallBatches: 10,
   modelToolsCallBatchSize: 100,
   modelToolsConvertRounds: 1,
+  coldConversionRounds: 1,
   peerRounds: 1,
   peerWarmupCalls: 20,
   peerSequentialCalls: 200,
@@ -164,17 +180,23 @@ export const QUICK_SETTINGS: BenchSettings = {
     stdio: { warmup: 20, sequential: 200, concurrent: 1_000 },
     http: { warmup: 20, sequential: 100, concurrent: 300 },
   },
+  serverSetServers: 3,
+  serverSetToolsPerServer: 2,
+  serverSetCalls: 30,
+  serverSetRounds: 1,
 };
 
 /** Which scenario groups to run. */
 export type ScenarioName =
   | "leaf"
   | "model-tools"
+  | "cold-conversion"
   | "telemetry"
   | "stdio"
   | "http"
   | "many-tools"
   | "heap"
+  | "server-set"
   | "peers-stdio"
   | "peers-http"
   | "engines-stdio"
@@ -183,11 +205,13 @@ export type ScenarioName =
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
   "model-tools",
+  "cold-conversion",
   "telemetry",
   "stdio",
   "http",
   "many-tools",
   "heap",
+  "server-set",
   "peers-stdio",
   "peers-http",
   "engines-stdio",

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,13 +9,66 @@ import { RESULT_MARKER } from "../src/peers/peer-job.js";
 import { formatPeerCell, formatPeerTable, type PeerTable } from "../src/peers/peer-table.js";
 import { parsePeerResult } from "../src/peers/run-peer-worker.js";
 import { PEER_SIDE_NAMES, sidesRunnableOn } from "../src/peers/sides.js";
+import { ANCHOR_TARGETS, anchorTargetsFor } from "../src/peers/anchor-targets.js";
+import { typeScriptNodeArgs } from "../src/workers/spawn-worker.js";
 import { stdioPeerTargets } from "../src/scenarios/peers.js";
 
 describe("sidesRunnableOn", () => {
   it("leaves out the peers whose current version needs Node 22 on Node 20, and keeps the baseline", () => {
-    expect(sidesRunnableOn(20)).toEqual(["raw", "adapter", "adapter-discovered", "adapter-sdk-v1", "langchain"]);
+    expect(sidesRunnableOn(20)).toEqual([
+      "raw",
+      "raw-sdk-v2",
+      "floor",
+      "adapter",
+      "adapter-discovered",
+      "adapter-sdk-v1",
+      "langchain",
+    ]);
     expect(sidesRunnableOn(24)).toEqual(PEER_SIDE_NAMES);
     expect(sidesRunnableOn(24, ["mastra", "adapter"])).toEqual(["raw", "adapter", "mastra"]);
+  });
+});
+
+describe("anchorTargetsFor", () => {
+  it("judges HTTP connect against the SDK 1.x Client on HTTP only, and the floor and the v2 Client on both", () => {
+    const anchors = (transport: "stdio" | "streamable-http") =>
+      anchorTargetsFor(transport).flatMap((entry) => Object.keys(entry.figures).map((key) => `${entry.anchor}:${key}`));
+    expect(anchors("streamable-http")).toContain("raw:connect");
+    expect(anchors("stdio")).not.toContain("raw:connect");
+    for (const transport of ["stdio", "streamable-http"] as const) {
+      expect(anchors(transport)).toEqual(
+        expect.arrayContaining(["floor:cpu.in-flight", "floor:echo.p50", "raw-sdk-v2:throughput", "ai-sdk:list.rss"]),
+      );
+    }
+  });
+
+  it("names the anchor in each verdict and applies the issue's limits", () => {
+    const floor = ANCHOR_TARGETS.find((entry) => entry.anchor === "floor")!;
+    expect(floor.figures["cpu.in-flight"]!(30, 20, 1.5)).toEqual({ text: "≤ 1.5 × floor", pass: true });
+    expect(floor.figures["cpu.in-flight"]!(31, 20, 1.55).pass).toBe(false);
+    const v2 = ANCHOR_TARGETS.find((entry) => entry.anchor === "raw-sdk-v2")!;
+    expect(v2.figures.throughput!(1, 1, 1.19)).toEqual({ text: "≥ 1.2 × raw-sdk-v2", pass: false });
+  });
+});
+
+describe("resetPeakRss", () => {
+  it("brings the peak RSS down to the current RSS once a spike is freed (Linux)", () => {
+    const output = execFileSync(
+      process.execPath,
+      [...typeScriptNodeArgs(), "--expose-gc", fileURLToPath(new URL("fixtures/peak-rss-fixture.ts", import.meta.url))],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+    );
+    const figures = JSON.parse(output) as {
+      reset: boolean;
+      peakWithSpike: number;
+      peakAfterReset: number;
+      current: number;
+    };
+    if (process.platform !== "linux") return;
+    expect(figures.reset).toBe(true);
+    // The spike was about 80 MB; after the reset the peak is where the process stands now.
+    expect(figures.peakWithSpike - figures.peakAfterReset).toBeGreaterThan(40);
+    expect(figures.peakAfterReset - figures.current).toBeLessThan(5);
   });
 });
 
@@ -89,6 +144,29 @@ describe("formatPeerTable", () => {
     expect(text).toContain("left out (need a newer Node): mastra");
     expect(text).toContain("FAILED round 2, mastra: boom");
     expect(text).toContain("@mcp-tool-adapter/adapter alone: 1.10× (110.0 ms)");
+  });
+
+  it("adds each side's ratio to the floor when the floor ran, and none for the floor itself", () => {
+    const withFloor: PeerTable = {
+      ...table,
+      sides: [...table.sides, { side: "floor", label: "floor", call: "ndjson" }],
+      rows: [
+        {
+          key: "cpu.in-flight",
+          label: "client CPU per call, 50 in flight",
+          unit: "µs",
+          ratioless: false,
+          cells: { raw: summary(60, 1), adapter: summary(30, 0.5), floor: summary(20, 0.33) },
+          floorCells: { raw: summary(60, 3), adapter: summary(30, 1.5), floor: summary(20, 1) },
+          perRound: [{ raw: 60, adapter: 30, floor: 20 }],
+        },
+      ],
+    };
+    const text = formatPeerTable(withFloor);
+    expect(text).toContain(
+      "| client CPU per call, 50 in flight | 60.00 µs, floor 3.00× | 0.50× (30.00 µs), floor 1.50× | 0.33× (20.00 µs) |",
+    );
+    expect(text).toContain('("floor N×") to the floor side');
   });
 
   it("shows a side without a usable round as n/a, never as a number", () => {

@@ -16,7 +16,17 @@ describe("parseBenchArgs", () => {
       outFile: "/out.json",
       peers: { fromSource: false },
     });
-    expect(DEFAULT_SCENARIOS).toEqual(["leaf", "model-tools", "telemetry", "stdio", "http", "many-tools", "heap"]);
+    expect(DEFAULT_SCENARIOS).toEqual([
+      "leaf",
+      "model-tools",
+      "cold-conversion",
+      "telemetry",
+      "stdio",
+      "http",
+      "many-tools",
+      "heap",
+      "server-set",
+    ]);
   });
 
   it("runs the peer comparison only when asked, with issue 17's method by default", () => {
@@ -100,7 +110,7 @@ describe("parseBenchArgs", () => {
   );
 
   it.each([
-    ["--sides=adapter,crewai", /--sides takes .*raw, adapter, adapter-discovered/],
+    ["--sides=adapter,crewai", /--sides takes .*raw, raw-sdk-v2, floor, adapter, adapter-discovered/],
     ["--sides=", /--sides takes/],
     ["--peer-rounds=0", /--peer-rounds takes a positive integer; got "0"/],
     ["--peer-calls=1,2", /--peer-calls takes 3 comma-separated positive integers; got "1,2"/],

@@ -1,8 +1,7 @@
-import { Ajv, type AnySchema, type Options, type ValidateFunction } from "ajv";
+import type { Ajv, AnySchema, Options, ValidateFunction } from "ajv";
 import type { Ajv2019 } from "ajv/dist/2019.js";
 import type { Ajv2020 } from "ajv/dist/2020.js";
-import * as ajvFormats from "ajv-formats";
-import { loadAjv2019, loadAjv2020 } from "#engine-modules";
+import { loadAjv, loadAjv2019, loadAjv2020, loadAjvFormats } from "#engine-modules";
 import type { Engine } from "./dialects.js";
 import { DRAFT_06_META_SCHEMA } from "./draft-06-meta-schema.js";
 import { linearRegExpEngine } from "./linear-regexp.js";
@@ -91,7 +90,7 @@ const AJV_OPTIONS: Options = {
 function createAjv(engine: Engine): AjvInstance {
   switch (engine) {
     case "draft-07": {
-      const ajv = new Ajv(AJV_OPTIONS);
+      const ajv = new (loadAjv())(AJV_OPTIONS);
       ajv.addMetaSchema(DRAFT_06_META_SCHEMA);
       return ajv;
     }
@@ -106,7 +105,7 @@ function sharedEngine(engine: Engine): SharedEngine {
   let shared = engines.get(engine);
   if (shared === undefined) {
     const ajv = createAjv(engine);
-    ajvFormats.default(ajv);
+    loadAjvFormats()(ajv);
     // Compiling once makes ajv build its meta-schema validators now, so the baseline below is complete.
     const warmUp = {};
     ajv.compile(warmUp);

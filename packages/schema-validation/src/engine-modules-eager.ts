@@ -1,8 +1,18 @@
+import { Ajv } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import * as ajvFormats from "ajv-formats";
 import { RE2JS } from "re2js";
 
 // Outside Node (bundlers, browsers) there is no synchronous loader, so these come with the package.
+export function loadAjv(): typeof Ajv {
+  return Ajv;
+}
+
+export function loadAjvFormats(): typeof ajvFormats.default {
+  return ajvFormats.default;
+}
+
 export function loadAjv2019(): typeof Ajv2019 {
   return Ajv2019;
 }

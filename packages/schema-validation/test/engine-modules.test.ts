@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as eager from "../src/engine-modules-eager.js";
 import * as onNode from "../src/engine-modules-node.js";
 
-// Node loads ajv's 2019/2020 builds and RE2 on first use; other runtimes get them with the
+// Node loads ajv (every build), ajv-formats and RE2 on first use; other runtimes get them with the
 // package. Both must hand out working engines.
 describe.each([
   ["on Node (required on first use)", onNode],
@@ -21,6 +21,14 @@ describe.each([
       expect(validate({ a: 1 })).toBe(true);
       expect(validate({ a: 1, b: 2 })).toBe(false);
     }
+  });
+
+  it("validate draft-07 with ajv and its formats", () => {
+    const ajv = new (modules.loadAjv())();
+    modules.loadAjvFormats()(ajv);
+    const validate = ajv.compile({ type: "string", format: "email" });
+    expect(validate("someone@example.com")).toBe(true);
+    expect(validate("not an address")).toBe(false);
   });
 
   it("match with RE2", () => {

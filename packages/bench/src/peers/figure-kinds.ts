@@ -10,6 +10,8 @@ export interface PeerFigureKind {
   readonly higherIsBetter?: boolean;
   /** A difference that can be near zero or negative: shown as a value, never as a ratio. */
   readonly ratioless?: boolean;
+  /** No ratio to the floor side: the floor has nothing to measure here (it imports nothing). */
+  readonly floorless?: boolean;
   readonly read: (result: PeerSideResult) => number;
 }
 
@@ -24,7 +26,7 @@ export const PEER_FIGURE_KINDS: readonly PeerFigureKind[] = [
     higherIsBetter: true,
     read: (r) => r.callsPerSecond,
   },
-  { key: "import", label: "time to import the package", unit: "ms", read: (r) => r.importMs },
+  { key: "import", label: "time to import the package", unit: "ms", floorless: true, read: (r) => r.importMs },
   { key: "heap", label: "live heap after warm-up", unit: "MB", read: (r) => r.heapAfterWarmupMb },
   {
     key: "heap.growth",
@@ -35,6 +37,12 @@ export const PEER_FIGURE_KINDS: readonly PeerFigureKind[] = [
   },
   { key: "list", label: "connect + list the generated tools", unit: "ms", read: (r) => r.listMs ?? Number.NaN },
   { key: "list.cpu", label: "connect + list, client CPU", unit: "ms", read: (r) => r.listCpuMs ?? Number.NaN },
+  {
+    key: "list.rss",
+    label: "connect + list, peak RSS above the start",
+    unit: "MB",
+    read: (r) => r.listPeakRssMb ?? Number.NaN,
+  },
   { key: "connect", label: "connect + handshake", unit: "ms", read: (r) => r.connectMs },
 ];
 

@@ -58,6 +58,8 @@ export interface PeerSideResult {
   /** Listing every tool of the generated server on a second connection, wall time and client CPU (when the job lists). */
   readonly listMs?: number;
   readonly listCpuMs?: number;
+  /** How far the resident memory rose above its level at the start of the listing (Linux only). */
+  readonly listPeakRssMb?: number;
   readonly toolCount?: number;
 }
 

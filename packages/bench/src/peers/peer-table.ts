@@ -25,6 +25,8 @@ export interface PeerTable<Side extends WorkerSide = WorkerSide> {
     unit: Unit;
     ratioless: boolean;
     cells: Readonly<Partial<Record<Side, SideSummary>>>;
+    /** The same figure as ratios to the floor side (issue 36), when the floor ran. */
+    floorCells?: Readonly<Partial<Record<Side, SideSummary>>>;
     /** Every round's value per side, in round order, for whoever wants to look past the medians. */
     perRound: readonly Readonly<Partial<Record<Side, number>>>[];
   }[];
@@ -52,9 +54,17 @@ export function formatPeerTable(table: PeerTable): string {
   const header = ["figure", ...table.sides.map((side) => side.label)];
   const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
   for (const row of table.rows) {
-    const cells = table.sides.map((side) =>
-      formatPeerCell(row.cells[side.side], row.unit, side.side === (table.baseline ?? "raw"), row.ratioless),
-    );
+    const cells = table.sides.map((side) => {
+      const cell = formatPeerCell(
+        row.cells[side.side],
+        row.unit,
+        side.side === (table.baseline ?? "raw"),
+        row.ratioless,
+      );
+      const toFloor = row.floorCells?.[side.side]?.ratio;
+      if (row.ratioless || toFloor === undefined || !Number.isFinite(toFloor) || side.side === "floor") return cell;
+      return `${cell}, floor ${toFloor.toFixed(2)}×`;
+    });
     lines.push(`| ${row.label} | ${cells.join(" | ")} |`);
   }
   const load = (values: readonly number[]): string => values.map((value) => value.toFixed(2)).join(" / ");
@@ -62,6 +72,11 @@ export function formatPeerTable(table: PeerTable): string {
   return [
     `${table.title ?? "peers"} over ${table.transport}, ${table.node}, ${table.rounds} round(s)${table.fromSource ? ", our packages from source (tsx)" : ""}; load average ${load(table.loadAverage.before)} before, ${load(table.loadAverage.after)} after`,
     ...lines,
+    ...(table.rows.some((row) => row.floorCells !== undefined)
+      ? [
+          'each cell: the ratio to the first column, then ("floor N×") to the floor side, both medians of per-round ratios',
+        ]
+      : []),
     ...(table.probes === undefined
       ? [`ratios: median of the per-round ratios to ${baseline}`]
       : [

@@ -5,8 +5,8 @@
  * external), so every library loads its published build, as in a user's process.
  * Input: the job as JSON in argv[2]. Output: the result as JSON after RESULT_MARKER on stdout.
  */
-import { median } from "../stats.js";
-import { quantile } from "../stats.js";
+import { median, quantile } from "../stats.js";
+import { currentRssMb, heapAfterGcMb, peakRssMb, resetPeakRss } from "../workers/memory.js";
 import { ENGINE_LOADERS, PEER_LOADERS } from "./clients/index.js";
 import type { PeerClient } from "./peer-client.js";
 import {
@@ -23,22 +23,11 @@ import {
 /** server-everything's echo, the call of issue 17's comparison. */
 const EVERYTHING_ECHO: PeerCall = { tool: "echo", args: { message: "hello from the bench" } };
 const LOADERS = { ...PEER_LOADERS, ...ENGINE_LOADERS };
-const BYTES_PER_MB = 1024 * 1024;
 
 const PROBES: Readonly<Record<ImportProbe, () => Promise<unknown>>> = {
   "adapter-package": () => import("@mcp-tool-adapter/adapter"),
   "sdk-client": () => import("@modelcontextprotocol/sdk/client/index.js"),
 };
-
-async function heapAfterGcMb(): Promise<number> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error("peer worker: run it with node --expose-gc");
-  for (let i = 0; i < 3; i += 1) {
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-  }
-  return process.memoryUsage().heapUsed / BYTES_PER_MB;
-}
 
 function cpuMicrosSince(before: NodeJS.CpuUsage): number {
   const spent = process.cpuUsage(before);
@@ -118,15 +107,24 @@ async function runSide(job: PeerSideJob): Promise<PeerSideResult> {
 /**
  * A second connection, to the generated server: connect and list every tool, timed together,
  * because LangChain and Mastra list the tools as part of connecting (the listing cannot be
- * timed apart from their connect); the handshake is small next to 5,000 tools.
+ * timed apart from their connect); the handshake is small next to 5,000 tools. The peak RSS is
+ * how far the process's resident memory rose above where it stood (after full GCs) when the
+ * listing began: the peak is reset first, so the calls before do not count.
  */
-async function listAll(client: PeerClient): Promise<{ listMs: number; listCpuMs: number; toolCount: number }> {
+async function listAll(
+  client: PeerClient,
+): Promise<{ listMs: number; listCpuMs: number; listPeakRssMb?: number; toolCount: number }> {
+  await heapAfterGcMb();
+  const peakReset = resetPeakRss();
+  const rssBefore = currentRssMb();
   const cpu = process.cpuUsage();
   const begin = performance.now();
   try {
     await client.connect();
     const toolCount = await client.listAll();
-    return { listMs: performance.now() - begin, listCpuMs: cpuMicrosSince(cpu) / 1000, toolCount };
+    const listMs = performance.now() - begin;
+    const listCpuMs = cpuMicrosSince(cpu) / 1000;
+    return { listMs, listCpuMs, toolCount, ...(peakReset ? { listPeakRssMb: peakRssMb() - rssBefore } : {}) };
   } finally {
     await client.close();
   }

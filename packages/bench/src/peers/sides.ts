@@ -1,10 +1,23 @@
 /**
- * The sides of the peer comparison (issue 17): the raw SDK Client as the baseline, our umbrella
- * package (calling without a prior discovery, and after one), and the MCP clients of the agent
- * frameworks users compare us with. Each runs alone in a fresh Node process per round.
+ * The sides of the peer comparison (issue 17): the raw SDK Client as the baseline, the SDK v2
+ * Client as a second raw side and a floor client (issue 36), our umbrella package (calling
+ * without a prior discovery, and after one), and the MCP clients of the agent frameworks users
+ * compare us with. Each runs alone in a fresh Node process per round.
  */
 export type PeerSide =
-  "raw" | "adapter" | "adapter-discovered" | "adapter-sdk-v1" | "langchain" | "openai-agents" | "mastra" | "ai-sdk";
+  | "raw"
+  | "raw-sdk-v2"
+  | "floor"
+  | "adapter"
+  | "adapter-discovered"
+  | "adapter-sdk-v1"
+  | "langchain"
+  | "openai-agents"
+  | "mastra"
+  | "ai-sdk";
+
+/** The side every figure is also given as a ratio to: the least a Node client can do. */
+export const FLOOR_SIDE: PeerSide = "floor";
 
 export interface PeerSideInfo {
   readonly side: PeerSide;
@@ -25,6 +38,20 @@ export const PEER_SIDES: readonly PeerSideInfo[] = [
     packages: ["@modelcontextprotocol/sdk"],
     minNodeMajor: 20,
     call: "Client.callTool({ name, arguments })",
+  },
+  {
+    side: "raw-sdk-v2",
+    label: "raw v2 Client",
+    packages: ["@modelcontextprotocol/client"],
+    minNodeMajor: 20,
+    call: "v2 Client.callTool({ name, arguments }), version negotiated (2025 server)",
+  },
+  {
+    side: "floor",
+    label: "floor",
+    packages: [],
+    minNodeMajor: 20,
+    call: "newline-delimited JSON over the pipe with one map of pending ids (HTTP: one fetch per call); no validation, no classification",
   },
   {
     side: "adapter",
@@ -57,9 +84,9 @@ export const PEER_SIDES: readonly PeerSideInfo[] = [
   {
     side: "openai-agents",
     label: "OpenAI Agents",
-    packages: ["@openai/agents-core"],
+    packages: ["@openai/agents-core", "@modelcontextprotocol/client"],
     minNodeMajor: 22,
-    call: "MCPServerStdio / MCPServerStreamableHttp .callTool(name, args)",
+    call: "MCPServerStdio / MCPServerStreamableHttp .callTool(name, args), on the v2 Client",
   },
   {
     side: "mastra",

@@ -1,17 +1,15 @@
 import {
   createModelToolSet,
   handleToolCall,
-  toAnthropicTools,
-  toGeminiFunctionDeclarations,
   toModelText,
   toOpenAITools,
   type ModelToolSet,
 } from "@mcp-tool-adapter/model-tools";
-import { ToolRegistry, type ToolCallResult, type ToolDefinition } from "@mcp-tool-adapter/registry";
-import { createSchemaValidator, type CompiledSchema } from "@mcp-tool-adapter/schema-validation";
+import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import type { BenchContext } from "../context.js";
 import { atMost, single, type Figure } from "../figures.js";
-import { generatedTool, TYPICAL_ARGUMENTS } from "../servers/generated-tools.js";
+import { TYPICAL_ARGUMENTS } from "../servers/generated-tools.js";
+import { CONVERSION_FORMATS, filledRegistry, NAMESPACE } from "./model-tools-registry.js";
 import { median, medianPairedDifference } from "../stats.js";
 
 const GROUP = "model tools (issue 16)";
@@ -19,20 +17,6 @@ const OVERHEAD_LIMIT_US = 5;
 const CONVERT_LIMIT_MS = 50;
 /** Tools the call figures spread their calls over (each has its own compiled schema). */
 const CALLED_TOOLS = 16;
-const NAMESPACE = "gen";
-
-/** A text result of typical size, the same object every call, so only the bridge's work differs. */
-const TEXT_RESULT: ToolCallResult = Object.freeze({
-  success: true,
-  data: Object.freeze({
-    content: Object.freeze([
-      Object.freeze({
-        type: "text",
-        text: "Found 3 open issues assigned to you: #12 crash on start, #40 slow search, #41 typo in README.",
-      }),
-    ]),
-  }),
-});
 
 /** The typical arguments as a strict model sends them: an optional property it leaves out comes as null. */
 const NULL_FILLED_ARGUMENTS: Readonly<Record<string, unknown>> = Object.freeze({ ...TYPICAL_ARGUMENTS, verbose: null });
@@ -48,37 +32,6 @@ export async function runModelToolsScenario(context: BenchContext): Promise<Figu
     ...measureConversion(context),
     ...measureDeferredWork(context),
   ];
-}
-
-/**
- * Tools registered as the adapter registers MCP tools: source "mcp", and a handler that validates
- * the arguments against the tool's schema before answering, as `invoke` does before sending.
- * So "invoke" below includes that validation, and the bridges do not repeat it.
- */
-function filledRegistry(size: number): ToolRegistry {
-  const registry = new ToolRegistry();
-  const validator = createSchemaValidator();
-  const definitions: ToolDefinition[] = Array.from({ length: size }, (_, index) => {
-    const tool = generatedTool(index);
-    let compiled: CompiledSchema | undefined;
-    return {
-      name: tool.name,
-      description: tool.description ?? "",
-      inputSchema: tool.inputSchema,
-      capabilities: { readOnly: false, writes: true },
-      source: "mcp",
-      sourceMetadata: {},
-      checkpointable: false,
-      handler: (args) => {
-        compiled ??= validator.compile(tool.inputSchema);
-        return compiled.validate(args).valid
-          ? TEXT_RESULT
-          : { success: false, errorKind: "validation", error: "invalid arguments" };
-      },
-    };
-  });
-  registry.replaceNamespace(NAMESPACE, definitions);
-  return registry;
 }
 
 /**
@@ -191,20 +144,7 @@ async function measureCallOverhead({ settings }: BenchContext, registry: ToolReg
  */
 function measureConversion({ settings }: BenchContext): Figure[] {
   const collectYoung = youngGenerationCollector();
-  const formats: { key: string; label: string; convert: (registry: ToolRegistry) => unknown[] }[] = [
-    { key: "openai-strict", label: "OpenAI tools (strict)", convert: (registry) => toOpenAITools(registry) },
-    {
-      key: "openai-responses",
-      label: "OpenAI Responses tools (non-strict)",
-      convert: (registry) => toOpenAITools(registry, { api: "responses", strict: false }),
-    },
-    { key: "anthropic", label: "Anthropic tools", convert: (registry) => toAnthropicTools(registry) },
-    {
-      key: "gemini",
-      label: "Gemini function declarations",
-      convert: (registry) => toGeminiFunctionDeclarations(registry),
-    },
-  ];
+  const formats = CONVERSION_FORMATS;
   const timed = (
     format: (typeof formats)[number],
     registry: ToolRegistry,

@@ -13,7 +13,8 @@ import { packageVersions } from "../peers/package-versions.js";
 import { summarizeAgainstBaseline, type RoundValues, type SideSummary } from "../peers/ratios.js";
 import { figureRounds, runPeerRounds } from "../peers/peer-rounds.js";
 import { runPeerWorker } from "../peers/run-peer-worker.js";
-import { peerSideInfo, PEER_SIDE_NAMES, sidesRunnableOn, type PeerSide } from "../peers/sides.js";
+import { anchorTargetsFor } from "../peers/anchor-targets.js";
+import { FLOOR_SIDE, peerSideInfo, PEER_SIDE_NAMES, sidesRunnableOn, type PeerSide } from "../peers/sides.js";
 import type { PeerTable } from "../peers/peer-table.js";
 import { typeScriptNodeArgs } from "../workers/spawn-worker.js";
 import { pairedRatioInterval } from "../stats.js";
@@ -180,6 +181,7 @@ export async function runPeersScenario(
       kind,
       bySide: summarizeAgainstBaseline(valueRounds[index]!, sides, "raw"),
     }));
+    const floorRan = sides.includes(FLOOR_SIDE);
     const probeSummaries = summarizeAgainstBaseline(probeRounds, PROBES, "sdk-client");
     const probes = { adapterPackage: probeSummaries["adapter-package"], sdkClient: probeSummaries["sdk-client"] };
     const table: PeerTable<PeerSide> = {
@@ -196,14 +198,25 @@ export async function runPeersScenario(
         label: kind.label,
         unit: kind.unit,
         ratioless: kind.ratioless === true,
-        cells: Object.fromEntries(sides.map((side) => [side, bySide[side]])),
+        // The floor imports nothing, so its import has no meaningful ratio: its cell shows the value only.
+        cells: Object.fromEntries(
+          sides.map((side) => [
+            side,
+            side === FLOOR_SIDE && kind.floorless === true ? { ...bySide[side], ratio: Number.NaN } : bySide[side],
+          ]),
+        ),
+        ...(floorRan && kind.floorless !== true
+          ? { floorCells: summarizeAgainstBaseline(valueRounds[index]!, sides, FLOOR_SIDE) }
+          : {}),
         perRound: valueRounds[index]!,
       })),
       probes,
       failures,
     };
     const loadNote = `load average ${loadBefore.map((l) => l.toFixed(2)).join("/")} before, ${loadAfter.map((l) => l.toFixed(2)).join("/")} after (1/5/15 min)`;
-    return { figures: peerFigures(table, probes, summaries, key, group, loadNote, transport, context), table };
+    const figures = peerFigures(table, probes, summaries, key, group, loadNote, transport, context);
+    figures.push(...anchorFigures(table, key, group));
+    return { figures, table };
   } finally {
     for (const stop of stops.reverse()) await stop();
   }
@@ -274,6 +287,39 @@ function peerFigures(
         pass: Math.abs(growth) <= HEAP_FLAT_SHARE * heap.median,
       },
     };
+  }
+  return figures;
+}
+
+/**
+ * Issue 36's verdicts: our side against each anchor that ran (the AI SDK, the v2 Client, the
+ * floor, the SDK 1.x Client), each as the median of the per-round ratios to that anchor.
+ */
+function anchorFigures(table: PeerTable<PeerSide>, key: string, group: string): Figure[] {
+  const ran = new Set(table.sides.map((entry) => entry.side));
+  if (!ran.has("adapter")) return [];
+  const figures: Figure[] = [];
+  for (const { anchor, figures: targets } of anchorTargetsFor(table.transport)) {
+    if (!ran.has(anchor)) continue;
+    for (const [figureKey, verdict] of Object.entries(targets)) {
+      const row = table.rows.find((candidate) => candidate.key === figureKey);
+      if (row === undefined) continue;
+      const ours = summarizeAgainstBaseline(row.perRound, ["adapter", anchor], anchor);
+      figures.push(
+        compared(
+          {
+            id: `peers.${key}.${figureKey}.adapter.vs.${anchor}`,
+            group,
+            label: `${row.label}: mcp-tool-adapter against ${peerSideInfo(anchor).label}`,
+            unit: row.unit,
+            adapter: ours.adapter.median,
+            raw: ours[anchor].median,
+            ratio: ours.adapter.ratio,
+          },
+          verdict,
+        ),
+      );
+    }
   }
   return figures;
 }

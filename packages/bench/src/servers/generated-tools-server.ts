@@ -2,8 +2,12 @@
  * The bench's generated MCP server: `--tools=N` tools with distinct, realistic input schemas,
  * listed in pages of `--page-size=M` (cursor = next offset). Every tool echoes its arguments.
  * Over stdio by default; with `--http`, streamable HTTP on a free 127.0.0.1 port, announced on
- * stdout as `listening <url>`. Run as `node --import tsx generated-tools-server.ts --tools=5000 --page-size=100`.
+ * stdout as `listening <url>`. With `--grandchild`, it starts a helper process (`sleep`) and leaves
+ * it running, as servers that start a database or a language server do: stopping the server then
+ * means stopping its process family. Run as
+ * `node --import tsx generated-tools-server.ts --tools=5000 --page-size=100`.
  */
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -86,6 +90,10 @@ async function serveHttp(): Promise<void> {
 }
 
 process.stdin.once("end", () => process.exit(0));
+if (process.argv.includes("--grandchild")) {
+  // Never stopped by this server: whoever stops the server must stop its family.
+  spawn("sleep", [String(MAX_LIFETIME_MS / 1000)], { stdio: "ignore" }).unref();
+}
 if (process.argv.includes("--http")) {
   // Serves a whole comparison (longer than any lifetime cap); it ends when the bench closes our stdin or dies.
   await serveHttp();

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 const BYTES_PER_MB = 1024 * 1024;
 
@@ -15,6 +15,20 @@ function statusMb(field: "VmRSS" | "VmHWM"): number | undefined {
 /** Peak resident set size of this process so far, in MB. */
 export function peakRssMb(): number {
   return statusMb("VmHWM") ?? (process.resourceUsage().maxRSS * 1024) / BYTES_PER_MB;
+}
+
+/**
+ * Resets this process's peak RSS (VmHWM) to its current RSS, so a later peakRssMb() shows the
+ * peak of what ran in between (Linux >= 4.0: writing 5 to /proc/self/clear_refs). False where
+ * that is not possible; the peak then covers the whole process life.
+ */
+export function resetPeakRss(): boolean {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function currentRssMb(): number {

@@ -5,11 +5,12 @@ import { failedCall, sdkHttpUrl, sdkStdioOptions, type LoadPeerClient, type Peer
 const LABEL = "raw v2 client";
 
 /**
- * The engine comparison's baseline: `@modelcontextprotocol/client`'s Client, speaking one era
- * (pinned to 2026-07-28, or the 2025 handshake), with the SDK v2 transport the target needs:
- * `connect()`, `listTools()` once, then `callTool({ name, arguments })` per call.
+ * `@modelcontextprotocol/client`'s Client with the SDK v2 transport the target needs. In the
+ * engine comparison it speaks one era (pinned to 2026-07-28, or the 2025 handshake) and lists once
+ * after connecting; in the peer comparison (`era` undefined) it negotiates as its docs show and
+ * calls without listing first, as the SDK 1.x baseline does.
  */
-function loadRawV2(era: EngineEra): LoadPeerClient {
+function loadRawV2(era: EngineEra | undefined): LoadPeerClient {
   return async (transport) => {
     const { Client: SdkClient } = await import("@modelcontextprotocol/client");
     // An SDK user imports the one transport they use; stdio is an entry point of its own.
@@ -26,14 +27,17 @@ function loadRawV2(era: EngineEra): LoadPeerClient {
             { name: "bench-raw-v2", version: "0.0.0" },
             {
               capabilities: {},
-              versionNegotiation: era === "2025" ? { mode: "legacy" } : { mode: { pin: "2026-07-28" } },
+              ...(era === undefined
+                ? {}
+                : { versionNegotiation: era === "2025" ? { mode: "legacy" } : { mode: { pin: "2026-07-28" } } }),
             },
           );
           await next.connect(transportFor(target));
-          // Lists once, as the adapter sides do after connecting: then every side has the same
-          // messages on the wire and the same tool definitions in the SDK's cache (which its
-          // callTool consults for output validation and, on 2026-07-28, x-mcp-header mirroring).
-          await next.listTools();
+          // In the engine comparison it lists once, as the adapter sides there do after connecting:
+          // then every side has the same messages on the wire and the same tool definitions in the
+          // SDK's cache (which its callTool consults for output validation and, on 2026-07-28,
+          // x-mcp-header mirroring).
+          if (era !== undefined) await next.listTools();
           client = next;
         },
         async call(tool, args) {
@@ -41,6 +45,7 @@ function loadRawV2(era: EngineEra): LoadPeerClient {
           if (result.isError === true) throw failedCall(LABEL, tool, "error result");
         },
         async listAll() {
+          // Without a cursor the v2 Client walks every page itself.
           return (await connected().listTools()).tools.length;
         },
         async close() {
@@ -66,3 +71,5 @@ async function loadHttpTransport(): Promise<TransportFactory> {
 
 export const loadRawV2Client = loadRawV2("2026-07-28");
 export const loadRawV2LegacyClient = loadRawV2("2025");
+/** The peer comparison's second raw side (issue 36): the v2 Client as a user of a 2025 server runs it. */
+export const loadRawV2PeerClient = loadRawV2(undefined);
