@@ -63,3 +63,4 @@ export {
 } from "./schema/convert-input-schema.js";
 export type { ToolAdapterSource } from "./adapter-tool-source.js";
 export { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";
+export { toolsetMatcher, type ToolsetOption } from "./toolset-option.js";
