@@ -51,8 +51,8 @@ export interface ToolSearch {
    * convert it once and enable what {@link isActive} says.
    */
   readonly catalog: ToolSource;
-  /** Whether the model should see this tool (registry name) now: a meta-tool, pinned, or loaded. */
-  isActive(registryName: string): boolean;
+  /** Whether the model should see this tool (registry name) now: a meta-tool, pinned, or loaded. Safe to pass unbound. */
+  readonly isActive: (registryName: string) => boolean;
   /** Loads tools by registry or model name, as the `load` meta-tool does; returns the registry names loaded. */
   load(names: readonly string[]): string[];
   /** Forgets loaded tools (all of them without names), e.g. between conversations. */
@@ -130,10 +130,11 @@ class SearchSession implements ToolSearch {
     return [...this.#loaded];
   }
 
-  isActive(registryName: string): boolean {
+  /** A field, not a method: passed around unbound (`prepareStep`, `isEnabled`). */
+  readonly isActive = (registryName: string): boolean => {
     if (this.#meta.has(registryName)) return true;
     return this.#inToolset(registryName) && (this.#loaded.has(registryName) || this.#pinned(registryName));
-  }
+  };
 
   load(names: readonly string[]): string[] {
     return this.#load(names).loaded;
