@@ -99,8 +99,9 @@ class MiniSearchToolIndex implements ToolIndex {
       processTerm: toTerm,
       searchOptions: {
         boost: boostOf(options.boost),
-        prefix: (term) => term.length >= 3,
-        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+        // Prefix matches ("repo" finds "repository"); no fuzzy matching: it multiplies the terms
+        // looked up (its cost grows with the vocabulary), and tool names are rarely misspelled.
+        prefix: (term) => term.length >= 4,
         combineWith: "OR",
       },
     });
