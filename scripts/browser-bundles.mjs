@@ -65,6 +65,22 @@ export const BROWSER_USES = {
       throw new Error(`model name ${JSON.stringify(modelName)} does not map back`);
     return `files.read_file is ${modelName} for a model`;
   },
+  "@mcp-tool-adapter/tool-search": async (api, registry) => {
+    const tools = new registry.ToolRegistry();
+    tools.register("weather", {
+      name: "get_forecast",
+      description: "Five-day forecast for a city",
+      inputSchema: { type: "object", properties: {} },
+      capabilities: { readOnly: true, writes: false },
+      checkpointable: true,
+      source: "local",
+      sourceMetadata: {},
+      handler: () => ({ success: true, data: "sunny" }),
+    });
+    const [hit] = api.createToolIndex(tools).search("forecast");
+    if (hit?.name !== "weather/get_forecast") throw new Error(`search found ${JSON.stringify(hit)}`);
+    return `"forecast" finds ${hit.name}`;
+  },
   "@mcp-tool-adapter/adapter": async (api) => {
     const issues = api.findConfigIssues({ transport: "streamable-http" });
     if (issues.length === 0) throw new Error("a config without a url passed the check");

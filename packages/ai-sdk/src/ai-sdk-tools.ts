@@ -72,3 +72,21 @@ function toAISDKTool(modelTool: ModelTool, approval: ApprovalPolicy, options: AI
     toModelOutput: ({ output }) => toAISDKModelOutput(output, options.result),
   });
 }
+
+/**
+ * The names of the tools a step should offer, for `prepareStep: () => ({ activeTools })`: those
+ * whose registry tool `isActive` accepts (with tool search: `search.isActive`, the meta-tools,
+ * pinned and loaded tools). The AI SDK fixes a run's tools up front, so convert the search's
+ * `catalog` once and choose the active ones per step.
+ */
+export function activeToolNames(
+  tools: Readonly<Record<string, AISDKTool>>,
+  isActive: (registryName: string) => boolean,
+): string[] {
+  return Object.entries(tools)
+    .filter(([, candidate]) => {
+      const registryName = (candidate.metadata as { registryName?: unknown } | undefined)?.registryName;
+      return typeof registryName === "string" && isActive(registryName);
+    })
+    .map(([name]) => name);
+}

@@ -1,3 +1,3 @@
-export { createAISDKTools, type AISDKTool, type AISDKToolsOptions } from "./ai-sdk-tools.js";
+export { activeToolNames, createAISDKTools, type AISDKTool, type AISDKToolsOptions } from "./ai-sdk-tools.js";
 export { toAISDKModelOutput } from "./model-output.js";
 export type { ApprovalPolicy, SchemaDialect, ToolSource, ToolSourceInput } from "@mcp-tool-adapter/model-tools";

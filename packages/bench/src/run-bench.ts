@@ -9,6 +9,7 @@ import { runLeafScenario } from "./scenarios/leaf.js";
 import { runManyToolsScenario } from "./scenarios/many-tools.js";
 import { runModelToolsScenario } from "./scenarios/model-tools.js";
 import { runColdConversionScenario } from "./scenarios/cold-conversion.js";
+import { runToolSearchScenario } from "./scenarios/tool-search.js";
 import type { PeerTable } from "./peers/peer-table.js";
 import { runEnginesScenario } from "./scenarios/engines.js";
 import { runPeersScenario } from "./scenarios/peers.js";
@@ -76,6 +77,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     if (wanted.has("leaf")) figures.push(...runLeafScenario(context));
     if (wanted.has("model-tools")) figures.push(...(await runModelToolsScenario(context)));
     if (wanted.has("cold-conversion")) figures.push(...(await runColdConversionScenario(context)));
+    if (wanted.has("tool-search")) figures.push(...runToolSearchScenario(context));
     if (wanted.has("telemetry")) figures.push(...(await runTelemetryScenario(context)));
     if (wanted.has("stdio")) figures.push(...(await runEverythingScenario("stdio", context)));
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));

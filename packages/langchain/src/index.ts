@@ -4,6 +4,7 @@ export {
   type LangChainErrorHandling,
   type LangChainToolsOptions,
 } from "./langchain-tools.js";
+export { activeLangChainTools } from "./active-tools.js";
 export { approvalInterruptOn } from "./approval.js";
 export { LangChainToolCallError, type LangChainBridgeErrorCode } from "./errors.js";
 export { toLangChainContent, type LangChainToolContent } from "./tool-message-content.js";

@@ -511,3 +511,34 @@ describe("loadConfigFile", () => {
     expect(error.line).toBeGreaterThan(0);
   });
 });
+
+describe("toolsets", () => {
+  const servers = { memory: { command: "node", args: ["memory.js"] } };
+
+  it("are read beside the servers, as named pattern lists", () => {
+    const config = parseJson({ mcpServers: servers, toolsets: { research: ["memory/*", "!memory/delete_*"] } });
+    expect(config.toolsets).toEqual({ research: ["memory/*", "!memory/delete_*"] });
+    expect(parseJson({ mcpServers: servers }).toolsets).toBeUndefined();
+  });
+
+  it("name every bad pattern with its place", () => {
+    let caught: unknown;
+    try {
+      parseJson({ mcpServers: servers, toolsets: { research: ["a/b/c", 7], writer: "memory/*" } });
+    } catch (error) {
+      caught = error;
+    }
+    expect(MCPConfigFileError.isInstance(caught)).toBe(true);
+    const error = caught as MCPConfigFileError;
+    expect(error.code).toBe("CONFIG_FILE_INVALID");
+    expect(error.issues.map((issue) => issue.field)).toEqual([
+      "toolsets.research[0]",
+      "toolsets.research[1]",
+      "toolsets.writer",
+    ]);
+    expect(error.message).toContain('field "toolsets.research[1]": must be a string');
+    expect(() => parseJson({ mcpServers: servers, toolsets: ["memory/*"] })).toThrow(
+      /field "toolsets": must be an object of toolsets by name/,
+    );
+  });
+});

@@ -9,6 +9,7 @@ import * as oauth from "@mcp-tool-adapter/oauth";
 import * as openaiAgents from "@mcp-tool-adapter/openai-agents";
 import * as registry from "@mcp-tool-adapter/registry";
 import * as schemaValidation from "@mcp-tool-adapter/schema-validation";
+import * as toolSearch from "@mcp-tool-adapter/tool-search";
 import * as transportHttp from "@mcp-tool-adapter/transport-http";
 import * as transportStdio from "@mcp-tool-adapter/transport-stdio";
 import { describe, expect, it } from "vitest";
@@ -35,6 +36,7 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
   "@mcp-tool-adapter/adapter": adapter,
   "@mcp-tool-adapter/engine-2026": engine2026,
   "@mcp-tool-adapter/model-tools": modelTools,
+  "@mcp-tool-adapter/tool-search": toolSearch,
   "@mcp-tool-adapter/oauth": oauth,
   "@mcp-tool-adapter/ai-sdk": aiSdk,
   "@mcp-tool-adapter/langchain": langchain,
@@ -69,6 +71,7 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
   MCPConfigFileError: (cause) =>
     new umbrella.MCPConfigFileError("CONFIG_FILE_INVALID", "bad file", { file: "mcp.json", cause }),
   ModelToolsError: (cause) => new modelTools.ModelToolsError("UNKNOWN_TOOL", "no such tool", { cause }),
+  ToolSearchError: (cause) => new toolSearch.ToolSearchError("INVALID_OPTIONS", "bad limit", { cause }),
   LangChainToolCallError: (cause) =>
     new langchain.LangChainToolCallError("ns/tool", "failed", { success: false, error: "failed" }, { cause }),
   OpenAIAgentsBridgeError: (cause) =>

@@ -63,3 +63,19 @@ export {
 } from "./schema/convert-input-schema.js";
 export type { ToolAdapterSource } from "./adapter-tool-source.js";
 export { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";
+export { toolsetMatcher, type ToolsetOption } from "./toolset-option.js";
+export {
+  ANTHROPIC_TOOL_SEARCH_BETA,
+  toAnthropicDeferredTools,
+  toOpenAIResponsesDeferredTools,
+  type AnthropicDeferredTool,
+  type AnthropicDeferredToolsOptions,
+  type AnthropicToolSearchTool,
+  type AnthropicToolSearchVariant,
+  type DeferredToolsOptions,
+  type OpenAIDeferredToolsOptions,
+  type OpenAIResponsesDeferredFunctionTool,
+  type OpenAIResponsesDeferredTool,
+  type OpenAIResponsesNamespaceTool,
+  type OpenAIToolSearchTool,
+} from "./deferred-tools.js";

@@ -21,6 +21,7 @@ import {
   type SchemaDialect,
 } from "./schema/convert-input-schema.js";
 import { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";
+import { toolsetMatcher, type ToolsetOption } from "./toolset-option.js";
 
 export interface ModelToolExecuteOptions {
   signal?: AbortSignal;
@@ -59,6 +60,11 @@ export interface ModelToolSetOptions {
   names?: ModelToolNameOptions;
   /** Keep only the tools this returns true for. */
   filter?: (tool: RegisteredTool) => boolean;
+  /**
+   * Keep only a toolset's tools (with `filter`, a tool must pass both): its patterns, or one of a
+   * config's `toolsets` by name. An unknown name throws RegistryError `UNKNOWN_TOOLSET` naming the known ones.
+   */
+  toolset?: ToolsetOption;
   /** Validates arguments before a call; default: a fresh `createSchemaValidator()` per tool set. */
   validator?: SchemaValidator;
   /**
@@ -90,7 +96,8 @@ export function createModelToolSet(input: ToolSourceInput, options: ModelToolSet
   // MCP Apps: a tool its server meant for the app alone never reaches a model (nor any bridge).
   const listed = all.every(isVisibleToModel) ? all : all.filter(isVisibleToModel);
   // No copy of the whole list without a filter: thousands of tools are converted per agent step.
-  const registered = options.filter === undefined ? listed : listed.filter((tool) => options.filter?.(tool) ?? true);
+  const keep = keptTools(options);
+  const registered = keep === undefined ? listed : listed.filter(keep);
   const mapping = mapModelToolNames(
     registered.map((tool) => tool.name),
     options.names,
@@ -116,6 +123,15 @@ export function createModelToolSet(input: ToolSourceInput, options: ModelToolSet
     names: mapping.names,
     get: (modelName) => (byModelName ??= new Map(tools.map((tool) => [tool.modelName, tool]))).get(modelName),
   };
+}
+
+/** The one test of `filter` and `toolset` together; `undefined` when every tool is kept. */
+function keptTools(options: ModelToolSetOptions): ((tool: RegisteredTool) => boolean) | undefined {
+  const { filter } = options;
+  const inToolset = toolsetMatcher(options.toolset);
+  if (inToolset === undefined) return filter;
+  if (filter === undefined) return (tool) => inToolset(tool.name);
+  return (tool) => inToolset(tool.name) && filter(tool);
 }
 
 /**

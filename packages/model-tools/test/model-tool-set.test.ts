@@ -35,6 +35,32 @@ describe("createModelToolSet", () => {
     expect(set.tools.map((tool) => tool.modelName)).toEqual(["notes-search"]);
   });
 
+  it("keeps only a toolset's tools, given as patterns or by name from a config's toolsets, and with the filter", () => {
+    const { registry } = createNotesRegistry();
+    const names = (set: { tools: readonly ModelTool[] }) => set.tools.map((tool) => tool.registryName).sort();
+    expect(names(createModelToolSet(registry, { toolset: ["notes/*", "!notes/delete*"] }))).toEqual([
+      "notes/append",
+      "notes/mystery",
+      "notes/search",
+    ]);
+    const toolsets = { reader: ["notes/search", "notes/mystery"] };
+    expect(names(createModelToolSet(registry, { toolset: { name: "reader", toolsets } }))).toEqual([
+      "notes/mystery",
+      "notes/search",
+    ]);
+    expect(
+      names(
+        createModelToolSet(registry, {
+          toolset: { name: "reader", toolsets },
+          filter: (tool) => tool.capabilities.readOnly,
+        }),
+      ),
+    ).toEqual(["notes/search"]);
+    expect(() => createModelToolSet(registry, { toolset: { name: "ops", toolsets } })).toThrow(
+      expect.objectContaining({ code: "UNKNOWN_TOOLSET", message: 'No toolset "ops"; the toolsets are "reader".' }),
+    );
+  });
+
   it("executes through the source with restored arguments and the caller's signal", async () => {
     const { registry, calls } = createNotesRegistry();
     const search = createModelToolSet(registry).get("notes__search")!;

@@ -22,6 +22,12 @@ export interface OpenAIAgentsToolsOptions extends ModelToolSetOptions {
   strict?: boolean;
   /** Size budget of the text the model reads from one result (truncated with a visible marker). */
   result?: ModelResultOptions;
+  /**
+   * Which tools the model is offered on each turn (the SDK's `isEnabled`), by registry name. With
+   * tool search: convert `search.catalog` once and pass `isEnabled: search.isActive`, so the
+   * meta-tools, pinned and loaded tools are offered. Default: every tool.
+   */
+  isEnabled?: (registryName: string) => boolean;
 }
 
 /** JSON-schema parameter objects as the Agents SDK types them (the SDK does not export the names). */
@@ -59,9 +65,11 @@ function toAgentsTool(modelTool: ModelTool, name: string, options: OpenAIAgentsT
   const strictSchema = options.strict === false ? undefined : modelTool.schemaFor("openai-strict");
   const dialect: SchemaDialect = strictSchema?.strict === true ? "openai-strict" : "openai";
   const approval = options.approval ?? "writes";
+  const { isEnabled } = options;
   const common = {
     name,
     description: modelTool.description,
+    ...(isEnabled === undefined ? {} : { isEnabled: () => isEnabled(modelTool.registryName) }),
     needsApproval:
       approval === "never"
         ? false

@@ -23,3 +23,11 @@ export type {
   ToolListFilter,
   ToolRegistryOptions,
 } from "./types.js";
+export {
+  findToolsetsIssues,
+  matchToolset,
+  selectToolset,
+  toolsetPatternProblem,
+  type ToolsetMatcher,
+  type Toolsets,
+} from "./toolsets.js";

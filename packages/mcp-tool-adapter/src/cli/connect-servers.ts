@@ -42,12 +42,16 @@ export function loadSelectedConfig(context: CliContext, selection: ServerSelecti
   return loadConfigFile(defaultConfigPath(), { env: { ...defaultConfigVariables(), ...context.env }, ...servers });
 }
 
-/** Loads the config and connects its servers, showing progress; the caller must close() the set. */
+/**
+ * Loads the config (or takes the one the command loaded already) and connects its servers,
+ * showing progress; the caller must close() the set.
+ */
 export async function connectSelectedServers(
   context: CliContext,
   selection: ServerSelection,
+  loaded?: MCPServersConfig,
 ): Promise<{ set: MCPServerSet; report: ServerSetConnectReport }> {
-  const config = await loadSelectedConfig(context, selection);
+  const config = loaded ?? (await loadSelectedConfig(context, selection));
   const { logLevel } = selection;
   const lock = selection.ignoreLock === true ? undefined : await readToolLock(lockPath(context, selection));
   const servers =

@@ -111,12 +111,25 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     );
   };
 
-  listCommand(
-    "tools",
-    "connect, discover, and list every tool: registered name, read-only / writes, what decided it, description",
-    async () => (await import("./commands/tools.js")).runToolsCommand,
-    { lock: true },
-  );
+  withCommonOptions(
+    program
+      .command("tools")
+      .description(
+        "connect, discover, and list every tool: registered name, read-only / writes, what decided it, description",
+      ),
+    { serverFilter: true, lock: true },
+  )
+    .addOption(new Option("-t, --toolset <name>", 'only the tools of this toolset (the config\'s "toolsets")'))
+    .action(async (flags: CommonFlags & { server?: string[]; toolset?: string }) => {
+      const { runToolsCommand } = await import("./commands/tools.js");
+      setExitCode(
+        await runToolsCommand(context, {
+          ...common(flags),
+          ...(flags.server === undefined ? {} : { servers: flags.server }),
+          ...(flags.toolset === undefined ? {} : { toolset: flags.toolset }),
+        }),
+      );
+    });
 
   withCommonOptions(
     program

@@ -1,9 +1,11 @@
 import { readFile as readFileFromDisk } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { Toolsets } from "@mcp-tool-adapter/registry";
 import type { ServerEntry } from "../server-set/server-entry.js";
 import { MCPConfigFileError } from "./errors.js";
 import type { EnvMap } from "./expand-env.js";
 import { normalizeConfigDocument } from "./normalize.js";
+import { readToolsets } from "./toolsets.js";
 import { detectConfigFormat, parseConfigText, type ConfigFileFormat } from "./parse-text.js";
 
 /** A loaded config: where it came from and its servers by name (declaration order). */
@@ -11,6 +13,11 @@ export interface MCPServersConfig {
   file: string;
   format: ConfigFileFormat;
   servers: Record<string, ServerEntry>;
+  /**
+   * The file's named subsets of tools (`"toolsets": { "research": ["github/search_*", "!github/delete_*"] }`),
+   * when it has any: give one to the bridges' `toolset` option or the CLI's `tools --toolset`.
+   */
+  toolsets?: Toolsets;
 }
 
 export interface ParseConfigOptions {
@@ -40,7 +47,10 @@ export function parseConfig(text: string, options: ParseConfigOptions): MCPServe
     env: options.env ?? process.env,
     ...(options.servers === undefined ? {} : { servers: options.servers }),
   });
-  return { file: options.file, format, servers };
+  const toolsets = readToolsets(document, options.file);
+  return toolsets === undefined
+    ? { file: options.file, format, servers }
+    : { file: options.file, format, servers, toolsets };
 }
 
 /**

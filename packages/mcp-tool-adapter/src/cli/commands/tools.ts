@@ -1,11 +1,16 @@
 import type { CapabilityDecisions } from "@mcp-tool-adapter/capability-inference";
-import type { RegisteredTool } from "@mcp-tool-adapter/registry";
-import { connectSelectedServers, type ServerSelection } from "../connect-servers.js";
+import { RegistryError, selectToolset, type RegisteredTool, type ToolsetMatcher } from "@mcp-tool-adapter/registry";
+import type { MCPServersConfig } from "../../config-file/load-config-file.js";
+import { connectSelectedServers, loadSelectedConfig, type ServerSelection } from "../connect-servers.js";
 import { formatTable, oneLine } from "../format.js";
 import type { CliContext } from "../io.js";
+import { CliUsageError } from "../usage-error.js";
 import { serverSummary } from "./check.js";
 
-export type ToolsCommandOptions = ServerSelection;
+export interface ToolsCommandOptions extends ServerSelection {
+  /** Only the tools of this toolset of the config's `toolsets`. */
+  toolset?: string;
+}
 
 /** One row of `tools --json`. */
 export interface ToolRow {
@@ -21,9 +26,17 @@ export interface ToolRow {
 
 /** `tools`: connect, discover and list every registered tool with its capabilities. Exit 1 when a server failed. */
 export async function runToolsCommand(context: CliContext, options: ToolsCommandOptions): Promise<number> {
-  const { set, report } = await connectSelectedServers(context, options);
+  const config = await loadSelectedConfig(context, options);
+  // Before connecting: a toolset the file does not define is a usage mistake, found at once.
+  const inToolset = options.toolset === undefined ? undefined : toolsetOf(config, options.toolset);
+  const { set, report } = await connectSelectedServers(context, options, config);
   try {
-    const rows = report.servers.flatMap((server) => set.registry.list({ namespace: server.name }).map(toRow));
+    const rows = report.servers.flatMap((server) =>
+      set.registry
+        .list({ namespace: server.name })
+        .filter((tool) => inToolset?.(tool.name) ?? true)
+        .map(toRow),
+    );
     if (options.json) {
       context.out(
         JSON.stringify({ servers: report.servers.map((server) => serverSummary(server)), tools: rows }, null, 2),
@@ -34,6 +47,16 @@ export async function runToolsCommand(context: CliContext, options: ToolsCommand
     return report.ok ? 0 : 1;
   } finally {
     await set.close();
+  }
+}
+
+function toolsetOf(config: MCPServersConfig, name: string): ToolsetMatcher {
+  try {
+    return selectToolset(config.toolsets, name);
+  } catch (error) {
+    if (RegistryError.isInstance(error))
+      throw new CliUsageError(`--toolset: ${error.message} (config ${config.file})`, { cause: error });
+    throw error;
   }
 }
 

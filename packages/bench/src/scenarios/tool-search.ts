@@ -1,0 +1,176 @@
+import { toOpenAITools } from "@mcp-tool-adapter/model-tools";
+import { ToolRegistry, type ToolDefinition } from "@mcp-tool-adapter/registry";
+import { createToolIndex, createToolSearch } from "@mcp-tool-adapter/tool-search";
+import { getEncoding } from "js-tiktoken";
+import type { BenchContext } from "../context.js";
+import { single, type Figure } from "../figures.js";
+import { generatedTool } from "../servers/generated-tools.js";
+import { quantile } from "../stats.js";
+
+const GROUP = "tool search (issue 33)";
+const SEARCH_P50_LIMIT_MS = 1;
+const UPDATE_LIMIT_MS = 10;
+const TOKEN_SHARE_LIMIT = 0.05;
+/** Tools the model loads in the search figure: a typical task needs a handful. */
+const LOADED_TOOLS = 5;
+const QUERIES = [
+  "create an item in a collection",
+  "delete items",
+  "list collection 7",
+  "update item 42",
+  "search items",
+];
+
+/**
+ * Speed of the index at 5,000 tools (build, one search p50/p99, the update a tools/list_changed
+ * of one namespace costs) and tokens of tool definitions per request at 1,000 tools, all tools
+ * sent against the search set (meta-tools plus five loaded tools), counted with js-tiktoken's
+ * o200k_base (the GPT-4o / GPT-5 encoding). Generated tools; retrieval quality is not measured here.
+ */
+export function runToolSearchScenario(context: BenchContext): Figure[] {
+  const size = context.settings.modelToolsTools;
+  context.progress(`${GROUP}: index of ${size.toLocaleString("en-US")} tools, tokens at 1,000`);
+  return [...measureSpeed(size), ...measureTokens(Math.min(size, 1_000))];
+}
+
+function registryOf(size: number, namespaces = 10): ToolRegistry {
+  const registry = new ToolRegistry();
+  const perNamespace = Math.ceil(size / namespaces);
+  for (let namespace = 0; namespace < namespaces; namespace++) {
+    const definitions = Array.from({ length: Math.min(perNamespace, size - namespace * perNamespace) }, (_, offset) =>
+      definitionOf(namespace * perNamespace + offset),
+    );
+    registry.replaceNamespace(`server${namespace}`, definitions);
+  }
+  return registry;
+}
+
+function definitionOf(index: number, description?: string): ToolDefinition {
+  const tool = generatedTool(index);
+  return {
+    name: tool.name,
+    description: description ?? tool.description ?? "",
+    inputSchema: tool.inputSchema,
+    capabilities: { readOnly: false, writes: true },
+    source: "mcp",
+    sourceMetadata: {},
+    checkpointable: false,
+    handler: () => ({ success: true, data: null }),
+  };
+}
+
+function measureSpeed(size: number): Figure[] {
+  const registry = registryOf(size);
+  const builds: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const started = performance.now();
+    createToolIndex(registry).close();
+    builds.push(performance.now() - started);
+  }
+  const index = createToolIndex(registry);
+  for (const query of QUERIES) index.search(query); // warm-up
+  const searches: number[] = [];
+  for (let round = 0; round < 200; round++) {
+    for (const query of QUERIES) {
+      const started = performance.now();
+      index.search(query, { limit: 8 });
+      searches.push(performance.now() - started);
+    }
+  }
+  // One namespace's list_changed: the registry replaces it (one tool changed) and the index
+  // follows. Timed with and without the index, in alternating rounds: the index's share is the difference.
+  const updates: number[] = [];
+  const withoutIndex: number[] = [];
+  const first = registry.list({ namespace: "server0" });
+  const bare = registryOf(size);
+  for (let round = 0; round < 50; round++) {
+    const changed = first.map((tool, position) =>
+      definitionOf(position, position === 0 ? `Changed description ${round}` : tool.description),
+    );
+    let started = performance.now();
+    registry.replaceNamespace("server0", changed);
+    updates.push(performance.now() - started);
+    started = performance.now();
+    bare.replaceNamespace("server0", changed);
+    withoutIndex.push(performance.now() - started);
+  }
+  index.close();
+  const sortedSearches = [...searches].sort((a, b) => a - b);
+  const sortedBuilds = [...builds].sort((a, b) => a - b);
+  const indexShares = updates.map((value, round) => value - (withoutIndex[round] ?? 0)).sort((a, b) => a - b);
+  const count = size.toLocaleString("en-US");
+  return [
+    single({
+      id: "tool-search.build",
+      group: GROUP,
+      label: `index build, ${count} tools (median of 5)`,
+      unit: "ms",
+      value: quantile(sortedBuilds, 0.5),
+    }),
+    single(
+      {
+        id: "tool-search.search.p50",
+        group: GROUP,
+        label: `one search p50, ${count} tools`,
+        unit: "ms",
+        value: quantile(sortedSearches, 0.5),
+      },
+      (value) => ({ text: `≤ ${SEARCH_P50_LIMIT_MS} ms`, pass: value <= SEARCH_P50_LIMIT_MS }),
+    ),
+    single({
+      id: "tool-search.search.p99",
+      group: GROUP,
+      label: `one search p99, ${count} tools`,
+      unit: "ms",
+      value: quantile(sortedSearches, 0.99),
+    }),
+    single(
+      {
+        id: "tool-search.update",
+        group: GROUP,
+        label: `index update on a list_changed of one namespace (${first.length} tools, 1 changed), median`,
+        unit: "ms",
+        value: quantile(indexShares, 0.5),
+        note: "registry.replaceNamespace with the index subscribed, minus the same without it, per round",
+      },
+      (value) => ({ text: `≤ ${UPDATE_LIMIT_MS} ms`, pass: value <= UPDATE_LIMIT_MS }),
+    ),
+  ];
+}
+
+function measureTokens(size: number): Figure[] {
+  const encoding = getEncoding("o200k_base");
+  const registry = registryOf(size);
+  const tokensOf = (tools: unknown): number => encoding.encode(JSON.stringify(tools)).length;
+  const all = tokensOf(toOpenAITools(registry));
+  const search = createToolSearch(registry);
+  search.load(
+    registry
+      .list()
+      .slice(0, LOADED_TOOLS)
+      .map((tool) => tool.name),
+  );
+  const searched = tokensOf(toOpenAITools(search.source));
+  search.close();
+  const count = size.toLocaleString("en-US");
+  return [
+    single({
+      id: "tool-search.tokens.all",
+      group: GROUP,
+      label: `tool definition tokens per request, all ${count} tools (o200k_base)`,
+      unit: "count",
+      value: all,
+    }),
+    single(
+      {
+        id: "tool-search.tokens.search-share",
+        group: GROUP,
+        label: `tool definition tokens per request with search (3 meta-tools + ${LOADED_TOOLS} loaded), share of all`,
+        unit: "×",
+        value: searched / all,
+        note: `${searched} tokens`,
+      },
+      (value) => ({ text: `≤ ${TOKEN_SHARE_LIMIT}`, pass: value <= TOKEN_SHARE_LIMIT }),
+    ),
+  ];
+}
