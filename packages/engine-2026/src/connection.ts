@@ -11,6 +11,7 @@ import { MCP_ANSWERED_REQUEST_METHODS, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-t
 import type { Client, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
 import { toSdkHandlerError, toSeamError } from "./errors.js";
 import { ListenChannel } from "./listen-channel.js";
+import { isTaskRequest, TASK_RESULT_SCHEMA } from "./task-requests.js";
 
 type Params = Record<string, unknown> | undefined;
 type CallToolParams = Parameters<Client["callTool"]>[0];
@@ -162,6 +163,13 @@ export class Engine2026Connection implements MCPEngineConnection {
 
   async request(request: MCPEngineMessage, options: MCPEngineRequestOptions = {}): Promise<unknown> {
     try {
+      if (isTaskRequest(request.method, request.params)) {
+        return await this.#client.request(
+          request as { method: RequestMethod; params?: Params },
+          TASK_RESULT_SCHEMA,
+          options,
+        );
+      }
       switch (request.method) {
         case "tools/list":
           return await this.#listTools(request.params, options);

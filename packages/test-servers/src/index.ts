@@ -105,3 +105,4 @@ export {
   type V2HttpServer,
   type V2ServerSetup,
 } from "./v2-servers.js";
+export { startTaskTestServer, type TaskTestServer } from "./task-server.js";
