@@ -1,4 +1,4 @@
-import type { ClientCapabilities, CreateMessageRequestParams, ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
 import { timerDelayOr } from "@mcp-tool-adapter/core/value-rules";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
@@ -8,7 +8,7 @@ import type { Logger } from "../types.js";
 import { checkElicitationAnswer, toElicitationRequest } from "./elicitation.js";
 import { callHostHandler } from "./host-handler.js";
 import { checkRoots } from "./roots.js";
-import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./types.js";
+import type { ElicitationHandler, MCPRoot, MCPSamplingRequest, SamplingHandler } from "./types.js";
 
 const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
 
@@ -89,7 +89,7 @@ export class ClientFeatures {
           timeoutMs: this.#timeoutMs,
           serverSignal: extra.signal,
           logger,
-          run: (context) => onSampling(Object.freeze({ ...(params as CreateMessageRequestParams) }), context),
+          run: (context) => onSampling(Object.freeze({ ...(params as unknown as MCPSamplingRequest) }), context),
         });
     }
     if (this.#roots !== undefined) {
