@@ -22,14 +22,25 @@ export function isTaskRequest(method: string, params: Record<string, unknown> | 
   return TASK_METHODS.has(method) || (method === "tools/call" && params?.task !== undefined);
 }
 
-/** A result schema that accepts any JSON object, for the task protocol's requests. */
-export const TASK_RESULT_SCHEMA: StandardSchemaV1<unknown, Record<string, unknown>> = {
+/** A schema that accepts any JSON object: the task protocol's results and the params of the task requests we answer. */
+export const JSON_OBJECT_SCHEMA: StandardSchemaV1<unknown, Record<string, unknown>> = {
   "~standard": {
     version: 1,
     vendor: "@mcp-tool-adapter/engine-2026",
     validate: (value) =>
       typeof value === "object" && value !== null && !Array.isArray(value)
         ? { value: value as Record<string, unknown> }
-        : { issues: [{ message: "Expected a JSON object as the result of a task request" }] },
+        : { issues: [{ message: "Expected a JSON object" }] },
   },
 };
+
+/**
+ * The client capabilities this engine declares: all the adapter's but `tasks`. SDK v2's Client
+ * checks the answer of every elicitation and sampling handler as that request's own result, so
+ * it would refuse the CreateTaskResult of a request run as a task; until the Client (or its tasks
+ * extension, whose receiver is bound to its own handlers) can carry one, servers are not told we could.
+ */
+export function withoutClientTasks<T extends Record<string, unknown>>(capabilities: T): Omit<T, "tasks"> {
+  const { tasks: _tasks, ...rest } = capabilities;
+  return rest;
+}

@@ -31,6 +31,7 @@ describe("engine-2026 runs server-everything's task tool", () => {
           elicitations.push(request);
           return { action: "accept", content: { interpretation: "snake" } };
         },
+        onSampling: () => ({ role: "assistant", content: { type: "text", text: "sampled in a task" }, model: "m" }),
       },
     );
     await adapter.connect();
@@ -47,6 +48,13 @@ describe("engine-2026 runs server-everything's task tool", () => {
     expect(textOf(result)).toContain("# Research Report: python (snake)");
     expect(elicitations).toHaveLength(1);
     expect(elicitations[0]).toMatchObject({ mode: "form", requestedSchema: { required: ["interpretation"] } });
+  });
+
+  it("does not declare the client tasks capability (SDK v2 would refuse a CreateTaskResult), so the async tools are not offered", async () => {
+    const names = (await adapter.discoverTools()).map((tool) => tool.name);
+    expect(names).toContain("trigger-sampling-request");
+    expect(names).not.toContain("trigger-sampling-request-async");
+    expect(names).not.toContain("trigger-elicitation-request-async");
   });
 });
 
