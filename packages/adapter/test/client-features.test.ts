@@ -43,7 +43,67 @@ describe("capabilities", () => {
       elicitation: { form: {}, url: {} },
       sampling: { tools: {} },
       roots: { listChanged: true },
+      // Both kinds of request can run as tasks on our side (server-everything's trigger-*-async tools, end to end in the umbrella).
+      tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} }, sampling: { createMessage: {} } } },
     });
+  });
+
+  it("runs a sampling request as a task when the server asks: tasks/get, tasks/result, tasks/list and tasks/cancel follow it", async () => {
+    let release: (() => void) | undefined;
+    const { server } = await connectedHarness(
+      {},
+      {
+        onSampling: async (_request, context) => {
+          await new Promise<void>((resolve) => {
+            release = resolve;
+            context.signal.addEventListener("abort", () => resolve(), { once: true });
+          });
+          return ANSWER as never;
+        },
+      },
+    );
+    const created = (await server.requestFromClient("sampling/createMessage", {
+      messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+      maxTokens: 5,
+      task: { ttl: 60_000 },
+    })) as { task: { taskId: string; status: string; ttl: number } };
+    expect(created.task).toMatchObject({ status: "working", ttl: 60_000 });
+    const { taskId } = created.task;
+    expect(await server.requestFromClient("tasks/get", { taskId })).toMatchObject({ taskId, status: "working" });
+    expect(await server.requestFromClient("tasks/list", {})).toMatchObject({ tasks: [{ taskId }] });
+    const result = server.requestFromClient("tasks/result", { taskId });
+    await expect.poll(() => release).toBeDefined();
+    release?.();
+    expect(await result).toMatchObject({ ...ANSWER, _meta: { "io.modelcontextprotocol/related-task": { taskId } } });
+    expect(await server.requestFromClient("tasks/get", { taskId })).toMatchObject({ status: "completed" });
+    await expect(server.requestFromClient("tasks/cancel", { taskId })).rejects.toThrow(/already ended \(completed\)/u);
+    await expect(server.requestFromClient("tasks/get", { taskId: "nope" })).rejects.toThrow(/No task nope/u);
+  });
+
+  it("tasks/cancel aborts the handler's signal and marks the task cancelled", async () => {
+    let aborted = false;
+    const { server } = await connectedHarness(
+      {},
+      {
+        onSampling: (_request, context) =>
+          new Promise((_resolve, reject) => {
+            context.signal.addEventListener("abort", () => {
+              aborted = true;
+              reject(new Error("stopped"));
+            });
+          }),
+      },
+    );
+    const { task } = (await server.requestFromClient("sampling/createMessage", {
+      messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+      maxTokens: 5,
+      task: {},
+    })) as { task: { taskId: string } };
+    expect(await server.requestFromClient("tasks/cancel", { taskId: task.taskId })).toMatchObject({
+      status: "cancelled",
+    });
+    expect(aborted).toBe(true);
+    await expect(server.requestFromClient("tasks/result", { taskId: task.taskId })).rejects.toThrow(/was cancelled/u);
   });
 });
 

@@ -1,3 +1,9 @@
 export { activeToolNames, createAISDKTools, type AISDKTool, type AISDKToolsOptions } from "./ai-sdk-tools.js";
 export { toAISDKModelOutput } from "./model-output.js";
 export type { ApprovalPolicy, SchemaDialect, ToolSource, ToolSourceInput } from "@mcp-tool-adapter/model-tools";
+export {
+  createAISDKSamplingHandler,
+  type AISDKSamplingHandlerOptions,
+  type AISDKSamplingSettings,
+} from "./sampling-handler.js";
+export { AISDKSamplingError, type AISDKSamplingErrorCode } from "./sampling-error.js";

@@ -31,3 +31,20 @@ export {
   type MCPServerCapabilities,
 } from "./engine.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
+export type {
+  MCPClientRequestContext,
+  MCPContentAnnotations,
+  MCPSamplingAudioContent,
+  MCPSamplingContent,
+  MCPSamplingHandler,
+  MCPSamplingImageContent,
+  MCPSamplingMessage,
+  MCPSamplingRequest,
+  MCPSamplingResponse,
+  MCPSamplingStopReason,
+  MCPSamplingTextContent,
+  MCPSamplingTool,
+  MCPSamplingToolChoice,
+  MCPToolResultContent,
+  MCPToolUseContent,
+} from "./sampling-types.js";

@@ -22,6 +22,11 @@ export const MCP_ANSWERED_REQUESTS = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
   "roots/list": "roots",
+  // The client side of MCP tasks: a server follows the elicitation or sampling it asked us to run as a task.
+  "tasks/get": "tasks",
+  "tasks/result": "tasks",
+  "tasks/list": "tasks",
+  "tasks/cancel": "tasks",
 } as const;
 
 /** One of the server-to-client requests the adapter can answer. */

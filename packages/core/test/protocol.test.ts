@@ -22,8 +22,20 @@ describe("the protocol lists every engine takes", () => {
       "elicitation/create": "elicitation",
       "sampling/createMessage": "sampling",
       "roots/list": "roots",
+      "tasks/get": "tasks",
+      "tasks/result": "tasks",
+      "tasks/list": "tasks",
+      "tasks/cancel": "tasks",
     });
-    expect(MCP_ANSWERED_REQUEST_METHODS).toEqual(["elicitation/create", "sampling/createMessage", "roots/list"]);
+    expect(MCP_ANSWERED_REQUEST_METHODS).toEqual([
+      "elicitation/create",
+      "sampling/createMessage",
+      "roots/list",
+      "tasks/get",
+      "tasks/result",
+      "tasks/list",
+      "tasks/cancel",
+    ]);
   });
 
   it("tells an answerable request from any other method, inherited object keys included", () => {

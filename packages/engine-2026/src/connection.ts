@@ -11,6 +11,7 @@ import { MCP_ANSWERED_REQUEST_METHODS, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-t
 import type { Client, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
 import { toSdkHandlerError, toSeamError } from "./errors.js";
 import { ListenChannel } from "./listen-channel.js";
+import { isTaskRequest, JSON_OBJECT_SCHEMA } from "./task-requests.js";
 
 type Params = Record<string, unknown> | undefined;
 type CallToolParams = Parameters<Client["callTool"]>[0];
@@ -67,16 +68,22 @@ export class Engine2026Connection implements MCPEngineConnection {
     for (const method of MCP_ANSWERED_REQUEST_METHODS) {
       const handler = requestHandlers[method];
       if (handler === undefined) continue;
-      client.setRequestHandler(
-        method,
-        async (sent: { params?: Params }, context: { mcpReq: { signal: AbortSignal } }) => {
-          try {
-            return (await handler(sent.params ?? {}, { signal: context.mcpReq.signal })) as never;
-          } catch (error) {
-            throw toSdkHandlerError(error, client.getProtocolEra() === "modern");
-          }
-        },
-      );
+      const answer = async (params: Params, context: { mcpReq: { signal: AbortSignal } }): Promise<never> => {
+        try {
+          return (await handler(params ?? {}, { signal: context.mcpReq.signal })) as never;
+        } catch (error) {
+          throw toSdkHandlerError(error, client.getProtocolEra() === "modern");
+        }
+      };
+      if (isTaskRequest(method, undefined)) {
+        // SDK v2 left the task methods to an extension: registered as custom methods (params: any object).
+        client.setRequestHandler(method, { params: JSON_OBJECT_SCHEMA }, answer);
+      } else {
+        client.setRequestHandler(
+          method as RequestMethod,
+          (sent: { params?: Params }, context: { mcpReq: { signal: AbortSignal } }) => answer(sent.params, context),
+        );
+      }
     }
   }
 
@@ -162,6 +169,13 @@ export class Engine2026Connection implements MCPEngineConnection {
 
   async request(request: MCPEngineMessage, options: MCPEngineRequestOptions = {}): Promise<unknown> {
     try {
+      if (isTaskRequest(request.method, request.params)) {
+        return await this.#client.request(
+          request as { method: RequestMethod; params?: Params },
+          JSON_OBJECT_SCHEMA,
+          options,
+        );
+      }
       switch (request.method) {
         case "tools/list":
           return await this.#listTools(request.params, options);

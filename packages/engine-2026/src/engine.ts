@@ -12,6 +12,7 @@ import { Engine2026Connection } from "./connection.js";
 import { EraVerdicts } from "./era-verdicts.js";
 import { LegacyResultTransport } from "./legacy-results.js";
 import { toSeamError } from "./errors.js";
+import { withoutClientTasks } from "./task-requests.js";
 import { createEngine2026Transport } from "./transports.js";
 
 /** The revision this engine speaks on the modern side. */
@@ -97,7 +98,7 @@ export class Engine2026 implements MCPEngine {
     // SDK's own transport (its stdio probe reads the transport's class and launch parameters).
     const transport = typeof versionNegotiation.mode === "object" ? created : new LegacyResultTransport(created);
     const client = new Client(request.clientInfo, {
-      capabilities: request.capabilities,
+      capabilities: withoutClientTasks(request.capabilities),
       versionNegotiation: { ...versionNegotiation, probe: { timeoutMs: request.timeoutMs } },
       listMaxPages: this.#maxListPages,
     });

@@ -78,6 +78,8 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
     new openaiAgents.OpenAIAgentsBridgeError("NAME_COLLISION", "two tools, one name", { cause }),
   CliUsageError: (cause) => new CliUsageError("bad arguments", { cause }),
   MCPAuthError: (cause) => new oauth.MCPAuthError("AUTH_REQUIRED", "needs a login", { cause }),
+  AISDKSamplingError: (cause) =>
+    new aiSdk.AISDKSamplingError("SAMPLING_REQUEST_INVALID", "tool_result without tool_use", { cause }),
   Engine2026Error: (cause) =>
     new engine2026.Engine2026Error("HTTP_ERROR", "502 from the proxy", { status: 502, cause }),
   MCPProtocolError: (cause) => new core.MCPProtocolError(-32602, "unknown tool", { cause }),

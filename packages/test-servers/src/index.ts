@@ -106,3 +106,5 @@ export {
   type V2HttpServer,
   type V2ServerSetup,
 } from "./v2-servers.js";
+export { startTaskTestServer, type TaskTestServer } from "./task-server.js";
+export { startSamplingToolsServer, WEATHER_SAMPLING_TOOL, type SamplingToolsServer } from "./sampling-tools-server.js";

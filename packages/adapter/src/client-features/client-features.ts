@@ -1,4 +1,4 @@
-import type { ClientCapabilities, CreateMessageRequestParams, ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities, ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
 import { timerDelayOr } from "@mcp-tool-adapter/core/value-rules";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
@@ -7,8 +7,9 @@ import type { Session } from "../session.js";
 import type { Logger } from "../types.js";
 import { checkElicitationAnswer, toElicitationRequest } from "./elicitation.js";
 import { callHostHandler } from "./host-handler.js";
+import { ClientTasks } from "./client-tasks.js";
 import { checkRoots } from "./roots.js";
-import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./types.js";
+import type { ElicitationHandler, MCPRoot, MCPSamplingRequest, SamplingHandler } from "./types.js";
 
 const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
 
@@ -55,6 +56,19 @@ export class ClientFeatures {
       ...(onElicitation === undefined ? {} : { elicitation: { form: {}, url: {} } }),
       ...(onSampling === undefined ? {} : { sampling: samplingTools === true ? { tools: {} } : {} }),
       ...(this.#roots === undefined ? {} : { roots: { listChanged: true } }),
+      ...(onElicitation === undefined && onSampling === undefined
+        ? {}
+        : {
+            // Requests we can run as tasks: those we have a handler for (see ClientTasks).
+            tasks: {
+              list: {},
+              cancel: {},
+              requests: {
+                ...(onElicitation === undefined ? {} : { elicitation: { create: {} } }),
+                ...(onSampling === undefined ? {} : { sampling: { createMessage: {} } }),
+              },
+            },
+          }),
     };
   }
 
@@ -89,9 +103,10 @@ export class ClientFeatures {
           timeoutMs: this.#timeoutMs,
           serverSignal: extra.signal,
           logger,
-          run: (context) => onSampling(Object.freeze({ ...(params as CreateMessageRequestParams) }), context),
+          run: (context) => onSampling(Object.freeze({ ...(params as unknown as MCPSamplingRequest) }), context),
         });
     }
+    if (onElicitation !== undefined || onSampling !== undefined) addTaskHandlers(handlers, new ClientTasks());
     if (this.#roots !== undefined) {
       handlers["roots/list"] = () => ({
         roots: this.#roots?.map((root) => ({ ...root })) ?? [],
@@ -118,4 +133,27 @@ export class ClientFeatures {
       );
     }
   }
+}
+
+/**
+ * The client side of MCP tasks for one session: elicitation and sampling run as a task when the
+ * server asks (`params.task`), answered at once with the task; tasks/get, tasks/result, tasks/list
+ * and tasks/cancel follow it. The handler's context signal aborts on tasks/cancel (the
+ * server's request is answered already, so its own signal no longer applies).
+ */
+function addTaskHandlers(handlers: Record<string, MCPEngineRequestHandler>, tasks: ClientTasks): void {
+  for (const method of ["elicitation/create", "sampling/createMessage"]) {
+    const answer = handlers[method];
+    if (answer === undefined) continue;
+    handlers[method] = (params, extra) => {
+      const requested = params.task as { ttl?: number } | undefined;
+      if (requested === undefined) return answer(params, extra);
+      const { task: _task, ...request } = params;
+      return tasks.create((signal) => Promise.resolve(answer(request, { signal })), requested.ttl);
+    };
+  }
+  handlers["tasks/get"] = (params) => tasks.get(params.taskId);
+  handlers["tasks/result"] = (params) => tasks.result(params.taskId);
+  handlers["tasks/list"] = () => tasks.list();
+  handlers["tasks/cancel"] = (params) => tasks.cancel(params.taskId);
 }

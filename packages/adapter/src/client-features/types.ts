@@ -1,15 +1,8 @@
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  CreateMessageResultWithTools,
-  ElicitResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { MCPClientRequestContext, MCPSamplingHandler } from "@mcp-tool-adapter/core";
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** What a host handler gets besides the request: which server asks, and a signal that fires on timeout or when the server cancels. */
-export interface ClientRequestContext {
-  readonly serverName: string;
-  readonly signal: AbortSignal;
-}
+export type ClientRequestContext = MCPClientRequestContext;
 
 /** A server asks the user for structured input (`requestedSchema`: a flat object of primitive fields). */
 export interface MCPFormElicitation {
@@ -34,14 +27,14 @@ export type ElicitationHandler = (
   context: ClientRequestContext,
 ) => MCPElicitationResponse | Promise<MCPElicitationResponse>;
 
-/** A server's `sampling/createMessage`: messages, model preferences, system prompt, and tools when it sends them. */
-export type MCPSamplingRequest = CreateMessageRequestParams;
-/** The host model's answer. */
-export type MCPSamplingResponse = CreateMessageResult | CreateMessageResultWithTools;
-export type SamplingHandler = (
-  request: MCPSamplingRequest,
-  context: ClientRequestContext,
-) => MCPSamplingResponse | Promise<MCPSamplingResponse>;
+/**
+ * The sampling contract is core's (`MCPSamplingRequest`: messages, model preferences, system
+ * prompt, and `tools` / `toolChoice` when the server sends them; `MCPSamplingResponse`: text, or
+ * `tool_use` blocks with `stopReason: "toolUse"`), shared with the bridges' ready handlers.
+ */
+export type { MCPSamplingRequest, MCPSamplingResponse } from "@mcp-tool-adapter/core";
+/** Answers `sampling/createMessage` with the host's model (`onSampling`). */
+export type SamplingHandler = MCPSamplingHandler;
 
 /** A folder the server may work in: a `file://` URI and an optional display name. */
 export interface MCPRoot {

@@ -71,7 +71,7 @@ function checkBeforeHandling(
 }
 
 function checkAnswer(method: string, params: Record<string, unknown>, result: unknown): unknown {
-  if (method === "roots/list") return result;
+  if (method === "roots/list" || method.startsWith("tasks/")) return result;
   const what = method === "elicitation/create" ? "elicitation" : "sampling";
   if (params.task !== undefined) return parsedOrInvalid(CreateTaskResultSchema, result, "task creation");
   if (method === "elicitation/create") return parsedOrInvalid(ElicitResultSchema, result, what);

@@ -1,5 +1,9 @@
 import {
+  CancelTaskRequestSchema,
   CreateMessageRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
@@ -23,7 +27,14 @@ type NotificationSchema =
   | typeof PromptListChangedNotificationSchema
   | typeof LoggingMessageNotificationSchema;
 
-type RequestSchema = typeof ElicitRequestSchema | typeof CreateMessageRequestSchema | typeof ListRootsRequestSchema;
+type RequestSchema =
+  | typeof ElicitRequestSchema
+  | typeof CreateMessageRequestSchema
+  | typeof ListRootsRequestSchema
+  | typeof GetTaskRequestSchema
+  | typeof GetTaskPayloadRequestSchema
+  | typeof ListTasksRequestSchema
+  | typeof CancelTaskRequestSchema;
 
 /** The SDK schema each followed notification is checked against before the host hears it. */
 export const NOTIFICATION_SCHEMAS: Readonly<Record<MCPFollowedNotification, NotificationSchema>> = {
@@ -39,4 +50,8 @@ export const REQUEST_SCHEMAS: Readonly<Record<MCPAnsweredRequest, RequestSchema>
   "elicitation/create": ElicitRequestSchema,
   "sampling/createMessage": CreateMessageRequestSchema,
   "roots/list": ListRootsRequestSchema,
+  "tasks/get": GetTaskRequestSchema,
+  "tasks/result": GetTaskPayloadRequestSchema,
+  "tasks/list": ListTasksRequestSchema,
+  "tasks/cancel": CancelTaskRequestSchema,
 };

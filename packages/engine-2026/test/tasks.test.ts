@@ -1,0 +1,115 @@
+import { MCPToolAdapter, type MCPElicitationRequest, type MCPSamplingRequest } from "@mcp-tool-adapter/adapter";
+import {
+  everythingStdioServer,
+  expectNoLeakedProcesses,
+  startTaskTestServer,
+  type TaskTestServer,
+} from "@mcp-tool-adapter/test-servers";
+import type { Transport } from "@modelcontextprotocol/client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createEngine2026 } from "../src/index.js";
+
+// MCP tasks (2025-11-25) on engine-2026: SDK v2's Client no longer carries them, the engine sends
+// the protocol's own task methods. Against real server-everything over stdio, and an in-process
+// SDK 1.x server for sampling inside a task, timeouts and aborts (it shows the server's task state).
+
+function textOf(result: { data: { content: unknown[] } | null }): string {
+  return (result.data?.content ?? []).map((item) => (item as { text?: string }).text ?? "").join("\n");
+}
+
+describe("engine-2026 runs server-everything's task tool", () => {
+  let adapter: MCPToolAdapter;
+  const elicitations: MCPElicitationRequest[] = [];
+
+  beforeAll(async () => {
+    adapter = new MCPToolAdapter(
+      { name: "everything", transport: "stdio", ...everythingStdioServer() },
+      {
+        engine: createEngine2026(),
+        connectTimeoutMs: 20_000,
+        onElicitation: (request) => {
+          elicitations.push(request);
+          return { action: "accept", content: { interpretation: "snake" } };
+        },
+        onSampling: () => ({ role: "assistant", content: { type: "text", text: "sampled in a task" }, model: "m" }),
+      },
+    );
+    await adapter.connect();
+  });
+  afterAll(async () => {
+    await adapter.disconnect();
+    await expectNoLeakedProcesses();
+  });
+
+  it("to its final result, the clarification the task asks for answered by onElicitation", async () => {
+    expect(adapter.protocolEra).toBe("2025");
+    const result = await adapter.invoke("simulate-research-query", { topic: "python", ambiguous: true });
+    expect(result.error).toBeNull();
+    expect(textOf(result)).toContain("# Research Report: python (snake)");
+    expect(elicitations).toHaveLength(1);
+    expect(elicitations[0]).toMatchObject({ mode: "form", requestedSchema: { required: ["interpretation"] } });
+  });
+
+  it("does not declare the client tasks capability (SDK v2 would refuse a CreateTaskResult), so the async tools are not offered", async () => {
+    const names = (await adapter.discoverTools()).map((tool) => tool.name);
+    expect(names).toContain("trigger-sampling-request");
+    expect(names).not.toContain("trigger-sampling-request-async");
+    expect(names).not.toContain("trigger-elicitation-request-async");
+  });
+});
+
+describe("engine-2026 with an in-process task server", () => {
+  let server: TaskTestServer;
+  let adapter: MCPToolAdapter;
+  const samplings: MCPSamplingRequest[] = [];
+
+  async function connect(): Promise<void> {
+    server = await startTaskTestServer();
+    const transport = server.clientTransport as unknown as Transport;
+    adapter = new MCPToolAdapter(
+      { name: "tasks", transport: "stdio", command: "unused" },
+      {
+        engine: createEngine2026({ transport: () => transport }),
+        onSampling: (request) => {
+          samplings.push(request);
+          return { role: "assistant", content: { type: "text", text: "short" }, model: "host-model" };
+        },
+      },
+    );
+    await adapter.connect();
+    await adapter.discoverTools();
+  }
+  afterEach(async () => {
+    await adapter.disconnect();
+    await server.close();
+  });
+
+  it("answers the sampling request a task makes while it runs", async () => {
+    await connect();
+    const result = await adapter.invoke("summarize", { text: "a long story" });
+    expect(result.error).toBeNull();
+    expect(textOf(result)).toBe("summary: short");
+    expect(samplings.at(-1)?.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Summarize: a long story" } },
+    ]);
+  });
+
+  it("a call that times out cancels its task on the server", async () => {
+    await connect();
+    const result = await adapter.invoke("never-ending", {}, { timeoutMs: 300 });
+    expect(result).toMatchObject({ success: false, errorKind: "timeout" });
+    expect(server.created).toHaveLength(1);
+    await expect.poll(async () => (await server.taskStore.getTask(server.created[0]!))?.status).toBe("cancelled");
+  });
+
+  it("an aborted call cancels its task on the server, and the connection goes on", async () => {
+    await connect();
+    const controller = new AbortController();
+    const call = adapter.invoke("never-ending", {}, { signal: controller.signal });
+    await expect.poll(() => server.created.length).toBe(1);
+    controller.abort(new Error("user stopped it"));
+    expect(await call).toMatchObject({ success: false, errorKind: "cancelled" });
+    await expect.poll(async () => (await server.taskStore.getTask(server.created[0]!))?.status).toBe("cancelled");
+    expect(textOf(await adapter.invoke("summarize", { text: "next" }))).toBe("summary: short");
+  });
+});
