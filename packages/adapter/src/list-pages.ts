@@ -30,9 +30,27 @@ export interface PagedList {
  * MCPNotConnectedError when the connection closes on the way.
  */
 export async function listAllPages(context: ListPagesContext, session: Session, list: PagedList): Promise<unknown[]> {
+  const items: unknown[] = [];
+  await forEachPage(context, session, list, (page) => {
+    for (const item of page) items.push(item);
+  });
+  return items;
+}
+
+/**
+ * Follows the list as listAllPages does, handing each page's items to `onPage` as the page
+ * arrives, so a caller that keeps its own form of the items (tool discovery's catalog entries)
+ * never holds every page's raw items at once. Throws what listAllPages throws, and what `onPage`
+ * throws.
+ */
+export async function forEachPage(
+  context: ListPagesContext,
+  session: Session,
+  list: PagedList,
+  onPage: (items: readonly unknown[]) => void,
+): Promise<void> {
   const { serverName, maxListPages, redactor } = context;
   const { method, field, subject = "Listing", activity = method, items: counted = "items" } = list;
-  const items: unknown[] = [];
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page += 1) {
@@ -69,9 +87,9 @@ export async function listAllPages(context: ListPagesContext, session: Session, 
         { serverName },
       );
     }
-    items.push(...(listed as unknown[]));
+    onPage(listed as unknown[]);
     const next = (result as { nextCursor?: unknown }).nextCursor;
-    if (typeof next !== "string") return items;
+    if (typeof next !== "string") return;
     if (seenCursors.has(next)) {
       throw new MCPDiscoveryError(
         `${subject} on MCP server "${serverName}" failed: ${method} returned cursor "${next}" a second time, so pagination would never end.`,

@@ -132,38 +132,60 @@ export class ToolCatalog {
 }
 
 /**
- * Turns the raw `tools` of tools/list pages into catalog entries. Malformed entries (no name)
- * are skipped with a warning; a tool with an unusable input schema is kept and fails on invoke.
- * Entries of `previous` whose listing did not change are reused with their compiled schemas.
+ * Turns the raw `tools` of tools/list pages into catalog entries, a page at a time as the pages
+ * arrive, so discovery never holds every page's raw tools and their frozen copies at once.
+ * Malformed entries (no name) are skipped with a warning; a tool with an unusable input schema is
+ * kept and fails on invoke. Entries of `previous` whose listing did not change are reused with
+ * their compiled schemas. The warnings are logged by `finish()`, so a discovery that fails on a
+ * later page logs none, as when every page was read first.
  */
-export function buildEntries(
-  rawTools: readonly unknown[],
-  previous: ToolCatalog | undefined,
-  logger: Logger | undefined,
-  serverName: string,
-): CatalogEntry[] {
-  const entries = new Map<string, CatalogEntry>();
-  for (const raw of rawTools) {
-    if (
-      typeof raw !== "object" ||
-      raw === null ||
-      typeof (raw as { name?: unknown }).name !== "string" ||
-      (raw as { name: string }).name === ""
-    ) {
-      logger?.warn?.(`MCP server "${serverName}" listed a tool without a name; skipping it`, { tool: raw });
-      continue;
-    }
-    const listed = readListing(raw as Record<string, unknown> & { name: string });
-    if (entries.has(listed.name)) {
-      logger?.warn?.(`MCP server "${serverName}" listed tool "${listed.name}" twice; keeping the first`);
-      continue;
-    }
-    const before = previous?.get(listed.name);
-    // An unchanged tool keeps its entry, compared in place without a new snapshot being made: a
-    // rediscovery of thousands of tools (list_changed, a reconnect) mostly finds them unchanged.
-    entries.set(listed.name, before !== undefined && listsAs(listed, before) ? before : toEntry(listed));
+export class CatalogEntriesBuilder {
+  readonly #entries = new Map<string, CatalogEntry>();
+  readonly #warnings: { message: string; meta?: Record<string, unknown> }[] = [];
+  readonly #previous: ToolCatalog | undefined;
+
+  constructor(previous: ToolCatalog | undefined) {
+    this.#previous = previous;
   }
-  return [...entries.values()];
+
+  /** Adds one page's raw tools; `serverName` is for the warnings. */
+  addPage(rawTools: readonly unknown[], serverName: string): void {
+    const entries = this.#entries;
+    for (const raw of rawTools) {
+      if (
+        typeof raw !== "object" ||
+        raw === null ||
+        typeof (raw as { name?: unknown }).name !== "string" ||
+        (raw as { name: string }).name === ""
+      ) {
+        this.#warnings.push({
+          message: `MCP server "${serverName}" listed a tool without a name; skipping it`,
+          meta: { tool: raw },
+        });
+        continue;
+      }
+      const listed = readListing(raw as Record<string, unknown> & { name: string });
+      if (entries.has(listed.name)) {
+        this.#warnings.push({
+          message: `MCP server "${serverName}" listed tool "${listed.name}" twice; keeping the first`,
+        });
+        continue;
+      }
+      const before = this.#previous?.get(listed.name);
+      // An unchanged tool keeps its entry, compared in place without a new snapshot being made: a
+      // rediscovery of thousands of tools (list_changed, a reconnect) mostly finds them unchanged.
+      entries.set(listed.name, before !== undefined && listsAs(listed, before) ? before : toEntry(listed));
+    }
+  }
+
+  /** Logs the warnings of every page added, and returns the entries in listing order. */
+  finish(logger: Logger | undefined): CatalogEntry[] {
+    for (const { message, meta } of this.#warnings) {
+      if (meta === undefined) logger?.warn?.(message);
+      else logger?.warn?.(message, meta);
+    }
+    return [...this.#entries.values()];
+  }
 }
 
 /** A listed tool's fields as the catalog reads them, before anything is copied or frozen. */

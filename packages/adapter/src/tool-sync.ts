@@ -5,11 +5,11 @@ import { describeCause, MCPNotConnectedError } from "./errors.js";
 import { buildFeatureTools, type FeatureToolsContext } from "./feature-tools.js";
 import { CoalescedTask } from "./list-cache.js";
 import type { PinGate, ToolPinFinding } from "./pinning/pin-gate.js";
-import { listAllPages, type ListPagesContext, type PagedList } from "./list-pages.js";
+import { forEachPage, type ListPagesContext, type PagedList } from "./list-pages.js";
 import { buildToolDefinitions, type Registration } from "./registration.js";
 import type { Session } from "./session.js";
 import { mergedOverrides } from "./tool-capabilities.js";
-import { buildEntries, ToolCatalog } from "./tool-catalog.js";
+import { CatalogEntriesBuilder, ToolCatalog } from "./tool-catalog.js";
 import { compileToolFilter, type CompiledToolFilter } from "./tool-filter.js";
 import type {
   CapabilityOverridesByTool,
@@ -169,10 +169,10 @@ export class ToolSync implements SessionHooks {
   }
 
   async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
-    const rawTools = await listAllPages(this.#listing, session, TOOLS_LIST);
-    const previous = this.#lastListed;
     const { logger, serverName } = this.#context;
-    let entries = buildEntries(rawTools, previous, logger, serverName);
+    const builder = new CatalogEntriesBuilder(this.#lastListed);
+    await forEachPage(this.#listing, session, TOOLS_LIST, (page) => builder.addPage(page, serverName));
+    let entries = builder.finish(logger);
     const { pins } = this.#context;
     if (pins !== undefined) {
       const exposed = entries.filter((entry) => filter.matches(entry.descriptor.name)).map((entry) => entry.descriptor);

@@ -162,6 +162,29 @@ describe("discoverTools", () => {
     await adapter.disconnect();
   });
 
+  it("finds a tool listed twice across pages, and logs nothing of a discovery that fails on a later page", async () => {
+    const warnings: string[] = [];
+    let failSecondPage = false;
+    const { adapter } = pagingServerAdapter(
+      (cursor) => {
+        if (cursor === undefined) return { tools: [{ description: "nameless" }, { name: "a" }], nextCursor: "2" };
+        if (failSecondPage) throw new Error("page two exploded");
+        return { tools: [{ name: "a" }, { name: "b" }] };
+      },
+      { logger: { warn: (m: string) => warnings.push(m) } },
+    );
+    await adapter.connect();
+    expect((await adapter.discoverTools()).map((t) => t.name)).toEqual(["a", "b"]);
+    expect(warnings).toHaveLength(2);
+    expect(warnings.join("\n")).toMatch(/without a name[\s\S]*"a" twice/);
+    warnings.length = 0;
+    failSecondPage = true;
+    await adapter.reconnect();
+    await expect(adapter.discoverTools()).rejects.toThrow(/page two exploded/);
+    expect(warnings).toEqual([]);
+    await adapter.disconnect();
+  });
+
   it("include keeps only the named tools, exclude drops them", async () => {
     const { adapter } = await connectedHarness({ tools: tools("tool_0", "tool_1", "tool_2") });
     expect((await adapter.discoverTools({ include: ["tool_0"] })).map((t) => t.name)).toEqual(["tool_0"]);

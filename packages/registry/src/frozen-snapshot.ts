@@ -50,17 +50,21 @@ function snapshotArray(array: readonly unknown[], depth: number, budget: Budget)
   // Holes and extra (non-index) properties are left to structuredClone, which keeps them.
   if (Object.getOwnPropertyNames(array).length !== array.length + 1 || Object.getOwnPropertySymbols(array).length !== 0)
     return UNSUPPORTED;
-  let copy: unknown[] | undefined =
-    Object.isFrozen(array) && hasOnlyDataProperties(array, Object.keys(array)) ? undefined : [];
+  // The copy is allocated at the array's exact length and filled by index: an array grown by
+  // push() keeps room for 16 more items, which for the short enum and required lists of
+  // thousands of listed schemas was most of the memory their copies took.
+  const shared = Object.isFrozen(array) && hasOnlyDataProperties(array, Object.keys(array));
+  let copy: unknown[] | undefined = shared ? undefined : new Array<unknown>(array.length);
   for (let index = 0; index < array.length; index++) {
     const item = array[index];
     const snapshot = snapshotPlain(item, depth + 1, budget);
     if (snapshot === UNSUPPORTED) return UNSUPPORTED;
     if (copy === undefined) {
       if (snapshot === item) continue;
-      copy = array.slice(0, index);
+      copy = new Array<unknown>(array.length);
+      for (let earlier = 0; earlier < index; earlier++) copy[earlier] = array[earlier];
     }
-    copy.push(snapshot);
+    copy[index] = snapshot;
   }
   return copy === undefined ? array : Object.freeze(copy);
 }
