@@ -1,6 +1,7 @@
 import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import type { NotificationRoutes } from "./connection/notification-routes.js";
 import type { ServerConnection, SessionHooks } from "./connection/connection.js";
+import { recordingHints, type ToolListCache } from "./cache/tool-list-cache.js";
 import { describeCause, MCPNotConnectedError } from "./errors.js";
 import { buildFeatureTools, type FeatureToolsContext } from "./feature-tools.js";
 import { CoalescedTask } from "./list-cache.js";
@@ -37,6 +38,8 @@ export interface ToolSyncContext extends Omit<ListPagesContext, "request"> {
   readonly capabilityOverrides: CapabilityOverridesByTool | undefined;
   /** Tool pinning: withholds listed tools that drifted from the lock, on every discovery and refresh. */
   readonly pins: PinGate | undefined;
+  /** Tool listings kept across processes (the `toolListCache` option). */
+  readonly listingCache?: ToolListCache | undefined;
 }
 
 const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);
@@ -170,7 +173,7 @@ export class ToolSync implements SessionHooks {
   }
 
   async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
-    const rawTools = await listAllPages(this.#listing, session, TOOLS_LIST);
+    const rawTools = await this.#listTools(session);
     const previous = this.#lastListed;
     const { logger, serverName } = this.#context;
     let entries = buildEntries(rawTools, previous, logger, serverName);
@@ -185,6 +188,16 @@ export class ToolSync implements SessionHooks {
     this.#catalog = { session, catalog };
     this.#lastListed = catalog;
     return catalog;
+  }
+
+  /** tools/list on the server, or the listing a valid cross-process cache entry holds. */
+  async #listTools(session: Session): Promise<unknown[]> {
+    const cache = this.#context.listingCache;
+    if (cache === undefined) return listAllPages(this.#listing, session, TOOLS_LIST);
+    const listed = await cache.list(session, (hints) =>
+      listAllPages(recordingHints(this.#listing, hints), session, TOOLS_LIST),
+    );
+    return listed.tools;
   }
 
   #closedDuring(session: Session, what: string, cause?: unknown): MCPNotConnectedError {
@@ -206,6 +219,7 @@ export class ToolSync implements SessionHooks {
   /** The server sent tools/list_changed on `session`. */
   listChanged(session: Session): void {
     if (!(this.#context.connection.session === session)) return;
+    this.#context.listingCache?.invalidate(session);
     if (this.#refresh?.session !== session) {
       this.#refresh = { session, task: new CoalescedTask(() => this.#refreshOnce(session)) };
     }
