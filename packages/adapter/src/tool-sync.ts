@@ -73,6 +73,10 @@ export class ToolSync implements SessionHooks {
   #lastListed: ToolCatalog | undefined;
   #filter: CompiledToolFilter = compileToolFilter(undefined);
   readonly #registrations = new Map<ToolRegistry, Map<string, RegisterToolsOptions>>();
+  /** Catalogs built from a cross-process cache entry, not from this process's own tools/list. */
+  readonly #fromCache = new WeakSet<ToolCatalog>();
+  /** The cache-bypassing listing running on a session (see relist), shared by concurrent callers. */
+  #relisting: { session: Session; promise: Promise<ToolCatalog> } | undefined;
   readonly #listeners = new Set<ToolsChangedListener>();
 
   /** tools/list pages go through the connection's traced request (a client span per page). */
@@ -173,7 +177,7 @@ export class ToolSync implements SessionHooks {
   }
 
   async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
-    const rawTools = await this.#listTools(session);
+    const { tools: rawTools, fromCache } = await this.#listTools(session);
     const previous = this.#lastListed;
     const { logger, serverName } = this.#context;
     let entries = buildEntries(rawTools, previous, logger, serverName);
@@ -184,6 +188,7 @@ export class ToolSync implements SessionHooks {
       if (withheld.size > 0) entries = entries.filter((entry) => !withheld.has(entry.descriptor.name));
     }
     const catalog = new ToolCatalog(entries, filter);
+    if (fromCache) this.#fromCache.add(catalog);
     if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
     this.#catalog = { session, catalog };
     this.#lastListed = catalog;
@@ -191,13 +196,39 @@ export class ToolSync implements SessionHooks {
   }
 
   /** tools/list on the server, or the listing a valid cross-process cache entry holds. */
-  async #listTools(session: Session): Promise<unknown[]> {
+  async #listTools(session: Session): Promise<{ tools: unknown[]; fromCache: boolean }> {
     const cache = this.#context.listingCache;
-    if (cache === undefined) return listAllPages(this.#listing, session, TOOLS_LIST);
-    const listed = await cache.list(session, (hints) =>
-      listAllPages(recordingHints(this.#listing, hints), session, TOOLS_LIST),
-    );
-    return listed.tools;
+    if (cache === undefined) return { tools: await listAllPages(this.#listing, session, TOOLS_LIST), fromCache: false };
+    return cache.list(session, (hints) => listAllPages(recordingHints(this.#listing, hints), session, TOOLS_LIST));
+  }
+
+  /** Whether `catalog` came from the cross-process cache: a tool it lacks may exist on the server. */
+  fromCache(catalog: ToolCatalog): boolean {
+    return this.#fromCache.has(catalog);
+  }
+
+  /**
+   * Lists the tools on the server, bypassing the cross-process cache (and refreshing its entry), and
+   * fills the registered namespaces as a list_changed refresh does: for a call naming a tool that a
+   * cached listing lacks, or that the server says it does not know. Shared by concurrent callers.
+   */
+  relist(session: Session): Promise<ToolCatalog> {
+    if (this.#relisting?.session === session) return this.#relisting.promise;
+    this.#context.listingCache?.bypassNext(session);
+    const previous = this.#catalog?.catalog;
+    const relisting = {
+      session,
+      promise: this.#discover(session, this.#filter).then((catalog) => {
+        this.#publish(catalog, previous);
+        return catalog;
+      }),
+    };
+    this.#relisting = relisting;
+    const forget = (): void => {
+      if (this.#relisting === relisting) this.#relisting = undefined;
+    };
+    relisting.promise.then(forget, forget);
+    return relisting.promise;
   }
 
   #closedDuring(session: Session, what: string, cause?: unknown): MCPNotConnectedError {

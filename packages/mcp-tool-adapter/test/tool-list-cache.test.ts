@@ -15,6 +15,7 @@ import {
 } from "@mcp-tool-adapter/test-servers";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDefaultTransport, type MCPServerConfig } from "../src/index.js";
@@ -248,5 +249,87 @@ describe("tool lists cached across processes: identity, list_changed and hints",
     expect(await run(5_000)).toBe(0);
     now += 1;
     expect(await run(5_000)).toBe(1);
+  });
+});
+
+describe("a stale cached listing: the tool set changed without a version bump", () => {
+  const config: MCPServerConfig = { name: "in-memory", transport: "stdio", command: "same-server" };
+  const servers: InMemoryTestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  // Same serverInfo every time: the fingerprint cannot tell these servers apart.
+  const serverWith = (...names: string[]): InMemoryTestServer => {
+    const server = createInMemoryTestServer({ name: "same", version: "1.0.0", tools: names.map((name) => ({ name })) });
+    servers.push(server);
+    return server;
+  };
+  const warmed = async (server: InMemoryTestServer): Promise<void> => {
+    const first = adapterFor(config, () => server.connect());
+    await first.adapter.connect();
+    await first.adapter.discoverTools();
+    await first.adapter.disconnect();
+  };
+
+  it("a call naming a tool the cached listing lacks lists once on the server, then calls it", async () => {
+    await warmed(serverWith("first"));
+    const grown = serverWith("first", "second");
+    const next = adapterFor(config, () => grown.connect());
+    await next.adapter.connect();
+    expect((await next.adapter.discoverTools()).map((tool) => tool.name)).toEqual(["first"]);
+    expect(listings(next.methods)).toBe(0);
+    const changed = new Promise<string[]>((resolve) => next.adapter.onToolsChanged((event) => resolve(event.added)));
+    expect(await next.adapter.invoke("second", { a: 1 })).toMatchObject({ success: true });
+    expect(await changed).toEqual(["second"]);
+    expect(next.adapter.discoveredTools.map((tool) => tool.name)).toEqual(["first", "second"]);
+    // A name the server lacks too: not_found after that one listing, no more.
+    expect(await next.adapter.invoke("third", {})).toMatchObject({ success: false, errorKind: "not_found" });
+    expect(listings(next.methods)).toBe(1);
+    await next.adapter.disconnect();
+
+    // The listing went back into the cache: the next process sees both tools without listing.
+    const after = adapterFor(config, () => grown.connect());
+    await after.adapter.connect();
+    expect((await after.adapter.discoverTools()).map((tool) => tool.name)).toEqual(["first", "second"]);
+    expect(listings(after.methods)).toBe(0);
+  });
+
+  it("a tool the server no longer knows (a JSON-RPC error) gives not_found after one listing", async () => {
+    await warmed(serverWith("first", "second"));
+    const shrunk = serverWith("second");
+    const next = adapterFor(config, () => shrunk.connect());
+    await next.adapter.connect();
+    const result = await next.adapter.invoke("first", {});
+    expect(result).toMatchObject({ success: false, errorKind: "not_found" });
+    expect(listings(next.methods)).toBe(1);
+    expect(next.methods.filter((method) => method === "tools/call")).toHaveLength(1);
+    expect(next.adapter.discoveredTools.map((tool) => tool.name)).toEqual(["second"]);
+    // The fresh listing is not from the cache: an unknown name now answers at once.
+    expect(await next.adapter.invoke("first", {})).toMatchObject({ errorKind: "not_found" });
+    expect(listings(next.methods)).toBe(1);
+  });
+
+  it("a tool the SDK's McpServer no longer knows (an isError result) gives not_found after one listing", async () => {
+    const sdkServer = async (names: string[]): Promise<Transport> => {
+      const server = new McpServer({ name: "sdk-same", version: "1.0.0" });
+      for (const name of names) server.registerTool(name, {}, () => ({ content: [{ type: "text", text: name }] }));
+      const [client, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      cleanups.push(() => server.close());
+      return client;
+    };
+    const first = adapterFor(config, () => sdkServer(["old", "kept"]));
+    await first.adapter.connect();
+    await first.adapter.discoverTools();
+    await first.adapter.disconnect();
+
+    const next = adapterFor(config, () => sdkServer(["kept"]));
+    await next.adapter.connect();
+    expect(await next.adapter.invoke("kept", {})).toMatchObject({ success: true });
+    expect(listings(next.methods)).toBe(0);
+    const result = await next.adapter.invoke("old", {});
+    expect(result).toMatchObject({ success: false, errorKind: "not_found" });
+    expect(result.error).toContain('Tool "old" not found');
+    expect(listings(next.methods)).toBe(1);
   });
 });

@@ -90,6 +90,11 @@ export class ToolListCache {
     this.#store.delete(key).catch((error: unknown) => this.#debug(`could not delete cache entry ${key}`, error));
   }
 
+  /** The session's next listing goes to the server (and replaces the entry): a cached listing proved stale. */
+  bypassNext(session: Session): void {
+    this.#stale.add(session);
+  }
+
   /** One entry per server endpoint: a new version of the server replaces the entry of the old one. */
   #key(identity: ServerFingerprint): string {
     return `mcp-tool-adapter/tools/${this.#context.serverName}/${shortHash(canonicalJson(identity.endpoint))}`;
