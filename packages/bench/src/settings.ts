@@ -178,7 +178,8 @@ export type ScenarioName =
   | "peers-stdio"
   | "peers-http"
   | "engines-stdio"
-  | "engines-http";
+  | "engines-http"
+  | "cli-startup";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -192,6 +193,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "peers-http",
   "engines-stdio",
   "engines-http",
+  "cli-startup", // needs `pnpm build`: only with --only=cli-startup
 ];
 
 /**
@@ -200,7 +202,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
  * --only=engines (both transports).
  */
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
-  (name) => !name.startsWith("peers") && !name.startsWith("engines"),
+  (name) => !name.startsWith("peers") && !name.startsWith("engines") && name !== "cli-startup",
 );
 
 /** Names --only accepts besides the scenarios: shorthands for several. */
