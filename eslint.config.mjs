@@ -56,9 +56,10 @@ export default tseslint.config(
                 "!mcp-tool-adapter/http",
                 "!mcp-tool-adapter/model-tools",
                 "!mcp-tool-adapter/oauth",
+                "!mcp-tool-adapter/cache",
               ],
               message:
-                "Import a package by its public entry (or core's /protocol and /value-rules, a transport's config-check /config entry, a /config-schema entry, apps' /server entry, or the umbrella's /http, /model-tools, /oauth entries) only.",
+                "Import a package by its public entry (or core's /protocol and /value-rules, a transport's config-check /config entry, a /config-schema entry, apps' /server entry, or the umbrella's /http, /model-tools, /oauth, /cache entries) only.",
             },
             { group: ["../../*/src/*", "../../../packages/*"], message: "No deep imports across packages." },
           ],

@@ -1,3 +1,6 @@
+import { mergeConfig } from "vitest/config";
 import { packageTestConfig } from "../../vitest.shared.js";
 
-export default packageTestConfig(import.meta.dirname, { testTimeoutMs: 60_000 });
+export default mergeConfig(packageTestConfig(import.meta.dirname, { testTimeoutMs: 60_000 }), {
+  test: { globalSetup: ["test/fixtures/isolated-cache-dir.ts"] },
+});

@@ -5,6 +5,7 @@ import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-feat
 import type { MCPBuiltInEngine } from "./engine/built-in-engines.js";
 import type { ToolCallInterceptor } from "./interceptors/types.js";
 import type { ToolPinningOptions } from "./pinning/pin-gate.js";
+import type { ToolListCacheOptions } from "./cache/cache-store.js";
 import type {
   MCPLogLevel,
   PromptsChangedListener,
@@ -108,4 +109,11 @@ export interface MCPToolAdapterOptions {
    * the instrumentation off entirely.
    */
   telemetry?: MCPTelemetryOptions | false;
+  /**
+   * Keep tool listings across processes in a CacheStore (a file store: `createFileCacheStore()` of
+   * "mcp-tool-adapter/cache"; or your Redis-like store), so a new process that connects to the
+   * same server does not list its tools again. Revalidated by tools/list_changed, never served past
+   * the server's `ttlMs` hint. See docs/reference.md.
+   */
+  toolListCache?: ToolListCacheOptions;
 }

@@ -24,6 +24,7 @@ export { inferCapabilities } from "@mcp-tool-adapter/capability-inference";
 export type { MCPEngine, MCPProtocolEra, MCPProtocolSetting } from "@mcp-tool-adapter/core";
 export type { MCPBuiltInEngine } from "./engine/built-in-engines.js";
 export type { MCPToolAdapterOptions } from "./adapter-options.js";
+export type { CacheStore, ToolListCacheOptions } from "./cache/cache-store.js";
 export type {
   CapabilityOverridesByTool,
   ConnectOptions,

@@ -17,6 +17,7 @@ import { PinGate, type ToolPinFinding } from "./pinning/pin-gate.js";
 import { Instrumentation } from "./telemetry/instrumentation.js";
 import { Redactor } from "./redaction.js";
 import { ToolSync } from "./tool-sync.js";
+import { toolListCache } from "./cache/create-tool-list-cache.js";
 import { ToolCalls } from "./tools/tool-call.js";
 import { ToolUiResources, type MCPToolUiResource, type ReadToolUiOptions } from "./tool-ui-resource.js";
 import type {
@@ -106,7 +107,16 @@ export class MCPToolAdapter {
     );
     this.#connection = connection;
     const { capabilityOverrides } = options;
-    const tools = new ToolSync({ ...base, maxListPages, connection, adapter: this, pins, capabilityOverrides });
+    const listingCache = toolListCache(options, { ...base, config: valid });
+    const tools = new ToolSync({
+      ...base,
+      maxListPages,
+      connection,
+      adapter: this,
+      pins,
+      capabilityOverrides,
+      listingCache,
+    });
     this.#tools = tools;
     if (options.onToolsChanged !== undefined) tools.addListener(options.onToolsChanged);
     const request = connection.request;

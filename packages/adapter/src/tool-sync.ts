@@ -1,11 +1,12 @@
 import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import type { NotificationRoutes } from "./connection/notification-routes.js";
 import type { ServerConnection, SessionHooks } from "./connection/connection.js";
+import { recordingHints, type ToolListCache } from "./cache/tool-list-cache.js";
 import { describeCause, MCPNotConnectedError } from "./errors.js";
 import { buildFeatureTools, type FeatureToolsContext } from "./feature-tools.js";
 import { CoalescedTask } from "./list-cache.js";
 import type { PinGate, ToolPinFinding } from "./pinning/pin-gate.js";
-import { forEachPage, type ListPagesContext, type PagedList } from "./list-pages.js";
+import { forEachPage, listAllPages, type ListPagesContext, type PagedList } from "./list-pages.js";
 import { buildToolDefinitions, type Registration } from "./registration.js";
 import type { Session } from "./session.js";
 import { mergedOverrides } from "./tool-capabilities.js";
@@ -37,6 +38,8 @@ export interface ToolSyncContext extends Omit<ListPagesContext, "request"> {
   readonly capabilityOverrides: CapabilityOverridesByTool | undefined;
   /** Tool pinning: withholds listed tools that drifted from the lock, on every discovery and refresh. */
   readonly pins: PinGate | undefined;
+  /** Tool listings kept across processes (the `toolListCache` option). */
+  readonly listingCache?: ToolListCache | undefined;
 }
 
 const EMPTY_TOOLS: readonly MCPToolDescriptor[] = Object.freeze([]);
@@ -74,6 +77,10 @@ export class ToolSync implements SessionHooks {
   #lastListed: ToolCatalog | undefined;
   #filter: CompiledToolFilter = compileToolFilter(undefined);
   readonly #registrations = new Map<ToolRegistry, Map<string, RegisterToolsOptions>>();
+  /** Catalogs built from a cross-process cache entry, not from this process's own tools/list. */
+  readonly #fromCache = new WeakSet<ToolCatalog>();
+  /** The cache-bypassing listing running on a session (see relist), shared by concurrent callers. */
+  #relisting: { session: Session; promise: Promise<ToolCatalog> } | undefined;
   readonly #listeners = new Set<ToolsChangedListener>();
 
   /** tools/list pages go through the connection's traced request (a client span per page). */
@@ -171,7 +178,7 @@ export class ToolSync implements SessionHooks {
   async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
     const { logger, serverName } = this.#context;
     const builder = new CatalogEntriesBuilder(this.#lastListed);
-    await forEachPage(this.#listing, session, TOOLS_LIST, (page) => builder.addPage(page, serverName));
+    const fromCache = await this.#listTools(session, (page) => builder.addPage(page, serverName));
     let entries = builder.finish(logger);
     const { pins } = this.#context;
     if (pins !== undefined) {
@@ -180,10 +187,57 @@ export class ToolSync implements SessionHooks {
       if (withheld.size > 0) entries = entries.filter((entry) => !withheld.has(entry.descriptor.name));
     }
     const catalog = new ToolCatalog(entries, filter);
+    if (fromCache) this.#fromCache.add(catalog);
     if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
     this.listed = { session, catalog };
     this.#lastListed = catalog;
     return catalog;
+  }
+
+  /**
+   * tools/list on the server page by page, or the listing a valid cross-process cache entry holds
+   * (one page: the cache keeps whole listings). Resolves to whether it came from the cache.
+   */
+  async #listTools(session: Session, onPage: (tools: readonly unknown[]) => void): Promise<boolean> {
+    const cache = this.#context.listingCache;
+    if (cache === undefined) {
+      await forEachPage(this.#listing, session, TOOLS_LIST, onPage);
+      return false;
+    }
+    const { tools, fromCache } = await cache.list(session, (hints) =>
+      listAllPages(recordingHints(this.#listing, hints), session, TOOLS_LIST),
+    );
+    onPage(tools);
+    return fromCache;
+  }
+
+  /** Whether `catalog` came from the cross-process cache: a tool it lacks may exist on the server. */
+  fromCache(catalog: ToolCatalog): boolean {
+    return this.#fromCache.has(catalog);
+  }
+
+  /**
+   * Lists the tools on the server, bypassing the cross-process cache (and refreshing its entry), and
+   * fills the registered namespaces as a list_changed refresh does: for a call naming a tool that a
+   * cached listing lacks, or that the server says it does not know. Shared by concurrent callers.
+   */
+  relist(session: Session): Promise<ToolCatalog> {
+    if (this.#relisting?.session === session) return this.#relisting.promise;
+    this.#context.listingCache?.bypassNext(session);
+    const previous = this.listed?.catalog;
+    const relisting = {
+      session,
+      promise: this.#discover(session, this.#filter).then((catalog) => {
+        this.#publish(catalog, previous);
+        return catalog;
+      }),
+    };
+    this.#relisting = relisting;
+    const forget = (): void => {
+      if (this.#relisting === relisting) this.#relisting = undefined;
+    };
+    relisting.promise.then(forget, forget);
+    return relisting.promise;
   }
 
   #closedDuring(session: Session, what: string, cause?: unknown): MCPNotConnectedError {
@@ -205,6 +259,7 @@ export class ToolSync implements SessionHooks {
   /** The server sent tools/list_changed on `session`. */
   listChanged(session: Session): void {
     if (!(this.#context.connection.session === session)) return;
+    this.#context.listingCache?.invalidate(session);
     if (this.#refresh?.session !== session) {
       this.#refresh = { session, task: new CoalescedTask(() => this.#refreshOnce(session)) };
     }

@@ -3,6 +3,7 @@ import { listOwnedProcesses } from "@mcp-tool-adapter/test-servers";
 import type { BenchContext } from "./context.js";
 import { compared, exactly, single, type Figure } from "./figures.js";
 import { SIDES } from "./interleave.js";
+import { runCliStartupScenario } from "./scenarios/cli-startup.js";
 import { runEverythingScenario } from "./scenarios/everything.js";
 import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
@@ -96,6 +97,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       figures.push(...engineFigures);
       peerTables.push(table);
     }
+    if (wanted.has("cli-startup")) figures.push(...(await runCliStartupScenario(context)));
   } finally {
     warnings.stop();
   }

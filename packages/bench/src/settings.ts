@@ -201,7 +201,8 @@ export type ScenarioName =
   | "peers-stdio"
   | "peers-http"
   | "engines-stdio"
-  | "engines-http";
+  | "engines-http"
+  | "cli-startup";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -218,6 +219,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "peers-http",
   "engines-stdio",
   "engines-http",
+  "cli-startup", // needs `pnpm build`: only with --only=cli-startup
 ];
 
 /**
@@ -226,8 +228,9 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
  * --only=engines (both transports).
  */
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
-  // tool-search (issue 33) reports in a section of its own: ask for it with --only=tool-search.
-  (name) => !name.startsWith("peers") && !name.startsWith("engines") && name !== "tool-search",
+  // tool-search (issue 33) and cli-startup (issue 37) report in sections of their own: ask with --only=.
+  (name) =>
+    !name.startsWith("peers") && !name.startsWith("engines") && name !== "tool-search" && name !== "cli-startup",
 );
 
 /** Names --only accepts besides the scenarios: shorthands for several. */

@@ -12,6 +12,7 @@ import type {
   RegisterToolsOptions,
   SamplingHandler,
   ServerLogListener,
+  ToolListCacheOptions,
 } from "@mcp-tool-adapter/adapter";
 import { clampTimer, positiveOr } from "@mcp-tool-adapter/core/value-rules";
 import type { CredentialStore, InteractiveOptions } from "@mcp-tool-adapter/oauth";
@@ -71,6 +72,8 @@ export interface MCPServerSetOptions {
   pinning?: ServerSetPinning;
   /** OpenTelemetry providers for every server's adapter, or false to turn the instrumentation off. */
   telemetry?: MCPTelemetryOptions | false;
+  /** Tool listings kept across processes for every server (default factory), e.g. in `createFileCacheStore()`. */
+  toolListCache?: ToolListCacheOptions;
 }
 
 /** How the default adapter factory authorizes HTTP entries: those with `auth`, and logins stored for the others. */
@@ -457,6 +460,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
     recovery,
     onHealthChange,
     engine,
+    toolListCache,
   } = options;
   return (config, { entry, serverName }) => {
     const chosen = typeof engine === "function" ? engine(config, { entry, serverName }) : engine;
@@ -489,6 +493,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
       ...clientFeatures,
       ...(interceptors === undefined ? {} : { interceptors }),
       ...(telemetry === undefined ? {} : { telemetry }),
+      ...(toolListCache === undefined ? {} : { toolListCache }),
       ...(pinning === undefined
         ? {}
         : {

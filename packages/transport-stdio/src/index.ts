@@ -1,4 +1,5 @@
 export type { StdioServerConfig } from "./config.js";
+export { nodePlatform, type FileFacts, type StdioPlatform } from "./platform.js";
 export { findStdioConfigIssues, type StdioConfigIssue } from "./config-check.js";
 export { buildServerEnvironment } from "./environment.js";
 export { StdioTransportError, type StdioTransportErrorCode, type StdioTransportErrorDetails } from "./errors.js";

@@ -3,6 +3,8 @@ import { GroupFamily } from "./group-family.js";
 import { canReadProcEnvironments, DEFAULT_PROC_ROOT } from "./proc-table.js";
 import { ProcFamily, SERVER_TOKEN_ENV_VAR } from "./proc-family.js";
 import type { ProcessFamily, ProcessFamilyStrategy } from "./process-family-types.js";
+import { nodePlatform, type StdioPlatform } from "./platform.js";
+import { WindowsFamily } from "./windows-family.js";
 
 // The contract lives in a type file the strategies import; re-exported for this module's importers.
 export type { FamilyMembers, ProcessFamily, ProcessFamilyStrategy } from "./process-family-types.js";
@@ -13,6 +15,8 @@ export const PROCESS_FAMILY_STRATEGIES: readonly ProcessFamilyStrategy[] = ["tag
 export interface ProcessFamilyEnvironment {
   platform?: NodeJS.Platform;
   procRoot?: string;
+  /** Runs `taskkill` and checks pids on Windows (the real system by default). */
+  host?: StdioPlatform;
 }
 
 /**
@@ -41,7 +45,11 @@ export function createProcessFamily(
     );
   }
   const procRoot = system.procRoot ?? DEFAULT_PROC_ROOT;
-  if (strategy === "group") return procSupported(system) ? new ProcFamily(procRoot, { strategy }) : new GroupFamily();
+  if (strategy === "group") {
+    if (procSupported(system)) return new ProcFamily(procRoot, { strategy });
+    const host = system.host ?? nodePlatform;
+    return (system.platform ?? host.name) === "win32" ? new WindowsFamily(host) : new GroupFamily();
+  }
   if (!procSupported(system)) {
     throw new StdioTransportError(
       "PROCESS_FAMILY_UNSUPPORTED",

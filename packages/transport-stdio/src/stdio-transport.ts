@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -21,7 +21,9 @@ import {
   type ProcessFamilyStrategy,
 } from "./process-family.js";
 import { findPerl, launchInOwnProcessGroup, type Launch } from "./own-process-group.js";
+import { nodePlatform, readEnv, type StdioPlatform } from "./platform.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
+import { resolveWindowsLaunch } from "./windows-command.js";
 import { killFamilyNow, terminateFamily } from "./terminate-family.js";
 
 export interface StdioTransportOptions {
@@ -50,6 +52,12 @@ export interface StdioTransportOptions {
    * throws PROCESS_FAMILY_UNSUPPORTED.
    */
   processFamily?: ProcessFamilyStrategy;
+  /**
+   * The operating system: platform name, host environment, file lookups, spawn. The real one by
+   * default; inject another to run one platform's rules on another (tests of the Windows command
+   * resolution and `taskkill` on Linux), or to wrap spawn.
+   */
+  platform?: StdioPlatform;
 }
 
 export interface ServerExit {
@@ -102,6 +110,7 @@ export class StdioTransport implements Transport {
   readonly #stderrLines = new StderrLines();
   readonly #reader: LineReader;
   readonly #family: ProcessFamily;
+  readonly #platform: StdioPlatform;
 
   #state: State = "new";
   #child: ChildProcessWithoutNullStreams | undefined;
@@ -127,7 +136,11 @@ export class StdioTransport implements Transport {
   constructor(config: StdioServerConfig, options: StdioTransportOptions = {}) {
     assertStdioServerConfig(config);
     this.#config = { ...config, args: [...(config.args ?? [])] };
-    this.#family = createProcessFamily(options.processFamily, config.command);
+    this.#platform = options.platform ?? nodePlatform;
+    this.#family = createProcessFamily(options.processFamily, config.command, {
+      platform: this.#platform.name,
+      host: this.#platform,
+    });
     this.#killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#logger = options.logger;
@@ -245,7 +258,7 @@ export class StdioTransport implements Transport {
     let child: ChildProcessWithoutNullStreams;
     try {
       const launch = this.#launch();
-      child = spawn(launch.command, launch.args, {
+      child = this.#platform.spawn(launch.command, launch.args, {
         cwd,
         env: launch.env,
         stdio: ["pipe", "pipe", "pipe"],
@@ -258,7 +271,8 @@ export class StdioTransport implements Transport {
         // server stays in the host's session.
         detached: this.#family.detached,
         windowsHide: true,
-      });
+        windowsVerbatimArguments: launch.windowsVerbatimArguments ?? false,
+      }) as ChildProcessWithoutNullStreams;
     } catch (error) {
       throw this.#failStart(error);
     }
@@ -303,15 +317,18 @@ export class StdioTransport implements Transport {
    * but stays in the group is found even after its parent died before any snapshot. Without the
    * launcher (no perl) the server is spawned as is, in the host's group.
    */
-  #launch(): Launch {
+  #launch(): Launch & { windowsVerbatimArguments?: boolean } {
     const { command, cwd } = this.#config;
+    const platform = this.#platform;
     const plain: Launch = {
       command,
       args: this.#config.args ?? [],
-      env: { ...buildServerEnvironment(this.#config), ...this.#family.environment },
+      env: { ...buildServerEnvironment(this.#config, platform.env, platform.name), ...this.#family.environment },
     };
+    // Windows: `.cmd` shims (npx, uvx, npm bins) need cmd.exe, with arguments escaped for it.
+    if (platform.name === "win32") return { ...resolveWindowsLaunch({ ...plain, cwd }, platform), env: plain.env };
     if (this.#family.strategy !== "tagged") return plain;
-    const launch = launchInOwnProcessGroup({ ...plain, cwd }, findPerl());
+    const launch = launchInOwnProcessGroup({ ...plain, cwd }, findPerl(readEnv(platform.env, "PATH", platform.name)));
     if (launch === undefined)
       this.#logger?.debug?.(
         `No perl on PATH: MCP server "${command}" stays in the host's process group, so a child that empties its environment is found only while its parent lives or once a snapshot saw it`,

@@ -9,6 +9,7 @@ import {
   type CallOutcomeContext,
 } from "../call-outcome.js";
 import type { ServerConnection } from "../connection/connection.js";
+import { saysToolUnknown } from "../cache/unknown-tool.js";
 import { describeCause } from "../errors.js";
 import type { InterceptorChain } from "../interceptors/interceptor-chain.js";
 import { invokeWithRecovery, type CallAttempt } from "../recovery/call-retry.js";
@@ -185,10 +186,13 @@ export class ToolCalls {
     const { outcome, serverName } = this.#context;
     const { name, start } = call;
     const entry = catalog.get(name);
+    const { tools } = this.#context;
     if (entry === undefined) {
-      const withheld = this.#context.tools.withheld(name);
+      const withheld = tools.withheld(name);
       if (withheld !== undefined)
         return Promise.resolve(failure(outcome, start, "refused", `refused: ${withheld.message}`));
+      // A listing from the cross-process cache may predate the tool: ask the server once.
+      if (tools.fromCache(catalog)) return this.#relisted(session, call, (fresh) => this.#in(fresh, session, call));
       return Promise.resolve(
         failure(
           outcome,
@@ -205,8 +209,35 @@ export class ToolCalls {
       );
     }
     if (call.attempt !== undefined) call.attempt.capability = entry.capability(this.#context.capabilityOverrides);
-    if (!this.#intercepting) return this.#send(call, session, entry, undefined);
-    return this.#intercepted(call, session, entry);
+    const sent = this.#intercepting
+      ? this.#intercepted(call, session, entry)
+      : this.#send(call, session, entry, undefined);
+    if (!tools.fromCache(catalog)) return sent;
+    // A listing from the cross-process cache may name a tool the server dropped since.
+    return sent.then((result) =>
+      saysToolUnknown(result)
+        ? this.#relisted(session, call, (fresh) =>
+            fresh.get(name) === undefined ? this.#in(fresh, session, call) : result,
+          )
+        : result,
+    );
+  }
+
+  /** `then` with the tools listed on the server again (the cache bypassed); a failed listing is the call's result. */
+  #relisted(
+    session: Session,
+    call: ToolCall,
+    then: (fresh: ToolCatalog) => Promise<MCPToolResult> | MCPToolResult,
+  ): Promise<MCPToolResult> {
+    return this.#context.tools.relist(session).then(then, (error: unknown) => {
+      const lost = session.state !== "open";
+      return failure(
+        this.#context.outcome,
+        call.start,
+        lost ? "connection_lost" : "server_error",
+        `${lost ? "connection lost" : "server error"}: could not list the tools of MCP server "${this.#context.serverName}" again to find "${call.name}" (the cached listing lacks it): ${describeCause(error)}`,
+      );
+    });
   }
 
   /** The call through the interceptors' before and after steps. */

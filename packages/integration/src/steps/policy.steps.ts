@@ -40,7 +40,8 @@ async function run(
   scenario.code = await runCli([...argv, "--config", scenario.config], {
     stdout: { write: (chunk: string) => (scenario.stdout += chunk) },
     stderr: { write: (chunk: string) => (scenario.stderr += chunk) },
-    env: { ...process.env, NO_COLOR: "1" },
+    // The scenario's own tool-list cache: never the user's real one.
+    env: { ...process.env, NO_COLOR: "1", MCP_TOOL_ADAPTER_CACHE_DIR: join(scenario.dir, "cache") },
     cwd: scenario.dir,
     isTTY: false,
     stdinIsTTY: options.terminal,

@@ -3,6 +3,7 @@ import { createFileStore, defaultCredentialsDirectory, openInBrowser } from "@mc
 import { loadConfigFile, type MCPServersConfig } from "../config-file/load-config-file.js";
 import { readToolLock, TOOL_LOCK_FILE_NAME } from "../policy/lock-file.js";
 import { cliLoginHint } from "../server-set/server-auth.js";
+import { createFileCacheStore, defaultCacheDirectory } from "../cache/file-cache-store.js";
 import { MCPServerSet } from "../server-set.js";
 import type { ServerSetConnectReport } from "../server-set/types.js";
 import { defaultConfigPath, defaultConfigVariables } from "./default-config.js";
@@ -25,6 +26,8 @@ export interface ServerSelection {
   lock?: string;
   /** Connect without checking tools against the lock (what `pin` does). */
   ignoreLock?: boolean;
+  /** Serve tool listings from the cross-process cache and keep it up to date (`call`, `tools`; off with --no-cache). */
+  toolListCache?: boolean;
 }
 
 /** Where the lock file of this run is. */
@@ -72,6 +75,9 @@ export async function connectSelectedServers(
     ...(context.adapterFactory === undefined ? {} : { adapterFactory: context.adapterFactory }),
     ...(engine === undefined ? {} : { engine }),
     ...(lock === undefined ? {} : { pinning: { lock } }),
+    ...(selection.toolListCache === true
+      ? { toolListCache: { store: createFileCacheStore({ directory: defaultCacheDirectory(context.env) }) } }
+      : {}),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
     ...(context.now === undefined ? {} : { now: context.now }),
     auth: {

@@ -29,6 +29,8 @@ interface CommonFlags {
   json?: boolean;
   connectTimeout?: number;
   logLevel?: MCPLogLevel;
+  /** `--no-cache` makes it false; undefined for commands without the option. */
+  cache?: boolean;
 }
 
 /**
@@ -75,6 +77,8 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
   const configOption = () =>
     new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config");
   const jsonOption = () => new Option("--json", "print JSON for machines instead of tables");
+  const noCacheOption = () =>
+    new Option("--no-cache", "list every server's tools afresh, without reading or updating the tool-list cache");
   const lockOption = () =>
     new Option(
       "--lock <file>",
@@ -85,10 +89,11 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
    * The options every command takes, in help order; `serverFilter` adds `-s, --server` after
    * `--config`, `lock` adds `--lock` (commands that check tools against the lock file).
    */
-  const withCommonOptions = (command: Command, { serverFilter = false, lock = false } = {}): Command => {
+  const withCommonOptions = (command: Command, { serverFilter = false, lock = false, cache = false } = {}): Command => {
     command.addOption(configOption());
     if (serverFilter) command.addOption(new Option("-s, --server <name...>", "only these servers (repeatable)"));
     if (lock) command.addOption(lockOption());
+    if (cache) command.addOption(noCacheOption());
     return command.addOption(jsonOption()).addOption(connectTimeoutOption()).addOption(logLevelOption());
   };
 
@@ -99,9 +104,9 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     load: () => Promise<
       (context: CliContext, options: ReturnType<typeof common> & { servers?: string[] }) => Promise<number>
     >,
-    { lock = false } = {},
+    { lock = false, cache = false } = {},
   ): void => {
-    withCommonOptions(program.command(name).description(description), { serverFilter: true, lock }).action(
+    withCommonOptions(program.command(name).description(description), { serverFilter: true, lock, cache }).action(
       async (flags: CommonFlags & { server?: string[] }) => {
         const run = await load();
         setExitCode(
@@ -117,7 +122,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       .description(
         "connect, discover, and list every tool: registered name, read-only / writes, what decided it, description",
       ),
-    { serverFilter: true, lock: true },
+    { serverFilter: true, lock: true, cache: true },
   )
     .addOption(new Option("-t, --toolset <name>", 'only the tools of this toolset (the config\'s "toolsets")'))
     .action(async (flags: CommonFlags & { server?: string[]; toolset?: string }) => {
@@ -142,7 +147,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       .addOption(
         new Option("-y, --yes", "call a tool that may write without asking (needed when stdin is not a terminal)"),
       ),
-    { lock: true },
+    { lock: true, cache: true },
   ).action(
     async (
       target: string,
@@ -278,8 +283,11 @@ function common(flags: CommonFlags): {
   json: boolean;
   connectTimeoutMs?: number;
   logLevel?: MCPLogLevel;
+  toolListCache?: boolean;
 } {
   return {
+    // Only commands with --no-cache have the flag (true unless given): the others never cache.
+    ...(flags.cache === undefined ? {} : { toolListCache: flags.cache }),
     json: flags.json === true,
     ...(flags.logLevel === undefined ? {} : { logLevel: flags.logLevel }),
     ...(flags.config === undefined ? {} : { config: flags.config }),
