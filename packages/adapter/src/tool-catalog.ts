@@ -98,8 +98,15 @@ export class ToolCatalog {
   readonly filter: CompiledToolFilter;
   readonly #exposed: ReadonlyMap<string, CatalogEntry>;
 
-  constructor(entries: readonly CatalogEntry[], filter: CompiledToolFilter) {
+  /**
+   * Whether the listing came from the cross-process cache, so a tool it lacks may exist on the
+   * server now. A field the call path reads without leaving this record.
+   */
+  readonly fromCache: boolean;
+
+  constructor(entries: readonly CatalogEntry[], filter: CompiledToolFilter, fromCache = false) {
     this.filter = filter;
+    this.fromCache = fromCache;
     const exposed = new Map<string, CatalogEntry>();
     for (const entry of entries) {
       if (filter.matches(entry.descriptor.name)) exposed.set(entry.descriptor.name, entry);

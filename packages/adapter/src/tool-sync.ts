@@ -77,8 +77,6 @@ export class ToolSync implements SessionHooks {
   #lastListed: ToolCatalog | undefined;
   #filter: CompiledToolFilter = compileToolFilter(undefined);
   readonly #registrations = new Map<ToolRegistry, Map<string, RegisterToolsOptions>>();
-  /** Catalogs built from a cross-process cache entry, not from this process's own tools/list. */
-  readonly #fromCache = new WeakSet<ToolCatalog>();
   /** The cache-bypassing listing running on a session (see relist), shared by concurrent callers. */
   #relisting: { session: Session; promise: Promise<ToolCatalog> } | undefined;
   readonly #listeners = new Set<ToolsChangedListener>();
@@ -186,8 +184,7 @@ export class ToolSync implements SessionHooks {
       const withheld = await pins.check(exposed);
       if (withheld.size > 0) entries = entries.filter((entry) => !withheld.has(entry.descriptor.name));
     }
-    const catalog = new ToolCatalog(entries, filter);
-    if (fromCache) this.#fromCache.add(catalog);
+    const catalog = new ToolCatalog(entries, filter, fromCache);
     if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
     this.listed = { session, catalog };
     this.#lastListed = catalog;
@@ -209,11 +206,6 @@ export class ToolSync implements SessionHooks {
     );
     onPage(tools);
     return fromCache;
-  }
-
-  /** Whether `catalog` came from the cross-process cache: a tool it lacks may exist on the server. */
-  fromCache(catalog: ToolCatalog): boolean {
-    return this.#fromCache.has(catalog);
   }
 
   /**

@@ -21,6 +21,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDefaultTransport, type MCPServerConfig } from "../src/index.js";
 import { createFileCacheStore, type CacheStore } from "../src/cache-entry.js";
 
+const LIST_CHANGED = "notifications/tools/list_changed";
+
 /** A transport that notes the method of every request the client sends: what went over the wire. */
 function counting(inner: Transport, methods: string[]): Transport {
   const wrapper: Transport = {
@@ -31,7 +33,12 @@ function counting(inner: Transport, methods: string[]): Transport {
       return inner.send(message, options);
     },
   };
-  inner.onmessage = (message, extra) => wrapper.onmessage?.(message, extra);
+  inner.onmessage = (message, extra) => {
+    // Noted too: a server may change its tools (server-everything does, as it registers the tools a
+    // client's capabilities allow), and a refresh after it is a listing the cache must not prevent.
+    if ("method" in message && message.method === LIST_CHANGED) methods.push(LIST_CHANGED);
+    wrapper.onmessage?.(message, extra);
+  };
   inner.onclose = () => wrapper.onclose?.();
   inner.onerror = (error) => wrapper.onerror?.(error);
   return wrapper;
@@ -72,6 +79,11 @@ function adapterFor(config: MCPServerConfig, transport: () => Transport | Promis
 }
 
 const listings = (methods: readonly string[]): number => methods.filter((method) => method === "tools/list").length;
+/** The listings sent before the server said its tools changed: the ones the cache is for. */
+const unpromptedListings = (methods: readonly string[]): number => {
+  const changed = methods.indexOf(LIST_CHANGED);
+  return listings(changed === -1 ? methods : methods.slice(0, changed));
+};
 
 describe("tool lists cached across processes: server-everything over stdio", () => {
   const config: MCPServerConfig = { name: "everything", transport: "stdio", ...everythingStdioServer() };
@@ -81,7 +93,7 @@ describe("tool lists cached across processes: server-everything over stdio", () 
     const cold = adapterFor(config, transport);
     await cold.adapter.connect();
     const listed = await cold.adapter.discoverTools();
-    expect(listings(cold.methods)).toBe(1);
+    expect(listings(cold.methods)).toBeGreaterThanOrEqual(1);
     await cold.adapter.disconnect();
 
     const warm = adapterFor(config, transport);
@@ -92,7 +104,7 @@ describe("tool lists cached across processes: server-everything over stdio", () 
     expect(echoed).toMatchObject({ success: true });
     const refused = await warm.adapter.invoke("echo", { message: 42 });
     expect(refused).toMatchObject({ success: false, errorKind: "validation" });
-    expect(listings(warm.methods)).toBe(0);
+    expect(unpromptedListings(warm.methods), warm.methods.join(",")).toBe(0);
     expect(warm.methods).toContain("tools/call");
     expect(warm.debug.some((line) => line.includes("tools listed from the cache"))).toBe(true);
   });
@@ -108,14 +120,14 @@ describe("tool lists cached across processes: server-everything over stdio", () 
     const next = adapterFor(config, transport);
     await next.adapter.connect();
     expect((await next.adapter.discoverTools()).length).toBeGreaterThan(0);
-    expect(listings(next.methods)).toBe(1);
+    expect(listings(next.methods)).toBeGreaterThanOrEqual(1);
     expect(next.debug.some((line) => line.includes("not a tool listing"))).toBe(true);
     await next.adapter.disconnect();
 
     const after = adapterFor(config, transport);
     await after.adapter.connect();
     await after.adapter.discoverTools();
-    expect(listings(after.methods)).toBe(0);
+    expect(unpromptedListings(after.methods)).toBe(0);
   });
 
   it("a cache file others can write is ignored with a debug log", async () => {
@@ -131,7 +143,7 @@ describe("tool lists cached across processes: server-everything over stdio", () 
     const next = adapterFor(config, transport);
     await next.adapter.connect();
     await next.adapter.discoverTools();
-    expect(listings(next.methods)).toBe(1);
+    expect(listings(next.methods)).toBeGreaterThanOrEqual(1);
     expect(logged.some((line) => line.includes("others can write it (mode 666)"))).toBe(true);
   });
 });
@@ -154,7 +166,8 @@ describe("tool lists cached across processes: server-everything over streamable 
     await warm.adapter.connect();
     expect((await warm.adapter.discoverTools()).map((tool) => tool.name)).toEqual(listed.map((tool) => tool.name));
     expect(await warm.adapter.invoke("echo", { message: "hi" })).toMatchObject({ success: true });
-    expect([listings(cold.methods), listings(warm.methods)]).toEqual([1, 0]);
+    expect(listings(cold.methods)).toBeGreaterThanOrEqual(1);
+    expect(unpromptedListings(warm.methods)).toBe(0);
   });
 });
 

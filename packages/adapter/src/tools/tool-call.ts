@@ -192,7 +192,7 @@ export class ToolCalls {
       if (withheld !== undefined)
         return Promise.resolve(failure(outcome, start, "refused", `refused: ${withheld.message}`));
       // A listing from the cross-process cache may predate the tool: ask the server once.
-      if (tools.fromCache(catalog)) return this.#relisted(session, call, (fresh) => this.#in(fresh, session, call));
+      if (catalog.fromCache) return this.#relisted(session, call, (fresh) => this.#in(fresh, session, call));
       return Promise.resolve(
         failure(
           outcome,
@@ -212,7 +212,7 @@ export class ToolCalls {
     const sent = this.#intercepting
       ? this.#intercepted(call, session, entry)
       : this.#send(call, session, entry, undefined);
-    if (!tools.fromCache(catalog)) return sent;
+    if (!catalog.fromCache) return sent;
     // A listing from the cross-process cache may name a tool the server dropped since.
     return sent.then((result) =>
       saysToolUnknown(result)
