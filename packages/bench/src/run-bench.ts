@@ -3,6 +3,7 @@ import { listOwnedProcesses } from "@mcp-tool-adapter/test-servers";
 import type { BenchContext } from "./context.js";
 import { compared, exactly, single, type Figure } from "./figures.js";
 import { SIDES } from "./interleave.js";
+import { runCodeModeScenario } from "./scenarios/code-mode.js";
 import { runEverythingScenario } from "./scenarios/everything.js";
 import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
@@ -78,6 +79,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));
     if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));
     if (wanted.has("heap")) figures.push(...(await runHeapScenario(context)));
+    if (wanted.has("code-mode")) figures.push(...(await runCodeModeScenario(context)));
     for (const transport of ["stdio", "streamable-http"] as const) {
       if (!wanted.has(transport === "stdio" ? "peers-stdio" : "peers-http")) continue;
       const { figures: peerFigures, table } = await runPeersScenario(transport, context);

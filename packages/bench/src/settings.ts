@@ -178,7 +178,8 @@ export type ScenarioName =
   | "peers-stdio"
   | "peers-http"
   | "engines-stdio"
-  | "engines-http";
+  | "engines-http"
+  | "code-mode";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -192,6 +193,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "peers-http",
   "engines-stdio",
   "engines-http",
+  "code-mode",
 ];
 
 /**
@@ -200,7 +202,8 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
  * --only=engines (both transports).
  */
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
-  (name) => !name.startsWith("peers") && !name.startsWith("engines"),
+  // code-mode counts requests and tokens (no times); ask for it with --only=code-mode.
+  (name) => !name.startsWith("peers") && !name.startsWith("engines") && name !== "code-mode",
 );
 
 /** Names --only accepts besides the scenarios: shorthands for several. */
