@@ -85,6 +85,14 @@ describe("programs in the sandbox", () => {
     expect(caught).toMatchObject({ ok: true, value: [true, "server_error"] });
   });
 
+  it("refuses an empty tool namespace with a classified error", async () => {
+    const { registry } = demoRegistry();
+    await expect(createCodeMode(registry, { toolNamespace: "" })).rejects.toMatchObject({
+      name: "CodeModeError",
+      code: "INVALID_OPTIONS",
+    });
+  });
+
   it("reports a syntax error with the model's own line number", async () => {
     const result = await run("const ok = 1;\nconst broken = ;");
     expect(result.error?.code).toBe("syntax_error");
