@@ -1,15 +1,13 @@
 import { describeCause, type Logger } from "@mcp-tool-adapter/core";
 import { resolveToolSource, type ToolSource, type ToolSourceInput } from "@mcp-tool-adapter/model-tools";
 import { ToolRegistry, type RegisteredTool, type ToolDefinition } from "@mcp-tool-adapter/registry";
-import type { QuickJSWASMModule } from "quickjs-emscripten-core";
 import { bindApi, type ApiBinding } from "./api/api-binding.js";
 import { generateDeclarations, type ApiDeclarations, type DeclarationOptions } from "./api/declarations.js";
 import { CodeModeError } from "./errors.js";
 import { runDescription } from "./run-description.js";
 import { toRunToolResult } from "./run-report.js";
-import { freshQuickJS } from "./sandbox/quickjs-module.js";
 import { resolveSandboxLimits, type ResolvedSandboxLimits, type SandboxLimits } from "./sandbox/limits.js";
-import { runProgram } from "./sandbox/run-program.js";
+import { runInWorker } from "./sandbox/run-in-worker.js";
 import type { CodeRunResult } from "./sandbox/run-types.js";
 import { toToolCallOutcome } from "./tool-outcome.js";
 
@@ -22,8 +20,13 @@ export interface CodeModeOptions {
   /** The registry namespace and name of the "run code" tool; default "code" and "run" (model name `code__run`). */
   toolNamespace?: string;
   toolName?: string;
-  /** A QuickJS module per run; default a fresh release build each run, so no run can affect the next. */
-  quickjs?: () => Promise<QuickJSWASMModule>;
+  /**
+   * The quickjs-emscripten sync variant package each run's worker imports (a fresh module per run,
+   * so no run can affect the next); default `@jitl/quickjs-wasmfile-release-sync`. Give another
+   * variant (`@jitl/quickjs-singlefile-mjs-release-sync` where a bundler cannot ship a .wasm file,
+   * a debug build) installed where this package can import it, or a file URL.
+   */
+  quickjsVariant?: string;
   logger?: Logger;
   /** Monotonic clock, ms; default `performance.now`. */
   now?: () => number;
@@ -133,14 +136,13 @@ class CodeModeRuntime implements CodeMode {
   async run(source: string, options: CodeRunOptions = {}): Promise<CodeRunResult> {
     if (this.#refreshing !== undefined) await this.#refreshing;
     const binding = (this.#current as { binding: ApiBinding }).binding;
-    const load = this.#init.options.quickjs ?? freshQuickJS;
-    return runProgram({
+    return runInWorker({
       source: typeof source === "string" ? source : String(source),
       api: binding.table,
       callTool: async (id, args, signal) =>
         toToolCallOutcome(await this.#init.source.call(id, args as Record<string, unknown>, { signal })),
       limits: this.#init.limits,
-      quickjs: await load(),
+      quickjsVariant: this.#init.options.quickjsVariant,
       now: this.#now,
       signal: options.signal,
       logger: this.#init.options.logger,

@@ -1,6 +1,6 @@
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import type { ToolCallResult } from "@mcp-tool-adapter/registry";
-import type { ToolCallOutcome } from "./sandbox/run-program.js";
+import type { ToolCallOutcome } from "./sandbox/run-types.js";
 
 /**
  * What a program receives from a tool call: an MCP result's `structuredContent` when the server

@@ -1,14 +1,10 @@
 import { describeCause, type Logger } from "@mcp-tool-adapter/core";
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
+import { cpuTimeLimitError, memoryLimitError, sandboxFailure, totalTimeLimitError } from "./limit-errors.js";
 import type { ResolvedSandboxLimits } from "./limits.js";
 import { preludeSource } from "./prelude.js";
-import type { CodeRunError, CodeRunErrorCode, CodeRunResult } from "./run-types.js";
+import type { CodeRunError, CodeRunErrorCode, CodeRunResult, RunObserver, ToolCallOutcome } from "./run-types.js";
 import { transpileProgram } from "./transpile.js";
-
-/** One tool call's outcome as the program sees it: a value, or a failure it receives as a ToolCallError. */
-export type ToolCallOutcome =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly error: string; readonly errorKind: string };
 
 export interface ProgramRequest {
   readonly source: string;
@@ -18,8 +14,9 @@ export interface ProgramRequest {
   readonly callTool: (id: string, args: unknown, signal: AbortSignal) => Promise<ToolCallOutcome>;
   readonly limits: ResolvedSandboxLimits;
   readonly quickjs: QuickJSWASMModule;
+  /** Monotonic clock, ms; the observer's times are on it. */
   readonly now: () => number;
-  readonly signal?: AbortSignal | undefined;
+  readonly observer?: RunObserver | undefined;
   readonly logger?: Logger | undefined;
 }
 
@@ -97,9 +94,7 @@ class ProgramRun {
 
   /** The result of a run whose WebAssembly module failed under it. */
   brokenResult(): CodeRunResult {
-    return this.#failed(
-      this.#abort ?? { code: "sandbox_failure", message: "the sandbox failed; run the program again" },
-    );
+    return this.#failed(this.#abort ?? sandboxFailure("the WebAssembly module failed"));
   }
 
   dispose(): void {
@@ -119,7 +114,7 @@ class ProgramRun {
     }
   }
 
-  /** Host functions, then the prelude; an abort signal given by the caller stops the program too. */
+  /** Host functions, then the prelude. */
   #install(): CodeRunError | undefined {
     const context = this.#context;
     const callFunction = context.newFunction("__mcp_call", (idHandle, argsHandle) =>
@@ -135,13 +130,6 @@ class ProgramRun {
     const prelude = this.#slice(() => context.evalCode(preludeSource(this.#request.api), "prelude.js"));
     if (prelude.error !== undefined) return this.#classify(this.#takeError(prelude.error));
     prelude.value.dispose();
-    const signal = this.#request.signal;
-    if (signal !== undefined) {
-      const stop = (): void =>
-        this.#stop({ code: "program_error", message: `the run was cancelled (${describeCause(signal.reason)})` });
-      if (signal.aborted) stop();
-      else signal.addEventListener("abort", stop, { once: true, signal: this.#calls.signal });
-    }
     return undefined;
   }
 
@@ -173,10 +161,7 @@ class ProgramRun {
       }
       const remaining = deadline - this.#request.now();
       if (remaining <= 0 || !(await this.#waitForHost(remaining))) {
-        return this.#failed({
-          code: "total_time_limit",
-          message: `the program ran out of its total time (${this.#limits.totalTimeMs} ms, tool calls included); do less per run or fewer calls`,
-        });
+        return this.#failed(totalTimeLimitError(this.#limits));
       }
       const stopped = this.#stopReason();
       if (stopped !== undefined) return this.#failed(stopped);
@@ -249,10 +234,12 @@ class ProgramRun {
     const cost = line.length + (this.#logs.length === 0 ? 0 : 1);
     if (this.#logChars + cost > this.#limits.maxLogChars) {
       this.#droppedLogLines += 1;
+      this.#request.observer?.logDropped(this.#droppedLogLines);
       return;
     }
     this.#logChars += cost;
     this.#logs.push(line);
+    this.#request.observer?.logKept(line);
   }
 
   #fulfilled(value: QuickJSHandle): CodeRunResult {
@@ -294,6 +281,7 @@ class ProgramRun {
   /** Runs interpreter work with the CPU clock running; the interrupt handler reads it. */
   #slice<T>(work: () => T): T {
     this.#sliceStart = this.#request.now();
+    this.#request.observer?.sliceStarted(this.#sliceStart);
     try {
       return work();
     } catch (error) {
@@ -302,11 +290,12 @@ class ProgramRun {
       this.#broken = true;
       this.#abort ??= HOST_STACK.test(describeCause(error))
         ? { code: "stack_overflow", message: "the program overflowed its stack (endless recursion?); use a loop" }
-        : { code: "sandbox_failure", message: `the sandbox failed (${describeCause(error)}); run the program again` };
+        : sandboxFailure(describeCause(error));
       throw new SandboxBroken();
     } finally {
       this.#cpuUsedMs += this.#request.now() - this.#sliceStart;
       this.#sliceStart = undefined;
+      this.#request.observer?.sliceEnded(this.#cpuUsedMs);
     }
   }
 
@@ -314,10 +303,7 @@ class ProgramRun {
     if (this.#abort !== undefined) return true;
     if (this.#sliceStart === undefined) return false;
     if (this.#cpuUsedMs + (this.#request.now() - this.#sliceStart) <= this.#limits.cpuTimeMs) return false;
-    this.#abort = {
-      code: "cpu_time_limit",
-      message: `the program used more than ${this.#limits.cpuTimeMs} ms of CPU time (an endless loop?); it was stopped`,
-    };
+    this.#abort = cpuTimeLimitError(this.#limits);
     return true;
   }
 
@@ -357,18 +343,11 @@ class ProgramRun {
   #classify(error: ThrownValue): CodeRunError {
     if (this.#abort !== undefined) return this.#abort;
     const code = limitCode(error);
-    if (code === "memory_limit") {
-      return {
-        code,
-        message: `the program ran out of memory (limit ${this.#limits.memoryBytes} bytes); keep less data at once`,
-      };
-    }
+    if (code === "memory_limit") return memoryLimitError(this.#limits);
     if (code === "stack_overflow") {
       return { code, message: `the program overflowed its stack (${error.message}; endless recursion?); use a loop` };
     }
-    if (code === "cpu_time_limit") {
-      return { code, message: `the program used more than ${this.#limits.cpuTimeMs} ms of CPU time; it was stopped` };
-    }
+    if (code === "cpu_time_limit") return cpuTimeLimitError(this.#limits);
     if (error.name === "ToolCallError" && error.errorKind !== undefined) {
       return {
         code: "tool_call_failed",

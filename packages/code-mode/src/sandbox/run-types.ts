@@ -47,3 +47,21 @@ export interface CodeRunResult {
   readonly toolCalls: number;
   readonly durationMs: number;
 }
+
+/** One tool call's outcome as the program sees it: a value, or a failure it receives as a ToolCallError. */
+export type ToolCallOutcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: string; readonly errorKind: string };
+
+/**
+ * What a host watching the run from another thread needs while it runs: when the interpreter is
+ * busy (its CPU clock), and the console lines, so a run the host ends from outside keeps them.
+ */
+export interface RunObserver {
+  /** The interpreter started running program code at `at` (the request's clock). */
+  sliceStarted(at: number): void;
+  /** It stopped; the program has used `cpuUsedMs` in all. */
+  sliceEnded(cpuUsedMs: number): void;
+  logKept(line: string): void;
+  logDropped(droppedLogLines: number): void;
+}
