@@ -41,12 +41,11 @@ export function bindApi(tools: readonly RegisteredTool[]): ApiBinding {
     if (list === undefined) byNamespace.set(tool.namespace, [tool]);
     else list.push(tool);
   }
-  const groupNames = createModelToolNames(byNamespace.keys(), { charset: "word" });
+  const groupNames = groupNamesOf([...byNamespace.keys()]);
   const methods: ApiMethod[] = [];
   const table: Record<string, Record<string, string>> = {};
   for (const [namespace, members] of [...byNamespace].sort(([left], [right]) => compare(left, right))) {
-    const modelGroup = groupNames.toModelName(namespace);
-    const group = TAKEN_NAMES.has(modelGroup) ? `${modelGroup}_` : modelGroup;
+    const group = groupNames.get(namespace) as string;
     const methodNames = createModelToolNames(
       members.map((tool) => tool.localName),
       { charset: "word" },
@@ -60,6 +59,21 @@ export function bindApi(tools: readonly RegisteredTool[]): ApiBinding {
     table[group] = entries;
   }
   return { methods, table };
+}
+
+/**
+ * Each namespace's group name, distinct from every other and from {@link TAKEN_NAMES}. A name the
+ * sandbox already uses gets a trailing "_", asked of model-tools as that namespace with an empty
+ * tool name and "_" for separator (`console/` reads `console_`): a server really named `console_`
+ * then meets it, and both get model-tools' collision hash, as any two names that meet do.
+ */
+function groupNamesOf(namespaces: readonly string[]): Map<string, string> {
+  const plain = createModelToolNames(namespaces, { charset: "word" });
+  const keys = namespaces.map((namespace) =>
+    TAKEN_NAMES.has(plain.toModelName(namespace)) ? `${namespace}/` : namespace,
+  );
+  const names = createModelToolNames(keys, { charset: "word", separator: "_" });
+  return new Map(namespaces.map((namespace, index) => [namespace, names.toModelName(keys[index] as string)]));
 }
 
 function compare(left: string, right: string): number {
