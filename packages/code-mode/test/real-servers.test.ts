@@ -57,27 +57,31 @@ describe("code mode over real servers (server-everything, server-memory, server-
     await expectNoLeakedProcesses();
   }, SERVER_TEST_MS);
 
-  it("declares every tool of the three servers, and the declarations compile with tsc", async () => {
-    const { text, degraded } = await codeMode.declarations();
-    expect(degraded).toEqual([]);
-    for (const server of ["everything", "memory", "filesystem"]) {
-      const tools = adapterOf(server)?.discoveredTools ?? [];
-      expect(tools.length).toBeGreaterThan(3);
-      for (const tool of tools) expect(text).toContain(`${tool.name.replaceAll("-", "_")}(args`);
-    }
-    expect(text).toContain("declare const memory: {");
-    expect(text).toContain("get_tiny_image(args");
-    const program = `
+  it(
+    "declares every tool of the three servers, and the declarations compile with tsc",
+    { timeout: SERVER_TEST_MS },
+    async () => {
+      const { text, degraded } = await codeMode.declarations();
+      expect(degraded).toEqual([]);
+      for (const server of ["everything", "memory", "filesystem"]) {
+        const tools = adapterOf(server)?.discoveredTools ?? [];
+        expect(tools.length).toBeGreaterThan(3);
+        for (const tool of tools) expect(text).toContain(`${tool.name.replaceAll("-", "_")}(args`);
+      }
+      expect(text).toContain("declare const memory: {");
+      expect(text).toContain("get_tiny_image(args");
+      const program = `
       const graph = await memory.read_graph();
       const found = await memory.search_nodes({ query: "Ada" });
       const listing = await filesystem.list_directory({ path: "/" });
       const echoed = await everything.echo({ message: "hi" });
       export const all = [graph, found, listing, echoed];
     `;
-    expect(typeCheck(text, program)).toEqual([]);
-    // A wrong argument is a type error: the declarations carry the schemas' requirements.
-    expect(typeCheck(text, "await memory.search_nodes({ q: 1 }); export {};").join("\n")).toContain("q");
-  });
+      expect(typeCheck(text, program)).toEqual([]);
+      // A wrong argument is a type error: the declarations carry the schemas' requirements.
+      expect(typeCheck(text, "await memory.search_nodes({ q: 1 }); export {};").join("\n")).toContain("q");
+    },
+  );
 
   it("measures the declarations in tokens against the tools' JSON schemas", async () => {
     const { text } = await codeMode.declarations();

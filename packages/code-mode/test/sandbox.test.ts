@@ -211,17 +211,21 @@ describe("hostile programs are refused while the host goes on", () => {
     expect(JSON.parse('{"a":1}')).toEqual({ a: 1 });
   });
 
-  it("a flood of tool calls, caught or not", async () => {
-    for (const source of [
-      "for (let i = 0; i < 1000; i++) await demo.echo({});",
-      "for (let i = 0; i < 1000; i++) { try { await demo.echo({}); } catch { } }",
-      "await Promise.all(Array.from({ length: 1000 }, () => demo.echo({})));",
-    ]) {
-      const result = await run(source, { maxToolCalls: 10 });
-      expect(result.error?.code).toBe("too_many_tool_calls");
-      expect(result.toolCalls).toBe(10);
-    }
-  });
+  it(
+    "a flood of tool calls, caught or not",
+    async () => {
+      for (const source of [
+        "for (let i = 0; i < 1000; i++) await demo.echo({});",
+        "for (let i = 0; i < 1000; i++) { try { await demo.echo({}); } catch { } }",
+        "await Promise.all(Array.from({ length: 1000 }, () => demo.echo({})));",
+      ]) {
+        const result = await run(source, { maxToolCalls: 10 });
+        expect(result.error?.code).toBe("too_many_tool_calls");
+        expect(result.toolCalls).toBe(10);
+      }
+    },
+    SLOW_TEST_MS,
+  );
 
   it("a huge return value, and a huge tool result kept inside", async () => {
     const result = await run('return "x".repeat(50000);', { maxResultChars: 1000 });
@@ -268,7 +272,7 @@ describe("hostile programs are refused while the host goes on", () => {
 describe("no QuickJS memory is left behind", () => {
   // What the sandbox worker runs, run here on the test's thread: the debug build's leak checks
   // need the module in hand, and a worker keeps its module to itself.
-  it("disposes every runtime, context and handle, whatever the program did", async () => {
+  it("disposes every runtime, context and handle, whatever the program did", { timeout: SLOW_TEST_MS }, async () => {
     const module = new TestQuickJSWASMModule(
       await newQuickJSWASMModuleFromVariant(import("@jitl/quickjs-wasmfile-debug-sync")),
     );
