@@ -4,6 +4,7 @@ import type { BenchContext } from "./context.js";
 import { compared, exactly, single, type Figure } from "./figures.js";
 import { SIDES } from "./interleave.js";
 import { runCliStartupScenario } from "./scenarios/cli-startup.js";
+import { runCodeModeScenario } from "./scenarios/code-mode.js";
 import { runEverythingScenario } from "./scenarios/everything.js";
 import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
@@ -85,6 +86,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     if (wanted.has("many-tools")) figures.push(...(await runManyToolsScenario(context)));
     if (wanted.has("heap")) figures.push(...(await runHeapScenario(context)));
     if (wanted.has("server-set")) figures.push(...(await runServerSetScenario(context)));
+    if (wanted.has("code-mode")) figures.push(...(await runCodeModeScenario(context)));
     for (const transport of ["stdio", "streamable-http"] as const) {
       if (!wanted.has(transport === "stdio" ? "peers-stdio" : "peers-http")) continue;
       const { figures: peerFigures, table } = await runPeersScenario(transport, context);

@@ -202,7 +202,8 @@ export type ScenarioName =
   | "peers-http"
   | "engines-stdio"
   | "engines-http"
-  | "cli-startup";
+  | "cli-startup"
+  | "code-mode";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -220,6 +221,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "engines-stdio",
   "engines-http",
   "cli-startup", // needs `pnpm build`: only with --only=cli-startup
+  "code-mode",
 ];
 
 /**
@@ -227,10 +229,12 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
  * first, and the peers take long and need Node >= 22; ask for them with --only=peers or
  * --only=engines (both transports).
  */
+const OWN_SECTION_SCENARIOS: ReadonlySet<ScenarioName> = new Set(["tool-search", "cli-startup", "code-mode"]);
+
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
-  // tool-search (issue 33) and cli-startup (issue 37) report in sections of their own: ask with --only=.
-  (name) =>
-    !name.startsWith("peers") && !name.startsWith("engines") && name !== "tool-search" && name !== "cli-startup",
+  // These report in sections of their own (tool-search and code-mode count quality and tokens,
+  // cli-startup needs `pnpm build`): ask for them with --only=.
+  (name) => !name.startsWith("peers") && !name.startsWith("engines") && !OWN_SECTION_SCENARIOS.has(name),
 );
 
 /** Names --only accepts besides the scenarios: shorthands for several. */

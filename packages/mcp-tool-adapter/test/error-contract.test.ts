@@ -1,6 +1,7 @@
 import * as adapter from "@mcp-tool-adapter/adapter";
 import * as aiSdk from "@mcp-tool-adapter/ai-sdk";
 import * as capabilityInference from "@mcp-tool-adapter/capability-inference";
+import * as codeMode from "@mcp-tool-adapter/code-mode";
 import * as core from "@mcp-tool-adapter/core";
 import * as engine2026 from "@mcp-tool-adapter/engine-2026";
 import * as langchain from "@mcp-tool-adapter/langchain";
@@ -41,6 +42,7 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
   "@mcp-tool-adapter/ai-sdk": aiSdk,
   "@mcp-tool-adapter/langchain": langchain,
   "@mcp-tool-adapter/openai-agents": openaiAgents,
+  "@mcp-tool-adapter/code-mode": codeMode,
   "mcp-tool-adapter": umbrella,
   "mcp-tool-adapter/http": umbrellaHttp,
   "mcp-tool-adapter/model-tools": umbrellaModelTools,
@@ -51,6 +53,7 @@ const ENTRIES: Record<string, Record<string, unknown>> = {
 
 /** One instance of each error class, built with `cause`; a new exported error class must be added here. */
 const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
+  CodeModeError: (cause) => new codeMode.CodeModeError("INVALID_OPTIONS", "bad options", { cause }),
   RegistryError: (cause) => new registry.RegistryError("INVALID_TOOL", "bad tool", { cause }),
   SchemaValidationError: (cause) =>
     new schemaValidation.SchemaValidationError("SCHEMA_INVALID", "bad schema", { cause }),
