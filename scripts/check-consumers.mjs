@@ -41,6 +41,7 @@ const stepsNiceness = (() => {
 /** Packages that need Node at run time (processes, files); every other public package must bundle for a browser. */
 const NODE_ONLY = new Set([
   "@mcp-tool-adapter/engine-2026",
+  "@mcp-tool-adapter/gateway",
   "@mcp-tool-adapter/oauth",
   "@mcp-tool-adapter/transport-stdio",
   "mcp-tool-adapter",
