@@ -7,6 +7,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { GatewayError, type GatewayErrorCode } from "./errors.js";
 import type { Gateway, GatewayConnection } from "./gateway.js";
 import { bearerTokenCheck, guardRequest, isLoopback, type HttpGuardOptions } from "./http-guard.js";
+import { createOAuthResourceServer, type OAuthResourceServerOptions } from "./oauth-resource-server.js";
 
 export interface GatewayHttpOptions {
   /** Default "127.0.0.1". Any other interface needs `auth`. */
@@ -16,11 +17,20 @@ export interface GatewayHttpOptions {
   /** Where MCP is served. Default "/mcp". */
   path?: string;
   /** How downstream clients authorize: a static bearer token, or your own check. Required beyond loopback. */
-  auth?: { bearerToken: string } | { authorize: (request: IncomingMessage) => Promise<void> };
+  auth?:
+    | { bearerToken: string }
+    | { oauth: OAuthResourceServerOptions }
+    | { authorize: (request: IncomingMessage) => Promise<void> };
   /** Host header names accepted besides the loopback names and `host` (a proxy's or a DNS name). */
   allowedHosts?: readonly string[];
   /** Origins browsers may call from. Default: local pages only (localhost / 127.0.0.1 / [::1]). */
   allowedOrigins?: readonly string[];
+  /**
+   * Starts every session id this process hands out (`g1-<uuid>`), so a load balancer can send a
+   * session's requests to the process that opened it by a prefix match (docs/gateway.md). 1-32 of
+   * `A-Z a-z 0-9 _`.
+   */
+  sessionIdPrefix?: string;
   /** Largest request body. Default 4 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -36,6 +46,8 @@ export interface GatewayHttpServer {
 }
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** RFC 9728: where a client finds which authorization server issues tokens for this gateway. */
+const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
 const STATUS: Partial<Record<GatewayErrorCode, number>> = {
   UNAUTHORIZED: 401,
   FORBIDDEN_HOST: 403,
@@ -59,12 +71,16 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
   const host = options.host ?? "127.0.0.1";
   const path = options.path ?? "/mcp";
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const oauth =
+    options.auth !== undefined && "oauth" in options.auth ? createOAuthResourceServer(options.auth.oauth) : undefined;
   const authorize =
     options.auth === undefined
       ? undefined
       : "bearerToken" in options.auth
         ? bearerTokenCheck(options.auth.bearerToken)
-        : options.auth.authorize;
+        : "oauth" in options.auth
+          ? oauth?.authorize
+          : options.auth.authorize;
   if (!isLoopback(host) && authorize === undefined) {
     throw new GatewayError(
       "GATEWAY_OPTIONS_INVALID",
@@ -77,9 +93,23 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
     authorize,
   };
   const sessions = new Map<string, HttpSession>();
+  let resourceMetadataUrl: string | undefined;
+  const prefix = options.sessionIdPrefix;
+  if (prefix !== undefined && !/^[A-Za-z0-9_]{1,32}$/.test(prefix)) {
+    throw new GatewayError(
+      "GATEWAY_OPTIONS_INVALID",
+      `sessionIdPrefix ${JSON.stringify(prefix)} is not allowed: use 1-32 of A-Z, a-z, 0-9 and "_" (it starts every Mcp-Session-Id).`,
+    );
+  }
+  const newSessionId = prefix === undefined ? () => randomUUID() : () => `${prefix}-${randomUUID()}`;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? "/", "http://gateway");
+    if (oauth !== undefined && url.pathname.startsWith(PROTECTED_RESOURCE_PATH)) {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify(oauth.metadata));
+      return;
+    }
     if (url.pathname !== path) {
       throw new GatewayError("SESSION_UNKNOWN", `Nothing is served at ${url.pathname}; MCP is at ${path}.`);
     }
@@ -105,9 +135,10 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
     }
     const session: HttpSession = {
       transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: newSessionId,
         onsessioninitialized: (id) => {
           sessions.set(id, session);
+          options.logger?.info?.(`gateway: HTTP session ${id} opened`);
         },
         onsessionclosed: (id) => {
           sessions.delete(id);
@@ -123,7 +154,7 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
 
   const server: HttpServer = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      refuse(response, error, options.logger);
+      refuse(response, error, { logger: options.logger, resourceMetadataUrl });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -135,6 +166,8 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
   });
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  if (oauth !== undefined)
+    resourceMetadataUrl = `${new URL(String(oauth.metadata.resource)).origin}${PROTECTED_RESOURCE_PATH}`;
   return {
     url: `http://${shownHost}:${port}${path}`,
     port,
@@ -184,7 +217,11 @@ function tooLarge(maxBytes: number): GatewayError {
 }
 
 /** A refused request: the HTTP status, and a JSON-RPC error body naming the code and what to do. */
-function refuse(response: ServerResponse, error: unknown, logger: Logger | undefined): void {
+function refuse(
+  response: ServerResponse,
+  error: unknown,
+  { logger, resourceMetadataUrl }: { logger: Logger | undefined; resourceMetadataUrl: string | undefined },
+): void {
   const known = GatewayError.isInstance(error) ? error : undefined;
   if (known === undefined) logger?.error?.("gateway: an HTTP request failed", { error });
   if (response.headersSent) {
@@ -193,7 +230,12 @@ function refuse(response: ServerResponse, error: unknown, logger: Logger | undef
   }
   const status = known === undefined ? 500 : (STATUS[known.code] ?? 400);
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (known?.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="mcp-gateway"';
+  if (known?.code === "UNAUTHORIZED") {
+    headers["www-authenticate"] =
+      resourceMetadataUrl === undefined
+        ? 'Bearer realm="mcp-gateway"'
+        : `Bearer error="invalid_token", resource_metadata="${resourceMetadataUrl}"`;
+  }
   response.writeHead(status, headers);
   response.end(
     JSON.stringify({

@@ -20,6 +20,11 @@ export interface ServeCommandOptions {
   tokenEnv?: string;
   allowedHosts?: string[];
   allowedOrigins?: string[];
+  /** OAuth resource-server mode: the issuer whose tokens are accepted, and this gateway's URL (the tokens' audience). */
+  oauthIssuer?: string;
+  oauthResource?: string;
+  /** Starts every HTTP session id, for a load balancer's routing (docs/gateway.md). */
+  sessionPrefix?: string;
   approve?: "never" | "writes" | "destructive";
   approval?: "elicit" | "refuse";
   connectTimeoutMs?: number;
@@ -54,6 +59,15 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
     )
     .addOption(new Option("--allowed-origin <origin...>", "browser origins that may call the gateway"))
     .addOption(
+      new Option("--oauth-issuer <url>", "accept access tokens (JWTs) of this issuer, checked with its keys").implies({
+        http: true,
+      }),
+    )
+    .addOption(
+      new Option("--oauth-resource <url>", "this gateway's URL as clients reach it: the audience tokens must name"),
+    )
+    .addOption(new Option("--session-prefix <id>", "start every HTTP session id with <id>- (load-balancer routing)"))
+    .addOption(
       new Option("--approve <policy>", "which tool calls need approval").choices(["never", "writes", "destructive"]),
     )
     .addOption(
@@ -74,6 +88,9 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
           ...(flags.tokenEnv === undefined ? {} : { tokenEnv: flags.tokenEnv as string }),
           ...(flags.allowedHost === undefined ? {} : { allowedHosts: flags.allowedHost as string[] }),
           ...(flags.allowedOrigin === undefined ? {} : { allowedOrigins: flags.allowedOrigin as string[] }),
+          ...(flags.oauthIssuer === undefined ? {} : { oauthIssuer: flags.oauthIssuer as string }),
+          ...(flags.oauthResource === undefined ? {} : { oauthResource: flags.oauthResource as string }),
+          ...(flags.sessionPrefix === undefined ? {} : { sessionPrefix: flags.sessionPrefix as string }),
           ...(flags.approve === undefined ? {} : { approve: flags.approve as ServeCommandOptions["approve"] }),
           ...(flags.approval === undefined ? {} : { approval: flags.approval as ServeCommandOptions["approval"] }),
           ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout as number }),
@@ -108,6 +125,12 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
     context.err(`--token-env ${options.tokenEnv}: that environment variable is empty; set it to the bearer token.`);
     return EXIT_USAGE;
   }
+  if ((options.oauthIssuer === undefined) !== (options.oauthResource === undefined)) {
+    context.err(
+      "--oauth-issuer and --oauth-resource go together: the issuer whose tokens are accepted, and this gateway's URL.",
+    );
+    return EXIT_USAGE;
+  }
   const config = await loadSelectedConfig(context, { json: false, ...pick(options, ["config", "servers"]) });
   const lock = options.lock === undefined ? undefined : await readToolLock(lockPath(context, { lock: options.lock }));
   const loginHint = (server: string): string => cliLoginHint(server, options.config);
@@ -140,6 +163,10 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
     const http = await gatewayModule.listenHttp(gateway, {
       ...pick(options, ["host", "port", "allowedHosts", "allowedOrigins"]),
       ...(token === undefined ? {} : { auth: { bearerToken: token } }),
+      ...(options.oauthIssuer === undefined || options.oauthResource === undefined
+        ? {}
+        : { auth: { oauth: { issuer: options.oauthIssuer, resource: options.oauthResource } } }),
+      ...(options.sessionPrefix === undefined ? {} : { sessionIdPrefix: options.sessionPrefix }),
       logger: stderrLogger(context),
     });
     context.err(`gateway: serving MCP at ${http.url}`);
