@@ -4,6 +4,7 @@ import type { BenchContext } from "./context.js";
 import { compared, exactly, single, type Figure } from "./figures.js";
 import { SIDES } from "./interleave.js";
 import { runEverythingScenario } from "./scenarios/everything.js";
+import { runGatewayScenario } from "./scenarios/gateway.js";
 import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
 import { runManyToolsScenario } from "./scenarios/many-tools.js";
@@ -90,6 +91,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       figures.push(...engineFigures);
       peerTables.push(table);
     }
+    if (wanted.has("gateway")) figures.push(...(await runGatewayScenario(context)));
   } finally {
     warnings.stop();
   }

@@ -178,7 +178,8 @@ export type ScenarioName =
   | "peers-stdio"
   | "peers-http"
   | "engines-stdio"
-  | "engines-http";
+  | "engines-http"
+  | "gateway";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -192,6 +193,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "peers-http",
   "engines-stdio",
   "engines-http",
+  "gateway",
 ];
 
 /**
