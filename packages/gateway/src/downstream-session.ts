@@ -25,7 +25,9 @@ import {
   type ElicitResult,
   type Implementation,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { TracerProvider } from "@opentelemetry/api";
 import { approveCall, type GatewayApproval } from "./approval.js";
+import { inRequestSpan } from "./request-span.js";
 import type { Catalog } from "./catalog.js";
 import { WITHHELD_META_KEY } from "./catalog.js";
 import type { ClientRouter } from "./client-router.js";
@@ -38,6 +40,8 @@ export interface SessionContext {
   readonly serverInfo: Implementation;
   readonly approval: GatewayApproval | undefined;
   readonly logger: Logger | undefined;
+  /** Where the gateway's SERVER spans go; default the globally registered provider. */
+  readonly tracerProvider: TracerProvider | undefined;
   /** The downstream client's roots, to pass up to the upstream servers. */
   readonly onRoots: (roots: readonly MCPRoot[]) => void;
 }
@@ -113,7 +117,12 @@ export class DownstreamSession {
     });
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       this.#askRootsOnce(extra.sendRequest);
-      return this.#callTool(request.params, { signal: extra.signal, sendProgress: extra.sendNotification });
+      const { params } = request;
+      return inRequestSpan(
+        { method: "tools/call", target: params.name, meta: params._meta },
+        this.#context.tracerProvider,
+        () => this.#callTool(params, { signal: extra.signal, sendProgress: extra.sendNotification }),
+      );
     });
     this.server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await catalog.listPrompts() }));
     this.server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {

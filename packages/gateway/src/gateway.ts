@@ -109,6 +109,7 @@ class ServerSetGateway implements Gateway {
       serverInfo: options.serverInfo ?? DEFAULT_SERVER_INFO,
       approval: options.approval,
       logger: options.logger,
+      tracerProvider: options.serverSet?.telemetry === false ? undefined : options.serverSet?.telemetry?.tracerProvider,
       onRoots: (roots) => this.#passRootsUp(roots),
     };
   }
