@@ -42,6 +42,7 @@ const stepsNiceness = (() => {
 const NODE_ONLY = new Set([
   "@mcp-tool-adapter/code-mode", // json-schema-to-typescript's $ref parser and prettier load Node modules
   "@mcp-tool-adapter/engine-2026",
+  "@mcp-tool-adapter/gateway",
   "@mcp-tool-adapter/oauth",
   "@mcp-tool-adapter/transport-stdio",
   "mcp-tool-adapter",

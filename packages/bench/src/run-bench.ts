@@ -6,6 +6,7 @@ import { SIDES } from "./interleave.js";
 import { runCliStartupScenario } from "./scenarios/cli-startup.js";
 import { runCodeModeScenario } from "./scenarios/code-mode.js";
 import { runEverythingScenario } from "./scenarios/everything.js";
+import { runGatewayScenario } from "./scenarios/gateway.js";
 import { runHeapScenario } from "./scenarios/heap.js";
 import { runLeafScenario } from "./scenarios/leaf.js";
 import { runManyToolsScenario } from "./scenarios/many-tools.js";
@@ -100,6 +101,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       peerTables.push(table);
     }
     if (wanted.has("cli-startup")) figures.push(...(await runCliStartupScenario(context)));
+    if (wanted.has("gateway")) figures.push(...(await runGatewayScenario(context)));
   } finally {
     warnings.stop();
   }

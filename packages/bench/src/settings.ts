@@ -203,7 +203,8 @@ export type ScenarioName =
   | "engines-stdio"
   | "engines-http"
   | "cli-startup"
-  | "code-mode";
+  | "code-mode"
+  | "gateway";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -222,6 +223,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "engines-http",
   "cli-startup", // needs `pnpm build`: only with --only=cli-startup
   "code-mode",
+  "gateway",
 ];
 
 /**
@@ -229,11 +231,16 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
  * first, and the peers take long and need Node >= 22; ask for them with --only=peers or
  * --only=engines (both transports).
  */
-const OWN_SECTION_SCENARIOS: ReadonlySet<ScenarioName> = new Set(["tool-search", "cli-startup", "code-mode"]);
+const OWN_SECTION_SCENARIOS: ReadonlySet<ScenarioName> = new Set([
+  "tool-search",
+  "cli-startup",
+  "code-mode",
+  "gateway",
+]);
 
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
   // These report in sections of their own (tool-search and code-mode count quality and tokens,
-  // cli-startup needs `pnpm build`): ask for them with --only=.
+  // cli-startup needs `pnpm build`, gateway runs for minutes): ask for them with --only=.
   (name) => !name.startsWith("peers") && !name.startsWith("engines") && !OWN_SECTION_SCENARIOS.has(name),
 );
 

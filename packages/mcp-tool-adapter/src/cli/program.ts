@@ -7,6 +7,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
 import { packageManifest } from "./package-file.js";
 import { CliUsageError } from "./usage-error.js";
+import { addServeCommand } from "./commands/serve.js";
 
 /**
  * The adapter's MCP_LOG_LEVELS, spelled out so that `--help` does not load the adapter; the
@@ -274,6 +275,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       setExitCode(await runAuthStatusCommand(context, common(flags)));
     });
 
+  addServeCommand(program, context, setExitCode);
   return program;
 }
 

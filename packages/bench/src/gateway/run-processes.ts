@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { ServerEntries } from "mcp-tool-adapter";
+import { workerEnvironment, workerNodeArgs, workerPath } from "../workers/spawn-worker.js";
+import type { CallJob, CallJobResult } from "./call-job.js";
+
+/** Longest a worker or gateway may take before the bench gives up on it. */
+const PROCESS_TIMEOUT_MS = 10 * 60_000;
+const GATEWAY_START_TIMEOUT_MS = 2 * 60_000;
+
+const hostPath = (): string => workerPath("../gateway/gateway-host.ts");
+
+/** The command that starts the gateway on stdio in front of `servers`: a stdio target for a call worker. */
+export function stdioGatewayCommand(servers: ServerEntries): { command: string; args: string[] } {
+  return {
+    command: process.execPath,
+    args: [...workerNodeArgs(), hostPath(), JSON.stringify({ downstream: "stdio", servers })],
+  };
+}
+
+/** Runs one call worker to the end in a fresh process and returns what it measured. */
+export function runCallWorker(job: CallJob): Promise<CallJobResult> {
+  const child = spawn(
+    process.execPath,
+    [...workerNodeArgs(), workerPath("../gateway/call-worker.ts"), JSON.stringify(job)],
+    {
+      env: workerEnvironment(),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), PROCESS_TIMEOUT_MS);
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      const line = stdout.trim().split("\n").at(-1) ?? "";
+      if (code === 0 && line.startsWith("{")) resolve(JSON.parse(line) as CallJobResult);
+      else reject(new Error(`gateway bench: a call worker failed (${String(code ?? signal)}):\n${stderr}`));
+    });
+  });
+}
+
+export interface RunningHttpGateway {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the gateway over HTTP in its own process in front of `servers`; resolves with its URL. */
+export function startHttpGateway(servers: ServerEntries): Promise<RunningHttpGateway> {
+  const child = spawn(
+    process.execPath,
+    [...workerNodeArgs(), hostPath(), JSON.stringify({ downstream: "http", servers })],
+    {
+      env: workerEnvironment(),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    const fail = (why: string): void => {
+      child.kill("SIGKILL");
+      reject(new Error(`gateway bench: the HTTP gateway ${why}:\n${stderr}`));
+    };
+    const timer = setTimeout(() => fail("did not start in time"), GATEWAY_START_TIMEOUT_MS);
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway bench: the HTTP gateway exited (${String(code)}) before serving:\n${stderr}`));
+    });
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      const url = /^(http:\/\/\S+)$/m.exec(stdout)?.[1];
+      if (url === undefined) return;
+      clearTimeout(timer);
+      child.stdout.removeAllListeners("data");
+      resolve({ url, stop: () => stopProcess(child) });
+    });
+  });
+}
+
+/** SIGTERM (the gateway closes its upstreams), then SIGKILL if it lingers. */
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

@@ -1,0 +1,23 @@
+import { MCPToolAdapterError } from "@mcp-tool-adapter/core";
+
+/**
+ * What the gateway refuses or cannot do. Each code names one failure a downstream client or an
+ * operator can act on; the message says what failed, where, and what to do.
+ */
+export type GatewayErrorCode =
+  | "GATEWAY_OPTIONS_INVALID"
+  | "UNKNOWN_TOOL"
+  | "UNKNOWN_PROMPT"
+  | "UNKNOWN_RESOURCE"
+  | "CLIENT_CAPABILITY_MISSING"
+  | "APPROVAL_REFUSED"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN_HOST"
+  | "FORBIDDEN_ORIGIN"
+  | "PAYLOAD_TOO_LARGE"
+  | "SESSION_UNKNOWN"
+  | "BAD_REQUEST";
+
+export class GatewayError extends MCPToolAdapterError<GatewayErrorCode> {
+  static override readonly errorName: string = "GatewayError";
+}

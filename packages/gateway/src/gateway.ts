@@ -1,0 +1,182 @@
+import {
+  MCPServerSet,
+  type Logger,
+  type MCPServerSetOptions,
+  type ServerEntries,
+  type ServerSetConnectReport,
+} from "mcp-tool-adapter";
+import type { MCPRoot } from "@mcp-tool-adapter/adapter";
+import { describeCause } from "@mcp-tool-adapter/core";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
+import type { GatewayApproval } from "./approval.js";
+import { Catalog, type GatewayToolFilter } from "./catalog.js";
+import { ClientRouter } from "./client-router.js";
+import { DownstreamSession, type SessionContext } from "./downstream-session.js";
+import { forwardClientRequests } from "./forward-client-requests.js";
+import { GatewayError } from "./errors.js";
+
+/** The server set's policy and plumbing the gateway passes through unchanged. */
+export type GatewayServerSetOptions = Pick<
+  MCPServerSetOptions,
+  "pinning" | "interceptors" | "recovery" | "telemetry" | "engine" | "auth" | "connectTimeoutMs" | "onHealthChange"
+>;
+
+export interface GatewayOptions {
+  /** The upstream servers, as a config file's entries (`loadConfigFile(path).servers`). */
+  servers: ServerEntries;
+  /** Pinning, interceptors, recovery, telemetry, engine and auth for every upstream (see MCPServerSetOptions). */
+  serverSet?: GatewayServerSetOptions;
+  /** Hides tools from every downstream client (toolsets plug in here). */
+  toolFilter?: GatewayToolFilter;
+  /** Asks (or refuses) before tools the policy selects; default: no approval step. */
+  approval?: GatewayApproval;
+  /** Expose upstream names without a server prefix. Default: true with exactly one server. Needs exactly one server. */
+  singleServer?: boolean;
+  /** What the gateway calls itself in `initialize`. */
+  serverInfo?: Implementation;
+  logger?: Logger;
+}
+
+/** One downstream client connected to the gateway. */
+export interface GatewayConnection {
+  readonly id: string;
+  close(): Promise<void>;
+}
+
+/** A server set served as one MCP server: connect it once, then any number of downstream clients. */
+export interface Gateway {
+  /** The upstream servers; after start(), their adapters and registry. */
+  readonly serverSet: MCPServerSet;
+  /** Connects every upstream server (a failing one is left out and reported). */
+  start(): Promise<ServerSetConnectReport>;
+  /** Serves one downstream client over `transport` (stdio, an HTTP session, an in-memory pair). */
+  connect(transport: Transport): Promise<GatewayConnection>;
+  /** The downstream clients connected now. */
+  readonly connectionCount: number;
+  /** Closes every downstream connection, then every upstream server. Never throws. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SERVER_INFO: Implementation = { name: "mcp-tool-adapter-gateway", version: "0.1.0" };
+
+export function createGateway(options: GatewayOptions): Gateway {
+  return new ServerSetGateway(options);
+}
+
+class ServerSetGateway implements Gateway {
+  readonly serverSet: MCPServerSet;
+  readonly #context: SessionContext;
+  readonly #router = new ClientRouter<DownstreamSession>();
+  readonly #logger: Logger | undefined;
+  readonly #configuredRoots: ReadonlySet<string>;
+  readonly #stops: (() => void)[] = [];
+
+  constructor(options: GatewayOptions) {
+    const names = Object.keys(options.servers);
+    const singleServer = options.singleServer ?? names.length === 1;
+    if (singleServer && names.length !== 1) {
+      throw new GatewayError(
+        "GATEWAY_OPTIONS_INVALID",
+        `singleServer needs exactly one upstream server, and the config has ${names.length} (${names.join(", ") || "none"}); drop singleServer or keep one server.`,
+      );
+    }
+    this.#logger = options.logger;
+    // An empty roots list declares the roots capability to each upstream, so a downstream client's roots can be passed up later.
+    this.#configuredRoots = new Set(names.filter((name) => options.servers[name]?.roots !== undefined));
+    const servers: ServerEntries = Object.fromEntries(
+      Object.entries(options.servers).map(([name, entry]) => [name, { ...entry, roots: entry.roots ?? [] }]),
+    );
+    this.serverSet = new MCPServerSet(servers, {
+      ...options.serverSet,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      clientFeatures: {
+        ...forwardClientRequests(this.#router),
+        onLog: (entry) => {
+          for (const session of this.#router.sessions) session.forwardLog(entry);
+        },
+      },
+    });
+    const catalog = new Catalog({
+      set: this.serverSet,
+      singleServer,
+      toolFilter: options.toolFilter,
+      logger: options.logger,
+    });
+    this.#context = {
+      catalog,
+      router: this.#router,
+      serverInfo: options.serverInfo ?? DEFAULT_SERVER_INFO,
+      approval: options.approval,
+      logger: options.logger,
+      tracerProvider: options.serverSet?.telemetry === false ? undefined : options.serverSet?.telemetry?.tracerProvider,
+      onRoots: (roots) => this.#passRootsUp(roots),
+    };
+  }
+
+  get connectionCount(): number {
+    return this.#router.sessions.size;
+  }
+
+  async start(): Promise<ServerSetConnectReport> {
+    const report = await this.serverSet.connect();
+    this.#stops.push(
+      this.serverSet.registry.subscribe(() => {
+        this.#context.catalog.invalidateTools();
+        this.#broadcast((session) => session.server.sendToolListChanged());
+      }),
+    );
+    for (const server of this.serverSet.serverNames) {
+      const adapter = this.serverSet.getAdapter(server) as ListChangeSource | undefined;
+      const onPrompts = adapter?.onPromptsChanged?.(() =>
+        this.#broadcast((session) => session.server.sendPromptListChanged()),
+      );
+      const onResources = adapter?.onResourcesChanged?.(() =>
+        this.#broadcast((session) => session.server.sendResourceListChanged()),
+      );
+      if (onPrompts !== undefined) this.#stops.push(onPrompts);
+      if (onResources !== undefined) this.#stops.push(onResources);
+    }
+    return report;
+  }
+
+  async connect(transport: Transport): Promise<GatewayConnection> {
+    const session = new DownstreamSession(this.#context);
+    await session.connect(transport);
+    return { id: session.id, close: () => session.close() };
+  }
+
+  async close(): Promise<void> {
+    for (const stop of this.#stops.splice(0)) stop();
+    await Promise.all([...this.#router.sessions].map((session) => session.close().catch(() => undefined)));
+    await this.serverSet.close();
+  }
+
+  #broadcast(send: (session: DownstreamSession) => Promise<void> | void): void {
+    for (const session of this.#router.sessions) {
+      try {
+        void Promise.resolve(send(session)).catch(() => undefined);
+      } catch {
+        // A session closing meanwhile: nothing to tell it.
+      }
+    }
+  }
+
+  #passRootsUp(roots: readonly MCPRoot[]): void {
+    for (const server of this.serverSet.serverNames) {
+      if (this.#configuredRoots.has(server)) continue; // the config's own roots win
+      const adapter = this.serverSet.getAdapter(server);
+      adapter?.setRoots?.(roots).catch((error: unknown) => {
+        this.#logger?.warn?.(
+          `gateway: passing the client's roots to MCP server "${server}" failed: ${describeCause(error)}`,
+        );
+      });
+    }
+  }
+}
+
+/** The list-change subscriptions MCPToolAdapter has beyond the set's adapter contract. */
+interface ListChangeSource {
+  onPromptsChanged?(listener: () => void): () => void;
+  onResourcesChanged?(listener: () => void): () => void;
+}

@@ -1,0 +1,39 @@
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type TracerProvider,
+} from "@opentelemetry/api";
+
+const TRACER_NAME = "@mcp-tool-adapter/gateway";
+
+/**
+ * Runs `work` inside a SERVER span for one downstream request, child of the trace context the
+ * client sent in `_meta` (W3C `traceparent` / `tracestate`, read by the registered propagator), so
+ * the adapter's CLIENT span for the upstream call, started in the active context, becomes its
+ * child. With no tracer provider (given or registered) the spans are no-ops.
+ */
+export async function inRequestSpan<T>(
+  request: { method: string; target: string; meta: Record<string, unknown> | undefined },
+  tracerProvider: TracerProvider | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  const parent = propagation.extract(ROOT_CONTEXT, request.meta ?? {});
+  const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
+  const span = tracer.startSpan(
+    `${request.method} ${request.target}`,
+    { kind: SpanKind.SERVER, attributes: { "mcp.method.name": request.method, "gen_ai.tool.name": request.target } },
+    parent,
+  );
+  try {
+    return await context.with(trace.setSpan(parent, span), work);
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  } finally {
+    span.end();
+  }
+}

@@ -1,0 +1,252 @@
+import { createServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { everythingStdioServer } from "@mcp-tool-adapter/test-servers";
+import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+
+// What an upstream does on its own, seen through the gateway by an SDK 1.x Client over HTTP: its
+// tool list changing, its log messages, an interceptor in the call path, and its credentials
+// (bearer header) never reaching the client. The upstream is an SDK McpServer on real HTTP on
+// 127.0.0.1 that refuses requests without its token; recovery uses server-everything over stdio.
+const UPSTREAM_TOKEN = "upstream-secret-7f3a9c";
+
+interface Upstream {
+  readonly url: string;
+  readonly servers: McpServer[];
+  close(): Promise<void>;
+}
+
+async function startUpstream(): Promise<Upstream> {
+  const servers: McpServer[] = [];
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const http: HttpServer = createServer((request, response) => {
+    void (async () => {
+      if (request.headers.authorization !== `Bearer ${UPSTREAM_TOKEN}`) {
+        response.writeHead(401).end();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
+      const body = chunks.length === 0 ? undefined : (JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown);
+      const id = request.headers["mcp-session-id"];
+      let transport = typeof id === "string" ? sessions.get(id) : undefined;
+      if (transport === undefined) {
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => crypto.randomUUID(),
+          onsessioninitialized: (sessionId) => {
+            sessions.set(sessionId, transport!);
+          },
+        });
+        const server = new McpServer({ name: "upstream", version: "1" }, { capabilities: { logging: {} } });
+        server.registerTool(
+          "shout",
+          { description: "Upper-cases text", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+          ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
+        );
+        servers.push(server);
+        await server.connect(transport);
+      }
+      await transport.handleRequest(request, response, body);
+    })().catch(() => response.headersSent || response.writeHead(500).end());
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    servers,
+    close: async () => {
+      await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** Every message the client receives from now on, whatever the SDK does with it afterwards. */
+function recordReceived(transport: StreamableHTTPClientTransport): JSONRPCMessage[] {
+  const received: JSONRPCMessage[] = [];
+  const handle = transport.onmessage?.bind(transport);
+  transport.onmessage = (message: JSONRPCMessage) => {
+    received.push(message);
+    handle?.(message);
+  };
+  return received;
+}
+
+/** Polls `check` until it holds, for at most `ms`. */
+async function eventually(check: () => boolean | Promise<boolean>, ms = 20_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+describe("an upstream's own events through the gateway", () => {
+  let upstream: Upstream;
+  let gateway: Gateway;
+  let http: GatewayHttpServer;
+  const intercepted: string[] = [];
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    gateway = createGateway({
+      servers: {
+        up: { transport: "streamable-http", url: upstream.url, headers: { Authorization: `Bearer ${UPSTREAM_TOKEN}` } },
+      },
+      serverSet: {
+        interceptors: [
+          {
+            name: "suffix",
+            beforeCall: (call) => {
+              intercepted.push(call.toolName);
+              return { arguments: { ...call.arguments, text: `${String(call.arguments.text)} (checked)` } };
+            },
+          },
+        ],
+      },
+    });
+    await gateway.start();
+    http = await listenHttp(gateway);
+  }, 60_000);
+
+  afterAll(async () => {
+    await http.close();
+    await gateway.close();
+    await upstream.close();
+  }, 30_000);
+
+  it(
+    "forwards list_changed, logs and calls through an interceptor, and never shows the client the upstream's token",
+    { timeout: 60_000 },
+    async () => {
+      const transport = new StreamableHTTPClientTransport(new URL(http.url));
+      const client = new Client({ name: "events-test", version: "1" });
+      await client.connect(transport);
+      const received = recordReceived(transport);
+      const changed: unknown[] = [];
+      const logs: { logger?: string; data: unknown }[] = [];
+      client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => {
+        changed.push(notification);
+      });
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        logs.push(notification.params);
+      });
+      try {
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["shout"]);
+
+        // The interceptor rewrites the arguments on the way up.
+        const shouted = await client.callTool({ name: "shout", arguments: { text: "hello" } });
+        expect(shouted.content).toEqual([{ type: "text", text: "HELLO (CHECKED)" }]);
+        expect(intercepted).toEqual(["shout"]);
+
+        // The upstream adds a tool: the client hears list_changed and the new listing has it.
+        for (const server of upstream.servers)
+          server.registerTool(
+            "whisper",
+            { description: "Lower-cases text", inputSchema: { text: z.string() } },
+            ({ text }) => ({
+              content: [{ type: "text", text: text.toLowerCase() }],
+            }),
+          );
+        expect(await eventually(() => changed.length > 0)).toBe(true);
+        expect(
+          await eventually(async () => (await client.listTools()).tools.some((tool) => tool.name === "whisper")),
+        ).toBe(true);
+
+        // The upstream logs: the client gets it as the gateway's own notifications/message, named after the server.
+        await Promise.all(
+          upstream.servers.map((server) =>
+            server
+              .sendLoggingMessage({ level: "warning", logger: "disk", data: "disk almost full" })
+              .catch(() => undefined),
+          ),
+        );
+        expect(await eventually(() => logs.some((log) => log.data === "disk almost full"))).toBe(true);
+        expect(logs.find((log) => log.data === "disk almost full")?.logger).toBe("up/disk");
+
+        expect(received.length).toBeGreaterThan(4);
+        expect(JSON.stringify(received)).not.toContain(UPSTREAM_TOKEN);
+        expect(JSON.stringify(received)).not.toContain(upstream.url);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
+
+describe("recovery of an upstream server", () => {
+  let gateway: Gateway | undefined;
+  let http: GatewayHttpServer | undefined;
+
+  afterEach(async () => {
+    await http?.close();
+    await gateway?.close();
+  }, 30_000);
+
+  /** This process's child processes running server-everything (the gateway's upstream). */
+  function everythingChildren(): number[] {
+    const pids: number[] = [];
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        const command = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+        if (parent === process.pid && command.includes("server-everything")) pids.push(Number(entry));
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+    return pids;
+  }
+
+  it.skipIf(process.platform !== "linux")(
+    "serves calls again after the upstream process dies and the server set restarts it",
+    { timeout: 90_000 },
+    async () => {
+      gateway = createGateway({
+        servers: {
+          everything: { transport: "stdio", ...everythingStdioServer(), env: { GATEWAY_TEST_SECRET: UPSTREAM_TOKEN } },
+        },
+        serverSet: { recovery: { initialDelayMs: 50, maxDelayMs: 500 } },
+      });
+      await gateway.start();
+      http = await listenHttp(gateway);
+      const client = new Client({ name: "recovery-test", version: "1" });
+      const transport = new StreamableHTTPClientTransport(new URL(http.url));
+      await client.connect(transport);
+      const received = recordReceived(transport);
+      try {
+        const before = await client.callTool({ name: "echo", arguments: { message: "before" } });
+        expect(JSON.stringify(before.content)).toContain("before");
+        const [pid] = everythingChildren();
+        expect(pid).toBeDefined();
+        process.kill(pid!, "SIGKILL");
+        const back = await eventually(async () => {
+          const result = await client.callTool({ name: "echo", arguments: { message: "after" } });
+          return result.isError !== true && JSON.stringify(result.content).includes("after");
+        }, 60_000);
+        expect(back).toBe(true);
+        expect(everythingChildren()).not.toContain(pid);
+        // The upstream's environment (its credentials, in real configs) never reaches the client.
+        await client.listTools();
+        expect(received.length).toBeGreaterThan(2);
+        expect(JSON.stringify(received)).not.toContain(UPSTREAM_TOKEN);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
