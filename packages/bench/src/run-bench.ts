@@ -74,7 +74,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     // Cheapest and most sensitive to a quiet machine first.
     if (wanted.has("leaf")) figures.push(...runLeafScenario(context));
     if (wanted.has("model-tools")) figures.push(...(await runModelToolsScenario(context)));
-    if (wanted.has("tool-search")) figures.push(...runToolSearchScenario(context));
+    if (wanted.has("tool-search")) figures.push(...(await runToolSearchScenario(context)));
     if (wanted.has("telemetry")) figures.push(...(await runTelemetryScenario(context)));
     if (wanted.has("stdio")) figures.push(...(await runEverythingScenario("stdio", context)));
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));

@@ -6,6 +6,7 @@ import type { BenchContext } from "../context.js";
 import { single, type Figure } from "../figures.js";
 import { distractorTool } from "../servers/distractor-tools.js";
 import { quantile } from "../stats.js";
+import { runToolSearchRetrieval } from "./tool-search-retrieval.js";
 
 const GROUP = "tool search (issue 33)";
 const SEARCH_P50_LIMIT_MS = 1;
@@ -29,12 +30,13 @@ const QUERIES = [
  * of one namespace costs) and tokens of tool definitions per request at 1,000 tools, all tools
  * sent against the search set (meta-tools plus five loaded tools), counted with js-tiktoken's
  * o200k_base (the GPT-4o / GPT-5 encoding). Generated distractor tools (distinct names and descriptions of
- * business-service tools); retrieval quality is measured by the labelled set.
+ * business-service tools); then retrieval quality on the labelled set (tool-search-retrieval.ts).
  */
-export function runToolSearchScenario(context: BenchContext): Figure[] {
+export async function runToolSearchScenario(context: BenchContext): Promise<Figure[]> {
   const size = context.settings.modelToolsTools;
   context.progress(`${GROUP}: index of ${size.toLocaleString("en-US")} tools, tokens at 1,000`);
-  return [...measureSpeed(size), ...measureTokens(Math.min(size, 1_000))];
+  const speed = [...measureSpeed(size), ...measureTokens(Math.min(size, 1_000))];
+  return [...speed, ...(await runToolSearchRetrieval(context))];
 }
 
 function registryOf(size: number, namespaces = 10): ToolRegistry {
