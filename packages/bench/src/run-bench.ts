@@ -80,7 +80,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     if (wanted.has("leaf")) figures.push(...runLeafScenario(context));
     if (wanted.has("model-tools")) figures.push(...(await runModelToolsScenario(context)));
     if (wanted.has("cold-conversion")) figures.push(...(await runColdConversionScenario(context)));
-    if (wanted.has("tool-search")) figures.push(...runToolSearchScenario(context));
+    if (wanted.has("tool-search")) figures.push(...(await runToolSearchScenario(context)));
     if (wanted.has("telemetry")) figures.push(...(await runTelemetryScenario(context)));
     if (wanted.has("stdio")) figures.push(...(await runEverythingScenario("stdio", context)));
     if (wanted.has("http")) figures.push(...(await runEverythingScenario("streamable-http", context)));

@@ -99,9 +99,11 @@ class MiniSearchToolIndex implements ToolIndex {
       processTerm: toTerm,
       searchOptions: {
         boost: boostOf(options.boost),
-        // Prefix matches ("repo" finds "repository"); no fuzzy matching: it multiplies the terms
-        // looked up (its cost grows with the vocabulary), and tool names are rarely misspelled.
-        prefix: (term) => term.length >= 4,
+        // Prefix matches ("repo" finds "repository") for the last word only, as a search box does:
+        // every prefix term adds the documents of all its completions to score. No fuzzy matching:
+        // it multiplies the terms looked up (its cost grows with the vocabulary), and tool names
+        // are rarely misspelled.
+        prefix: (term, position, terms) => position === terms.length - 1 && term.length >= 4,
         combineWith: "OR",
       },
     });
@@ -155,13 +157,16 @@ class MiniSearchToolIndex implements ToolIndex {
 
   #lexical(query: string, options: ToolSearchQueryOptions): SearchResult[] {
     const { namespace } = options;
+    const limit = limitOf(options.limit);
+    // A namespace is a document boost of 0 elsewhere: MiniSearch skips those documents before
+    // scoring them, where a `filter` would score every match first.
     const results = this.#search.search(
       query,
       namespace === undefined
         ? {}
-        : { filter: (result) => this.#tools.get(result.id as string)?.namespace === namespace },
+        : { boostDocument: (id) => (this.#tools.get(id as string)?.namespace === namespace ? 1 : 0) },
     );
-    return results.slice(0, limitOf(options.limit));
+    return results.length > limit ? results.slice(0, limit) : results;
   }
 
   #candidates(namespace: string | undefined): RegisteredTool[] {

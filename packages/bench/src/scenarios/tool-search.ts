@@ -4,8 +4,9 @@ import { createToolIndex, createToolSearch } from "@mcp-tool-adapter/tool-search
 import { getEncoding } from "js-tiktoken";
 import type { BenchContext } from "../context.js";
 import { single, type Figure } from "../figures.js";
-import { generatedTool } from "../servers/generated-tools.js";
+import { distractorTool } from "../servers/distractor-tools.js";
 import { quantile } from "../stats.js";
+import { runToolSearchRetrieval } from "./tool-search-retrieval.js";
 
 const GROUP = "tool search (issue 33)";
 const SEARCH_P50_LIMIT_MS = 1;
@@ -13,24 +14,29 @@ const UPDATE_LIMIT_MS = 10;
 const TOKEN_SHARE_LIMIT = 0.05;
 /** Tools the model loads in the search figure: a typical task needs a handful. */
 const LOADED_TOOLS = 5;
+/** Task-phrased queries: some match many distractors, some few, two none. */
 const QUERIES = [
-  "create an item in a collection",
-  "delete items",
-  "list collection 7",
-  "update item 42",
-  "search items",
+  "create an invoice for a customer",
+  "list overdue invoices",
+  "update the customer 42",
+  "approve pending expense claims",
+  "search payroll runs",
+  "read a file from disk",
+  "find open issues in a repository",
 ];
 
 /**
  * Speed of the index at 5,000 tools (build, one search p50/p99, the update a tools/list_changed
  * of one namespace costs) and tokens of tool definitions per request at 1,000 tools, all tools
  * sent against the search set (meta-tools plus five loaded tools), counted with js-tiktoken's
- * o200k_base (the GPT-4o / GPT-5 encoding). Generated tools; retrieval quality is not measured here.
+ * o200k_base (the GPT-4o / GPT-5 encoding). Generated distractor tools (distinct names and descriptions of
+ * business-service tools); then retrieval quality on the labelled set (tool-search-retrieval.ts).
  */
-export function runToolSearchScenario(context: BenchContext): Figure[] {
+export async function runToolSearchScenario(context: BenchContext): Promise<Figure[]> {
   const size = context.settings.modelToolsTools;
   context.progress(`${GROUP}: index of ${size.toLocaleString("en-US")} tools, tokens at 1,000`);
-  return [...measureSpeed(size), ...measureTokens(Math.min(size, 1_000))];
+  const speed = [...measureSpeed(size), ...measureTokens(Math.min(size, 1_000))];
+  return [...speed, ...(await runToolSearchRetrieval(context))];
 }
 
 function registryOf(size: number, namespaces = 10): ToolRegistry {
@@ -46,7 +52,7 @@ function registryOf(size: number, namespaces = 10): ToolRegistry {
 }
 
 function definitionOf(index: number, description?: string): ToolDefinition {
-  const tool = generatedTool(index);
+  const tool = distractorTool(index);
   return {
     name: tool.name,
     description: description ?? tool.description ?? "",
