@@ -92,7 +92,7 @@ describe("CLI against the shipped default config (real server-everything and ser
     expect(result.stdout).toMatch(/memory\/read_graph\s+read-only\s+annotation\s+Read the entire knowledge graph/);
     expect(result.stdout).toMatch(/memory\/delete_entities\s+writes \(destructive\)/);
     expect(result.stdout).not.toContain("everything/");
-    expect(result.stderr).toMatch(/✔ memory connected over stdio in \d+ ms, \d+ tools/);
+    expect(result.stderr).toMatch(/✔ memory connected over stdio in \d+(\.\d+)? m?s, \d+ tools/);
     expect(result.stdout + result.stderr).not.toMatch(ANSI);
   });
 
