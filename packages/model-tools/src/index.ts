@@ -64,6 +64,7 @@ export {
 export type { ToolAdapterSource } from "./adapter-tool-source.js";
 export { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";
 export { toolsetMatcher, type ToolsetOption } from "./toolset-option.js";
+export { SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./schema/schema-keywords.js";
 export {
   ANTHROPIC_TOOL_SEARCH_BETA,
   toAnthropicDeferredTools,

@@ -1,5 +1,6 @@
 import { describeCause } from "@mcp-tool-adapter/core";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
+import { SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "@mcp-tool-adapter/model-tools";
 import type { compile } from "json-schema-to-typescript";
 
 /** A schema as TypeScript: an inline type, or a root name with the declarations it needs. */
@@ -71,23 +72,6 @@ function oneLine(text: string): string {
   return text.replaceAll(/\s+/g, " ").replaceAll("*/", "* /").slice(0, 200);
 }
 
-/** Schema keywords whose value is a schema, a map of schemas or a list of schemas. */
-const SCHEMA_VALUED = [
-  "items",
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "additionalItems",
-];
-const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-const SCHEMA_LISTS = ["anyOf", "oneOf", "allOf", "prefixItems", "items"];
-
 /**
  * A copy without `title` keywords: the generator names a type after its title, and two tools'
  * titles would meet; without them nested types are written inline, which is also shorter.
@@ -99,15 +83,15 @@ function withoutTitles(schema: unknown): unknown {
     Object.entries(schema)
       .filter(([key]) => key !== "title")
       .map(([key, value]) => {
-        if (SCHEMA_MAPS.includes(key) && isRecord(value)) {
+        if (SUBSCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
           return [
             key,
             Object.fromEntries(Object.entries(value).map(([name, member]) => [name, withoutTitles(member)])),
           ];
         }
-        if (SCHEMA_LISTS.includes(key) && Array.isArray(value))
+        if (SUBSCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value))
           return [key, value.map((member) => withoutTitles(member))];
-        if (SCHEMA_VALUED.includes(key)) return [key, withoutTitles(value)];
+        if (SUBSCHEMA_KEYWORDS.has(key)) return [key, withoutTitles(value)];
         return [key, value];
       }),
   );
