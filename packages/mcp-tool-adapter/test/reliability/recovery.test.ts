@@ -337,7 +337,10 @@ describe("recovery in a server set and in the CLI", () => {
       servers: { name: string; status: string; health?: { state: string; recovery: boolean; lastFailure?: string } }[];
     };
     const [healing, plain] = report.servers;
-    expect(healing).toMatchObject({ name: "healing", status: "failed", health: { state: "down", recovery: true } });
+    expect(healing).toMatchObject({ name: "healing", status: "failed", health: { recovery: true } });
+    // Down, or already in the probe that follows the cooldown (on a loaded machine check may read it
+    // then): either way not up, and being tried again.
+    expect(["down", "probing"]).toContain(healing?.health?.state);
     expect(healing?.health?.lastFailure).toContain("refusing to start");
     expect(plain).toMatchObject({
       name: "plain",
