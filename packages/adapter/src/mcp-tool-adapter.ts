@@ -106,17 +106,10 @@ export class MCPToolAdapter {
       options,
     );
     this.#connection = connection;
-    const { capabilityOverrides } = options;
+    // What the tool layers share on top of base.
+    const toolBase = { ...base, connection, capabilityOverrides: options.capabilityOverrides };
     const listingCache = toolListCache(options, { ...base, config: valid });
-    const tools = new ToolSync({
-      ...base,
-      maxListPages,
-      connection,
-      adapter: this,
-      pins,
-      capabilityOverrides,
-      listingCache,
-    });
+    const tools = new ToolSync({ ...toolBase, maxListPages, adapter: this, pins, listingCache });
     this.#tools = tools;
     if (options.onToolsChanged !== undefined) tools.addListener(options.onToolsChanged);
     const request = connection.request;
@@ -125,15 +118,7 @@ export class MCPToolAdapter {
     connection.attach(tools, this.#features);
     if (options.onHealthChange !== undefined) connection.supervisor.addListener(options.onHealthChange);
     const outcome = { ...base, maxResultBytes, validator };
-    this.#calls = new ToolCalls({
-      ...base,
-      defaultTimeoutMs,
-      outcome,
-      interceptors,
-      capabilityOverrides,
-      connection,
-      tools,
-    });
+    this.#calls = new ToolCalls({ ...toolBase, defaultTimeoutMs, outcome, interceptors, tools });
   }
 
   /** Capabilities from name heuristics alone (annotations and overrides are optional inputs). */
