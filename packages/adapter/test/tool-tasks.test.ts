@@ -1,6 +1,4 @@
-import { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { startTaskTestServer, type TaskTestServer } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPToolAdapter } from "../src/index.js";
 import { STDIO_CONFIG } from "./helpers.js";
@@ -9,46 +7,28 @@ import { STDIO_CONFIG } from "./helpers.js";
 // elicitation on the way, runs against real server-everything in the umbrella's e2e tests.
 
 let adapter: MCPToolAdapter | undefined;
+let server: TaskTestServer | undefined;
 afterEach(async () => {
   await adapter?.disconnect();
+  await server?.close();
   adapter = undefined;
+  server = undefined;
 });
-
-/** A server whose one tool is a task that never finishes; it records the task ids it created. */
-async function neverEndingTaskServer(): Promise<{ taskStore: InMemoryTaskStore; created: string[] }> {
-  const taskStore = new InMemoryTaskStore();
-  const created: string[] = [];
-  const server = new McpServer(
-    { name: "tasks", version: "1.0.0" },
-    { capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } }, taskStore },
-  );
-  server.experimental.tasks.registerToolTask(
-    "research",
-    { description: "never finishes", execution: { taskSupport: "required" } },
-    {
-      createTask: async (extra) => {
-        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 });
-        created.push(task.taskId);
-        return { task };
-      },
-      getTask: async (extra) => await extra.taskStore.getTask(extra.taskId),
-      getTaskResult: async (extra) => (await extra.taskStore.getTaskResult(extra.taskId)) as never,
-    },
-  );
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => clientTransport });
-  await adapter.connect();
-  await adapter.discoverTools();
-  return { taskStore, created };
-}
 
 describe("task-based tools", () => {
   it("a call that times out cancels its task on the server", async () => {
-    const { taskStore, created } = await neverEndingTaskServer();
-    const result = await adapter!.invoke("research", {}, { timeoutMs: 300 });
+    server = await startTaskTestServer();
+    const clientTransport = server.clientTransport;
+    adapter = new MCPToolAdapter(STDIO_CONFIG, { transport: () => clientTransport });
+    await adapter.connect();
+    await adapter.discoverTools();
+
+    const result = await adapter.invoke("never-ending", {}, { timeoutMs: 300 });
+
     expect(result).toMatchObject({ success: false, errorKind: "timeout" });
-    expect(created).toHaveLength(1);
-    await expect.poll(async () => (await taskStore.getTask(created[0]!))?.status).toBe("cancelled");
+    expect(server.created).toHaveLength(1);
+    const [taskId] = server.created;
+    const taskStore = server.taskStore;
+    await expect.poll(async () => (await taskStore.getTask(taskId!))?.status).toBe("cancelled");
   });
 });
