@@ -1,7 +1,7 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { describeCause } from "./errors.js";
 import { ConnectionLost } from "./session.js";
-import { describeTransportFailure, isConnectionGone, isMessageTooLarge, rpcCodeOf } from "./transport-failure.js";
+import { RpcCode, rpcCodeOf } from "./rpc-error.js";
+import { describeTransportFailure, isConnectionGone, isMessageTooLarge } from "./transport-failure.js";
 
 /**
  * Why a request to a server failed (a tool call or any other request), read once from what it
@@ -32,10 +32,10 @@ export function classifyFailure(error: unknown, signal: AbortSignal | undefined)
   const rpcCode = rpcCodeOf(error);
   if (rpcCode !== undefined) {
     const { message } = error as Error;
-    if (rpcCode === (ErrorCode.RequestTimeout as number)) {
+    if (rpcCode === RpcCode.RequestTimeout) {
       return { kind: "timeout", totalExceeded: /maximum total timeout/iu.test(message) };
     }
-    if (rpcCode === (ErrorCode.ConnectionClosed as number)) return { kind: "connection_closed", detail: message };
+    if (rpcCode === RpcCode.ConnectionClosed) return { kind: "connection_closed", detail: message };
     if (isMessageTooLarge(error)) return { kind: "too_large", error };
     return { kind: "rpc_error", rpcCode, message };
   }

@@ -1,10 +1,10 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { MCPEngineRequestOptions } from "@mcp-tool-adapter/core";
 import { exceedsJsonBytes } from "./call-result.js";
 import { describeCause } from "./errors.js";
 import { classifyFailure, reasonSuffix } from "./failure-cause.js";
 import type { MCPRequestErrorKind, MCPRequestOptions, MCPRequestResult } from "./protocol-types.js";
 import type { Redactor } from "./redaction.js";
+import { RpcCode } from "./rpc-error.js";
 import type { Session } from "./session.js";
 import { clampTimer, positiveOr } from "./timeouts.js";
 
@@ -126,7 +126,7 @@ function classifyRequestError(request: FailedRequest, error: unknown): [MCPReque
     case "timeout":
       return ["timeout", `timeout after ${timeoutMs} ms: ${where} got no answer; the server was told to cancel`];
     case "rpc_error":
-      if (cause.rpcCode === (ErrorCode.MethodNotFound as number))
+      if (cause.rpcCode === RpcCode.MethodNotFound)
         return [
           "not_supported",
           `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${cause.message}`,

@@ -1,7 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { MCPProtocolError, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
+import { MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
 import { describeCause } from "./errors.js";
+import { RpcCode, rpcCodeOf } from "./rpc-error.js";
 
 /**
  * Codes of errors a transport's `send` rejects with when the connection is gone: the stdio
@@ -30,18 +30,9 @@ export function isConnectionGone(error: unknown): boolean {
   return code !== undefined && CONNECTION_GONE_CODES.has(code);
 }
 
-/**
- * The JSON-RPC code of a request's failure: an SDK 1.x McpError's, or an engine's
- * MCPProtocolError's; undefined for a transport failure.
- */
-export function rpcCodeOf(error: unknown): number | undefined {
-  if (error instanceof McpError) return error.code;
-  return MCPProtocolError.isInstance(error) ? error.rpcCode : undefined;
-}
-
 /** True when the SDK gave up on a request because the transport closed. */
 export function isConnectionClosed(error: unknown): boolean {
-  return rpcCodeOf(error) === (ErrorCode.ConnectionClosed as number);
+  return rpcCodeOf(error) === RpcCode.ConnectionClosed;
 }
 
 /** True when a transport refused a response for its size: a -32050 answer, or a MESSAGE_TOO_LARGE send failure. */

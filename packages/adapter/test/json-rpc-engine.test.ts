@@ -205,15 +205,15 @@ describe("the JSON-RPC engine's requests", () => {
     expect(answers).toEqual([1, 2, 3].map((n) => ({ content: [{ type: "text", text: JSON.stringify({ n }) }] })));
   });
 
-  it("rejects with the server's JSON-RPC error as SDK 1.x's McpError, code and data kept", async () => {
+  it("rejects with the server's JSON-RPC error as core's MCPProtocolError, code and data kept", async () => {
     const { connection } = await connect({
       tool: () => {
         throw new McpError(ErrorCode.InvalidParams, "bad n", { n: 1 });
       },
     });
     const failure = await rejection(connection.request({ method: "tools/call", params: { name: "t" } }));
-    expect(failure).toBeInstanceOf(McpError);
-    expect(failure).toMatchObject({ code: ErrorCode.InvalidParams, data: { n: 1 } });
+    expect(failure).toBeInstanceOf(MCPProtocolError);
+    expect(failure).toMatchObject({ rpcCode: ErrorCode.InvalidParams, data: { n: 1 } });
     expect((failure as Error).message).toContain("bad n");
   });
 
@@ -278,7 +278,7 @@ describe("the JSON-RPC engine's requests", () => {
     await gate.reached;
     await vi.advanceTimersByTimeAsync(1_001);
     const failure = await call;
-    expect(failure).toMatchObject({ code: ErrorCode.RequestTimeout, data: { timeout: 1_000 } });
+    expect(failure).toMatchObject({ rpcCode: ErrorCode.RequestTimeout, data: { timeout: 1_000 } });
     await settle();
     expect(cancelled).toHaveLength(1);
     gate.open();
@@ -298,7 +298,7 @@ describe("the JSON-RPC engine's requests", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(settled).toBe(true);
     expect(await call).toMatchObject({
-      code: ErrorCode.RequestTimeout,
+      rpcCode: ErrorCode.RequestTimeout,
       data: { timeout: DEFAULT_REQUEST_TIMEOUT_MSEC },
     });
     gate.open();
@@ -377,7 +377,7 @@ describe("the JSON-RPC engine's requests", () => {
 
     it("without resetTimeoutOnProgress the timeout still counts from the start", async () => {
       const { outcome } = await slowCallWithProgress({});
-      expect(outcome).toMatchObject({ error: { code: ErrorCode.RequestTimeout } });
+      expect(outcome).toMatchObject({ error: { rpcCode: ErrorCode.RequestTimeout } });
     });
 
     it("maxTotalTimeout bounds the request however often progress restarts the timeout", async () => {
@@ -400,7 +400,7 @@ describe("the JSON-RPC engine's requests", () => {
       await vi.advanceTimersByTimeAsync(600);
       gate.open();
       const failure = await call;
-      expect(failure).toMatchObject({ code: ErrorCode.RequestTimeout, data: { maxTotalTimeout: 500 } });
+      expect(failure).toMatchObject({ rpcCode: ErrorCode.RequestTimeout, data: { maxTotalTimeout: 500 } });
       expect((failure as Error).message).toContain("Maximum total timeout exceeded");
     });
   });
@@ -430,8 +430,8 @@ describe("the JSON-RPC engine's requests", () => {
     await gate.reached;
     await connection.close();
     for (const failure of await Promise.all(calls)) {
-      expect(failure).toBeInstanceOf(McpError);
-      expect(failure).toMatchObject({ code: ErrorCode.ConnectionClosed });
+      expect(failure).toBeInstanceOf(MCPProtocolError);
+      expect(failure).toMatchObject({ rpcCode: ErrorCode.ConnectionClosed });
     }
     expect(heard.closed).toBe(1);
     expect(String(await rejection(connection.request({ method: "ping" })))).toContain("Not connected");

@@ -3,6 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpError, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createInMemoryTestServer, withCallFault } from "@mcp-tool-adapter/test-servers";
 import { describe, expect, it } from "vitest";
+import { MCPProtocolError } from "@mcp-tool-adapter/core";
 import { MCPConnectionError, MCPNotConnectedError, MCPToolAdapter, type Logger } from "../src/index.js";
 import { STDIO_CONFIG } from "./helpers.js";
 
@@ -246,7 +247,7 @@ describe("credentials of an HTTP config stay out of messages", () => {
     };
     const error = await connectError(new MCPToolAdapter(config, { transport: echoing }));
     expect(error.message).toContain("bad token [REDACTED]");
-    expect(error.cause).toBeInstanceOf(McpError);
+    expect(error.cause).toBeInstanceOf(MCPProtocolError);
     const everything = `${error.message}\n${inspect(error, { depth: 8 })}`;
     for (const secret of secrets) expect(everything).not.toContain(secret);
   });

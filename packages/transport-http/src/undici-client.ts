@@ -5,25 +5,65 @@ import type { Dispatcher } from "undici";
 import type { DirectClient, DirectClientOptions, DirectRequest } from "./direct-client.js";
 import { HttpTransportError } from "./errors.js";
 
-interface Modules {
-  readonly undici: typeof Undici;
-  readonly zlib: typeof NodeZlib;
-}
-
-let loaded: Modules | undefined;
-let loading: Promise<Modules> | undefined;
+/** Where undici keeps the global dispatcher, shared by Node's own fetch and every npm undici. */
+const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
 
 /**
- * undici and zlib, imported on first use rather than with the package: importing undici installs
- * its Agent as the global dispatcher when none is set yet, which should happen only once a
- * request is made. Once loaded, returned without a promise.
+ * Node's own undici 7 and later (Node 24) close a connection whose response body was cancelled;
+ * its 6.x (Node 20, 22) keeps it open, so a closed event stream would linger there.
  */
-function modules(): Modules | Promise<Modules> {
-  if (loaded !== undefined) return loaded;
-  loading ??= Promise.all([import("undici"), import("node:zlib")]).then(
-    ([undici, zlib]) => (loaded = { undici, zlib }),
-  );
-  return loading;
+const BUILT_IN_AGENT_USABLE = Number(process.versions.undici?.split(".")[0] ?? 0) >= 7;
+
+let zlibModule: typeof NodeZlib | undefined;
+let zlibLoading: Promise<typeof NodeZlib> | undefined;
+
+/** node:zlib, imported with the first request. Once loaded, returned without a promise. */
+function zlib(): typeof NodeZlib | Promise<typeof NodeZlib> {
+  if (zlibModule !== undefined) return zlibModule;
+  zlibLoading ??= import("node:zlib").then((module) => (zlibModule = module));
+  return zlibLoading;
+}
+
+let undiciModule: typeof Undici | undefined;
+let undiciLoading: Promise<typeof Undici> | undefined;
+
+/**
+ * The npm undici, imported only when a request needs what only it has: an EnvHttpProxyAgent for
+ * HTTP_PROXY / HTTPS_PROXY, or an Agent of its own where Node's is 6.x. Importing it costs some
+ * 5 MB of live heap, and installs its Agent as the global dispatcher when none is set yet.
+ */
+function npmUndici(): typeof Undici | Promise<typeof Undici> {
+  if (undiciModule !== undefined) return undiciModule;
+  undiciLoading ??= import("undici").then((module) => (undiciModule = module));
+  return undiciLoading;
+}
+
+/** `use` applied to the npm undici: at once when it is loaded, after its import otherwise. */
+function withNpmUndici<T>(use: (undici: typeof Undici) => T): T | Promise<T> {
+  const undici = npmUndici();
+  return undici instanceof Promise ? undici.then(use) : use(undici);
+}
+
+function installedGlobal(): Dispatcher | undefined {
+  return (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
+}
+
+let nodeAgent: Promise<Dispatcher> | undefined;
+
+/**
+ * Node's own global Agent. Node makes it with its fetch's first request, so a `data:` URL (which
+ * goes nowhere) is fetched when there is none yet.
+ */
+function nodeGlobalAgent(): Dispatcher | Promise<Dispatcher> {
+  const installed = installedGlobal();
+  if (installed !== undefined) return installed;
+  nodeAgent ??= globalThis.fetch("data:,").then(async (response) => {
+    await response.arrayBuffer();
+    const made = installedGlobal();
+    if (made === undefined) throw new Error("Node's fetch installed no global dispatcher");
+    return made;
+  });
+  return nodeAgent;
 }
 
 /**
@@ -34,34 +74,48 @@ function modules(): Modules | Promise<Modules> {
  * 2. otherwise the global dispatcher when the user set one (a ProxyAgent, an EnvHttpProxyAgent,
  *    a MockAgent: anything but a plain Agent), shared with Node's fetch through
  *    `Symbol.for("undici.globalDispatcher.1")`;
- * 3. otherwise an EnvHttpProxyAgent when HTTP_PROXY or HTTPS_PROXY is set (NO_PROXY honoured);
- * 4. otherwise the global Agent if it is this undici's (installed by the user or by importing
- *    undici), else an Agent of this undici's own. Node 20's bundled undici (6.x) keeps a
- *    connection open after a cancelled response body, so a closed event stream would linger.
+ * 3. otherwise an EnvHttpProxyAgent of the npm undici when HTTP_PROXY or HTTPS_PROXY is set
+ *    (NO_PROXY honoured);
+ * 4. otherwise, where Node's own undici is 7 or later, the global Agent (Node's, or the npm
+ *    undici's if the user imported it): nothing more is imported;
+ * 5. otherwise (Node 20, 22) the global Agent if it is the npm undici's, else an Agent of the npm
+ *    undici's own. Node's bundled undici 6.x keeps a connection open after a cancelled response
+ *    body, so a closed event stream would linger.
  */
 export function createDirectClient(options: DirectClientOptions): DirectClient {
   const proxy = proxySettings(options.env);
   /** The dispatcher chosen over the global one (1 and 3 above), or undefined to use the global. */
-  const chosenDispatcher = (undici: typeof Undici, global: Dispatcher): Dispatcher | undefined => {
+  const chosenDispatcher = (): Dispatcher | Promise<Dispatcher> | undefined => {
     if (options.dispatcher !== undefined) return options.dispatcher;
-    return proxy !== undefined && isPlainAgent(global) ? envProxyAgent(undici, proxy) : undefined;
+    const global = installedGlobal();
+    if (proxy === undefined || (global !== undefined && !isPlainAgent(global))) return undefined;
+    return withNpmUndici((undici) => envProxyAgent(undici, proxy));
   };
-  const dispatcherFor = (undici: typeof Undici): Dispatcher => {
-    const global = undici.getGlobalDispatcher();
-    const chosen = chosenDispatcher(undici, global);
+  const dispatcherNow = (): Dispatcher | Promise<Dispatcher> => {
+    const chosen = chosenDispatcher();
     if (chosen !== undefined) return chosen;
-    return !isPlainAgent(global) || global instanceof undici.Agent ? global : ownAgent(undici);
+    const global = installedGlobal();
+    if (global !== undefined && !isPlainAgent(global)) return global;
+    if (BUILT_IN_AGENT_USABLE) return nodeGlobalAgent();
+    return withNpmUndici((undici) => {
+      const installed = undici.getGlobalDispatcher();
+      return !isPlainAgent(installed) || installed instanceof undici.Agent ? installed : ownAgent(undici);
+    });
   };
   return {
     send(request) {
-      const ready = modules();
-      if (ready instanceof Promise)
-        return ready.then((loadedModules) => send(loadedModules, dispatcherFor(loadedModules.undici), request));
-      return send(ready, dispatcherFor(ready.undici), request);
+      const inflate = zlib();
+      const dispatcher = dispatcherNow();
+      if (inflate instanceof Promise || dispatcher instanceof Promise) {
+        return Promise.all([inflate, dispatcher]).then(([loaded, chosen]) => send(loaded, chosen, request));
+      }
+      return send(inflate, dispatcher, request);
     },
     async fetch(input, init) {
-      const { undici } = await modules();
-      const chosen = chosenDispatcher(undici, undici.getGlobalDispatcher());
+      // Where Node's undici is 6.x, importing the npm undici installs its Agent as the global
+      // dispatcher (when none is set), which Node's fetch then uses too: see 5 above.
+      if (!BUILT_IN_AGENT_USABLE) await npmUndici();
+      const chosen = await chosenDispatcher();
       if (chosen === undefined) return globalThis.fetch(input, init);
       // Node's fetch takes undici's `dispatcher` in its init (typed there after Node's own undici).
       return globalThis.fetch(input, Object.assign({ ...init }, { dispatcher: chosen }));
@@ -125,7 +179,7 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
  * the count done here, the body needs no second stream around it (on Node 20 every web stream is
  * made transferable at construction, which costs more than the count itself).
  */
-function send(node: Modules, dispatcher: Dispatcher, request: DirectRequest): Promise<Response> {
+function send(inflate: typeof NodeZlib, dispatcher: Dispatcher, request: DirectRequest): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     // A signal of its own per request, so undici's listener never lands on the transport's shared one.
     const controller = new AbortController();
@@ -158,7 +212,7 @@ function send(node: Modules, dispatcher: Dispatcher, request: DirectRequest): Pr
           data.body.destroy();
         };
         try {
-          const answer = respond(node, request, data, unlink, closeConnection);
+          const answer = respond(inflate, request, data, unlink, closeConnection);
           failBody = answer.fail;
           resolve(answer.response);
         } catch (failure) {
@@ -178,7 +232,7 @@ function send(node: Modules, dispatcher: Dispatcher, request: DirectRequest): Pr
  * failed or cancelled body also closes the connection. `fail` errors the body (once).
  */
 function respond(
-  node: Modules,
+  inflate: typeof NodeZlib,
   request: DirectRequest,
   data: Dispatcher.ResponseData,
   unlink: () => void,
@@ -196,7 +250,7 @@ function respond(
     return { response: new Response(null, init), fail: () => undefined };
   }
   const meter = request.meterFor(status, headers);
-  const source = decoded(node.zlib, incoming, headers);
+  const source = decoded(inflate, incoming, headers);
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let finished = false;
   const finish = (error?: unknown): void => {

@@ -1,6 +1,14 @@
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 export type JsonRpcCheck = { success: true; data: JSONRPCMessage } | { success: false; error: unknown };
+
+interface MessageSchema {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: unknown };
+}
+
+/** The SDK's schema once loaded, or the import's failure; undefined before. */
+let schema: MessageSchema | Error | undefined;
+let loading: Promise<void> | undefined;
 
 /**
  * Checks a parsed stdout line against the SDK's JSON-RPC message schema. The shapes nearly every
@@ -9,11 +17,35 @@ export type JsonRpcCheck = { success: true; data: JSONRPCMessage } | { success: 
  * through the SDK's Zod schema, so what is accepted, rejected or stripped stays exactly the SDK's.
  * The SDK's own stdio transport runs the Zod union on every message: most of a response's
  * parsing cost on the client, and what this skips.
+ *
+ * The schema lives in SDK 1.x's `types.js`, whose Zod schemas cost some 5 MB of live heap: it is
+ * loaded with the first message that needs it, so until then the answer may be a promise (the
+ * caller holds the messages after it until it settles, to keep their order).
  */
-export function checkJsonRpcMessage(value: unknown): JsonRpcCheck {
+export function checkJsonRpcMessage(value: unknown): JsonRpcCheck | Promise<JsonRpcCheck> {
   if (isPlainResultOrCall(value)) return { success: true, data: value as JSONRPCMessage };
-  const result = JSONRPCMessageSchema.safeParse(value);
-  return result.success ? { success: true, data: result.data } : { success: false, error: result.error };
+  if (schema === undefined) return loadSchema().then(() => checkWithSchema(value));
+  return checkWithSchema(value);
+}
+
+function checkWithSchema(value: unknown): JsonRpcCheck {
+  if (schema === undefined || schema instanceof Error) return { success: false, error: schema };
+  const result = schema.safeParse(value);
+  return result.success
+    ? { success: true, data: result.data as JSONRPCMessage }
+    : { success: false, error: result.error };
+}
+
+function loadSchema(): Promise<void> {
+  loading ??= import("@modelcontextprotocol/sdk/types.js").then(
+    (types) => {
+      schema = types.JSONRPCMessageSchema;
+    },
+    (error: unknown) => {
+      schema = error instanceof Error ? error : new Error(String(error));
+    },
+  );
+  return loading;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { describeCause } from "@mcp-tool-adapter/core";
@@ -9,7 +8,7 @@ import type { StdioServerConfig } from "./config.js";
 import { buildServerEnvironment } from "./environment.js";
 import { StdioTransportError } from "./errors.js";
 import { killOnHostExit } from "./host-exit-cleanup.js";
-import { checkJsonRpcMessage } from "./json-rpc-message.js";
+import { checkJsonRpcMessage, type JsonRpcCheck } from "./json-rpc-message.js";
 import { LineReader, type OversizedLine } from "./line-reader.js";
 import type { Logger } from "./logger.js";
 import { oversizedResponseError } from "./oversized-response.js";
@@ -123,6 +122,8 @@ export class StdioTransport implements Transport {
   #snapshots: NodeJS.Timeout | undefined;
   #closeEmitted = false;
   #writeErrorReported = false;
+  /** What arrived while a message's check waited for the SDK's schema: handled in order after it. */
+  #held: (() => void)[] | undefined;
   /** The messages sent this tick, written together at the end of it (see send()). */
   #outgoing: OutgoingBatch | undefined;
   readonly #flushOutgoing = (): void => {
@@ -232,7 +233,8 @@ export class StdioTransport implements Transport {
       this.#outgoing = batch;
       process.nextTick(this.#flushOutgoing);
     }
-    batch.text += serializeMessage(message);
+    // As SDK 1.x's serializeMessage: one line of JSON.
+    batch.text += `${JSON.stringify(message)}\n`;
     return batch.written;
   }
 
@@ -466,12 +468,24 @@ export class StdioTransport implements Transport {
   }
 
   #emitClose(): void {
+    if (this.#held !== undefined) {
+      this.#held.push(() => {
+        this.#emitClose();
+      });
+      return;
+    }
     if (this.#closeEmitted) return;
     this.#closeEmitted = true;
     this.onclose?.();
   }
 
   #handleLine(line: string): void {
+    if (this.#held !== undefined) {
+      this.#held.push(() => {
+        this.#handleLine(line);
+      });
+      return;
+    }
     if (line.trim() === "") return;
     let parsed: unknown;
     try {
@@ -487,6 +501,31 @@ export class StdioTransport implements Transport {
       return;
     }
     const result = checkJsonRpcMessage(parsed);
+    if (result instanceof Promise) {
+      this.#holdUntil(result, (checked) => {
+        this.#accept(checked, line);
+      });
+      return;
+    }
+    this.#accept(result, line);
+  }
+
+  /**
+   * Holds every line, oversized answer and the close until `check` settles, then handles its
+   * result and what was held in the order it came: nothing overtakes a message whose check waits
+   * for the SDK's schema to load.
+   */
+  #holdUntil(check: Promise<JsonRpcCheck>, first: (checked: JsonRpcCheck) => void): void {
+    const held: (() => void)[] = [];
+    this.#held = held;
+    void check.then((checked) => {
+      this.#held = undefined;
+      first(checked);
+      for (const handle of held) handle();
+    });
+  }
+
+  #accept(result: JsonRpcCheck, line: string): void {
     if (!result.success) {
       this.#reportError(
         new StdioTransportError(
@@ -519,6 +558,12 @@ export class StdioTransport implements Transport {
   }
 
   #answerOversized(line: OversizedLine): void {
+    if (this.#held !== undefined) {
+      this.#held.push(() => {
+        this.#answerOversized(line);
+      });
+      return;
+    }
     const answer = oversizedResponseError(line, this.#maxMessageBytes);
     if (answer !== undefined && this.#state !== "closed") this.#deliver(answer);
   }

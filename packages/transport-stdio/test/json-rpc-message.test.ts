@@ -39,10 +39,10 @@ const LINES = [
 ];
 
 describe("checkJsonRpcMessage", () => {
-  it.each(LINES)("agrees with the SDK's JSON-RPC schema on %s", (line) => {
+  it.each(LINES)("agrees with the SDK's JSON-RPC schema on %s", async (line) => {
     const value: unknown = JSON.parse(line);
     const expected = JSONRPCMessageSchema.safeParse(JSON.parse(line));
-    const actual = checkJsonRpcMessage(value);
+    const actual = await checkJsonRpcMessage(value);
     expect(actual.success).toBe(expected.success);
     if (actual.success && expected.success) expect(actual.data).toStrictEqual(expected.data);
   });
@@ -57,8 +57,8 @@ describe("checkJsonRpcMessage", () => {
     expect((checkJsonRpcMessage(notification) as { data: unknown }).data).toBe(notification);
   });
 
-  it("says why a message is not JSON-RPC", () => {
-    const result = checkJsonRpcMessage({ jsonrpc: "2.0", id: 1, result: 5 });
+  it("says why a message is not JSON-RPC", async () => {
+    const result = await checkJsonRpcMessage({ jsonrpc: "2.0", id: 1, result: 5 });
     expect(result.success).toBe(false);
     expect(String((result as { error: unknown }).error)).toMatch(/result|invalid/iu);
   });

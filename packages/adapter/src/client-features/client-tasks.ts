@@ -1,5 +1,6 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { MCPProtocolError } from "@mcp-tool-adapter/core";
 import { describeCause } from "../errors.js";
+import { RpcCode } from "../rpc-error.js";
 
 /** How long a finished task is kept for the server to read when it asked for no ttl. */
 const DEFAULT_TTL_MS = 300_000;
@@ -81,11 +82,11 @@ export class ClientTasks {
     const task = this.#task(taskId);
     const answer = await task.settled.catch((error: unknown) => {
       if (task.view.status === "cancelled")
-        throw new McpError(ErrorCode.InvalidRequest, `Task ${task.view.taskId} was cancelled`);
+        throw new MCPProtocolError(RpcCode.InvalidRequest, `Task ${task.view.taskId} was cancelled`);
       throw error;
     });
     if (task.view.status === "cancelled")
-      throw new McpError(ErrorCode.InvalidRequest, `Task ${task.view.taskId} was cancelled`);
+      throw new MCPProtocolError(RpcCode.InvalidRequest, `Task ${task.view.taskId} was cancelled`);
     const meta = (answer as { _meta?: Record<string, unknown> })._meta;
     return { ...(answer as object), _meta: { ...meta, [RELATED_TASK]: { taskId: task.view.taskId } } };
   }
@@ -97,8 +98,8 @@ export class ClientTasks {
   cancel(taskId: unknown): TaskView {
     const task = this.#task(taskId);
     if (task.view.status !== "working") {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new MCPProtocolError(
+        RpcCode.InvalidParams,
         `Task ${task.view.taskId} already ended (${task.view.status}): it cannot be cancelled`,
       );
     }
@@ -119,7 +120,10 @@ export class ClientTasks {
   #task(taskId: unknown): ClientTask {
     const task = typeof taskId === "string" ? this.#tasks.get(taskId) : undefined;
     if (task === undefined)
-      throw new McpError(ErrorCode.InvalidParams, `No task ${String(taskId)} on this client (unknown or expired)`);
+      throw new MCPProtocolError(
+        RpcCode.InvalidParams,
+        `No task ${String(taskId)} on this client (unknown or expired)`,
+      );
     return task;
   }
 

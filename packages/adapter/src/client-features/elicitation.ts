@@ -1,7 +1,8 @@
-import { ErrorCode, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
 import { MCPProtocolError } from "@mcp-tool-adapter/core";
 import { formatValidationErrors, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { describeCause } from "../errors.js";
+import { RpcCode } from "../rpc-error.js";
 import type { MCPElicitationRequest, MCPElicitationResponse } from "./types.js";
 
 /**
@@ -25,7 +26,7 @@ export function toElicitationRequest(
     validator.compile(params.requestedSchema);
   } catch (error) {
     throw new MCPProtocolError(
-      ErrorCode.InvalidParams,
+      RpcCode.InvalidParams,
       `Elicitation declined: the requestedSchema is not a usable JSON Schema (${describeCause(error)})`,
     );
   }
@@ -48,7 +49,7 @@ export function checkElicitationAnswer(
   const result = validator.validate(request.requestedSchema, content);
   if (!result.valid) {
     throw new MCPProtocolError(
-      ErrorCode.InternalError,
+      RpcCode.InternalError,
       `The client's answer to the elicitation does not match its requestedSchema: ${formatValidationErrors(result.errors)}`,
     );
   }

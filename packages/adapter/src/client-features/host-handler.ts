@@ -1,6 +1,6 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { MCPProtocolError } from "@mcp-tool-adapter/core";
 import { describeCause } from "../errors.js";
+import { isSdkMcpError, RpcCode } from "../rpc-error.js";
 import type { Logger } from "../types.js";
 import type { ClientRequestContext } from "./types.js";
 
@@ -31,7 +31,7 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
   const timedOut = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       const error = new MCPProtocolError(
-        ErrorCode.RequestTimeout,
+        RpcCode.RequestTimeout,
         `The client's ${call.what} handler did not answer within ${call.timeoutMs} ms`,
       );
       controller.abort(error);
@@ -42,7 +42,7 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
     const answer = Promise.resolve().then(() => call.run({ serverName: call.serverName, signal: controller.signal }));
     return await Promise.race([answer, timedOut]);
   } catch (error) {
-    if (error instanceof McpError || MCPProtocolError.isInstance(error)) {
+    if (isSdkMcpError(error) || MCPProtocolError.isInstance(error)) {
       call.logger?.warn?.(`Answering ${call.what} from MCP server "${call.serverName}" failed: ${error.message}`);
       throw error;
     }
@@ -51,7 +51,7 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
       { error },
     );
     throw new MCPProtocolError(
-      ErrorCode.InternalError,
+      RpcCode.InternalError,
       `The client's ${call.what} handler failed: ${describeCause(error)}`,
     );
   } finally {

@@ -1,14 +1,10 @@
-import {
-  InitializeResultSchema,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
 import type {
   MCPEngineConnectRequest,
   MCPEngineRequestOptions,
   MCPImplementation,
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
+import { checkInitializeResult, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./initialize-result.js";
 import type { JsonRpcSession } from "./json-rpc-session.js";
 
 /** What the handshake learned; all undefined when the transport resumed an existing session. */
@@ -52,10 +48,7 @@ export async function initialize(
       },
       options,
     );
-    // Once per connection, so the SDK's own schema decides what a valid answer is.
-    const parsed = InitializeResultSchema.safeParse(answer);
-    if (!parsed.success) throw parsed.error;
-    const result = parsed.data;
+    const result = checkInitializeResult(answer);
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
       throw new Error(`Server's protocol version is not supported: ${result.protocolVersion}`);
     }

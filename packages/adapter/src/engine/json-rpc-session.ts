@@ -1,19 +1,15 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import {
-  CancelledNotificationSchema,
-  ErrorCode,
-  McpError,
-  type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
-import type {
-  MCPEngineListeners,
-  MCPEngineMessage,
-  MCPEngineRequestOptions,
-  MCPEngineRequestHandler,
-  MCPProgress,
+  MCPProtocolError,
+  type MCPEngineListeners,
+  type MCPEngineMessage,
+  type MCPEngineRequestOptions,
+  type MCPEngineRequestHandler,
+  type MCPProgress,
 } from "@mcp-tool-adapter/core";
-import { MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
 import { wrapBareResult } from "../legacy-result-transport.js";
+import { RpcCode } from "../rpc-error.js";
 import { clientRequestAnswers, errorReply } from "./client-requests.js";
 import {
   classifyMessage,
@@ -22,17 +18,8 @@ import {
   type IncomingRequest,
   type IncomingResult,
 } from "./json-rpc-shapes.js";
+import { isFollowedNotification, notificationProblem } from "./notification-checks.js";
 import { DeadlineTimer, PendingRequest, type PendingRequestOwner } from "./pending-request.js";
-import { NOTIFICATION_SCHEMAS } from "./sdk-schemas.js";
-
-interface Schema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: Error };
-}
-
-/** The notifications the host hears (core's list), each checked against SDK 1.x's schema first (as the SDK Client does). */
-const ROUTED_NOTIFICATIONS: ReadonlyMap<string, Schema> = new Map<string, Schema>(
-  MCP_FOLLOWED_NOTIFICATIONS.map((method) => [method, NOTIFICATION_SCHEMAS[method]]),
-);
 
 export interface JsonRpcSessionOptions {
   readonly listeners: MCPEngineListeners;
@@ -203,7 +190,8 @@ export class JsonRpcSession implements PendingRequestOwner {
     }
     this.#forget(id);
     if (message.kind === "error") {
-      pending.reject(McpError.fromError(message.error.code, message.error.message, message.error.data));
+      const { code, message: text, data } = message.error;
+      pending.reject(new MCPProtocolError(code, text, data === undefined ? {} : { data }));
       return;
     }
     const { result } = message;
@@ -218,22 +206,29 @@ export class JsonRpcSession implements PendingRequestOwner {
       return;
     }
     if (method === "notifications/cancelled") {
-      const checked = CancelledNotificationSchema.safeParse(message);
-      const requestId = checked.success ? checked.data.params.requestId : undefined;
-      if (requestId !== undefined) this.#answering.get(requestId)?.abort(checked.data?.params.reason);
+      this.#serverCancelled(message);
       return;
     }
-    const schema = ROUTED_NOTIFICATIONS.get(method);
-    if (schema === undefined) return;
+    if (!isFollowedNotification(method)) return;
     // Heard on a later microtask, as SDK 1.x delivers notifications (after the message that carried it is handled).
     queueMicrotask(() => {
-      const checked = schema.safeParse({ method, params: message.params });
-      if (!checked.success) {
-        this.#error(new Error(`Invalid ${method} notification from the server: ${checked.error.message}`));
+      const problem = notificationProblem(method, message.params);
+      if (problem !== undefined) {
+        this.#error(new Error(`Invalid ${method} notification from the server: ${problem}`));
         return;
       }
-      this.#listeners.notification(checked.data as MCPEngineMessage);
+      this.#listeners.notification(message.params === undefined ? { method } : { method, params: message.params });
     });
+  }
+
+  /** `notifications/cancelled`: aborts the answer to that request, when its id is one (as SDK 1.x's schema would pass it). */
+  #serverCancelled(message: IncomingNotification): void {
+    const params = message.params;
+    const requestId = params?.requestId;
+    if (typeof requestId !== "string" && !Number.isSafeInteger(requestId)) return;
+    const reason = params?.reason;
+    if (reason !== undefined && typeof reason !== "string") return;
+    this.#answering.get(requestId as string | number)?.abort(reason);
   }
 
   #progress(message: IncomingNotification): void {
@@ -275,7 +270,7 @@ export class JsonRpcSession implements PendingRequestOwner {
       const refusal = {
         jsonrpc: "2.0",
         id: request.id,
-        error: { code: ErrorCode.MethodNotFound, message: "Method not found" },
+        error: { code: RpcCode.MethodNotFound, message: "Method not found" },
       } as JSONRPCMessage;
       transport.send(refusal).catch((error: unknown) => {
         this.#error(new Error(`Failed to send an error response: ${String(error)}`));
@@ -334,7 +329,7 @@ export class JsonRpcSession implements PendingRequestOwner {
     this.#answering.clear();
     // The host hears the close first: it may abandon the requests with its own reason.
     this.#listeners.closed();
-    this.#rejectAll(McpError.fromError(ErrorCode.ConnectionClosed, "Connection closed"));
+    this.#rejectAll(new MCPProtocolError(RpcCode.ConnectionClosed, "Connection closed"));
   }
 
   /** Forgets every request in flight, then rejects each with `error`. */

@@ -1,5 +1,5 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { MCPEngineRequestOptions, MCPProgress } from "@mcp-tool-adapter/core";
+import { MCPProtocolError, type MCPEngineRequestOptions, type MCPProgress } from "@mcp-tool-adapter/core";
+import { isSdkMcpError, RpcCode } from "../rpc-error.js";
 import { clampTimer } from "../timeouts.js";
 
 /**
@@ -19,8 +19,8 @@ export interface PendingRequestOwner {
  * One request in flight: its promise (made here, so the session hands it back as is), its deadline (moved on by progress when asked,
  * bounded by `maxTotalTimeout`), its progress listener and its abort signal. The session's
  * DeadlineTimer times it out. The rules are SDK 1.x's: the default timeout is the SDK's, a
- * timeout and an abort both cancel with RequestTimeout, and an abort reason that is already an
- * McpError is kept as is.
+ * timeout and an abort both cancel with RequestTimeout, and an abort reason that is already a
+ * JSON-RPC error (core's MCPProtocolError, or SDK 1.x's McpError) is kept as is.
  */
 export class PendingRequest {
   readonly id: number;
@@ -71,7 +71,7 @@ export class PendingRequest {
   expire(): void {
     this.#owner.cancel(
       this,
-      McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout: this.#timeoutMs }),
+      new MCPProtocolError(RpcCode.RequestTimeout, "Request timed out", { data: { timeout: this.#timeoutMs } }),
     );
   }
 
@@ -79,14 +79,16 @@ export class PendingRequest {
    * A progress report arrived: moves the deadline on when asked to (it never comes sooner).
    * Returns the error to fail the request with when `maxTotalTimeout` has passed, else undefined.
    */
-  progressed(): McpError | undefined {
+  progressed(): MCPProtocolError | undefined {
     if (!this.#resetOnProgress) return undefined;
     const now = performance.now();
     const elapsed = now - this.#startedAt;
     if (this.#maxTotalMs !== undefined && this.#maxTotalMs !== 0 && elapsed >= this.#maxTotalMs) {
-      return McpError.fromError(ErrorCode.RequestTimeout, "Maximum total timeout exceeded", {
-        maxTotalTimeout: this.#maxTotalMs,
-        totalElapsed: Math.round(elapsed), // whole ms, as SDK 1.x reports it
+      return new MCPProtocolError(RpcCode.RequestTimeout, "Maximum total timeout exceeded", {
+        data: {
+          maxTotalTimeout: this.#maxTotalMs,
+          totalElapsed: Math.round(elapsed), // whole ms, as SDK 1.x reports it
+        },
       });
     }
     this.#deadline = now + this.#timeoutMs;
@@ -106,7 +108,8 @@ export class PendingRequest {
 
   /** Rejects as a cancelled request: an abort's reason, or RequestTimeout naming it. */
   rejectCancelled(reason: unknown): void {
-    this.reject(reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason)));
+    const keep = MCPProtocolError.isInstance(reason) || isSdkMcpError(reason);
+    this.reject(keep ? reason : new MCPProtocolError(RpcCode.RequestTimeout, String(reason)));
   }
 
   #stop(): void {

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   MCPProtocolError,
   type MCPEngine,
@@ -18,7 +18,7 @@ import { LegacyResultTransport } from "../legacy-result-transport.js";
 import { clampTimer } from "../timeouts.js";
 import type { TransportFactory } from "../config.js";
 import { connectOverTransport } from "./connect-over-transport.js";
-import { NOTIFICATION_SCHEMAS, REQUEST_SCHEMAS } from "./sdk-schemas.js";
+import type * as SdkSchemas from "./sdk-schemas.js";
 import { untilAborted } from "./until-aborted.js";
 
 /**
@@ -58,13 +58,13 @@ export class SdkV1Engine implements MCPEngine {
       this.#options.closeTimeoutMs,
       async (transport, noteError) => {
         const { signal } = request;
-        const SdkClient = await loadSdkClient();
-        const client = new SdkClient(request.clientInfo, {
+        const sdk = await loadSdk();
+        const client = new sdk.Client(request.clientInfo, {
           capabilities: request.capabilities,
           jsonSchemaValidator: this.#options.jsonSchemaValidator,
         });
         let connected = false;
-        install(client, request, (error) => {
+        install(sdk, client, request, (error) => {
           if (!connected) noteError(error);
         });
         // The SDK's own initialize timeout is only a backstop: the host's deadline fires first and
@@ -82,16 +82,30 @@ export class SdkV1Engine implements MCPEngine {
   }
 }
 
+interface Sdk {
+  readonly Client: typeof Client;
+  readonly McpError: typeof McpError;
+  readonly schemas: typeof SdkSchemas;
+}
+
 /**
- * SDK 1.x's Client, loaded at this engine's first connect: the default engine does not use it, so
- * importing the adapter does not load it (nor the validator and protocol code it brings).
+ * SDK 1.x's Client, its McpError and its schemas, loaded at this engine's first connect: the
+ * default engine does not use them, so importing the adapter does not load them (nor the
+ * validator, protocol code and Zod schemas they bring).
  */
-async function loadSdkClient(): Promise<typeof Client> {
-  return (await import("@modelcontextprotocol/sdk/client/index.js")).Client;
+async function loadSdk(): Promise<Sdk> {
+  const [client, types, schemas] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+    import("./sdk-schemas.js"),
+  ]);
+  return { Client: client.Client, McpError: types.McpError, schemas };
 }
 
 /** Routes the SDK client's notifications, requests, errors and close to the host's listeners. */
-function install(client: Client, request: MCPEngineConnectRequest, onError: (error: Error) => void): void {
+function install(sdk: Sdk, client: Client, request: MCPEngineConnectRequest, onError: (error: Error) => void): void {
+  const { McpError: SdkMcpError } = sdk;
+  const { NOTIFICATION_SCHEMAS, REQUEST_SCHEMAS } = sdk.schemas;
   const { listeners, requestHandlers } = request;
   client.onclose = () => {
     listeners.closed();
@@ -114,7 +128,7 @@ function install(client: Client, request: MCPEngineConnectRequest, onError: (err
         try {
           return (await handler(sent.params ?? {}, { signal: extra.signal })) as never;
         } catch (error) {
-          throw MCPProtocolError.isInstance(error) ? new McpError(error.rpcCode, error.message, error.data) : error;
+          throw MCPProtocolError.isInstance(error) ? new SdkMcpError(error.rpcCode, error.message, error.data) : error;
         }
       },
     );
