@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { createFileStore, defaultCredentialsDirectory, openInBrowser } from "@mcp-tool-adapter/oauth";
 import { loadConfigFile, type MCPServersConfig } from "../config-file/load-config-file.js";
 import { readToolLock, TOOL_LOCK_FILE_NAME } from "../policy/lock-file.js";
-import { cliLoginHint } from "../server-set/server-auth.js";
+import { needsServerAuth } from "../server-set/lazy-server-auth.js";
+import { cliLoginHint } from "../server-set/login-hint.js";
 import { createFileCacheStore, defaultCacheDirectory } from "../cache/file-cache-store.js";
 import { MCPServerSet } from "../server-set.js";
 import type { ServerSetConnectReport } from "../server-set/types.js";
@@ -61,8 +61,11 @@ export async function connectSelectedServers(
     logLevel === undefined
       ? config.servers
       : Object.fromEntries(Object.entries(config.servers).map(([name, entry]) => [name, { ...entry, logLevel }]));
-  const store = createFileStore({ directory: defaultCredentialsDirectory(context.env) });
   const loginHint = (server: string): string => cliLoginHint(server, selection.config);
+  // Only HTTP entries authorize: a set of stdio servers never loads the OAuth code.
+  const auth = Object.values(servers).some(needsServerAuth)
+    ? (await import("./cli-auth-options.js")).cliAuthOptions(context, loginHint)
+    : { loginHint };
   // An engine given in the IO speaks for every server; otherwise engine-2026 for the entries that want it, when installed.
   const engine = context.engine ?? (await chooseEngines(servers, context.cwd, context.loadEngine2026, { loginHint }));
   const set = new MCPServerSet(servers, {
@@ -80,21 +83,7 @@ export async function connectSelectedServers(
       : {}),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
     ...(context.now === undefined ? {} : { now: context.now }),
-    auth: {
-      store,
-      loginHint,
-      // Only where someone reads the terminal and can answer: an unattended run fails with the hint instead.
-      ...(context.isTTY && context.stdinIsTTY
-        ? {
-            interactive: {
-              showAuthorizationUrl: (url: URL) =>
-                context.showAuthorizationUrl
-                  ? context.showAuthorizationUrl(url)
-                  : openInBrowser(url, { write: (text) => context.stderr.write(text), isTTY: true, env: context.env }),
-            },
-          }
-        : {}),
-    },
+    auth,
   });
   const progress = await startConnectProgress(context, set.serverNames, { json: selection.json });
   try {

@@ -4,15 +4,10 @@ import { findConfigIssues, MCP_LOG_LEVELS, type MCPRoot, type MCPServerConfig } 
 import type { ServerEntry } from "../server-set/server-entry.js";
 import { describeIssue, MCPConfigFileError, type ConfigFileIssue } from "./errors.js";
 import { expandEnvInValue, joinField, type EnvMap } from "./expand-env.js";
+import { CONFIG_FILE_ENTRY_OPTIONS_JSON_SCHEMA, TRANSPORT_FIELDS } from "./entry-options-schema.generated.js";
 import { findSchemaIssues } from "./schema-issues.js";
-import {
-  CONFIG_FILE_TRANSPORTS,
-  ConfigFileEntryOptionsSchema,
-  TRANSPORT_FIELDS,
-  type ConfigFileEntryOptions,
-  type ConfigFileTransport,
-  type ServerAuthConfig,
-} from "./schema.js";
+import type { ConfigFileEntryOptions, ServerAuthConfig } from "./schema.js";
+import { CONFIG_FILE_TRANSPORTS, type ConfigFileTransport } from "./transport-names.js";
 
 export interface NormalizeOptions {
   file: string;
@@ -122,7 +117,7 @@ function selectServers(map: Record<string, unknown>, options: NormalizeOptions):
 
 /** The file-only fields (type, transport, tools, connectTimeoutMs, disabled, ...); the transport's fields are the adapter's to check. */
 function findOptionIssues(server: string, raw: Record<string, unknown>): ConfigFileIssue[] {
-  return findSchemaIssues(ConfigFileEntryOptionsSchema, raw).map((issue): ConfigFileIssue => {
+  return findSchemaIssues(CONFIG_FILE_ENTRY_OPTIONS_JSON_SCHEMA, raw).map((issue): ConfigFileIssue => {
     const field = pointerToField(issue.path) || undefined;
     let message = issue.message;
     if (field === "type" || field === "transport") {
