@@ -1,5 +1,9 @@
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
+// Loaded by the transport as the server starts (with the SDK's types, and zod): the framing of a
+// message on the wire, and the check of a message read from it.
+export { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+
 export type JsonRpcCheck = { success: true; data: JSONRPCMessage } | { success: false; error: unknown };
 
 /**

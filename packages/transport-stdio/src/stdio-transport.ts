@@ -1,6 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { describeCause } from "@mcp-tool-adapter/core";
@@ -9,7 +8,7 @@ import type { StdioServerConfig } from "./config.js";
 import { buildServerEnvironment } from "./environment.js";
 import { StdioTransportError } from "./errors.js";
 import { killOnHostExit } from "./host-exit-cleanup.js";
-import { checkJsonRpcMessage } from "./json-rpc-message.js";
+import type * as JsonRpcWire from "./json-rpc-message.js";
 import { LineReader, type OversizedLine } from "./line-reader.js";
 import type { Logger } from "./logger.js";
 import { oversizedResponseError } from "./oversized-response.js";
@@ -25,6 +24,13 @@ import { nodePlatform, readEnv, type StdioPlatform } from "./platform.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
 import { resolveWindowsLaunch } from "./windows-command.js";
 import { killFamilyNow, terminateFamily } from "./terminate-family.js";
+
+/**
+ * The SDK's JSON-RPC message schema and framing, and with them zod: about a hundred modules that
+ * load while the server process starts, not before it is spawned (a CLI run waits for both).
+ */
+let jsonRpcWire: Promise<typeof JsonRpcWire> | undefined;
+const loadJsonRpcWire = (): Promise<typeof JsonRpcWire> => (jsonRpcWire ??= import("./json-rpc-message.js"));
 
 export interface StdioTransportOptions {
   /** How long to wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL. Default 2000. */
@@ -117,6 +123,8 @@ export class StdioTransport implements Transport {
   #exit: ServerExit | undefined;
   #closeReason: StdioTransportError | undefined;
   #startPromise: Promise<void> | undefined;
+  /** Loaded by start(); stdout is read, and send() allowed, only once it is. */
+  #wire: typeof JsonRpcWire | undefined;
   #closePromise: Promise<void> | undefined;
   #terminatePromise: Promise<void> | undefined;
   #untrack: (() => void) | undefined;
@@ -197,7 +205,8 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const child = this.#child;
-    if (this.#state === "new" || this.#state === "starting" || child === undefined) {
+    const wire = this.#wire;
+    if (this.#state === "new" || this.#state === "starting" || child === undefined || wire === undefined) {
       return Promise.reject(
         new StdioTransportError(
           "NOT_STARTED",
@@ -232,7 +241,7 @@ export class StdioTransport implements Transport {
       this.#outgoing = batch;
       process.nextTick(this.#flushOutgoing);
     }
-    batch.text += serializeMessage(message);
+    batch.text += wire.serializeMessage(message);
     return batch.written;
   }
 
@@ -289,15 +298,19 @@ export class StdioTransport implements Transport {
         killNow: () => killFamilyNow(family),
       });
     }
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (this.#state !== "closed") this.#reader.push(chunk);
+    // stdout waits in the pipe until the message checks are loaded: nothing reads it before.
+    const wireReady = loadJsonRpcWire().then((wire) => {
+      this.#wire = wire;
+      child.stdout.on("data", (chunk: Buffer) => {
+        if (this.#state !== "closed") this.#reader.push(chunk);
+      });
     });
     child.stderr.on("data", (chunk: Buffer) => this.#handleStderr(chunk));
     child.stdin.on("error", (error) => this.#reportWriteError(error));
     child.on("exit", (code, signal) => this.#handleExit(code, signal));
     child.on("close", () => this.#resolveStdioClosed());
 
-    await new Promise<void>((resolve, reject) => {
+    const spawned = new Promise<void>((resolve, reject) => {
       child.once("spawn", () => {
         child.removeListener("error", reject);
         child.on("error", (error) => this.#reportError(error));
@@ -307,6 +320,7 @@ export class StdioTransport implements Transport {
     }).catch((error: unknown) => {
       throw this.#failStart(error);
     });
+    await Promise.all([spawned, wireReady]);
     this.#logger?.debug?.("MCP server started", { command, pid });
     if (this.#state === "starting") this.#state = "open";
   }
@@ -486,7 +500,8 @@ export class StdioTransport implements Transport {
       );
       return;
     }
-    const result = checkJsonRpcMessage(parsed);
+    // Lines come from stdout, which is read only once the checks are loaded.
+    const result = this.#wire?.checkJsonRpcMessage(parsed) ?? { success: false, error: undefined };
     if (!result.success) {
       this.#reportError(
         new StdioTransportError(

@@ -1,3 +1,4 @@
+import { needsApproval } from "@mcp-tool-adapter/model-tools";
 import type { RegisteredTool } from "@mcp-tool-adapter/registry";
 import type { CliContext } from "./io.js";
 
@@ -12,8 +13,6 @@ export async function refuseUnapprovedCall(
   tool: RegisteredTool,
   args: Record<string, unknown>,
 ): Promise<string | undefined> {
-  // The policy lives in model-tools, loaded only for a call that was not approved with --yes.
-  const { needsApproval } = await import("@mcp-tool-adapter/model-tools");
   if (!(await needsApproval("writes", tool, args))) return undefined;
   const what =
     tool.capabilities.destructive === true ? "may write destructively" : "may write (it is not known to be read-only)";
