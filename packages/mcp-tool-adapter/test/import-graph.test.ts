@@ -191,6 +191,23 @@ describe("importing the library", () => {
     ).toEqual([]);
   });
 
+  it("reads a config file, as `call` does before it spawns the server, without the adapter, the SDK or zod", async () => {
+    const loader = new URL("../src/config-file/load-config-file.ts", import.meta.url).href;
+    const script = `const { parseConfig } = await import(${JSON.stringify(loader)});
+      parseConfig('{ "mcpServers": { "a": { "command": "node", "args": ["s.js"], "connectTimeoutMs": 5 } } }', { file: "mcp.json", env: {} });
+      ${printResolved}`;
+    const urls = await modulesResolvedBy(script);
+    expect(urls.some((url) => url.includes("/packages/adapter/src/config.ts"))).toBe(true);
+    expect(
+      urls.filter(
+        (url) =>
+          /\/node_modules\/(\.pnpm\/)?(typebox|zod|@modelcontextprotocol\+sdk)[@/]/.test(url) ||
+          url.includes("/packages/adapter/src/index.ts") ||
+          url.includes("/packages/adapter/src/mcp-tool-adapter.ts"),
+      ),
+    ).toEqual([]);
+  });
+
   it("runs `call` against a stdio server loading no TypeBox, OAuth, model-tools or ajv, and few modules", async () => {
     const directory = await mkdtemp(join(tmpdir(), "call-modules-"));
     try {
