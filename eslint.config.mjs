@@ -50,6 +50,7 @@ export default tseslint.config(
                 "!@mcp-tool-adapter/core/protocol",
                 "!@mcp-tool-adapter/core/value-rules",
                 "!@mcp-tool-adapter/transport-*/config",
+                "!@mcp-tool-adapter/adapter/config",
                 "!@mcp-tool-adapter/*/config-schema",
                 "!@mcp-tool-adapter/apps/server",
                 "mcp-tool-adapter/*",

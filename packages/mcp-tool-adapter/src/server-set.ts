@@ -32,6 +32,7 @@ import type {
   ServerSetCloseReport,
   ServerSetConnectReport,
   ServerSetEngineChoice,
+  ServerSetTransportChoice,
 } from "./server-set/types.js";
 
 export interface MCPServerSetOptions {
@@ -54,6 +55,11 @@ export interface MCPServerSetOptions {
    * A function picks per server (undefined: the default engine).
    */
   engine?: MCPEngine | ServerSetEngineChoice;
+  /**
+   * The transport of each server's connections (the default factory's adapters): a function picks a
+   * transport factory per server, undefined for the one its config names (the default).
+   */
+  transport?: ServerSetTransportChoice;
   /**
    * Recovery for every server whose entry does not set its own (default factory): `true` for the
    * defaults. Default off. See docs/recovery.md.
@@ -461,9 +467,11 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
     onHealthChange,
     engine,
     toolListCache,
+    transport,
   } = options;
   return (config, { entry, serverName }) => {
     const chosen = typeof engine === "function" ? engine(config, { entry, serverName }) : engine;
+    const ownTransport = transport?.(config, { entry, serverName });
     // The OAuth code (loadedServerAuth) was imported by #connectMember for an HTTP server.
     const authProvider =
       config.transport === "stdio"
@@ -490,6 +498,7 @@ function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAdapterFa
     return new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),
       ...(chosen === undefined ? {} : { engine: chosen }),
+      ...(ownTransport === undefined ? {} : { transport: ownTransport }),
       ...clientFeatures,
       ...(interceptors === undefined ? {} : { interceptors }),
       ...(telemetry === undefined ? {} : { telemetry }),

@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IMPORT_RECORDER_PATH } from "@mcp-tool-adapter/test-helpers";
 import { describe, expect, it } from "vitest";
@@ -37,6 +40,11 @@ async function printedBy(script: string, cwd = packageDir): Promise<unknown> {
   if (code !== 0) throw new Error(`the import script exited with ${code}: ${stderr}`);
   return JSON.parse(stdout) as unknown;
 }
+
+/** A stdio MCP server with one `echo` tool. */
+const LISTING_LOG_SERVER = fileURLToPath(new URL("./fixtures/listing-log-server.mjs", import.meta.url));
+/** The most modules `call` may load from the sources: what it loads now plus a little room. */
+const CALL_MODULE_CEILING = 310;
 
 const printResolved = "console.log(JSON.stringify(await globalThis.resolvedModuleUrls()));";
 
@@ -177,13 +185,68 @@ describe("importing the library", () => {
     expect(after.some(otelApi)).toBe(true);
   });
 
-  it("loads the config-file code and TypeBox once a config is parsed", async () => {
+  it("loads the config-file code once a config is parsed, and checks it without TypeBox", async () => {
     const script = `const { parseConfig } = await import("mcp-tool-adapter");
-      await parseConfig('{ "mcpServers": { "a": { "command": "node" } } }', { file: "mcp.json", env: {} });
+      await parseConfig('{ "mcpServers": { "a": { "command": "node", "connectTimeoutMs": 5 } } }', { file: "mcp.json", env: {} });
       ${printResolved}`;
     const urls = await modulesResolvedBy(script);
-    expect(urls.some((url) => /\/node_modules\/(\.pnpm\/)?typebox[@/]/.test(url))).toBe(true);
     expect(urls.some((url) => url.includes("/packages/mcp-tool-adapter/src/config-file/normalize.ts"))).toBe(true);
+    // The entry is checked against the schema generated from the TypeBox one (config-file-schema-generated.test.ts).
+    expect(urls.some((url) => url.includes("/src/config-file/entry-options-schema.generated.ts"))).toBe(true);
+    expect(
+      urls.filter((url) => /\/node_modules\/(\.pnpm\/)?typebox[@/]/.test(url) || url.includes("/src/config-schema")),
+    ).toEqual([]);
+  });
+
+  it("reads a config file, as `call` does before it spawns the server, without the adapter, the SDK or zod", async () => {
+    const loader = new URL("../src/config-file/load-config-file.ts", import.meta.url).href;
+    const script = `const { parseConfig } = await import(${JSON.stringify(loader)});
+      parseConfig('{ "mcpServers": { "a": { "command": "node", "args": ["s.js"], "connectTimeoutMs": 5 } } }', { file: "mcp.json", env: {} });
+      ${printResolved}`;
+    const urls = await modulesResolvedBy(script);
+    expect(urls.some((url) => url.includes("/packages/adapter/src/config.ts"))).toBe(true);
+    expect(
+      urls.filter(
+        (url) =>
+          /\/node_modules\/(\.pnpm\/)?(typebox|zod|@modelcontextprotocol\+sdk)[@/]/.test(url) ||
+          url.includes("/packages/adapter/src/index.ts") ||
+          url.includes("/packages/adapter/src/mcp-tool-adapter.ts"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("runs `call` against a stdio server loading no TypeBox, OAuth, model-tools or ajv, and few modules", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "call-modules-"));
+    try {
+      const config = join(directory, "mcp.json");
+      await writeFile(
+        config,
+        JSON.stringify({ mcpServers: { probe: { command: process.execPath, args: [LISTING_LOG_SERVER] } } }),
+      );
+      const argv = ["call", "probe/echo", "--args", '{"message":"hi"}', "--yes", "--config", config];
+      const script = `const { runCli } = await import(${JSON.stringify(runCliModule)});
+        let output = "";
+        const write = (chunk) => { output += chunk; return true; };
+        const env = { ...process.env, NO_COLOR: "1", MCP_TOOL_ADAPTER_CACHE_DIR: ${JSON.stringify(join(directory, "cache"))} };
+        const code = await runCli(${JSON.stringify(argv)}, { stdout: { write }, stderr: { write }, env, isTTY: false });
+        console.log(JSON.stringify({ code, output, urls: await globalThis.resolvedModuleUrls() }));`;
+      const { code, output, urls } = (await printedBy(script)) as {
+        code: number;
+        output: string;
+        urls: string[];
+      };
+      expect({ code, output }).toMatchObject({ code: 0, output: expect.stringContaining("hi") as unknown });
+      const unneeded = (url: string) =>
+        /\/node_modules\/(\.pnpm\/)?(typebox|ajv|@inquirer|ora)[@/]/.test(url) ||
+        /\/packages\/(oauth|model-tools|transport-http\/src\/(?!config-(entry|check)\.ts))/.test(url) ||
+        /\/sdk\/dist\/esm\/(client\/auth|shared\/auth)/.test(url);
+      expect(urls.filter(unneeded)).toEqual([]);
+      // 283 when this was written (from the sources: every source file is a module; 96 are zod's,
+      // through the MCP SDK's types), 867 before the config check stopped loading TypeBox.
+      expect(urls.length).toBeLessThanOrEqual(CALL_MODULE_CEILING);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it("loads the argument parser once the CLI runs", async () => {

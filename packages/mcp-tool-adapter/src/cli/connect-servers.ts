@@ -1,68 +1,58 @@
-import { resolve } from "node:path";
-import { createFileStore, defaultCredentialsDirectory, openInBrowser } from "@mcp-tool-adapter/oauth";
-import { loadConfigFile, type MCPServersConfig } from "../config-file/load-config-file.js";
-import { readToolLock, TOOL_LOCK_FILE_NAME } from "../policy/lock-file.js";
-import { cliLoginHint } from "../server-set/server-auth.js";
+import type { MCPServersConfig } from "../config-file/load-config-file.js";
+import { readToolLock } from "../policy/lock-file.js";
+import { needsServerAuth } from "../server-set/lazy-server-auth.js";
+import { cliLoginHint } from "../server-set/login-hint.js";
 import { createFileCacheStore, defaultCacheDirectory } from "../cache/file-cache-store.js";
 import { MCPServerSet } from "../server-set.js";
 import type { ServerSetConnectReport } from "../server-set/types.js";
-import { defaultConfigPath, defaultConfigVariables } from "./default-config.js";
-import type { MCPLogLevel, MCPServerLogEntry } from "@mcp-tool-adapter/adapter";
+import type { MCPServerLogEntry } from "@mcp-tool-adapter/adapter";
 import { cliElicitationHandler } from "./elicitation-prompt.js";
 import { chooseEngines } from "./engine-2026-loader.js";
+import type { EarlyServer } from "./early-server.js";
 import type { CliContext } from "./io.js";
 import { startConnectProgress } from "./progress.js";
+import { loadSelectedConfig, lockPath, type ServerSelection } from "./select-config.js";
 
-export interface ServerSelection {
-  /** A config file; without one, the default config shipped with the package. */
-  config?: string;
-  /** Only these servers of the config. */
-  servers?: readonly string[];
-  connectTimeoutMs?: number;
-  json: boolean;
-  /** Asks every server for log messages of this level and above, and prints them on stderr. */
-  logLevel?: MCPLogLevel;
-  /** The tool lock file (default mcp-tools.lock.json in the working directory, used when it exists). */
-  lock?: string;
-  /** Connect without checking tools against the lock (what `pin` does). */
-  ignoreLock?: boolean;
-  /** Serve tool listings from the cross-process cache and keep it up to date (`call`, `tools`; off with --no-cache). */
-  toolListCache?: boolean;
-}
+export type { ServerSelection } from "./select-config.js";
 
-/** Where the lock file of this run is. */
-export function lockPath(context: CliContext, selection: { lock?: string }): string {
-  return resolve(context.cwd, selection.lock ?? TOOL_LOCK_FILE_NAME);
-}
-
-/** Reads the selected config (the shipped default when none is given). Throws MCPConfigFileError. */
-export function loadSelectedConfig(context: CliContext, selection: ServerSelection): Promise<MCPServersConfig> {
-  const servers =
-    selection.servers === undefined || selection.servers.length === 0 ? {} : { servers: selection.servers };
-  if (selection.config !== undefined)
-    return loadConfigFile(selection.config, { cwd: context.cwd, env: context.env, ...servers });
-  // The environment wins over the defaults, so MCP_MEMORY_FILE_PATH etc. can be overridden.
-  return loadConfigFile(defaultConfigPath(), { env: { ...defaultConfigVariables(), ...context.env }, ...servers });
-}
+// Here too for the commands that connect anyway; their light home is for `call`, which reads the config first.
+export { loadSelectedConfig, lockPath } from "./select-config.js";
 
 /**
  * Loads the config (or takes the one the command loaded already) and connects its servers,
- * showing progress; the caller must close() the set.
+ * showing progress; the caller must close() the set. A server the command started early is
+ * handed to the set, or stopped when the set did not take it (a failure before its connect).
  */
 export async function connectSelectedServers(
   context: CliContext,
   selection: ServerSelection,
   loaded?: MCPServersConfig,
+  early?: EarlyServer,
 ): Promise<{ set: MCPServerSet; report: ServerSetConnectReport }> {
-  const config = loaded ?? (await loadSelectedConfig(context, selection));
+  try {
+    return await connectServers(context, selection, loaded ?? (await loadSelectedConfig(context, selection)), early);
+  } finally {
+    await early?.release();
+  }
+}
+
+async function connectServers(
+  context: CliContext,
+  selection: ServerSelection,
+  config: MCPServersConfig,
+  early: EarlyServer | undefined,
+): Promise<{ set: MCPServerSet; report: ServerSetConnectReport }> {
   const { logLevel } = selection;
   const lock = selection.ignoreLock === true ? undefined : await readToolLock(lockPath(context, selection));
   const servers =
     logLevel === undefined
       ? config.servers
       : Object.fromEntries(Object.entries(config.servers).map(([name, entry]) => [name, { ...entry, logLevel }]));
-  const store = createFileStore({ directory: defaultCredentialsDirectory(context.env) });
   const loginHint = (server: string): string => cliLoginHint(server, selection.config);
+  // Only HTTP entries authorize: a set of stdio servers never loads the OAuth code.
+  const auth = Object.values(servers).some(needsServerAuth)
+    ? (await import("./cli-auth-options.js")).cliAuthOptions(context, loginHint)
+    : { loginHint };
   // An engine given in the IO speaks for every server; otherwise engine-2026 for the entries that want it, when installed.
   const engine = context.engine ?? (await chooseEngines(servers, context.cwd, context.loadEngine2026, { loginHint }));
   const set = new MCPServerSet(servers, {
@@ -74,27 +64,14 @@ export async function connectSelectedServers(
     },
     ...(context.adapterFactory === undefined ? {} : { adapterFactory: context.adapterFactory }),
     ...(engine === undefined ? {} : { engine }),
+    ...(early === undefined ? {} : { transport: early.transportChoice }),
     ...(lock === undefined ? {} : { pinning: { lock } }),
     ...(selection.toolListCache === true
       ? { toolListCache: { store: createFileCacheStore({ directory: defaultCacheDirectory(context.env) }) } }
       : {}),
     ...(selection.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: selection.connectTimeoutMs }),
     ...(context.now === undefined ? {} : { now: context.now }),
-    auth: {
-      store,
-      loginHint,
-      // Only where someone reads the terminal and can answer: an unattended run fails with the hint instead.
-      ...(context.isTTY && context.stdinIsTTY
-        ? {
-            interactive: {
-              showAuthorizationUrl: (url: URL) =>
-                context.showAuthorizationUrl
-                  ? context.showAuthorizationUrl(url)
-                  : openInBrowser(url, { write: (text) => context.stderr.write(text), isTTY: true, env: context.env }),
-            },
-          }
-        : {}),
-    },
+    auth,
   });
   const progress = await startConnectProgress(context, set.serverNames, { json: selection.json });
   try {

@@ -2,7 +2,6 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { MCPEngine, MCPServerConfig } from "@mcp-tool-adapter/adapter";
-import { MCPAuthError } from "@mcp-tool-adapter/oauth";
 import type { ServerEntries, ServerEntry } from "../server-set/server-entry.js";
 import type { ServerSetEngineChoice } from "../server-set/types.js";
 
@@ -70,8 +69,10 @@ function withLoginHint(engine: MCPEngine, config: MCPServerConfig, hint: string)
     name: engine.name,
     protocols: engine.protocols,
     connect: (request) =>
-      engine.connect(request).catch((error: unknown) => {
+      engine.connect(request).catch(async (error: unknown) => {
         if (!answered401(error)) throw error;
+        // Loaded on the rare 401 only: a run whose servers answer never loads the OAuth code.
+        const { MCPAuthError } = await import("@mcp-tool-adapter/oauth");
         // No cause: the server set reports the deepest code of the chain, and this is the one that says what to do.
         throw new MCPAuthError(
           "AUTH_REQUIRED",

@@ -1,18 +1,15 @@
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
-import { findConfigIssues, MCP_LOG_LEVELS, type MCPRoot, type MCPServerConfig } from "@mcp-tool-adapter/adapter";
+import type { MCPRoot } from "@mcp-tool-adapter/adapter";
+// The adapter's light config entry: reading a config file does not load the adapter, the SDK or zod.
+import { findConfigIssues, type MCPServerConfig } from "@mcp-tool-adapter/adapter/config";
 import type { ServerEntry } from "../server-set/server-entry.js";
 import { describeIssue, MCPConfigFileError, type ConfigFileIssue } from "./errors.js";
 import { expandEnvInValue, joinField, type EnvMap } from "./expand-env.js";
+import { CONFIG_FILE_ENTRY_OPTIONS_JSON_SCHEMA, TRANSPORT_FIELDS } from "./entry-options-schema.generated.js";
 import { findSchemaIssues } from "./schema-issues.js";
-import {
-  CONFIG_FILE_TRANSPORTS,
-  ConfigFileEntryOptionsSchema,
-  TRANSPORT_FIELDS,
-  type ConfigFileEntryOptions,
-  type ConfigFileTransport,
-  type ServerAuthConfig,
-} from "./schema.js";
+import type { ConfigFileEntryOptions, ServerAuthConfig } from "./schema.js";
+import type { ConfigFileTransport } from "./transport-names.js";
 
 export interface NormalizeOptions {
   file: string;
@@ -122,13 +119,13 @@ function selectServers(map: Record<string, unknown>, options: NormalizeOptions):
 
 /** The file-only fields (type, transport, tools, connectTimeoutMs, disabled, ...); the transport's fields are the adapter's to check. */
 function findOptionIssues(server: string, raw: Record<string, unknown>): ConfigFileIssue[] {
-  return findSchemaIssues(ConfigFileEntryOptionsSchema, raw).map((issue): ConfigFileIssue => {
+  return findSchemaIssues(CONFIG_FILE_ENTRY_OPTIONS_JSON_SCHEMA, raw).map((issue): ConfigFileIssue => {
     const field = pointerToField(issue.path) || undefined;
     let message = issue.message;
-    if (field === "type" || field === "transport") {
-      message = `must be one of ${CONFIG_FILE_TRANSPORTS.map((t) => `"${t}"`).join(", ")}`;
-    } else if (field === "logLevel") {
-      message = `must be one of ${MCP_LOG_LEVELS.map((level) => `"${level}"`).join(", ")}`;
+    // type, transport, logLevel: the schema lists the allowed values.
+    const allowed = field === undefined ? undefined : CONFIG_FILE_ENTRY_OPTIONS_JSON_SCHEMA.properties?.[field]?.enum;
+    if (allowed !== undefined) {
+      message = `must be one of ${allowed.map((value) => JSON.stringify(value)).join(", ")}`;
     } else if (issue.unknownFields !== undefined) {
       message = `unknown field ${issue.unknownFields.map((name) => `"${name}"`).join(", ")}`;
     }

@@ -1,6 +1,3 @@
-// typebox/value checks through typebox/schema; importing the latter directly skips the value utilities.
-import { Errors as schemaErrors } from "typebox/schema";
-
 /** One problem of a value against a schema: where (a JSON pointer), which keyword, and TypeBox's words for it. */
 export interface SchemaIssue {
   readonly path: string;
@@ -10,8 +7,12 @@ export interface SchemaIssue {
   readonly unknownFields?: readonly string[];
 }
 
-/** The JSON Schema keywords the config file's schemas use, as this walk reads them. */
-interface SchemaNode {
+/**
+ * The JSON Schema keywords the config file's schemas use, as this walk reads them (a test holds the
+ * generated schema to these keywords): the schemas are TypeBox's, checked here as plain JSON so
+ * that reading a config file never loads TypeBox.
+ */
+export interface SchemaNode {
   type?: string;
   const?: unknown;
   enum?: readonly unknown[];
@@ -21,30 +22,82 @@ interface SchemaNode {
   required?: readonly string[];
   additionalProperties?: boolean;
   items?: SchemaNode;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
 }
+
+/** Every keyword SchemaNode reads; a schema using another one would be checked incompletely. */
+export const SCHEMA_NODE_KEYWORDS: readonly (keyof SchemaNode)[] = [
+  "type",
+  "const",
+  "enum",
+  "anyOf",
+  "properties",
+  "patternProperties",
+  "required",
+  "additionalProperties",
+  "items",
+  "minimum",
+  "maximum",
+  "minLength",
+];
 
 /**
  * Every problem of `value` against `schema`, one message per problem. TypeBox's `Errors` reports a
  * union's every branch (`recovery: {...}` got "must be boolean" beside the object's real problems)
  * and stops at eight errors (nine unknown fields left only that "must be boolean"). Here a union
  * is checked against the one branch the value's shape selects (its JSON type, then, among objects,
- * its `type` field), an object's unknown fields are named together, and nothing is capped; TypeBox
- * still words each leaf's problem ("must be >= 1").
+ * its `type` field), an object's unknown fields are named together, and nothing is capped. A leaf's
+ * problem is worded as TypeBox words it ("must be >= 1"; a test compares the two).
  */
-export function findSchemaIssues(schema: unknown, value: unknown, path = ""): SchemaIssue[] {
-  const node = schema as SchemaNode;
+export function findSchemaIssues(node: SchemaNode, value: unknown, path = ""): SchemaIssue[] {
   if (node.anyOf !== undefined) return findUnionIssues(node.anyOf, value, path);
   if (node.type === "object" && isPlainObject(value)) return findObjectIssues(node, value, path);
   if (node.type === "array" && Array.isArray(value) && node.items !== undefined) {
     const items = node.items;
     return value.flatMap((item, index) => findSchemaIssues(items, item, `${path}/${index}`));
   }
-  // A leaf, or a value of the wrong JSON type: TypeBox's one or two errors say it.
-  return schemaErrors(schema as never, value)[1].map((error) => ({
-    path: path + error.instancePath,
-    keyword: error.keyword,
-    message: error.message,
-  }));
+  return findLeafIssues(node, value, path);
+}
+
+/**
+ * A leaf, or a value of the wrong JSON type: each keyword checked on its own, as JSON Schema
+ * does (an integer keyword's bounds still apply to 0.5), in TypeBox's order and words.
+ */
+export function findLeafIssues(node: SchemaNode, value: unknown, path = ""): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const add = (keyword: string, message: string) => issues.push({ path, keyword, message });
+  if (node.type !== undefined && !hasJsonType(node.type, value)) add("type", `must be ${node.type}`);
+  if (node.const !== undefined && value !== node.const) add("const", "must be equal to constant");
+  if (node.enum !== undefined && !node.enum.includes(value)) add("enum", "must be equal to one of the allowed values");
+  if (typeof value === "number") {
+    if (node.maximum !== undefined && !(value <= node.maximum)) add("maximum", `must be <= ${node.maximum}`);
+    if (node.minimum !== undefined && !(value >= node.minimum)) add("minimum", `must be >= ${node.minimum}`);
+  }
+  if (typeof value === "string" && node.minLength !== undefined && codePointLength(value) < node.minLength)
+    add("minLength", `must not have fewer than ${node.minLength} characters`);
+  return issues;
+}
+
+/** JSON Schema counts a string's characters as code points, not UTF-16 units. */
+function codePointLength(text: string): number {
+  let length = 0;
+  for (const _ of text) length += 1;
+  return length;
+}
+
+function hasJsonType(type: string, value: unknown): boolean {
+  switch (type) {
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "null":
+      return value === null;
+    default:
+      return jsonKind(value) === type;
+  }
 }
 
 function findUnionIssues(branches: readonly SchemaNode[], value: unknown, path: string): SchemaIssue[] {
@@ -54,7 +107,8 @@ function findUnionIssues(branches: readonly SchemaNode[], value: unknown, path: 
     const kinds = [...new Set(branches.flatMap(branchKinds))];
     return [{ path, keyword: "anyOf", message: `must be ${kinds.map(withArticle).join(" or ")}` }];
   }
-  if (sameKind.length === 1 || kind !== "object") return findSchemaIssues(sameKind[0], value, path);
+  const [first] = sameKind;
+  if (first !== undefined && (sameKind.length === 1 || kind !== "object")) return findSchemaIssues(first, value, path);
   // Several object shapes: the `type` field says which one is meant.
   const tags = sameKind.map((branch) => branch.properties?.type?.const);
   const tag = (value as Record<string, unknown>).type;

@@ -2,11 +2,14 @@ import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/adapter";
 import { HttpServerConfigSchema } from "@mcp-tool-adapter/transport-http/config-schema";
 import { StdioServerConfigSchema } from "@mcp-tool-adapter/transport-stdio/config-schema";
 import { Type, type Static } from "typebox";
+import { CONFIG_FILE_TRANSPORTS } from "./transport-names.js";
+
+// The schemas of a config file's server entry. Reading a config file does not load this module:
+// it checks entries against entry-options-schema.generated.ts, which `pnpm generate:config-schema`
+// renders from these schemas (a test keeps the two the same).
 
 const StringList = Type.Array(Type.String());
 
-/** The transport names config files use: ours, VS Code's ("http") and the camelCase some tools write. */
-export const CONFIG_FILE_TRANSPORTS = ["stdio", "sse", "streamable-http", "http", "streamableHttp"] as const;
 const TransportName = Type.Enum(CONFIG_FILE_TRANSPORTS);
 
 export const CapabilityOverridesSchema = Type.Object(
@@ -110,7 +113,7 @@ export const ConfigFileEntryOptionsSchema = Type.Object({
 
 export type ConfigFileEntryOptions = Static<typeof ConfigFileEntryOptionsSchema>;
 
-/** The fields each transport reads, from that transport's own schema. */
+/** The fields each transport reads, from that transport's own schema (generated into entry-options-schema.generated.ts). */
 export const TRANSPORT_FIELDS = {
   stdio: Object.keys(StdioServerConfigSchema.properties) as (keyof typeof StdioServerConfigSchema.properties)[],
   http: Object.keys(HttpServerConfigSchema.properties) as (keyof typeof HttpServerConfigSchema.properties)[],
@@ -129,4 +132,3 @@ export const ConfigFileServerEntrySchema = Type.Object({
 });
 
 export type ConfigFileServerEntry = Static<typeof ConfigFileServerEntrySchema>;
-export type ConfigFileTransport = (typeof CONFIG_FILE_TRANSPORTS)[number];

@@ -98,8 +98,5 @@ export function createServerAuthProvider(
   return new NodeOAuthClientProvider(url, authProviderOptions(auth, extra));
 }
 
-/** What the CLI tells a user whose server needs a login. */
-export function cliLoginHint(serverName: string, configFile?: string): string {
-  const config = configFile === undefined ? "" : ` --config ${JSON.stringify(configFile)}`;
-  return `run \`mcp-tool-adapter login ${serverName}${config}\``;
-}
+// Here too for the commands that load this module anyway; its home is light, for the CLI's stdio path.
+export { cliLoginHint } from "./login-hint.js";

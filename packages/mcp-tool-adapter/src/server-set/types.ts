@@ -13,6 +13,7 @@ import type {
   RegisterToolsOptions,
   RegistrationReport,
   ToolPinFinding,
+  TransportFactory,
 } from "@mcp-tool-adapter/adapter";
 import type { ToolRegistry } from "@mcp-tool-adapter/registry";
 import type { ServerEntry } from "./server-entry.js";
@@ -65,6 +66,16 @@ export type ServerSetEngineChoice = (
   config: MCPServerConfig,
   context: { serverName: string; entry: ServerEntry },
 ) => MCPEngine | undefined;
+
+/**
+ * Picks the transport of one server's connections (the default factory's adapters): a factory
+ * called on each connect, or undefined for the transport its config names. The CLI uses it to
+ * hand over a server process it started before it loaded the adapter.
+ */
+export type ServerSetTransportChoice = (
+  config: MCPServerConfig,
+  context: { serverName: string; entry: ServerEntry },
+) => TransportFactory | undefined;
 
 /** Builds the adapter of one server; may throw (an invalid config), which fails that server only. */
 export type ServerSetAdapterFactory = (

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { MCPToolResult } from "@mcp-tool-adapter/adapter";
-import { refuseUnapprovedCall } from "../approve-call.js";
-import { connectSelectedServers, type ServerSelection } from "../connect-servers.js";
+import type { ServerEntry } from "../../server-set/server-entry.js";
 import { formatMs } from "../format.js";
 import type { CliContext } from "../io.js";
+import { loadSelectedConfig, type ServerSelection } from "../select-config.js";
 import { CliUsageError } from "../usage-error.js";
 
 export interface CallCommandOptions extends Omit<ServerSelection, "servers"> {
@@ -38,7 +38,16 @@ const MAX_INLINE_DATA = 120;
 export async function runCallCommand(context: CliContext, options: CallCommandOptions): Promise<number> {
   const { server, tool } = parseTarget(options.target);
   const args = await readArguments(context, options);
-  const { set, report } = await connectSelectedServers(context, { ...options, servers: [server] });
+  const selection = { ...options, servers: [server] };
+  // Read the config, start the server, then load the adapter and the rest while it starts up.
+  const config = await loadSelectedConfig(context, selection);
+  const entry = config.servers[server];
+  const early =
+    entry !== undefined && startsEarly(context, entry)
+      ? (await import("../early-server.js")).startServerEarly(server, entry)
+      : undefined;
+  const { connectSelectedServers } = await import("../connect-servers.js");
+  const { set, report } = await connectSelectedServers(context, selection, config, early);
   try {
     const connected = report.servers[0];
     const adapter = set.getAdapter(server);
@@ -70,7 +79,9 @@ export async function runCallCommand(context: CliContext, options: CallCommandOp
       });
     }
     const refusal =
-      options.yes === true ? undefined : await refuseUnapprovedCall(context, options.target, registered, args);
+      options.yes === true
+        ? undefined
+        : await (await import("../approve-call.js")).refuseUnapprovedCall(context, options.target, registered, args);
     if (refusal !== undefined) {
       return fail(context, options, {
         tool: options.target,
@@ -102,6 +113,20 @@ export async function runCallCommand(context: CliContext, options: CallCommandOp
   } finally {
     await set.close();
   }
+}
+
+/**
+ * Whether the server can be spawned before the adapter loads: a stdio entry the default engine
+ * speaks to through the default transport (engine-2026 and an adapter factory of the IO's own
+ * build their transports themselves).
+ */
+function startsEarly(context: CliContext, entry: ServerEntry): boolean {
+  return (
+    entry.transport === "stdio" &&
+    entry.protocol !== "2026-07-28" &&
+    context.engine === undefined &&
+    context.adapterFactory === undefined
+  );
 }
 
 function parseTarget(target: string): { server: string; tool: string } {
