@@ -8,10 +8,11 @@ import { createEngine2026 } from "../src/index.js";
 // a new process would; they share one store, as processes share the file store.
 
 /** A store that outlives the adapters (the file store's contract, in memory), with the ttlMs each entry was written with. */
-function sharedStore(): CacheStore & { readonly ttls: (number | undefined)[] } {
+function sharedStore(shared = false): CacheStore & { readonly ttls: (number | undefined)[] } {
   const entries = new Map<string, string>();
   const ttls: (number | undefined)[] = [];
   return {
+    shared,
     ttls,
     get: (key) => Promise.resolve(entries.get(key)),
     set: (key, value, options) => {
@@ -99,6 +100,20 @@ describe("the tool-list cache on engine-2026", () => {
     expect(second.discoveredTools.map((tool) => tool.name)).toContain("fresh");
     // Listed at most once more: by whichever of the two refreshed after the change, then cached.
     expect(listings() - before).toBeLessThanOrEqual(1);
+  });
+
+  it("2026-07-28: a listing the server marks private is kept out of a store several users share", async () => {
+    server = await startV2HttpServer({ modernOnly: true, toolsListTtlMs: 60_000, toolsListCacheScope: "private" });
+    const clock = (): number => 1_000_000;
+    const team = sharedStore(true);
+    await discovered({ store: team, protocol: "2026-07-28", clock });
+    await discovered({ store: team, protocol: "2026-07-28", clock });
+    expect(listings()).toBe(2);
+    // A store of one user (the file store's kind) keeps it.
+    const mine = sharedStore(false);
+    await discovered({ store: mine, protocol: "2026-07-28", clock });
+    await discovered({ store: mine, protocol: "2026-07-28", clock });
+    expect(listings()).toBe(3);
   });
 
   it("2025 era through the v2 client: served from the cache for maxAgeMs (2025 results carry no hint)", async () => {
