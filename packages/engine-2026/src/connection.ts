@@ -8,13 +8,25 @@ import type {
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
 import { MCP_ANSWERED_REQUEST_METHODS, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
-import type { Client, RequestMethod, Tool, Transport } from "@modelcontextprotocol/client";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type Client,
+  type RequestMethod,
+  type Tool,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { toSdkHandlerError, toSeamError } from "./errors.js";
 import { ListenChannel } from "./listen-channel.js";
-import { isTaskRequest, JSON_OBJECT_SCHEMA } from "./task-requests.js";
+import { carriedTask, carryTaskResults, driveTask } from "./modern-tasks.js";
+import { isTaskableRequest, isTaskRequest, JSON_OBJECT_SCHEMA } from "./task-requests.js";
 
 type Params = Record<string, unknown> | undefined;
+type TaskableAnswer = (params: Params, context: { mcpReq: { signal: AbortSignal } }) => Promise<never>;
 type CallToolParams = Parameters<Client["callTool"]>[0];
+
+/** The SDK's own default request timeout, for a task driven without a `timeout` option. */
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 /** The key that marks a parameter the SDK mirrors into an `Mcp-Param-*` header on 2026-07-28. */
 const HEADER_DECLARATION = "x-mcp-header";
@@ -39,6 +51,9 @@ export class Engine2026Connection implements MCPEngineConnection {
   #toolsMayBeStale = false;
   #closed = false;
   readonly #listeners: MCPEngineConnectRequest["listeners"];
+  readonly #handlers: MCPEngineConnectRequest["requestHandlers"];
+  /** The answers to the requests a 2025 server may ask us to run as a task (see `answerTaskRequests`). */
+  readonly #taskableAnswers = new Map<string, TaskableAnswer>();
   readonly #now: () => number;
 
   constructor(client: Client, transport: Transport, request: MCPEngineConnectRequest, now: () => number) {
@@ -47,6 +62,7 @@ export class Engine2026Connection implements MCPEngineConnection {
     this.#now = now;
     const { listeners, requestHandlers } = request;
     this.#listeners = listeners;
+    this.#handlers = requestHandlers;
     client.onclose = () => {
       this.#closed = true;
       void this.#listenChannel?.close();
@@ -79,12 +95,44 @@ export class Engine2026Connection implements MCPEngineConnection {
         // SDK v2 left the task methods to an extension: registered as custom methods (params: any object).
         client.setRequestHandler(method, { params: JSON_OBJECT_SCHEMA }, answer);
       } else {
+        if (isTaskableRequest(method)) this.#taskableAnswers.set(method, answer);
         client.setRequestHandler(
           method as RequestMethod,
           (sent: { params?: Params }, context: { mcpReq: { signal: AbortSignal } }) => answer(sent.params, context),
         );
       }
     }
+  }
+
+  /**
+   * What depends on the era, once the Client is connected: on 2026-07-28, task answers to tools/call
+   * reach the engine (see modern-tasks.ts); on 2025, the requests a server may run as tasks are
+   * answered as such.
+   */
+  connected(): void {
+    if (this.era === "2026-07-28") carryTaskResults(this.#transport);
+    else this.#answerTaskRequests();
+  }
+
+  /**
+   * On a 2025 connection, a server may ask for an elicitation or sampling to run as a task
+   * (`params.task`, allowed by our `tasks` capability) and gets a CreateTaskResult from the adapter's
+   * handler. SDK v2's Client checks every answer of a handler registered for these methods as the
+   * request's own result and would refuse that one (its `Client._wrapHandler`), but it hands
+   * requests without a registered handler to `fallbackRequestHandler` unchecked; so once the
+   * connection is known to be on 2025, these methods move there (the adapter checks the answers
+   * itself, as on the default engine). On 2026-07-28 they stay registered: the Client fulfils
+   * `input_required` results through the registered handlers.
+   */
+  #answerTaskRequests(): void {
+    if (this.#taskableAnswers.size === 0) return;
+    const answers = this.#taskableAnswers;
+    for (const method of answers.keys()) this.#client.removeRequestHandler(method);
+    this.#client.fallbackRequestHandler = async (request, context) => {
+      const answer = answers.get(request.method);
+      if (answer === undefined) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
+      return await answer(request.params, context);
+    };
   }
 
   get era(): MCPProtocolEra {
@@ -169,6 +217,11 @@ export class Engine2026Connection implements MCPEngineConnection {
 
   async request(request: MCPEngineMessage, options: MCPEngineRequestOptions = {}): Promise<unknown> {
     try {
+      if (this.era === "2026-07-28" && request.method === "tools/call") {
+        // On 2026-07-28 the server decides which calls run as tasks (we declare the extension): no `task` param.
+        const { task: _task, ...params } = request.params ?? {};
+        return await this.#modernCall(params, options);
+      }
       if (isTaskRequest(request.method, request.params)) {
         return await this.#client.request(
           request as { method: RequestMethod; params?: Params },
@@ -222,6 +275,22 @@ export class Engine2026Connection implements MCPEngineConnection {
       params as CallToolParams,
       toolDefinition === undefined ? options : { ...options, toolDefinition },
     );
+  }
+
+  /** tools/call on 2026-07-28: a task the server answers with is driven to its end here, within the call's timeout. */
+  async #modernCall(params: Record<string, unknown>, options: MCPEngineRequestOptions): Promise<unknown> {
+    const started = this.#now();
+    const result = await this.#callTool(params, options);
+    const task = carriedTask(result);
+    if (task === undefined) return result;
+    return await driveTask(task, {
+      client: this.#client,
+      handlers: this.#handlers,
+      timeoutMs: options.timeout ?? DEFAULT_CALL_TIMEOUT_MS,
+      started,
+      now: this.#now,
+      signal: options.signal,
+    });
   }
 
   async notify(notification: MCPEngineMessage): Promise<void> {

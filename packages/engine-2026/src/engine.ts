@@ -12,7 +12,7 @@ import { Engine2026Connection } from "./connection.js";
 import { EraVerdicts } from "./era-verdicts.js";
 import { LegacyResultTransport } from "./legacy-results.js";
 import { toSeamError } from "./errors.js";
-import { withoutClientTasks } from "./task-requests.js";
+import { withTasksExtension } from "./modern-tasks.js";
 import { createEngine2026Transport } from "./transports.js";
 
 /** The revision this engine speaks on the modern side. */
@@ -98,13 +98,14 @@ export class Engine2026 implements MCPEngine {
     // SDK's own transport (its stdio probe reads the transport's class and launch parameters).
     const transport = typeof versionNegotiation.mode === "object" ? created : new LegacyResultTransport(created);
     const client = new Client(request.clientInfo, {
-      capabilities: withoutClientTasks(request.capabilities),
+      capabilities: withTasksExtension(request.capabilities),
       versionNegotiation: { ...versionNegotiation, probe: { timeoutMs: request.timeoutMs } },
       listMaxPages: this.#maxListPages,
     });
     const connection = new Engine2026Connection(client, transport, request, this.#now);
     try {
       await client.connect(transport, { timeout: request.timeoutMs, signal: request.signal });
+      connection.connected();
       await connection.listen(request.timeoutMs, request.signal);
     } catch (error) {
       await connection.close().catch(() => undefined);

@@ -34,13 +34,10 @@ export const JSON_OBJECT_SCHEMA: StandardSchemaV1<unknown, Record<string, unknow
   },
 };
 
-/**
- * The client capabilities this engine declares: all the adapter's but `tasks`. SDK v2's Client
- * checks the answer of every elicitation and sampling handler as that request's own result, so
- * it would refuse the CreateTaskResult of a request run as a task; until the Client (or its tasks
- * extension, whose receiver is bound to its own handlers) can carry one, servers are not told we could.
- */
-export function withoutClientTasks<T extends Record<string, unknown>>(capabilities: T): Omit<T, "tasks"> {
-  const { tasks: _tasks, ...rest } = capabilities;
-  return rest;
+/** The server-to-client requests a 2025 server may ask us to run as a task (MCP 2025-11-25). */
+const TASKABLE_REQUESTS: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage"]);
+
+/** Whether a server may ask for `method` to run as a task on the 2025 era. */
+export function isTaskableRequest(method: string): boolean {
+  return TASKABLE_REQUESTS.has(method);
 }

@@ -20,6 +20,7 @@ function textOf(result: { data: { content: unknown[] } | null }): string {
 describe("engine-2026 runs server-everything's task tool", () => {
   let adapter: MCPToolAdapter;
   const elicitations: MCPElicitationRequest[] = [];
+  const samplings: MCPSamplingRequest[] = [];
 
   beforeAll(async () => {
     adapter = new MCPToolAdapter(
@@ -29,9 +30,17 @@ describe("engine-2026 runs server-everything's task tool", () => {
         connectTimeoutMs: 20_000,
         onElicitation: (request) => {
           elicitations.push(request);
-          return { action: "accept", content: { interpretation: "snake" } };
+          const asked: unknown[] =
+            request.mode === "form" ? ((request.requestedSchema.required as unknown[] | undefined) ?? []) : [];
+          const content: Record<string, string> = asked.includes("interpretation")
+            ? { interpretation: "snake" }
+            : { name: "Ada", favoriteColor: "Green" };
+          return { action: "accept", content };
         },
-        onSampling: () => ({ role: "assistant", content: { type: "text", text: "sampled in a task" }, model: "m" }),
+        onSampling: (request) => {
+          samplings.push(request);
+          return { role: "assistant", content: { type: "text", text: "sampled in a task" }, model: "m" };
+        },
       },
     );
     await adapter.connect();
@@ -50,11 +59,36 @@ describe("engine-2026 runs server-everything's task tool", () => {
     expect(elicitations[0]).toMatchObject({ mode: "form", requestedSchema: { required: ["interpretation"] } });
   });
 
-  it("does not declare the client tasks capability (SDK v2 would refuse a CreateTaskResult), so the async tools are not offered", async () => {
+  it("declares the client tasks capability, so the async tools are offered", async () => {
     const names = (await adapter.discoverTools()).map((tool) => tool.name);
-    expect(names).toContain("trigger-sampling-request");
-    expect(names).not.toContain("trigger-sampling-request-async");
-    expect(names).not.toContain("trigger-elicitation-request-async");
+    expect(names).toEqual(
+      expect.arrayContaining(["trigger-elicitation-request-async", "trigger-sampling-request-async"]),
+    );
+  });
+
+  it("runs a sampling request as a task the server polls to its result", async () => {
+    const result = await adapter.invoke("trigger-sampling-request-async", { prompt: "hello", maxTokens: 20 });
+    expect(result.error).toBeNull();
+    const text = textOf(result);
+    expect(text).toContain("[COMPLETED] Async sampling completed!");
+    expect(text).toContain("sampled in a task");
+    expect(samplings.at(-1)).toMatchObject({ maxTokens: 20, systemPrompt: "You are a helpful test server." });
+    expect(samplings.at(-1)).not.toHaveProperty("task");
+  });
+
+  it("runs an elicitation as a task, its answer checked against the form", async () => {
+    const result = await adapter.invoke("trigger-elicitation-request-async", {});
+    expect(result.error).toBeNull();
+    const text = textOf(result);
+    expect(text).toContain("[COMPLETED] User provided the requested information!");
+    expect(text).toContain("Ada");
+    expect(elicitations.at(-1)).toMatchObject({ mode: "form", requestedSchema: { required: ["name"] } });
+  });
+
+  it("still answers a plain (not task) sampling request through the same handler", async () => {
+    const result = await adapter.invoke("trigger-sampling-request", { prompt: "hi", maxTokens: 10 });
+    expect(result.error).toBeNull();
+    expect(textOf(result)).toContain("sampled in a task");
   });
 });
 

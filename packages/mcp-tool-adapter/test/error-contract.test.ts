@@ -83,6 +83,10 @@ const SAMPLES: Record<string, (cause: Error) => core.MCPToolAdapterError> = {
   MCPAuthError: (cause) => new oauth.MCPAuthError("AUTH_REQUIRED", "needs a login", { cause }),
   AISDKSamplingError: (cause) =>
     new aiSdk.AISDKSamplingError("SAMPLING_REQUEST_INVALID", "tool_result without tool_use", { cause }),
+  LangChainSamplingError: (cause) =>
+    new langchain.LangChainSamplingError("SAMPLING_TOOLS_UNSUPPORTED", "no bindTools", { cause }),
+  OpenAIAgentsSamplingError: (cause) =>
+    new openaiAgents.OpenAIAgentsSamplingError("SAMPLING_ANSWER_INVALID", "arguments not an object", { cause }),
   Engine2026Error: (cause) =>
     new engine2026.Engine2026Error("HTTP_ERROR", "502 from the proxy", { status: 502, cause }),
   MCPProtocolError: (cause) => new core.MCPProtocolError(-32602, "unknown tool", { cause }),

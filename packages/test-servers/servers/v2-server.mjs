@@ -43,7 +43,9 @@ export function createV2Server(options = {}, era = "modern") {
     { name: "v2-test-server", version: "1.0.0" },
     {
       instructions: "A small server for the engine-2026 tests.",
-      ...(ttlMs === undefined ? {} : { cacheHints: { "tools/list": { ttlMs, cacheScope: "public" } } }),
+      ...(ttlMs === undefined
+        ? {}
+        : { cacheHints: { "tools/list": { ttlMs, cacheScope: options.toolsListCacheScope ?? "public" } } }),
     },
   );
   server.registerTool(

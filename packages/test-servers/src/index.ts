@@ -108,3 +108,4 @@ export {
 } from "./v2-servers.js";
 export { startTaskTestServer, type TaskTestServer } from "./task-server.js";
 export { startSamplingToolsServer, WEATHER_SAMPLING_TOOL, type SamplingToolsServer } from "./sampling-tools-server.js";
+export { startV2TaskHttpServer, type V2ServerTask, type V2TaskHttpServer } from "./v2-task-server.js";

@@ -13,6 +13,12 @@ export interface CacheStore {
   set(key: string, value: string, options?: { ttlMs?: number }): Promise<void>;
   /** Removes the entry (no error when there is none). */
   delete(key: string): Promise<void>;
+  /**
+   * True for a store that several users share (a team's Redis): a listing the server marks
+   * `cacheScope: "private"` (protocol 2026-07-28) is then not stored, as a shared HTTP cache would
+   * not store a private response. Default false: a store of one user, like the file store.
+   */
+  readonly shared?: boolean;
 }
 
 /** The adapter option `toolListCache`. */

@@ -22,6 +22,8 @@ interface CachedListing {
 /** The caching hints of the first tools/list page (protocol 2026-07-28), when the server gave them. */
 export interface ListingHints {
   ttlMs?: number;
+  /** Who may reuse the listing: anyone (`public`) or only this user (`private`, kept out of a shared store). */
+  cacheScope?: "public" | "private";
 }
 
 /** What the cache needs from the adapter. */
@@ -73,11 +75,15 @@ export class ToolListCache {
     this.#stale.delete(session);
     const hints: ListingHints = {};
     const tools = await listFromServer(hints);
+    const storable = hints.cacheScope !== "private" || this.#store.shared !== true;
+    if (!storable)
+      this.#debug(`entry ${key} not stored: the server marked the listing private and the store is shared`);
     await this.#write(key, {
       format: ENTRY_FORMAT,
       fingerprint,
       storedAt: this.#clock(),
-      ttlMs: hints.ttlMs ?? null,
+      // A lifetime of 0 removes the entry: a private listing leaves no older one behind either.
+      ttlMs: storable ? (hints.ttlMs ?? null) : 0,
       tools,
     });
     return { tools, fromCache: false };
@@ -167,8 +173,11 @@ function parseEntry(text: string): CachedListing | undefined {
 
 /** The caching hints of a tools/list result, if it has them (2026-07-28: `ttlMs`). */
 export function listingHints(result: unknown): ListingHints {
-  const ttlMs = (result as { ttlMs?: unknown } | null)?.ttlMs;
-  return typeof ttlMs === "number" && Number.isSafeInteger(ttlMs) && ttlMs >= 0 ? { ttlMs } : {};
+  const { ttlMs, cacheScope } = (result ?? {}) as { ttlMs?: unknown; cacheScope?: unknown };
+  const hints: ListingHints = {};
+  if (typeof ttlMs === "number" && Number.isSafeInteger(ttlMs) && ttlMs >= 0) hints.ttlMs = ttlMs;
+  if (cacheScope === "public" || cacheScope === "private") hints.cacheScope = cacheScope;
+  return hints;
 }
 
 /** The listing context with its first page's caching hints copied into `hints`. */
