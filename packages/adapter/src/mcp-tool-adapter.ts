@@ -76,8 +76,8 @@ export class MCPToolAdapter {
   readonly #calls: ToolCalls;
   /** Resources, prompts, completions and the server's log messages. */
   readonly #features: ServerFeatures;
-  /** MCP Apps: this server's UI resources, cached by URI. */
-  readonly #uiResources = new ToolUiResources((uri, options) => this.readResource(uri, options));
+  /** MCP Apps: this server's UI resources, cached by URI until the server says they changed. */
+  readonly #uiResources = new ToolUiResources(this, () => this.#features.resources);
   /** Elicitation, sampling and roots: what this client offers the server. */
   readonly #clientFeatures: ClientFeatures;
 
@@ -269,7 +269,7 @@ export class MCPToolAdapter {
 
   /**
    * MCP Apps: a tool's HTML interface (its `_meta.ui.resourceUri`), with the CSP and permissions
-   * the server declared. Read once per URI and cached for this server; `maxBytes` bounds it.
+   * the server declared. Read once per URI and cached until the server says it changed; `maxBytes` bounds it.
    * Failures are results: "not_found" for an unknown tool or one without a UI.
    */
   readToolUi(toolName: string, options: ReadToolUiOptions = {}): Promise<MCPRequestResult<MCPToolUiResource>> {

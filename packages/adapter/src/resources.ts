@@ -34,6 +34,8 @@ export class ResourceSync {
   readonly #resources: ListCache<MCPResource>;
   readonly #templates: ListCache<MCPResourceTemplate>;
   readonly #changeListeners = new Set<ResourcesChangedListener>();
+  /** Told, at once, that what a read returned may be out of date: one URI, or (undefined) every one. */
+  readonly #staleListeners = new Set<(uri: string | undefined) => void>();
   /** URI -> its update listeners; the server is subscribed while a URI has any. */
   readonly #subscriptions = new Map<string, Set<ResourceUpdatedListener>>();
   readonly #refresh: CoalescedTask;
@@ -167,6 +169,7 @@ export class ResourceSync {
   /** The server sent notifications/resources/updated. */
   updated(uri: unknown): void {
     if (typeof uri !== "string") return;
+    for (const stale of this.#staleListeners) stale(uri);
     const listeners = this.#subscriptions.get(uri);
     if (listeners === undefined) return;
     const event = Object.freeze({ serverName: this.#context.serverName, uri });
@@ -214,9 +217,19 @@ export class ResourceSync {
     return () => this.#changeListeners.delete(listener);
   }
 
+  /**
+   * For caches of read contents (the adapter's UI resources): `listener` hears of every
+   * resources/updated (its URI) and resources/list_changed (undefined: anything may have changed).
+   */
+  addStaleListener(listener: (uri: string | undefined) => void): () => void {
+    this.#staleListeners.add(listener);
+    return () => this.#staleListeners.delete(listener);
+  }
+
   /** The server sent notifications/resources/list_changed on `session`. */
   listChanged(session: Session): void {
     if (this.#context.current() !== session) return;
+    for (const stale of this.#staleListeners) stale(undefined);
     this.#resources.invalidate();
     this.#templates.invalidate();
     if (this.#changeListeners.size > 0) this.#refresh.request();

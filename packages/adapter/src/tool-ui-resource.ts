@@ -52,19 +52,39 @@ export const DEFAULT_MAX_TOOL_UI_BYTES = 4 * 1024 * 1024;
 const HTML_MIME_TYPE = "text/html";
 
 type ReadResource = (uri: string, options: MCPRequestOptions) => Promise<MCPRequestResult<MCPResourceContents>>;
+/** Where the cache hears that read contents may be stale (the adapter's ResourceSync). */
+type StaleNotices = () => { addStaleListener(listener: (uri: string | undefined) => void): () => void };
 type UiFailure = Extract<MCPRequestResult<MCPToolUiResource>, { success: false }>;
 
 /**
  * One server's UI resources: read through the adapter's resource path (deadlines, cancellation,
  * failures as results), checked (HTML, size), and cached by URI, so an app shown many times is
- * read once (for the adapter's life; `refresh` reads again). Only successful reads are cached.
+ * read once (until the server says it changed: see `forget`; `refresh` reads again). Only
+ * successful reads are cached.
  */
 export class ToolUiResources {
-  readonly #read: ReadResource;
+  readonly #source: { readResource: ReadResource };
   readonly #cache = new Map<string, Omit<MCPToolUiResource, "toolName" | "ui">>();
+  /** Counts `forget` calls: a read that began before one does not fill the cache with what it got. */
+  #generation = 0;
+  readonly #notices: StaleNotices;
+  #following = false;
 
-  constructor(read: ReadResource) {
-    this.#read = read;
+  /** Reads through `source` (the adapter); `notices` is asked at the first read (the adapter builds its resource handling after this cache). */
+  constructor(source: { readResource: ReadResource }, notices: StaleNotices) {
+    this.#source = source;
+    this.#notices = notices;
+  }
+
+  /**
+   * Drops what may be stale: `uri` after its resources/updated, everything (undefined) after
+   * resources/list_changed, when the server may have replaced or removed a UI. A read already
+   * under way when this is called is not cached.
+   */
+  forget(uri: string | undefined): void {
+    this.#generation += 1;
+    if (uri === undefined) this.#cache.clear();
+    else this.#cache.delete(uri);
   }
 
   async read(
@@ -76,15 +96,20 @@ export class ToolUiResources {
     if (ui?.resourceUri === undefined)
       return failure("not_found", `tool "${tool.name}" declares no UI resource (_meta.ui.resourceUri)`);
     const uri = ui.resourceUri;
+    if (!this.#following) {
+      this.#following = true;
+      this.#notices().addStaleListener((stale) => this.forget(stale));
+    }
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_TOOL_UI_BYTES;
     const cached = options.refresh === true ? undefined : this.#cache.get(uri);
     if (cached !== undefined) return withinLimit({ ...cached, toolName: tool.name, ui }, maxBytes, 0);
     const { maxBytes: _limit, refresh: _refresh, ...requestOptions } = options;
-    const read = await this.#read(uri, requestOptions);
+    const generation = this.#generation;
+    const read = await this.#source.readResource(uri, requestOptions);
     if (!read.success) return read;
     const parsed = parseUiContents(uri, read.data);
     if (typeof parsed === "string") return failure("server_error", parsed, read.durationMs);
-    this.#cache.set(uri, parsed);
+    if (generation === this.#generation) this.#cache.set(uri, parsed);
     return withinLimit({ ...parsed, toolName: tool.name, ui }, maxBytes, read.durationMs);
   }
 }

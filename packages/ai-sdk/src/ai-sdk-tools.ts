@@ -55,7 +55,7 @@ function toAISDKTool(modelTool: ModelTool, approval: ApprovalPolicy, options: AI
     // mistake comes back to it as a tool result instead of ending the step with an error.
     inputSchema: jsonSchema<Record<string, unknown>>(schema),
     ...(converted?.strict === true ? { strict: true } : {}),
-    metadata: { registryName: modelTool.registryName },
+    metadata: { registryName: modelTool.registryName, ...appMetadata(modelTool.ui) },
     // The tool's own needsApproval still decides in AI SDK 7 when generateText gets no
     // `toolApproval`; it keeps the policy with the tools, so a caller cannot forget it.
     ...(approval === "never"
@@ -71,6 +71,19 @@ function toAISDKTool(modelTool: ModelTool, approval: ApprovalPolicy, options: AI
       }),
     toModelOutput: ({ output }) => toAISDKModelOutput(output, options.result),
   });
+}
+
+/** The MIME type of an MCP App's HTML resource (the extension's `RESOURCE_MIME_TYPE`). */
+const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
+
+/**
+ * MCP Apps: a tool's app where the AI SDK's own MCP client puts it, `metadata.app`
+ * (`{ resourceUri, visibility, mimeType }`), which the AI SDK copies onto tool call, result and UI
+ * message parts as `toolMetadata`: a host rendering with the AI SDK finds the app there.
+ */
+function appMetadata(ui: ModelTool["ui"]): { app?: { resourceUri: string; visibility: string[]; mimeType: string } } {
+  if (ui?.resourceUri === undefined) return {};
+  return { app: { resourceUri: ui.resourceUri, visibility: [...ui.visibility], mimeType: MCP_APP_MIME_TYPE } };
 }
 
 /**

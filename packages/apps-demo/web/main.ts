@@ -11,8 +11,11 @@ const log = (line: string) => {
   element("log").scrollTop = 1e9;
 };
 
-const tools = (await client.listTools()).filter((tool) => tool.ui?.visibility.includes("model") ?? true);
-const byName = new Map(tools.map((tool) => [tool.name, tool]));
+const allTools = await client.listTools();
+// Every tool, app-only ones too: an app's call to a tool that writes is looked up here for the approval.
+const byName = new Map(allTools.map((tool) => [tool.name, tool]));
+// The ones offered to pick: what a model would see (app-only tools are for their app alone).
+const tools = allTools.filter((tool) => tool.ui?.visibility.includes("model") ?? true);
 for (const tool of tools) {
   const option = document.createElement("option");
   option.value = tool.name;
@@ -27,9 +30,22 @@ describe();
 
 let frame: AppFrame | undefined;
 
-async function approved(tool: AppsToolInfo | undefined, name: string, args: unknown): Promise<boolean> {
-  if (tool?.writes !== true || element<HTMLInputElement>("auto-approve").checked) return true;
-  return confirm(`The tool ${name} may change something. Run it with ${JSON.stringify(args)}?`);
+/** Asks the user, in the page's own dialog, before a call to a tool that writes; one question at a time. */
+let asking = Promise.resolve(true);
+function approved(tool: AppsToolInfo | undefined, name: string, args: unknown): Promise<boolean> {
+  if (tool?.writes !== true || element<HTMLInputElement>("auto-approve").checked) return Promise.resolve(true);
+  asking = asking.then(() => ask(`${name} may change something. Run it with ${JSON.stringify(args)}?`));
+  return asking;
+}
+
+function ask(question: string): Promise<boolean> {
+  const dialog = element<HTMLDialogElement>("approval");
+  element("approval-question").textContent = question;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) =>
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "allow"), { once: true }),
+  );
 }
 
 async function callTool(name: string, args: Record<string, unknown>, app?: string) {

@@ -2,21 +2,14 @@ import { AppBridge, buildAllowAttribute, PostMessageTransport } from "@modelcont
 import { encodeCspParam, SANDBOX_CSP_PARAM } from "./app-csp.js";
 import { AppsError } from "./apps-error.js";
 import { browserGlobals, type AppContainer, type FrameElement, type FrameWindow } from "./browser-globals.js";
+import {
+  hostCapabilities,
+  relayAppRequests,
+  type AppDisplayMode,
+  type AppHost,
+  type AppHostContext,
+} from "./app-host.js";
 import type { AppsCallResult, AppsUiResource } from "./channel.js";
-
-/** What the host decides when the app asks for something. Each may refuse by throwing. */
-export interface AppHost {
-  /** The app calls a tool (of its own server): call it through the apps channel, after an approval if it writes. */
-  callTool(name: string, args: Record<string, unknown>): Promise<AppsCallResult>;
-  /** The app sends a message to the model (`ui/message`). Without it such requests are refused. */
-  sendMessage?(message: { role: string; content: readonly unknown[] }): Promise<void> | void;
-  /** The app asks to open a link. Without it such requests are refused. */
-  openLink?(url: string): Promise<void> | void;
-  /** A log line from the app. */
-  onLog?(entry: { level: string; data: unknown }): void;
-  /** The app's preferred size changed. */
-  onSizeChange?(size: { width?: number; height?: number }): void;
-}
 
 export interface AppFrameOptions {
   /** The element the app's iframe goes into. */
@@ -28,6 +21,11 @@ export interface AppFrameOptions {
   readonly host: AppHost;
   /** How the host names itself to the app. */
   readonly hostInfo?: { readonly name: string; readonly version: string };
+  /**
+   * What the app learns of the host at start: theme, styles, locale, display modes, ... (default
+   * `{ displayMode: "inline", availableDisplayModes: ["inline"] }`). Change it with `setHostContext`.
+   */
+  readonly hostContext?: AppHostContext;
   /** How long the sandbox and the app get to start (default 30 s). */
   readonly startTimeoutMs?: number;
 }
@@ -39,8 +37,23 @@ export interface AppFrame {
   sendToolInput(args: Record<string, unknown>): Promise<void>;
   /** Sends the tool's result (after `ready`). */
   sendToolResult(result: AppsCallResult): Promise<void>;
+  /** The host context the app has now. */
+  readonly hostContext: AppHostContext;
+  /** Changes part of the host context (e.g. `{ theme: "dark" }`); the app is told what changed. */
+  setHostContext(changes: AppHostContext): Promise<void>;
+  /** The tools the app itself offers (a model may call them through the host); none when it offers none. */
+  listAppTools(): Promise<readonly AppToolInfo[]>;
+  /** Calls one of the app's own tools; the app answers (a failure is a result with `isError`). */
+  callAppTool(name: string, args?: Record<string, unknown>): Promise<AppsCallResult>;
   /** Asks the app to tear down, then closes the channel and removes the iframe. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** A tool the app offers the host (MCP's tool shape). */
+export interface AppToolInfo {
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema: Record<string, unknown>;
 }
 
 /** The extension's transport, typed for our frame windows (its own types name the DOM's Window). */
@@ -54,6 +67,7 @@ const TEARDOWN_TIMEOUT_MS = 2_000;
 /** The iframe runs scripts and forms; no popups, no top navigation, no downloads. */
 const FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms";
 const DEFAULT_HOST_INFO = { name: "mcp-tool-adapter", version: "0.1.0" };
+const DEFAULT_HOST_CONTEXT: AppHostContext = { displayMode: "inline", availableDisplayModes: ["inline"] };
 
 /**
  * Renders a tool's UI: an iframe on the sandbox origin (the extension's double-iframe proxy, the
@@ -76,6 +90,7 @@ class BridgedAppFrame implements AppFrame {
   readonly iframe: FrameElement;
   readonly #bridge: AppBridge;
   readonly #options: AppFrameOptions;
+  #hostContext: AppHostContext;
   #closed: Promise<void> | undefined;
 
   constructor(options: AppFrameOptions) {
@@ -87,26 +102,14 @@ class BridgedAppFrame implements AppFrame {
     if (allow !== "") this.iframe.setAttribute("allow", allow);
     this.iframe.title = `App of ${resource.tool}`;
     this.iframe.style.cssText = "width:100%;height:100%;border:0;display:block";
-    const bridge = new AppBridge(null, options.hostInfo ?? DEFAULT_HOST_INFO, {
-      serverTools: {},
-      logging: {},
-      ...(host.openLink === undefined ? {} : { openLinks: {} }),
-      ...(host.sendMessage === undefined ? {} : { message: {} }),
+    this.#hostContext = { ...DEFAULT_HOST_CONTEXT, ...options.hostContext };
+    const bridge = new AppBridge(null, options.hostInfo ?? DEFAULT_HOST_INFO, hostCapabilities(host), {
+      hostContext: this.#hostContext,
     });
-    bridge.oncalltool = async (params) =>
-      (await host.callTool(params.name, params.arguments ?? {})) as Awaited<ReturnType<AppBridge["callTool"]>>;
-    bridge.onmessage = async (params) => {
-      if (host.sendMessage === undefined) return { isError: true };
-      await host.sendMessage({ role: params.role, content: params.content });
-      return {};
-    };
-    bridge.onopenlink = async (params) => {
-      if (host.openLink === undefined) return { isError: true };
-      await host.openLink(params.url);
-      return {};
-    };
-    bridge.addEventListener("loggingmessage", (params) => host.onLog?.({ level: params.level, data: params.data }));
-    bridge.addEventListener("sizechange", (params) => host.onSizeChange?.(params));
+    relayAppRequests(bridge, host, {
+      current: () => this.hostContext.displayMode ?? "inline",
+      changed: (mode: AppDisplayMode) => this.setHostContext({ displayMode: mode }),
+    });
     bridge.addEventListener("sandboxready", () => {
       void bridge.sendSandboxResourceReady({
         html: resource.html,
@@ -160,6 +163,30 @@ class BridgedAppFrame implements AppFrame {
 
   sendToolResult(result: AppsCallResult): Promise<void> {
     return this.#bridge.sendToolResult(result as Parameters<AppBridge["sendToolResult"]>[0]);
+  }
+
+  get hostContext(): AppHostContext {
+    return this.#hostContext;
+  }
+
+  async setHostContext(changes: AppHostContext): Promise<void> {
+    const changed = Object.entries(changes).filter(
+      ([key, value]) => JSON.stringify(this.#hostContext[key]) !== JSON.stringify(value),
+    );
+    if (changed.length === 0) return;
+    this.#hostContext = { ...this.#hostContext, ...changes };
+    if (this.#closed !== undefined) return;
+    // The extension's setHostContext drops its notification's promise; this one is awaited.
+    await this.#bridge.sendHostContextChange(Object.fromEntries(changed));
+  }
+
+  async listAppTools(): Promise<readonly AppToolInfo[]> {
+    if (this.#bridge.getAppCapabilities()?.tools === undefined) return [];
+    return (await this.#bridge.listTools({})).tools;
+  }
+
+  async callAppTool(name: string, args: Record<string, unknown> = {}): Promise<AppsCallResult> {
+    return await this.#bridge.callTool({ name, arguments: args });
   }
 
   close(): Promise<void> {

@@ -4,13 +4,16 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { artifactsDirectory, launchChromium, startRecordingServer, type TestHttpServer } from "./fixtures/browser.js";
+import { featuresServerTransport } from "./fixtures/features-app.js";
 import { hostileServerTransport } from "./fixtures/hostile-app.js";
 import { connectServers, startHost, type HostSetup } from "./fixtures/host.js";
 import type { HostEvent, HostPage } from "./fixtures/host-page.js";
+import type { AppHostContext, AppsCallResult } from "../src/index.js";
 
 // MCP Apps in a real browser (Debian's Chromium through playwright-core): the published example
-// server basic-vanillajs over stdio, a hostile app from an in-process server, and server-everything
-// (no apps) side by side in one registry, served by the package's own handlers.
+// servers basic-vanillajs, budget-allocator and system-monitor over stdio, a hostile app and an app
+// using every host request from in-process servers, and server-everything (no apps) side by side
+// in one registry, served by the package's own handlers.
 let browser: Browser;
 let servers: Awaited<ReturnType<typeof connectServers>>;
 let setup: HostSetup;
@@ -33,6 +36,9 @@ beforeAll(async () => {
   const origins = { evil: evil.origin, allowed: allowed.origin };
   servers = await connectServers([
     { name: "basic", transport: stdio(appsStdioServer("basic-vanillajs")) },
+    { name: "budget", transport: stdio(appsStdioServer("budget-allocator")) },
+    { name: "monitor", transport: stdio(appsStdioServer("system-monitor")) },
+    { name: "features", transport: featuresServerTransport },
     { name: "everything", transport: stdio(everythingStdioServer()) },
     { name: "hostile", transport: () => hostileServerTransport(origins) },
   ]);
@@ -68,12 +74,27 @@ async function openHostPage(): Promise<Page> {
   return page;
 }
 
-function showApp(tool: string): Promise<void> {
+function showApp(tool: string, hostContext?: AppHostContext): Promise<void> {
   const sandboxUrl = `${setup.sandbox.origin}/sandbox.html`;
-  return page.evaluate(([name, url]) => (globalThis as unknown as HostGlobals).host.showApp(name, url), [
-    tool,
-    sandboxUrl,
-  ] as const);
+  // The context as JSON: playwright's argument types recurse without end over its index signature.
+  return page.evaluate(
+    ([name, url, context]) =>
+      (globalThis as unknown as HostGlobals).host.showApp(
+        name,
+        url,
+        context === undefined ? undefined : (JSON.parse(context) as never),
+      ),
+    [tool, sandboxUrl, hostContext === undefined ? undefined : JSON.stringify(hostContext)] as const,
+  );
+}
+
+/** Calls one of the app's own tools, as a model would through the host. */
+function callAppTool(name: string, args: Record<string, unknown> = {}): Promise<AppsCallResult> {
+  // The arguments as JSON, for the same reason.
+  return page.evaluate(
+    ([tool, json]) => (globalThis as unknown as HostGlobals).host.callAppTool(tool, JSON.parse(json) as never),
+    [name, JSON.stringify(args)] as const,
+  );
 }
 
 /** The app's own frame: the inner frame of the sandbox proxy. */
@@ -132,6 +153,103 @@ describe("an MCP App in the browser", () => {
     await page.evaluate(() => (globalThis as unknown as HostGlobals).host.closeApp());
     expect(await page.locator("iframe").count()).toBe(0);
     expect(page.frames()).toHaveLength(1);
+  });
+
+  it("renders system-monitor's app with the server's info; Start polls an app-only tool on the real server and updates the app", async () => {
+    await openHostPage();
+    await showApp("monitor/get-system-info");
+    const app = await appFrame();
+    const info = eventOf(await events(), "hostCall").result.structuredContent as { hostname: string };
+    await expect.poll(() => app.locator("#info-hostname").textContent(), { timeout: 30_000 }).toBe(info.hostname);
+    await page.screenshot({ path: join(artifactsDirectory(), "system-monitor-app.png") });
+
+    // The app starts polling on its own; the button stops it, and starts it again.
+    const button = app.locator("#poll-toggle-btn");
+    const polls = async () => (await events()).filter((event) => event.kind === "callTool");
+    if ((await button.textContent()) === "Stop") await button.click();
+    await expect.poll(() => button.textContent(), { timeout: 30_000 }).toBe("Start");
+    const before = (await polls()).length;
+    await button.click();
+    await expect.poll(async () => (await polls()).length, { timeout: 30_000 }).toBeGreaterThan(before);
+    const poll = (await polls()).at(-1);
+    expect(poll?.name).toBe("poll-system-stats");
+    expect(poll?.result.isError).not.toBe(true);
+    expect(Object.keys(poll?.result.structuredContent ?? {})).toEqual(expect.arrayContaining(["memory", "cpu"]));
+    await expect.poll(() => app.locator("#memory-percent").textContent(), { timeout: 30_000 }).toMatch(/^\d+%$/);
+    await button.click();
+    await page.screenshot({ path: join(artifactsDirectory(), "system-monitor-polled.png") });
+  });
+
+  it("renders budget-allocator's app with the server's data; the user's change shows in the app's own tools, which change the app", async () => {
+    await openHostPage();
+    await showApp("budget/get-budget-data");
+    const app = await appFrame();
+    const { config } = eventOf(await events(), "hostCall").result.structuredContent as {
+      config: { categories: unknown[]; defaultBudget: number };
+    };
+    await expect
+      .poll(() => app.locator("#sliders-container > *").count(), { timeout: 30_000 })
+      .toBe(config.categories.length);
+    expect(await app.locator("#budget-selector").inputValue()).toBe(String(config.defaultBudget));
+    await page.screenshot({ path: join(artifactsDirectory(), "budget-allocator-app.png") });
+
+    const tools = await page.evaluate(() => (globalThis as unknown as HostGlobals).host.listAppTools());
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["get-allocations", "set-total-budget"]));
+    await app.locator("#budget-selector").selectOption("250000");
+    const allocations = await callAppTool("get-allocations");
+    expect(allocations.structuredContent).toMatchObject({ totalBudget: 250_000 });
+
+    const set = await callAppTool("set-total-budget", { amount: 500_000 });
+    expect(set.isError).not.toBe(true);
+    expect(await app.locator("#budget-selector").inputValue()).toBe("500000");
+    expect(await app.locator("#status-bar").textContent()).toContain("500,000");
+    // The app made no call of its own to its server: only the host's.
+    expect((await events()).filter((event) => event.kind === "callTool")).toEqual([]);
+  });
+
+  it("relays model-context updates, downloads and display-mode requests, and tells the app its host context", async () => {
+    await openHostPage();
+    await showApp("features/show", { theme: "light", availableDisplayModes: ["inline", "fullscreen"] });
+    const app = await appFrame();
+    const text = (id: string) => () => app.locator(`#${id}`).textContent();
+    await expect.poll(text("theme"), { timeout: 30_000 }).toBe("light");
+    expect(await text("mode")()).toBe("inline");
+    expect((await text("capabilities")())?.split(",")).toEqual(
+      expect.arrayContaining(["downloadFile", "message", "openLinks", "serverTools", "updateModelContext"]),
+    );
+
+    await app.locator("#update-context").click();
+    await expect.poll(text("context-result"), { timeout: 30_000 }).toBe("updated");
+    expect(eventOf(await events(), "modelContext").context).toEqual({
+      content: [{ type: "text", text: "2 rows selected" }],
+      structuredContent: { selected: [1, 2] },
+    });
+
+    await app.locator("#download").click();
+    await expect.poll(text("download-result"), { timeout: 30_000 }).toBe("downloaded");
+    expect(eventOf(await events(), "download").contents).toEqual([
+      { type: "resource", resource: { uri: "file:///report.csv", mimeType: "text/csv", text: "a,b\n1,2\n" } },
+      { type: "resource_link", uri: "https://example.com/full.csv", name: "full.csv", mimeType: "text/csv" },
+    ]);
+
+    await app.locator("#fullscreen").click();
+    await expect.poll(text("mode-result"), { timeout: 30_000 }).toBe("fullscreen");
+    await expect.poll(text("mode"), { timeout: 30_000 }).toBe("fullscreen");
+    expect(await page.evaluate(() => (globalThis as unknown as HostGlobals).host.hostContext()?.displayMode)).toBe(
+      "fullscreen",
+    );
+    await app.locator("#pip").click();
+    await expect.poll(text("mode"), { timeout: 30_000 }).toBe("inline");
+    expect(await text("mode-result")()).toBe("inline");
+    expect((await events()).filter((event) => event.kind === "displayMode")).toEqual([
+      { kind: "displayMode", requested: "fullscreen", granted: "fullscreen" },
+      { kind: "displayMode", requested: "pip", granted: "inline" },
+    ]);
+
+    await page.evaluate(() => (globalThis as unknown as HostGlobals).host.setHostContext({ theme: "dark" }));
+    await expect.poll(text("theme"), { timeout: 30_000 }).toBe("dark");
+    expect(await text("changes")()).toBe("theme");
+    await page.screenshot({ path: join(artifactsDirectory(), "features-app.png") });
   });
 
   it("keeps a hostile app from other origins, the host's DOM and storage, popups and the top window", async () => {

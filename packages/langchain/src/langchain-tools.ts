@@ -48,7 +48,10 @@ export class MCPStructuredTool extends StructuredTool<
   readonly #options: LangChainToolsOptions;
 
   constructor(modelTool: ModelTool, options: LangChainToolsOptions = {}) {
-    super({ metadata: { registryName: modelTool.registryName, capabilities: modelTool.capabilities } });
+    // MCP Apps: `metadata.ui` (`{ resourceUri, visibility }`) names the tool's app for a host rendering it;
+    // LangChain hands tool metadata to callbacks and tracers with every run of the tool.
+    const ui = modelTool.ui?.resourceUri === undefined ? {} : { ui: modelTool.ui };
+    super({ metadata: { registryName: modelTool.registryName, capabilities: modelTool.capabilities, ...ui } });
     this.modelTool = modelTool;
     this.name = modelTool.modelName;
     this.description = modelTool.description;

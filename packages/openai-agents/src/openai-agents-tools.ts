@@ -39,7 +39,14 @@ interface StrictParameters {
 }
 type NonStrictParameters = Omit<StrictParameters, "additionalProperties"> & { additionalProperties: true };
 
-export type OpenAIAgentsTool = FunctionTool<unknown, StrictParameters | NonStrictParameters, AgentsToolOutput>;
+/**
+ * A function tool of the Agents SDK. MCP Apps: `ui` (`{ resourceUri, visibility }`) names the
+ * tool's app for a host rendering it; the SDK has no metadata field of its own for function tools,
+ * and sends the model only the fields it knows, so `ui` stays on the host's side.
+ */
+export type OpenAIAgentsTool = FunctionTool<unknown, StrictParameters | NonStrictParameters, AgentsToolOutput> & {
+  readonly ui?: ModelTool["ui"];
+};
 
 /**
  * The tools of a registry, server set or discovered MCPToolAdapter as OpenAI Agents SDK function tools for `new Agent({ tools })`.
@@ -58,7 +65,10 @@ export function createOpenAIAgentsTools(
     names: { charset: "word", ...options.names },
   });
   const agentsNames = agentsToolNames(tools);
-  return tools.map((modelTool) => toAgentsTool(modelTool, agentsNames.get(modelTool) ?? modelTool.modelName, options));
+  return tools.map((modelTool) => {
+    const converted = toAgentsTool(modelTool, agentsNames.get(modelTool) ?? modelTool.modelName, options);
+    return modelTool.ui?.resourceUri === undefined ? converted : Object.assign(converted, { ui: modelTool.ui });
+  });
 }
 
 function toAgentsTool(modelTool: ModelTool, name: string, options: OpenAIAgentsToolsOptions): OpenAIAgentsTool {

@@ -49,6 +49,8 @@ export interface TestTool {
   inputSchema?: Tool["inputSchema"];
   outputSchema?: Tool["outputSchema"];
   annotations?: Tool["annotations"];
+  /** Listed as is (e.g. MCP Apps' `{ ui: { resourceUri } }`). */
+  _meta?: Tool["_meta"];
   /**
    * What a call returns. A CallToolResult is sent as is; anything else is sent as the raw
    * result (so a test can answer with a bare content list). A throw becomes a JSON-RPC error.
@@ -150,6 +152,7 @@ function toListing(tool: TestTool): Tool {
     inputSchema: tool.inputSchema ?? { type: "object" },
     ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    ...(tool._meta === undefined ? {} : { _meta: tool._meta }),
   };
 }
 
