@@ -89,8 +89,8 @@ function appMetadata(ui: ModelTool["ui"]): { app?: { resourceUri: string; visibi
 /**
  * The names of the tools a step should offer, for `prepareStep: () => ({ activeTools })`: those
  * whose registry tool `isActive` accepts (with tool search: `search.isActive`, the meta-tools,
- * pinned and loaded tools). The AI SDK fixes a run's tools up front, so convert the search's
- * `catalog` once and choose the active ones per step.
+ * pinned and loaded tools). Convert the search's `catalog` once and choose the active ones per
+ * step; `createAISDKSearchTools` also follows tools that arrive mid-run.
  */
 export function activeToolNames(
   tools: Readonly<Record<string, AISDKTool>>,

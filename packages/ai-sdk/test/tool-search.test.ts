@@ -12,7 +12,7 @@ import { createToolSearch } from "@mcp-tool-adapter/tool-search";
 import { generateText, stepCountIs, type LanguageModel } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activeToolNames, createAISDKTools } from "../src/index.js";
+import { activeToolNames, createAISDKSearchTools, createAISDKTools } from "../src/index.js";
 
 const nodeMajor = Number(process.versions.node.split(".")[0]);
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV4["doGenerate"]>>;
@@ -185,6 +185,54 @@ describe.skipIf(nodeMajor < 22)("AI SDK agent loop: a tool added by list_changed
     expect(JSON.stringify(resultsIn(third))).toContain("weather__get_tides");
     expect(JSON.stringify(resultsIn(fourth))).toContain("Brest");
     expect(result.text).toBe("done");
+    search.close();
+  });
+
+  it("is loaded as a tool of its own and called by its name when the tools follow the catalog", async () => {
+    const search = createToolSearch(weather.registry);
+    const live = createAISDKSearchTools(search, { approval: "never" });
+    const changed = new Promise<void>((resolve) => {
+      const stop = weather.registry.subscribe(() => {
+        stop();
+        resolve();
+      });
+    });
+    let step = 0;
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => {
+        step += 1;
+        if (step === 1) {
+          await weather.server.addTool({
+            name: "get_moon_phase",
+            description: "Moon phase for a date.",
+            annotations: { readOnlyHint: true },
+          });
+          await changed;
+          return toolCallStep("tools__search", { query: "moon phase" });
+        }
+        if (step === 2) return toolCallStep("tools__load", { names: ["weather__get_moon_phase"] });
+        if (step === 3) return toolCallStep("weather__get_moon_phase", { date: "2026-12-24" });
+        return textStep("done");
+      },
+    });
+    const result = await generateText({
+      model: model as LanguageModel,
+      tools: live.tools,
+      prepareStep: live.prepareStep,
+      prompt: "moon on Christmas eve?",
+      stopWhen: stepCountIs(6),
+    });
+    const [first, second, third, fourth] = model.doGenerateCalls;
+    // Not there when the run started, so not offered before it was loaded.
+    expect(offered(first)).not.toContain("weather__get_moon_phase");
+    expect(JSON.stringify(resultsIn(second))).toContain("weather__get_moon_phase");
+    expect(offered(third)).toContain("weather__get_moon_phase");
+    // Called as its own tool (not through tools__call): the server's answer echoes the arguments.
+    const calls = result.steps.flatMap((each) => each.toolCalls.map((call) => call.toolName));
+    expect(calls).toEqual(["tools__search", "tools__load", "weather__get_moon_phase"]);
+    expect(JSON.stringify(resultsIn(fourth))).toContain("2026-12-24");
+    expect(result.text).toBe("done");
+    live.close();
     search.close();
   });
 });

@@ -62,7 +62,7 @@ export {
   type SchemaDialect,
 } from "./schema/convert-input-schema.js";
 export type { ToolAdapterSource } from "./adapter-tool-source.js";
-export { resolveToolSource, type ToolSource, type ToolSourceInput } from "./tool-source.js";
+export { resolveToolSource, type ModelToolCallContext, type ToolSource, type ToolSourceInput } from "./tool-source.js";
 export { toolsetMatcher, type ToolsetOption } from "./toolset-option.js";
 export { SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./schema/schema-keywords.js";
 export {

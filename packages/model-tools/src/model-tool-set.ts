@@ -98,19 +98,21 @@ export function createModelToolSet(input: ToolSourceInput, options: ModelToolSet
   // No copy of the whole list without a filter: thousands of tools are converted per agent step.
   const keep = keptTools(options);
   const registered = keep === undefined ? listed : listed.filter(keep);
+  const scope = source.namingScope?.();
   const mapping = mapModelToolNames(
-    registered.map((tool) => tool.name),
+    scope === undefined ? registered.map((tool) => tool.name) : [...scope, ...registered.map((tool) => tool.name)],
     options.names,
   );
   // The lists are in the order given when every name came once (a registry's names are unique).
-  const inOrder = mapping.modelNames.length === registered.length;
+  const inOrder = scope === undefined && mapping.modelNames.length === registered.length;
+  const origin: ToolSetOrigin = { source, names: mapping.names };
   let validator = options.validator;
   const sharedValidator = (): SchemaValidator => (validator ??= createSchemaValidator());
   const validateArguments = options.validateArguments ?? defaultValidateArguments;
   const tools = registered.map(
     (tool, index) =>
       new RegistryModelTool(
-        source,
+        origin,
         tool,
         inOrder ? (mapping.modelNames[index] as string) : mapping.names.toModelName(tool.name),
         validateArguments(tool) ? sharedValidator : undefined,
@@ -150,6 +152,12 @@ function conversionsOf(schema: Record<string, unknown>): PreparedSchema {
   return conversions;
 }
 
+/** What every tool of one set shares: the source it calls and the set's names. */
+interface ToolSetOrigin {
+  readonly source: ToolSource;
+  readonly names: ModelToolNames;
+}
+
 /** One tool; a class so that a set of thousands of tools shares its methods instead of closures per tool. */
 class RegistryModelTool implements ModelTool {
   readonly registryName: string;
@@ -161,7 +169,7 @@ class RegistryModelTool implements ModelTool {
   #compiled: CompiledSchema | null | undefined;
 
   constructor(
-    private readonly source: ToolSource,
+    private readonly origin: ToolSetOrigin,
     readonly registered: RegisteredTool,
     readonly modelName: string,
     private readonly validator: (() => SchemaValidator) | undefined,
@@ -192,10 +200,11 @@ class RegistryModelTool implements ModelTool {
     const check = this.#compiledSchema()?.validate(restored);
     if (check !== undefined && !check.valid) return invalid(this.registryName, formatValidationErrors(check.errors));
     try {
-      return await this.source.call(
+      const { source, names } = this.origin;
+      return await source.call(
         this.registryName,
         restored,
-        options.signal === undefined ? undefined : { signal: options.signal },
+        options.signal === undefined ? { modelNames: names } : { signal: options.signal, modelNames: names },
       );
     } catch (error) {
       return {

@@ -1,12 +1,29 @@
 import type { RegisteredTool, RegistryChange, ToolCallResult } from "@mcp-tool-adapter/registry";
 import { adapterToolSource, type ToolAdapterSource } from "./adapter-tool-source.js";
+import type { ModelToolNames } from "./model-tool-names.js";
 import { ModelToolsError } from "./model-tools-error.js";
+
+/** What a model tool hands its source with a call. */
+export interface ModelToolCallContext {
+  signal?: AbortSignal;
+  /**
+   * The names of the tool set the call came through (what the model sees), so a tool that names
+   * other tools in its result (tool search's meta-tools) uses exactly those names.
+   */
+  modelNames?: ModelToolNames;
+}
 
 /** Where model tools come from: a ToolRegistry fits as it is. */
 export interface ToolSource {
   list(filter?: { namespace?: string }): readonly RegisteredTool[];
-  call(name: string, args?: Record<string, unknown>, context?: { signal?: AbortSignal }): Promise<ToolCallResult>;
+  call(name: string, args?: Record<string, unknown>, context?: ModelToolCallContext): Promise<ToolCallResult>;
   subscribe(listener: (change: RegistryChange) => void): () => void;
+  /**
+   * The registry names model names are worked out over, when that is more than the tools listed
+   * (optional): a view that lists a subset of a larger set (tool search's `source`) gives the whole
+   * set, so a tool has the same model name whether the view lists its neighbours or not.
+   */
+  namingScope?(): Iterable<string>;
 }
 
 /**

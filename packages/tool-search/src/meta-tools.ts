@@ -1,13 +1,17 @@
+import type { ModelToolCallContext } from "@mcp-tool-adapter/model-tools";
 import type { ToolCallResult, ToolDefinition } from "@mcp-tool-adapter/registry";
 
 /** The meta-tools' local names; the model sees them as `<namespace>__search` etc. (default `tools__search`). */
 export const META_TOOL_NAMES = { search: "search", load: "load", call: "call" } as const;
 
-/** What the meta-tools do, given to them by the tool search that owns them. */
+/**
+ * What the meta-tools do, given to them by the tool search that owns them. `context` is the call's
+ * context as the registry hands it on: through a model tool set it holds the set's `modelNames`.
+ */
 export interface MetaToolActions {
-  search(query: string, limit: number | undefined): Promise<ToolCallResult>;
-  load(names: readonly string[]): ToolCallResult;
-  call(name: string, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolCallResult>;
+  search(query: string, limit: number | undefined, context: ModelToolCallContext): Promise<ToolCallResult>;
+  load(names: readonly string[], context: ModelToolCallContext): ToolCallResult;
+  call(name: string, args: Record<string, unknown>, context: ModelToolCallContext): Promise<ToolCallResult>;
 }
 
 const READS = { readOnly: true, writes: false, idempotent: true } as const;
@@ -36,7 +40,7 @@ export function metaToolDefinitions(actions: MetaToolActions, options: { directC
       source: "tool-search",
       sourceMetadata: { metaTool: "search" },
       checkpointable: true,
-      handler: (args) => actions.search(args.query as string, args.limit as number | undefined),
+      handler: (args, context) => actions.search(args.query as string, args.limit as number | undefined, context),
     },
     {
       name: META_TOOL_NAMES.load,
@@ -59,7 +63,7 @@ export function metaToolDefinitions(actions: MetaToolActions, options: { directC
       source: "tool-search",
       sourceMetadata: { metaTool: "load" },
       checkpointable: true,
-      handler: (args) => actions.load(args.names as string[]),
+      handler: (args, context) => actions.load(args.names as string[], context),
     },
   ];
   if (options.directCall) {
@@ -80,8 +84,7 @@ export function metaToolDefinitions(actions: MetaToolActions, options: { directC
       source: "tool-search",
       sourceMetadata: { metaTool: "call" },
       checkpointable: false,
-      handler: (args, context) =>
-        actions.call(args.name as string, args.arguments as Record<string, unknown>, context.signal),
+      handler: (args, context) => actions.call(args.name as string, args.arguments as Record<string, unknown>, context),
     });
   }
   return definitions;

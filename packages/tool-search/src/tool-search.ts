@@ -3,6 +3,7 @@ import {
   createModelToolSet,
   resolveToolSource,
   toolsetMatcher,
+  type ModelToolCallContext,
   type ModelToolNameOptions,
   type ModelToolNames,
   type ToolSource,
@@ -30,7 +31,11 @@ export interface ToolSearchOptions extends ToolIndexOptions {
   maxResults?: number;
   /** Offer the `call` meta-tool (call a found tool without loading it); default true. */
   directCall?: boolean;
-  /** The model-name options you give the bridge, so search results name tools as the model sees them. */
+  /**
+   * Model-name options for calls that do not come through a bridge (the `load` method, a direct
+   * `source.call`). Through a bridge, results use that bridge's own names: its tool set hands them
+   * to the meta-tools with each call, worked out over the whole toolset (`source.namingScope`).
+   */
   names?: ModelToolNameOptions;
 }
 
@@ -90,6 +95,7 @@ class SearchSession implements ToolSearch {
   readonly #maxResults: number;
   readonly #nameOptions: ModelToolNameOptions | undefined;
   #names: ModelToolNames | undefined;
+  #scope: readonly string[] | undefined;
   readonly #unsubscribe: () => void;
 
   constructor(underlying: ToolSource, options: ToolSearchOptions) {
@@ -121,6 +127,7 @@ class SearchSession implements ToolSearch {
     this.catalog = this.#view((name) => this.#inToolset(name));
     this.#unsubscribe = underlying.subscribe((change) => {
       this.#names = undefined;
+      this.#scope = undefined;
       for (const name of change.removed) this.#loaded.delete(name);
       this.#emit(change);
     });
@@ -137,11 +144,12 @@ class SearchSession implements ToolSearch {
   };
 
   load(names: readonly string[]): string[] {
-    return this.#load(names).loaded;
+    return this.#load(names, this.#ownNames()).loaded;
   }
 
   unload(names?: readonly string[]): void {
-    const removed = names === undefined ? [...this.#loaded] : names.map((name) => this.#resolve(name) ?? name);
+    const removed =
+      names === undefined ? [...this.#loaded] : names.map((name) => this.#resolve(name, this.#ownNames()) ?? name);
     const gone = removed.filter((name) => this.#loaded.delete(name));
     if (gone.length > 0) this.#emit({ added: [], removed: gone, changed: [] });
   }
@@ -152,9 +160,13 @@ class SearchSession implements ToolSearch {
     this.#listeners.clear();
   }
 
-  /** A tool source over the meta-tools and the underlying tools `visible` lets through. */
+  /**
+   * A tool source over the meta-tools and the underlying tools `visible` lets through, named over
+   * the whole toolset: a loaded tool has the name the search gave it, collisions or not.
+   */
   #view(visible: (registryName: string) => boolean): ToolSource {
     return {
+      namingScope: () => this.#namingScope(),
       list: (filter) => {
         const meta = filter?.namespace === undefined || filter.namespace === this.#namespace ? this.#meta.list() : [];
         return [...meta, ...this.#underlying.list(filter).filter((tool) => visible(tool.name))];
@@ -173,18 +185,20 @@ class SearchSession implements ToolSearch {
 
   #actions(): MetaToolActions {
     return {
-      search: async (query, limit) => {
+      search: async (query, limit, context) => {
         const hits = await this.index.searchHybrid(query, { limit: limit ?? this.#maxResults });
+        const names = this.#namesOf(context);
         return ok({
-          tools: hits.map((hit) => this.#describe(hit)),
+          tools: hits.map((hit) => this.#describe(hit, names)),
           next:
             hits.length === 0
               ? "No tool matched; try other words."
-              : `Load the tools you need with ${this.#modelName(`${this.#namespace}/load`)} (they are available from your next step on).`,
+              : `Load the tools you need with ${modelName(names, `${this.#namespace}/load`)} (they are available from your next step on).`,
         });
       },
-      load: (names) => {
-        const { loaded, unknown } = this.#load(names);
+      load: (requested, context) => {
+        const names = this.#namesOf(context);
+        const { loaded, unknown } = this.#load(requested, names);
         return unknown.length > 0 && loaded.length === 0
           ? {
               success: false,
@@ -192,25 +206,25 @@ class SearchSession implements ToolSearch {
               error: `No tool named ${unknown.map((name) => `"${name}"`).join(", ")}; use names exactly as the search returned them.`,
               durationMs: 0,
             }
-          : ok({ loaded: loaded.map((name) => this.#modelName(name)), ...(unknown.length > 0 ? { unknown } : {}) });
+          : ok({ loaded: loaded.map((name) => modelName(names, name)), ...(unknown.length > 0 ? { unknown } : {}) });
       },
-      call: async (name, args, signal) => {
-        const registryName = this.#resolve(name);
+      call: async (name, args, context) => {
+        const registryName = this.#resolve(name, this.#namesOf(context));
         if (registryName === undefined) return notFound(name);
         const tool = createModelToolSet(this.#underlying, {
           filter: (candidate) => candidate.name === registryName,
         }).tools[0];
         if (tool === undefined) return notFound(name);
-        return tool.execute(args, signal === undefined ? {} : { signal });
+        return tool.execute(args, context.signal === undefined ? {} : { signal: context.signal });
       },
     };
   }
 
-  #load(names: readonly string[]): { loaded: string[]; unknown: string[] } {
+  #load(requested: readonly string[], names: NameLookup): { loaded: string[]; unknown: string[] } {
     const loaded: string[] = [];
     const unknown: string[] = [];
-    for (const name of names) {
-      const registryName = this.#resolve(name);
+    for (const name of requested) {
+      const registryName = this.#resolve(name, names);
       if (registryName === undefined) unknown.push(name);
       else loaded.push(registryName);
     }
@@ -221,8 +235,8 @@ class SearchSession implements ToolSearch {
   }
 
   /** A registry or model name of a tool in the toolset, as its registry name. */
-  #resolve(name: string): string | undefined {
-    const registryName = this.#underlyingNames().toRegistryName(name) ?? name;
+  #resolve(name: string, names: NameLookup): string | undefined {
+    const registryName = names.toRegistryName(name) ?? name;
     if (!this.#inToolset(registryName) || this.#meta.has(registryName)) return undefined;
     const slash = registryName.indexOf("/");
     if (slash < 0) return undefined;
@@ -232,40 +246,60 @@ class SearchSession implements ToolSearch {
     return exists ? registryName : undefined;
   }
 
-  #describe(hit: ToolSearchHit): Record<string, unknown> {
+  #describe(hit: ToolSearchHit, names: NameLookup): Record<string, unknown> {
     return {
-      name: this.#modelName(hit.name),
+      name: modelName(names, hit.name),
       description: hit.description,
       matched: hit.matched.map((match) => `${match.term} (${match.fields.join(", ")})`).join("; "),
       ...(this.isActive(hit.name) ? { loaded: true } : {}),
     };
   }
 
-  /** The name the model calls a tool by (its registry name if it is not in the toolset). */
-  #modelName(registryName: string): string {
-    try {
-      return this.#underlyingNames().toModelName(registryName);
-    } catch {
-      return registryName;
-    }
+  /**
+   * The names of the bridge the call came through, then this search's own: for a call from
+   * elsewhere, and for a tool that arrived after the bridge converted its tools (a runtime whose
+   * tool list is fixed for the run reaches it through the call meta-tool).
+   */
+  #namesOf(context: ModelToolCallContext): NameLookup {
+    const bridge = context.modelNames;
+    const own = (): ModelToolNames => this.#ownNames();
+    if (bridge === undefined) return own();
+    return {
+      toModelName: (registryName) => modelName(bridge, registryName, () => own().toModelName(registryName)),
+      toRegistryName: (name) => bridge.toRegistryName(name) ?? own().toRegistryName(name),
+    };
   }
 
-  /** Model names over the meta-tools and every tool of the toolset: what `catalog` converts to. */
-  #underlyingNames(): ModelToolNames {
-    return (this.#names ??= createModelToolNames(
-      [
-        ...this.#meta.list().map((tool) => tool.name),
-        ...this.#underlying
-          .list()
-          .filter((tool) => this.#inToolset(tool.name))
-          .map((tool) => tool.name),
-      ],
-      this.#nameOptions,
-    ));
+  /** Model names over the naming scope with the `names` option: for calls that bring no names. */
+  #ownNames(): ModelToolNames {
+    return (this.#names ??= createModelToolNames(this.#namingScope(), this.#nameOptions));
+  }
+
+  /** The meta-tools and every tool of the toolset: the set both views name their tools over. */
+  #namingScope(): readonly string[] {
+    return (this.#scope ??= [
+      ...this.#meta.list().map((tool) => tool.name),
+      ...this.#underlying
+        .list()
+        .filter((tool) => this.#inToolset(tool.name))
+        .map((tool) => tool.name),
+    ]);
   }
 
   #emit(change: RegistryChange): void {
     for (const listener of [...this.#listeners]) listener(change);
+  }
+}
+
+/** Both directions of a model-name map. */
+type NameLookup = Pick<ModelToolNames, "toModelName" | "toRegistryName">;
+
+/** The name the model calls a tool by; `otherwise` (its registry name by default) if the names do not hold it. */
+function modelName(names: NameLookup, registryName: string, otherwise = (): string => registryName): string {
+  try {
+    return names.toModelName(registryName);
+  } catch {
+    return otherwise();
   }
 }
 

