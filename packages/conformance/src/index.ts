@@ -8,5 +8,6 @@ export {
   type RunOptions,
   type ScenarioVerdict,
 } from "./runner.js";
+export { runServerScenarios, type ServerRunOptions, type ServerScenarioVerdict } from "./server-runner.js";
 export { SCENARIO_CLIENTS, type ScenarioClient } from "./scenarios/index.js";
 export { SUITES, type Suite, type SuiteName } from "./suites.js";

@@ -39,7 +39,8 @@ export interface RunOptions {
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const resolvePackage = createRequire(import.meta.url).resolve;
-const suiteCli = (suite: SuiteName): string =>
+/** The installed suite's command-line entry (run with a Node >= 22). */
+export const suiteCli = (suite: SuiteName): string =>
   join(dirname(resolvePackage(`${SUITES[suite].packageName}/package.json`)), "dist/index.js");
 const clientSource = join(packageDir, "src/client.ts");
 /** The client bundled by the package's build (`esbuild`, dependencies left as imports). */
@@ -132,7 +133,11 @@ function parseChecks(stdout: string): ConformanceCheck[] {
   }
 }
 
-function run(command: string, args: string[]): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+/** Runs a command in this package's directory and collects its exit code and output. */
+export function run(
+  command: string,
+  args: string[],
+): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: packageDir, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

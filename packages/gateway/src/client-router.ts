@@ -1,11 +1,19 @@
+/** Where an upstream server's request (elicitation, sampling) goes: a client, or why none can be named. */
+export type Attribution<Session> =
+  | { readonly session: Session; readonly problem?: undefined }
+  | { readonly session?: undefined; readonly problem: string };
+
 /**
- * Which downstream client an upstream server's request (elicitation, sampling) belongs to. An
- * upstream asks while one of its tool calls runs, so the client whose call to that server started
- * last is the one asked; with a single client connected (stdio), it is always that one.
+ * Which downstream client an upstream server's request belongs to. Upstream connections are shared
+ * by every client, and an upstream asks while one of its tool calls runs, so the request belongs to
+ * the client whose calls are running on that server. When calls of two or more clients run there
+ * at once, the request names none of them (MCP carries no link from it to the call over stdio), so
+ * it is not attributed: guessing would show one client's question to another client's user.
  */
 export class ClientRouter<Session> {
   readonly #sessions = new Set<Session>();
-  readonly #calls = new Map<string, Session[]>();
+  /** Per upstream server: how many calls of each client are running on it. */
+  readonly #calls = new Map<string, Map<Session, number>>();
 
   get sessions(): ReadonlySet<Session> {
     return this.#sessions;
@@ -21,21 +29,36 @@ export class ClientRouter<Session> {
 
   /** Marks a call of `session` to `server` as running; the returned function marks it done. */
   beginCall(server: string, session: Session): () => void {
-    const running = this.#calls.get(server) ?? [];
-    running.push(session);
-    this.#calls.set(server, running);
+    let running = this.#calls.get(server);
+    if (running === undefined) {
+      running = new Map();
+      this.#calls.set(server, running);
+    }
+    running.set(session, (running.get(session) ?? 0) + 1);
+    const calls = running;
     return () => {
-      const index = running.lastIndexOf(session);
-      if (index >= 0) running.splice(index, 1);
-      if (running.length === 0) this.#calls.delete(server);
+      const left = (calls.get(session) ?? 1) - 1;
+      if (left > 0) calls.set(session, left);
+      else calls.delete(session);
+      if (calls.size === 0 && this.#calls.get(server) === calls) this.#calls.delete(server);
     };
   }
 
-  route(server: string): Session | undefined {
+  route(server: string): Attribution<Session> {
     const running = this.#calls.get(server);
-    const last = running?.[running.length - 1];
-    if (last !== undefined) return last;
-    if (this.#sessions.size === 1) return [...this.#sessions][0];
-    return undefined;
+    if (running !== undefined && running.size === 1) return { session: running.keys().next().value as Session };
+    if (running !== undefined && running.size > 1) {
+      return {
+        problem: `calls of ${running.size} downstream clients are running on it at once, so the gateway cannot tell whose call asked`,
+      };
+    }
+    // Nothing running (a request outside any call): only a lone client can be meant.
+    if (this.#sessions.size === 1) return { session: this.#sessions.values().next().value as Session };
+    return {
+      problem:
+        this.#sessions.size === 0
+          ? "no downstream client is connected to the gateway"
+          : "no downstream client has a call running on it",
+    };
   }
 }

@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Logger, MCPServerLogEntry, MCPToolResult, SamplingHandler } from "mcp-tool-adapter";
+import type {
+  Logger,
+  MCPResourceSubscription,
+  MCPServerLogEntry,
+  MCPToolResult,
+  SamplingHandler,
+} from "mcp-tool-adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -16,6 +22,8 @@ import {
   McpError,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type CallToolResult,
   type ClientCapabilities,
   type CreateMessageRequestParams,
@@ -45,8 +53,8 @@ export interface SessionContext {
   readonly logger: Logger | undefined;
   /** Where the gateway's SERVER spans go; default the globally registered provider. */
   readonly tracerProvider: TracerProvider | undefined;
-  /** The downstream client's roots, to pass up to the upstream servers. */
-  readonly onRoots: (roots: readonly MCPRoot[]) => void;
+  /** A client's roots changed (it answered roots/list, or it left): the upstreams' roots are worked out again. */
+  readonly onRootsChanged: () => void;
 }
 
 // The low-level Server, not McpServer: the gateway forwards tools and prompts whose JSON Schemas come from
@@ -58,6 +66,9 @@ export class DownstreamSession {
   readonly server: Server;
   readonly #context: SessionContext;
   #rootsAsked = false;
+  #roots: readonly MCPRoot[] | undefined;
+  /** This client's resource subscriptions, by URI: each holds one listener on the owning upstream. */
+  readonly #subscriptions = new Map<string, MCPResourceSubscription>();
 
   constructor(context: SessionContext) {
     this.#context = context;
@@ -66,7 +77,7 @@ export class DownstreamSession {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { listChanged: true, subscribe: true },
         completions: {},
         logging: {},
       },
@@ -79,15 +90,33 @@ export class DownstreamSession {
     this.#context.router.add(this);
     const previous = this.server.onclose;
     this.server.onclose = () => {
-      this.#context.router.remove(this);
+      this.#leave();
       previous?.();
     };
     await this.server.connect(transport);
   }
 
   close(): Promise<void> {
-    this.#context.router.remove(this);
+    this.#leave();
     return this.server.close();
+  }
+
+  /** The folders this client shared (roots/list), or undefined when it shared none. */
+  get roots(): readonly MCPRoot[] | undefined {
+    return this.#roots;
+  }
+
+  #leave(): void {
+    if (!this.#context.router.sessions.has(this)) return;
+    this.#context.router.remove(this);
+    for (const subscription of this.#subscriptions.values()) void subscription.unsubscribe().catch(() => undefined);
+    this.#subscriptions.clear();
+    if (this.#roots !== undefined) this.#context.onRootsChanged();
+  }
+
+  #setRoots(roots: readonly MCPRoot[]): void {
+    this.#roots = roots;
+    if (this.#context.router.sessions.has(this)) this.#context.onRootsChanged();
   }
 
   declares(capability: keyof ClientCapabilities): boolean {
@@ -165,6 +194,38 @@ export class DownstreamSession {
           `Unknown resource "${uri}": no upstream server lists it or a template that matches it.`,
         );
       return unwrap(await adapter.readResource(uri, { signal: extra.signal }), `resource "${uri}"`);
+    });
+    this.server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+      const { uri } = request.params;
+      if (this.#subscriptions.has(uri)) return {};
+      const owner = await catalog.resourceOwner(uri);
+      const adapter = owner === undefined ? undefined : catalog.adapter(owner);
+      if (adapter?.subscribeResource === undefined)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown resource "${uri}": no upstream server lists it or a template that matches it.`,
+        );
+      const subscription = unwrap(
+        await adapter.subscribeResource(
+          uri,
+          () => {
+            this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+          },
+          { signal: extra.signal },
+        ),
+        `subscribing to resource "${uri}"`,
+      );
+      // A second subscribe of the same URI while the first was on its way: keep one listener.
+      if (this.#subscriptions.has(uri)) void subscription.unsubscribe().catch(() => undefined);
+      else this.#subscriptions.set(uri, subscription);
+      return {};
+    });
+    this.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+      const subscription = this.#subscriptions.get(request.params.uri);
+      this.#subscriptions.delete(request.params.uri);
+      const result = await subscription?.unsubscribe();
+      if (result !== undefined && !result.success) unwrap(result, `unsubscribing from "${request.params.uri}"`);
+      return {};
     });
     this.server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
       const { ref, argument } = request.params;
@@ -249,7 +310,7 @@ export class DownstreamSession {
     this.#rootsAsked = true;
     sendRequest({ method: "roots/list" }, ListRootsResultSchema).then(
       ({ roots }) => {
-        this.#context.onRoots(roots);
+        this.#setRoots(roots);
       },
       (error: unknown) => {
         this.#context.logger?.warn?.(
@@ -263,7 +324,7 @@ export class DownstreamSession {
     if (!this.declares("roots")) return;
     try {
       const { roots } = await this.server.listRoots();
-      this.#context.onRoots(roots);
+      this.#setRoots(roots);
     } catch (error) {
       this.#context.logger?.warn?.(
         `gateway: asking the downstream client for its roots failed: ${describeCause(error)}`,

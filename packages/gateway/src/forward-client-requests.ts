@@ -5,19 +5,20 @@ import type { DownstreamSession } from "./downstream-session.js";
 
 /**
  * An upstream server's elicitation and sampling requests, passed to the downstream client whose
- * call is running on that server when it declared the capability, refused with a clear error
- * when it did not (the upstream sees a JSON-RPC error naming what is missing).
+ * call is running on that server when it declared the capability; refused with a clear error when
+ * it did not, or when the request cannot be attributed to one client (see ClientRouter). The
+ * upstream sees a JSON-RPC error naming what is missing.
  */
 export function forwardClientRequests(router: ClientRouter<DownstreamSession>): {
   onElicitation: ElicitationHandler;
   onSampling: SamplingHandler;
 } {
   const clientFor = (server: string, capability: "elicitation" | "sampling"): DownstreamSession => {
-    const session = router.route(server);
+    const { session, problem } = router.route(server);
     if (session === undefined) {
       throw new GatewayError(
-        "CLIENT_CAPABILITY_MISSING",
-        `MCP server "${server}" asked for ${capability}, but no downstream client of the gateway has a call running on it to ask.`,
+        "CLIENT_REQUEST_UNATTRIBUTED",
+        `MCP server "${server}" asked for ${capability}, but ${problem}; it is refused rather than shown to another client's user.`,
       );
     }
     if (!session.declares(capability)) {

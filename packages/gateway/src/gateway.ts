@@ -110,7 +110,7 @@ class ServerSetGateway implements Gateway {
       approval: options.approval,
       logger: options.logger,
       tracerProvider: options.serverSet?.telemetry === false ? undefined : options.serverSet?.telemetry?.tracerProvider,
-      onRoots: (roots) => this.#passRootsUp(roots),
+      onRootsChanged: () => this.#passRootsUp(),
     };
   }
 
@@ -162,13 +162,23 @@ class ServerSetGateway implements Gateway {
     }
   }
 
-  #passRootsUp(roots: readonly MCPRoot[]): void {
+  /**
+   * Upstream connections are shared, so each upstream gets the union of the roots of the clients
+   * connected now (by URI, the first name kept): every client's call may need its own folders. A
+   * client leaving takes its roots with it. The config's own `roots` for a server win over all.
+   */
+  #passRootsUp(): void {
+    const union = new Map<string, MCPRoot>();
+    for (const session of this.#router.sessions) {
+      for (const root of session.roots ?? []) if (!union.has(root.uri)) union.set(root.uri, root);
+    }
+    const roots = [...union.values()];
     for (const server of this.serverSet.serverNames) {
-      if (this.#configuredRoots.has(server)) continue; // the config's own roots win
+      if (this.#configuredRoots.has(server)) continue;
       const adapter = this.serverSet.getAdapter(server);
       adapter?.setRoots?.(roots).catch((error: unknown) => {
         this.#logger?.warn?.(
-          `gateway: passing the client's roots to MCP server "${server}" failed: ${describeCause(error)}`,
+          `gateway: passing the clients' roots to MCP server "${server}" failed: ${describeCause(error)}`,
         );
       });
     }

@@ -1,5 +1,6 @@
 import {
   context,
+  isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -21,13 +22,17 @@ export async function inRequestSpan<T>(
   tracerProvider: TracerProvider | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
-  const parent = propagation.extract(ROOT_CONTEXT, request.meta ?? {});
+  const parent = request.meta === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.meta);
   const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
   const span = tracer.startSpan(
     `${request.method} ${request.target}`,
     { kind: SpanKind.SERVER, attributes: { "mcp.method.name": request.method, "gen_ai.tool.name": request.target } },
     parent,
   );
+  // No tracer provider (a no-op span, no trace id) and no trace context to pass on: skip the context
+  // switch, which cost more than the rest of the span work per forwarded call. A span a sampler
+  // dropped has a trace id and still becomes the parent, so its children are dropped with it.
+  if (!isSpanContextValid(span.spanContext()) && parent === ROOT_CONTEXT) return work();
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (error) {

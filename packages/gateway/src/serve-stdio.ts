@@ -1,4 +1,4 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { BatchedStdioServerTransport } from "./batched-stdio-transport.js";
 import type { Gateway, GatewayConnection } from "./gateway.js";
 
 /** The gateway serving the one client on this process's stdin/stdout (a host's `mcpServers` entry). */
@@ -12,7 +12,7 @@ export async function serveStdio(
   gateway: Gateway,
   streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
 ): Promise<StdioGateway> {
-  const transport = new StdioServerTransport(
+  const transport = new BatchedStdioServerTransport(
     (streams.stdin ?? process.stdin) as typeof process.stdin,
     (streams.stdout ?? process.stdout) as typeof process.stdout,
   );

@@ -12,6 +12,8 @@ export const GATEWAY_PACKAGE = "@mcp-tool-adapter/gateway";
 export interface ServeCommandOptions {
   config?: string;
   servers?: string[];
+  /** Expose only the tools of this toolset of the config's `toolsets`. */
+  toolset?: string;
   lock?: string;
   http: boolean;
   host?: string;
@@ -49,6 +51,7 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
     )
     .addOption(new Option("-c, --config <file>", "config file (JSON or YAML); default: the shipped default config"))
     .addOption(new Option("-s, --server <name...>", "only these servers (one server: its names without a prefix)"))
+    .addOption(new Option("-t, --toolset <name>", 'expose only the tools of this toolset (the config\'s "toolsets")'))
     .addOption(new Option("--lock <file>", "the tool lock file: drifted tools are withheld"))
     .addOption(new Option("--http", "serve streamable HTTP instead of stdio"))
     .addOption(new Option("--host <host>", "HTTP interface (default 127.0.0.1; any other needs --token-env)"))
@@ -82,6 +85,7 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
           http: flags.http === true,
           ...(flags.config === undefined ? {} : { config: flags.config as string }),
           ...(flags.server === undefined ? {} : { servers: flags.server as string[] }),
+          ...(flags.toolset === undefined ? {} : { toolset: flags.toolset as string }),
           ...(flags.lock === undefined ? {} : { lock: flags.lock as string }),
           ...(flags.host === undefined ? {} : { host: flags.host as string }),
           ...(flags.port === undefined ? {} : { port: flags.port as number }),
@@ -105,14 +109,21 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
  */
 export async function runServeCommand(context: CliContext, options: ServeCommandOptions): Promise<number> {
   // Loaded when serve runs, so the program's --help does not load the library.
-  const [{ describeCause }, { readToolLock }, { cliLoginHint }, { chooseEngines }, { loadSelectedConfig, lockPath }] =
-    await Promise.all([
-      import("@mcp-tool-adapter/core"),
-      import("../../policy/lock-file.js"),
-      import("../../server-set/server-auth.js"),
-      import("../engine-2026-loader.js"),
-      import("../connect-servers.js"),
-    ]);
+  const [
+    { describeCause },
+    { readToolLock },
+    { cliLoginHint },
+    { chooseEngines },
+    { loadSelectedConfig, lockPath },
+    { toolsetOf },
+  ] = await Promise.all([
+    import("@mcp-tool-adapter/core"),
+    import("../../policy/lock-file.js"),
+    import("../../server-set/server-auth.js"),
+    import("../engine-2026-loader.js"),
+    import("../connect-servers.js"),
+    import("./tools.js"),
+  ]);
   const gatewayModule = await loadGateway(context.cwd);
   if (gatewayModule === undefined) {
     context.err(
@@ -132,6 +143,8 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
     return EXIT_USAGE;
   }
   const config = await loadSelectedConfig(context, { json: false, ...pick(options, ["config", "servers"]) });
+  // Before connecting, as `tools --toolset` does: a toolset the file does not define is a usage mistake.
+  const inToolset = options.toolset === undefined ? undefined : toolsetOf(config, options.toolset);
   const lock = options.lock === undefined ? undefined : await readToolLock(lockPath(context, { lock: options.lock }));
   const loginHint = (server: string): string => cliLoginHint(server, options.config);
   const engine =
@@ -144,6 +157,9 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
       ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
       auth: { loginHint },
     },
+    ...(inToolset === undefined
+      ? {}
+      : { toolFilter: (tool: { server: string; name: string }) => inToolset(`${tool.server}/${tool.name}`) }),
     ...(options.approve === undefined || options.approve === "never"
       ? {}
       : { approval: { policy: options.approve, mode: options.approval ?? "elicit" } }),

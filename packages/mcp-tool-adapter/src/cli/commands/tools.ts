@@ -50,7 +50,8 @@ export async function runToolsCommand(context: CliContext, options: ToolsCommand
   }
 }
 
-function toolsetOf(config: MCPServersConfig, name: string): ToolsetMatcher {
+/** The matcher of `--toolset <name>`; an unknown name is a usage error naming the known ones. */
+export function toolsetOf(config: MCPServersConfig, name: string): ToolsetMatcher {
   try {
     return selectToolset(config.toolsets, name);
   } catch (error) {

@@ -1,0 +1,83 @@
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGateway, serveStdio, type Gateway } from "../src/index.js";
+import { realUpstreams, type Upstreams } from "./fixtures.js";
+
+// The gateway's stdio side writes the answers that are ready in the same tick as one write: 30
+// calls sent in one chunk (as a host with calls in flight sends them) all come back, each once;
+// 30 answers the gateway gives at once (unknown tools: no upstream round trip, so all are ready in
+// the same tick whatever the machine's load) leave in one write, not thirty. server-everything
+// behind it over real stdio.
+let upstreams: Upstreams;
+let gateway: Gateway;
+
+beforeAll(async () => {
+  upstreams = await realUpstreams(["everything"]);
+  gateway = createGateway({ servers: upstreams.servers });
+  await gateway.start();
+}, 120_000);
+
+afterAll(async () => {
+  await gateway.close();
+  await upstreams.remove();
+}, 60_000);
+
+describe("the stdio side with many calls in flight", () => {
+  it("answers every call once, writing ready answers together", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let writes = 0;
+    const write = stdout.write.bind(stdout);
+    stdout.write = ((...args: Parameters<typeof write>) => {
+      writes += 1;
+      return write(...args);
+    }) as typeof stdout.write;
+    const lines: string[] = [];
+    let buffered = "";
+    stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      lines.push(...parts.filter((line) => line.length > 0));
+    });
+    const served = await serveStdio(gateway, { stdin, stdout });
+    const send = (message: object): void => {
+      stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    };
+    send({
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "batching-test", version: "1" } },
+    });
+    send({ method: "notifications/initialized" });
+    const calls = Array.from({ length: 30 }, (_, index) => ({
+      id: index + 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message: `call ${index + 1}` } },
+    }));
+    stdin.write(calls.map((call) => `${JSON.stringify({ jsonrpc: "2.0", ...call })}\n`).join(""));
+    const deadline = Date.now() + 30_000;
+    while (lines.length < 31 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const answers = lines.map((line) => JSON.parse(line) as { id: number; result?: { content: unknown[] } });
+    expect(answers.map((answer) => answer.id).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 31 }, (_, index) => index),
+    );
+    for (const answer of answers.filter((item) => item.id > 0)) {
+      expect(JSON.stringify(answer.result?.content)).toContain(`call ${answer.id}`);
+    }
+    lines.length = 0;
+    writes = 0;
+    const unknown = Array.from({ length: 30 }, (_, index) => ({
+      id: 100 + index,
+      method: "tools/call",
+      params: { name: "no_such_tool", arguments: {} },
+    }));
+    stdin.write(unknown.map((call) => `${JSON.stringify({ jsonrpc: "2.0", ...call })}\n`).join(""));
+    const refusedBy = Date.now() + 30_000;
+    while (lines.length < 30 && Date.now() < refusedBy) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lines).toHaveLength(30);
+    expect(lines.every((line) => line.includes("Unknown tool"))).toBe(true);
+    expect(writes).toBe(1);
+    await served.connection.close();
+  }, 60_000);
+});
