@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Transport2025 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -125,6 +127,37 @@ describe("both eras on one endpoint", () => {
       }
     } finally {
       await legacy.close();
+    }
+  });
+});
+
+describe("our adapter on engine-2026 (2026-07-28)", () => {
+  it("lists and calls tools of every upstream through the gateway", { timeout: 60_000 }, async () => {
+    const adapter = new MCPToolAdapter(
+      { name: "gateway", transport: "streamable-http", url: http.url, protocol: "2026-07-28" },
+      { engine: createEngine2026() },
+    );
+    const sessionsBefore = gateway.connectionCount;
+    await adapter.connect();
+    try {
+      expect(adapter.protocolEra).toBe("2026-07-28");
+      const names = (await adapter.discoverTools()).map((tool) => tool.name);
+      expect(names).toEqual(
+        expect.arrayContaining(["everything__echo", "memory__read_graph", "filesystem__read_text_file"]),
+      );
+      const echo = await adapter.invoke("everything__echo", { message: "adapter on 2026" });
+      expect(echo.success, echo.error ?? "").toBe(true);
+      expect(JSON.stringify(echo.data)).toContain("adapter on 2026");
+      const file = await adapter.invoke("filesystem__read_text_file", {
+        path: `${upstreams.directory.path}/hello.txt`,
+      });
+      expect(JSON.stringify(file.data)).toContain("hello from the filesystem server");
+      const graph = await adapter.invoke("memory__read_graph", {});
+      expect(graph.success, graph.error ?? "").toBe(true);
+      // No session was opened for it.
+      expect(gateway.connectionCount).toBe(sessionsBefore);
+    } finally {
+      await adapter.disconnect();
     }
   });
 });
