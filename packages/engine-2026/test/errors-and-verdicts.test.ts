@@ -30,9 +30,20 @@ describe("the SDK's errors at the seam", () => {
     expect(codeOf(new SdkError(SdkErrorCode.SendFailed, "write failed"))).toBe("CONNECTION_FAILED");
     expect(codeOf(new SdkError(SdkErrorCode.EraNegotiationFailed, "no era"))).toBe("ERA_NEGOTIATION_FAILED");
     const bare = toSeamError(
-      new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing: Bad Gateway", { status: 502 }),
+      new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing: I'm a teapot", { status: 418 }),
     );
-    expect(Engine2026Error.isInstance(bare) && [bare.code, bare.status]).toEqual(["HTTP_ERROR", 502]);
+    expect(Engine2026Error.isInstance(bare) && [bare.code, bare.status]).toEqual(["HTTP_ERROR", 418]);
+  });
+
+  it("a proxy's 502, 503 or 504 without a JSON-RPC answer is a request cut off in flight (the closed-connection code)", () => {
+    for (const status of [502, 503, 504]) {
+      const error = toSeamError(
+        new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, "Error POSTing to endpoint: <html>Bad Gateway</html>", {
+          status,
+        }),
+      );
+      expect(MCPProtocolError.isInstance(error) && [error.rpcCode, error.data]).toEqual([-32000, { status }]);
+    }
   });
 
   it("a JSON-RPC answer inside an HTTP error is the error that counts", () => {

@@ -20,6 +20,53 @@ export interface ApprovingClient {
   elicit(request: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult>;
 }
 
+/** What the policy says of one call: it may go, it is refused (with the words why), or the user must be asked this. */
+export type ApprovalStep =
+  | { readonly kind: "go" }
+  | { readonly kind: "refused"; readonly reason: string }
+  | { readonly kind: "ask"; readonly request: ElicitRequestFormParams };
+
+/**
+ * The policy's decision for a call, before anyone is asked: both eras use it (a 2025 session asks
+ * through an elicitation request, a 2026-07-28 request through an `input_required` result).
+ */
+export async function approvalStep(request: {
+  approval: GatewayApproval | undefined;
+  tool: CatalogTool;
+  args: Record<string, unknown>;
+  clientDeclaresElicitation: boolean;
+}): Promise<ApprovalStep> {
+  const { approval, tool, args } = request;
+  if (approval === undefined) return { kind: "go" };
+  const policy = approval.policy ?? "writes";
+  if (!(await needsApproval(policy, tool, args))) return { kind: "go" };
+  const name = `${tool.server}/${tool.upstreamName}`;
+  if (approval.mode === "refuse")
+    return {
+      kind: "refused",
+      reason: `The gateway refused "${tool.exposedName}" (${name}): its policy does not let tools that may write run without approval.`,
+    };
+  if (!request.clientDeclaresElicitation)
+    return {
+      kind: "refused",
+      reason: `"${tool.exposedName}" (${name}) needs approval and this client did not declare elicitation, so the gateway cannot ask: the call was not sent.`,
+    };
+  return {
+    kind: "ask",
+    request: {
+      mode: "form",
+      message: `Allow the tool "${tool.exposedName}" (${name}) to run with ${JSON.stringify(args)}? It may change data.`,
+      requestedSchema: { type: "object", properties: {} },
+    },
+  };
+}
+
+/** The user's answer to an approval question, as the refusal to send (undefined: approved). */
+export function approvalAnswer(tool: CatalogTool, answer: Pick<ElicitResult, "action">): string | undefined {
+  if (answer.action === "accept") return undefined;
+  return `The user did not approve "${tool.exposedName}" (${answer.action}): the call was not sent.`;
+}
+
 /** Undefined when the call may go; otherwise why not, in words for the downstream client. */
 export async function approveCall(request: {
   approval: GatewayApproval | undefined;
@@ -28,26 +75,12 @@ export async function approveCall(request: {
   session: ApprovingClient;
   signal: AbortSignal;
 }): Promise<string | undefined> {
-  const { approval, tool, args, session, signal } = request;
-  if (approval === undefined) return undefined;
-  const policy = approval.policy ?? "writes";
-  if (!(await needsApproval(policy, tool, args))) return undefined;
-  const name = `${tool.server}/${tool.upstreamName}`;
-  if (approval.mode === "refuse")
-    return `The gateway refused "${tool.exposedName}" (${name}): its policy does not let tools that may write run without approval.`;
-  if (!session.declares("elicitation"))
-    return `"${tool.exposedName}" (${name}) needs approval and this client did not declare elicitation, so the gateway cannot ask: the call was not sent.`;
+  const { tool, session, signal } = request;
+  const step = await approvalStep({ ...request, clientDeclaresElicitation: session.declares("elicitation") });
+  if (step.kind === "go") return undefined;
+  if (step.kind === "refused") return step.reason;
   try {
-    const answer = await session.elicit(
-      {
-        mode: "form",
-        message: `Allow the tool "${tool.exposedName}" (${name}) to run with ${JSON.stringify(args)}? It may change data.`,
-        requestedSchema: { type: "object", properties: {} },
-      },
-      signal,
-    );
-    if (answer.action === "accept") return undefined;
-    return `The user did not approve "${tool.exposedName}" (${answer.action}): the call was not sent.`;
+    return approvalAnswer(tool, await session.elicit(step.request, signal));
   } catch (error) {
     return `Approval for "${tool.exposedName}" could not be asked for (${describeCause(error)}): the call was not sent.`;
   }

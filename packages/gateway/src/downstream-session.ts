@@ -1,25 +1,17 @@
 import { randomUUID } from "node:crypto";
-import type {
-  Logger,
-  MCPResourceSubscription,
-  MCPServerLogEntry,
-  MCPToolResult,
-  SamplingHandler,
-} from "mcp-tool-adapter";
+import type { Logger, MCPResourceSubscription, MCPServerLogEntry, SamplingHandler } from "mcp-tool-adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
-  ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListRootsResultSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   RootsListChangedNotificationSchema,
   SubscribeRequestSchema,
@@ -37,7 +29,17 @@ import type { TracerProvider } from "@opentelemetry/api";
 import { approveCall, type GatewayApproval } from "./approval.js";
 import { inRequestSpan } from "./request-span.js";
 import type { Catalog } from "./catalog.js";
-import { WITHHELD_META_KEY } from "./catalog.js";
+import {
+  complete,
+  failure,
+  findCallTarget,
+  forwardCall,
+  getPrompt,
+  listToolsResult,
+  readResource,
+  resourceUpstream,
+  unwrap,
+} from "./gateway-requests.js";
 import type { ClientRouter } from "./client-router.js";
 
 type SamplingRequest = Parameters<SamplingHandler>[0];
@@ -149,11 +151,7 @@ export class DownstreamSession {
     const { catalog } = this.#context;
     this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
       this.#askRootsOnce(extra.sendRequest);
-      const withheld = catalog.withheld();
-      return {
-        tools: catalog.listTools().map((tool) => tool.wire),
-        ...(withheld.length === 0 ? {} : { _meta: { [WITHHELD_META_KEY]: withheld } }),
-      };
+      return listToolsResult(catalog);
     });
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       this.#askRootsOnce(extra.sendRequest);
@@ -165,46 +163,22 @@ export class DownstreamSession {
       );
     });
     this.server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await catalog.listPrompts() }));
-    this.server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-      const prompt = await catalog.findPrompt(request.params.name);
-      const adapter = prompt === undefined ? undefined : catalog.adapter(prompt.server);
-      if (prompt === undefined || adapter?.getPrompt === undefined)
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Unknown prompt "${request.params.name}": list the prompts (prompts/list) for the names this gateway serves.`,
-        );
-      return unwrap(
-        await adapter.getPrompt(prompt.upstreamName, request.params.arguments ?? {}, { signal: extra.signal }),
-        `prompt "${request.params.name}"`,
-      );
-    });
+    this.server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
+      getPrompt(catalog, request.params, extra.signal),
+    );
     this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({
       resources: await catalog.listResources(),
     }));
     this.server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
       resourceTemplates: await catalog.listResourceTemplates(),
     }));
-    this.server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-      const { uri } = request.params;
-      const owner = await catalog.resourceOwner(uri);
-      const adapter = owner === undefined ? undefined : catalog.adapter(owner);
-      if (adapter?.readResource === undefined)
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Unknown resource "${uri}": no upstream server lists it or a template that matches it.`,
-        );
-      return unwrap(await adapter.readResource(uri, { signal: extra.signal }), `resource "${uri}"`);
-    });
+    this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+      readResource(catalog, request.params.uri, extra.signal),
+    );
     this.server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
       const { uri } = request.params;
       if (this.#subscriptions.has(uri)) return {};
-      const owner = await catalog.resourceOwner(uri);
-      const adapter = owner === undefined ? undefined : catalog.adapter(owner);
-      if (adapter?.subscribeResource === undefined)
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Unknown resource "${uri}": no upstream server lists it or a template that matches it.`,
-        );
+      const adapter = await resourceUpstream(catalog, uri, "subscribeResource");
       const subscription = unwrap(
         await adapter.subscribeResource(
           uri,
@@ -227,23 +201,9 @@ export class DownstreamSession {
       if (result !== undefined && !result.success) unwrap(result, `unsubscribing from "${request.params.uri}"`);
       return {};
     });
-    this.server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
-      const { ref, argument } = request.params;
-      let server: string | undefined;
-      let reference: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string } | undefined;
-      if (ref.type === "ref/prompt") {
-        const prompt = await catalog.findPrompt(ref.name);
-        server = prompt?.server;
-        if (prompt !== undefined) reference = { type: "ref/prompt", name: prompt.upstreamName };
-      } else {
-        server = await catalog.resourceOwner(ref.uri);
-        reference = { type: "ref/resource", uri: ref.uri };
-      }
-      const adapter = server === undefined ? undefined : catalog.adapter(server);
-      if (adapter?.complete === undefined || reference === undefined) return { completion: { values: [] } };
-      const completion = unwrap(await adapter.complete(reference, argument, { signal: extra.signal }), "completion");
-      return { completion };
-    });
+    this.server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
+      complete(catalog, request.params, extra.signal),
+    );
   }
 
   async #callTool(
@@ -261,42 +221,27 @@ export class DownstreamSession {
     },
   ): Promise<CallToolResult> {
     const { catalog, router, approval } = this.#context;
-    const tool = catalog.findTool(params.name);
-    if (tool === undefined)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool "${params.name}": list the tools (tools/list) for the names this gateway serves.`,
-      );
-    const adapter = catalog.adapter(tool.server);
-    if (adapter === undefined)
-      return failure(`MCP server "${tool.server}" behind the gateway is not connected; try again when it is back.`);
+    const target = findCallTarget(catalog, params.name);
+    if ("failure" in target) return target.failure;
     const args = params.arguments ?? {};
-    const refusal = await approveCall({ approval, tool, args, session: this, signal: call.signal });
+    const refusal = await approveCall({ approval, tool: target.tool, args, session: this, signal: call.signal });
     if (refusal !== undefined) return failure(refusal);
     const progressToken = params._meta?.progressToken;
-    const done = router.beginCall(tool.server, this);
-    let result: MCPToolResult;
-    try {
-      result = await adapter.invoke(tool.upstreamName, args, {
-        signal: call.signal,
-        ...(progressToken === undefined
-          ? {}
-          : {
-              onProgress: (progress) => {
-                call
-                  .sendProgress({ method: "notifications/progress", params: { progressToken, ...progress } })
-                  .catch(() => undefined);
-              },
-            }),
-      });
-    } finally {
-      done();
-    }
-    if (result.data !== null)
-      return { ...result.data, isError: result.data.isError === true || !result.success } as CallToolResult;
-    return failure(
-      `${tool.server}/${tool.upstreamName} failed (${result.errorKind ?? "error"}): ${result.error ?? "no detail"}`,
-    );
+    return forwardCall({
+      ...target,
+      args,
+      client: this,
+      router,
+      signal: call.signal,
+      onProgress:
+        progressToken === undefined
+          ? undefined
+          : (progress) => {
+              call
+                .sendProgress({ method: "notifications/progress", params: { progressToken, ...progress } })
+                .catch(() => undefined);
+            },
+    });
   }
 
   /**
@@ -337,20 +282,3 @@ type RelatedRequestSender = (
   request: { method: "roots/list" },
   schema: typeof ListRootsResultSchema,
 ) => Promise<{ roots: MCPRoot[] }>;
-
-function failure(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
-}
-
-/** An adapter request's data, or the JSON-RPC error a downstream client expects for its failure. */
-function unwrap<T>(
-  result: { success: boolean; data: T | null; error: string | null; errorKind?: string | undefined },
-  what: string,
-): T {
-  if (result.success && result.data !== null) return result.data;
-  const code =
-    result.errorKind === "not_found" || result.errorKind === "validation"
-      ? ErrorCode.InvalidParams
-      : ErrorCode.InternalError;
-  throw new McpError(code, `${what}: ${result.error ?? "failed"} (${result.errorKind ?? "error"})`);
-}

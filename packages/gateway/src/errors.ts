@@ -16,6 +16,7 @@ export type GatewayErrorCode =
   | "FORBIDDEN_HOST"
   | "FORBIDDEN_ORIGIN"
   | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "SESSION_UNKNOWN"
   | "BAD_REQUEST";
 

@@ -3,17 +3,20 @@ import { GatewayError } from "./errors.js";
 import type { ClientRouter } from "./client-router.js";
 import type { DownstreamSession } from "./downstream-session.js";
 
+/** Who an upstream's elicitation or sampling request can go to: a 2025 session, or a 2026-07-28 call (which refuses). */
+export type RoutedClient = Pick<DownstreamSession, "declares" | "elicit" | "sample">;
+
 /**
  * An upstream server's elicitation and sampling requests, passed to the downstream client whose
  * call is running on that server when it declared the capability; refused with a clear error when
  * it did not, or when the request cannot be attributed to one client (see ClientRouter). The
  * upstream sees a JSON-RPC error naming what is missing.
  */
-export function forwardClientRequests(router: ClientRouter<DownstreamSession>): {
+export function forwardClientRequests(router: ClientRouter<RoutedClient>): {
   onElicitation: ElicitationHandler;
   onSampling: SamplingHandler;
 } {
-  const clientFor = (server: string, capability: "elicitation" | "sampling"): DownstreamSession => {
+  const clientFor = (server: string, capability: "elicitation" | "sampling"): RoutedClient => {
     const { session, problem } = router.route(server);
     if (session === undefined) {
       throw new GatewayError(

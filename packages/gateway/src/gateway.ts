@@ -15,6 +15,7 @@ import { ClientRouter } from "./client-router.js";
 import { DownstreamSession, type SessionContext } from "./downstream-session.js";
 import { forwardClientRequests } from "./forward-client-requests.js";
 import { GatewayError } from "./errors.js";
+import { createStatelessEndpoint, type StatelessEndpoint } from "./stateless-endpoint.js";
 
 /** The server set's policy and plumbing the gateway passes through unchanged. */
 export type GatewayServerSetOptions = Pick<
@@ -52,6 +53,13 @@ export interface Gateway {
   start(): Promise<ServerSetConnectReport>;
   /** Serves one downstream client over `transport` (stdio, an HTTP session, an in-memory pair). */
   connect(transport: Transport): Promise<GatewayConnection>;
+  /**
+   * Answers one 2026-07-28 request statelessly (fetch-shaped: a web `Request` in, a `Response`
+   * out; `parsedBody` when the JSON body was already read). Nothing of the client is kept between
+   * requests, so any copy of the gateway can answer any request. `listenHttp` routes every request
+   * that carries the 2026-07-28 `_meta` envelope here and the 2025 ones to sessions.
+   */
+  serveStateless(request: Request, parsedBody?: unknown): Promise<Response>;
   /** The downstream clients connected now. */
   readonly connectionCount: number;
   /** Closes every downstream connection, then every upstream server. Never throws. */
@@ -71,6 +79,7 @@ class ServerSetGateway implements Gateway {
   readonly #logger: Logger | undefined;
   readonly #configuredRoots: ReadonlySet<string>;
   readonly #stops: (() => void)[] = [];
+  readonly #stateless: StatelessEndpoint;
 
   constructor(options: GatewayOptions) {
     const names = Object.keys(options.servers);
@@ -112,6 +121,7 @@ class ServerSetGateway implements Gateway {
       tracerProvider: options.serverSet?.telemetry === false ? undefined : options.serverSet?.telemetry?.tracerProvider,
       onRootsChanged: () => this.#passRootsUp(),
     };
+    this.#stateless = createStatelessEndpoint({ ...this.#context, router: this.#router });
   }
 
   get connectionCount(): number {
@@ -124,16 +134,19 @@ class ServerSetGateway implements Gateway {
       this.serverSet.registry.subscribe(() => {
         this.#context.catalog.invalidateTools();
         this.#broadcast((session) => session.server.sendToolListChanged());
+        this.#stateless.listChanged("tools");
       }),
     );
     for (const server of this.serverSet.serverNames) {
       const adapter = this.serverSet.getAdapter(server) as ListChangeSource | undefined;
-      const onPrompts = adapter?.onPromptsChanged?.(() =>
-        this.#broadcast((session) => session.server.sendPromptListChanged()),
-      );
-      const onResources = adapter?.onResourcesChanged?.(() =>
-        this.#broadcast((session) => session.server.sendResourceListChanged()),
-      );
+      const onPrompts = adapter?.onPromptsChanged?.(() => {
+        this.#broadcast((session) => session.server.sendPromptListChanged());
+        this.#stateless.listChanged("prompts");
+      });
+      const onResources = adapter?.onResourcesChanged?.(() => {
+        this.#broadcast((session) => session.server.sendResourceListChanged());
+        this.#stateless.listChanged("resources");
+      });
       if (onPrompts !== undefined) this.#stops.push(onPrompts);
       if (onResources !== undefined) this.#stops.push(onResources);
     }
@@ -146,8 +159,13 @@ class ServerSetGateway implements Gateway {
     return { id: session.id, close: () => session.close() };
   }
 
+  serveStateless(request: Request, parsedBody?: unknown): Promise<Response> {
+    return this.#stateless.fetch(request, parsedBody);
+  }
+
   async close(): Promise<void> {
     for (const stop of this.#stops.splice(0)) stop();
+    await this.#stateless.close().catch(() => undefined);
     await Promise.all([...this.#router.sessions].map((session) => session.close().catch(() => undefined)));
     await this.serverSet.close();
   }

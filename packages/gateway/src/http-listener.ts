@@ -4,10 +4,12 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "mcp-tool-adapter";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonContentType, isLegacyRequest } from "@modelcontextprotocol/server";
 import { GatewayError, type GatewayErrorCode } from "./errors.js";
 import type { Gateway, GatewayConnection } from "./gateway.js";
 import { bearerTokenCheck, guardRequest, isLoopback, type HttpGuardOptions } from "./http-guard.js";
 import { createOAuthResourceServer, type OAuthResourceServerOptions } from "./oauth-resource-server.js";
+import { sendWebResponse, toWebRequest } from "./web-exchange.js";
 
 export interface GatewayHttpOptions {
   /** Default "127.0.0.1". Any other interface needs `auth`. */
@@ -53,6 +55,7 @@ const STATUS: Partial<Record<GatewayErrorCode, number>> = {
   FORBIDDEN_HOST: 403,
   FORBIDDEN_ORIGIN: 403,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   SESSION_UNKNOWN: 404,
   BAD_REQUEST: 400,
 };
@@ -63,8 +66,10 @@ interface HttpSession {
 }
 
 /**
- * Serves a gateway over streamable HTTP with 2025-era sessions (`Mcp-Session-Id`): an `initialize`
- * without a session opens one, every later request names it. Every request passes the Host,
+ * Serves a gateway over streamable HTTP in both eras on one endpoint: a request carrying the
+ * 2026-07-28 `_meta` envelope is answered statelessly (`gateway.serveStateless`), and 2025-era
+ * traffic gets sessions (`Mcp-Session-Id`): an `initialize` without a session opens one, every
+ * later request names it. The era is told apart by the v2 SDK's own classifier. Every request passes the Host,
  * Origin and authorization checks first, and a body past the limit is refused before it is read whole.
  */
 export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions = {}): Promise<GatewayHttpServer> {
@@ -116,6 +121,19 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
     await guardRequest(request, guard);
     const sessionId = header(request, "mcp-session-id");
     const body = request.method === "POST" ? await readJson(request, maxBodyBytes) : undefined;
+    if (sessionId === undefined && request.method === "POST") {
+      const web = toWebRequest(request, response);
+      if (!(await isLegacyRequest(web, body, { maxRequestBodySize: maxBodyBytes }))) {
+        if (!isJsonContentType(header(request, "content-type") ?? null)) {
+          throw new GatewayError(
+            "UNSUPPORTED_MEDIA_TYPE",
+            "A 2026-07-28 request must be sent as Content-Type: application/json.",
+          );
+        }
+        await sendWebResponse(response, await gateway.serveStateless(web, body));
+        return;
+      }
+    }
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (session === undefined) {

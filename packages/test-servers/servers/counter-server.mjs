@@ -9,6 +9,7 @@
  *                          DIR/writes.log  one line per executed write (the `id` it was given),
  *                                          appended synchronously before the answer is sent
  *                          DIR/starts.log  one line per start (the pid), written before serving
+ *                          DIR/reads.log   one line per read-only call (the pid), appended when it starts
  *                          DIR/down        when present at start: print an error to stderr and exit 1
  *                                          (a server that never comes back, until the file is removed)
  *   --http                 serve streamable HTTP on 127.0.0.1 (a free port; prints `listening port=N` on
@@ -19,7 +20,7 @@
  *
  * Tools:
  *   read_count             read-only: answers `{"count":N,"pid":P}` (N = lines in writes.log)
- *   whoami                 read-only: answers `{"pid":P}`
+ *   whoami {delayMs?}      read-only: waits `delayMs` (default 0), then answers `{"pid":P}`
  *   increment {id, delayMs?}  a write (not idempotent): waits `delayMs` (default 0), appends `id` to
  *                          writes.log, waits `delayMs` again, then answers `{"count":N}`. A kill in the
  *                          first wait cuts a write that did not run; in the second, one that did.
@@ -43,6 +44,7 @@ if (stateDir === undefined || stateDir === "") {
   process.exit(2);
 }
 const writesFile = join(stateDir, "writes.log");
+const readsFile = join(stateDir, "reads.log");
 const startsFile = join(stateDir, "starts.log");
 if (existsSync(join(stateDir, "down"))) {
   process.stderr.write(`counter-server: ${join(stateDir, "down")} exists, refusing to start\n`);
@@ -63,7 +65,7 @@ const TOOLS = [
   {
     name: "whoami",
     description: "Answers this server process's pid.",
-    inputSchema: { type: "object", properties: {} },
+    inputSchema: { type: "object", properties: { delayMs: { type: "integer", minimum: 0 } } },
     annotations: { readOnlyHint: true },
   },
   {
@@ -84,9 +86,13 @@ const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function callTool({ name, arguments: args = {} }) {
   switch (name) {
     case "read_count":
+      appendFileSync(readsFile, `${process.pid}\n`);
       return text({ count, pid: process.pid });
-    case "whoami":
+    case "whoami": {
+      appendFileSync(readsFile, `${process.pid}\n`);
+      if (typeof args.delayMs === "number" && args.delayMs > 0) await wait(args.delayMs);
       return text({ pid: process.pid });
+    }
     case "increment": {
       const delayMs = typeof args.delayMs === "number" ? args.delayMs : 0;
       if (delayMs > 0) await wait(delayMs);

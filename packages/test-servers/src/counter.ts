@@ -12,6 +12,8 @@ export interface CounterState {
   writes: string[];
   /** The pid of every start, in order. */
   starts: number[];
+  /** The pid of the server process that ran each read-only call (read_count, whoami), in the order they started. */
+  reads: number[];
 }
 
 /** How to launch the counter server over stdio on `stateDir` (spread it into a stdio config with a name). */
@@ -25,7 +27,11 @@ export function readCounterState(stateDir: string): CounterState {
     const path = join(stateDir, file);
     return existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean) : [];
   };
-  return { writes: lines("writes.log"), starts: lines("starts.log").map(Number) };
+  return {
+    writes: lines("writes.log"),
+    starts: lines("starts.log").map(Number),
+    reads: lines("reads.log").map(Number),
+  };
 }
 
 /** While down, a counter server started on `stateDir` exits at once with code 1 (a server that never comes back). */

@@ -1,0 +1,214 @@
+import type { Logger } from "mcp-tool-adapter";
+import { describeCause } from "@mcp-tool-adapter/core";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createMcpHandler,
+  inputRequired,
+  inputResponse,
+  ProtocolError,
+  Server,
+  type CallToolResult,
+  type ClientCapabilities,
+  type Implementation,
+  type InputRequiredResult,
+  type McpHttpHandler,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import type { TracerProvider } from "@opentelemetry/api";
+import { approvalAnswer, approvalStep, type GatewayApproval } from "./approval.js";
+import type { Catalog } from "./catalog.js";
+import type { ClientRouter } from "./client-router.js";
+import type { RoutedClient } from "./forward-client-requests.js";
+import { GatewayError } from "./errors.js";
+import {
+  complete,
+  failure,
+  findCallTarget,
+  forwardCall,
+  getPrompt,
+  listToolsResult,
+  readResource,
+} from "./gateway-requests.js";
+import { inRequestSpan } from "./request-span.js";
+
+/** What the stateless endpoint answers from: the gateway's shared catalog and policy, nothing per client. */
+export interface StatelessContext {
+  readonly catalog: Catalog;
+  readonly router: ClientRouter<RoutedClient>;
+  readonly serverInfo: Implementation;
+  readonly approval: GatewayApproval | undefined;
+  readonly logger: Logger | undefined;
+  readonly tracerProvider: TracerProvider | undefined;
+}
+
+/** The 2026-07-28 side of the gateway: one HTTP exchange in, one answer out, no session. */
+export interface StatelessEndpoint {
+  /** Answers one 2026-07-28 request (fetch-shaped); `parsedBody` is the JSON body when already read. */
+  fetch(request: Request, parsedBody?: unknown): Promise<Response>;
+  /** Tells the open `subscriptions/listen` streams that a list changed. */
+  listChanged(list: "tools" | "prompts" | "resources"): void;
+  /** Ends the streams and exchanges in flight. */
+  close(): Promise<void>;
+}
+
+/** The key of the approval question in an `input_required` result, and of its answer in the retried call. */
+const APPROVAL_INPUT_KEY = "gateway_approval";
+
+/**
+ * Serves the 2026-07-28 revision statelessly (`createMcpHandler` of the official v2 SDK, strict
+ * modern: 2025 traffic goes to the session path, never here): each request gets a fresh SDK
+ * `Server` answering from the shared catalog, so any copy of the gateway can answer any request.
+ * An approval question is an `input_required` result and the client's answer comes back in the
+ * retried call, so the retry may land on another copy.
+ */
+export function createStatelessEndpoint(context: StatelessContext): StatelessEndpoint {
+  const handler: McpHttpHandler = createMcpHandler(() => statelessServer(context), {
+    legacy: "reject",
+    onerror: (error) => {
+      context.logger?.debug?.(`gateway: a 2026-07-28 request was refused or failed: ${describeCause(error)}`);
+    },
+  });
+  const notify = {
+    tools: () => handler.notify.toolsChanged(),
+    prompts: () => handler.notify.promptsChanged(),
+    resources: () => handler.notify.resourcesChanged(),
+  };
+  return {
+    fetch: (request, parsedBody) => handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
+    listChanged: (list) => notify[list](),
+    close: () => handler.close(),
+  };
+}
+
+// The low-level Server, not McpServer, as in the 2025 sessions: tools and prompts come from
+// upstream servers with their JSON Schemas as they are.
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- see above: the low-level server on purpose
+function statelessServer(context: StatelessContext): Server {
+  const { catalog } = context;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
+  const server = new Server(context.serverInfo, {
+    capabilities: {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { listChanged: true },
+      completions: {},
+    },
+  });
+  server.setRequestHandler("tools/list", () => sdkErrors(() => listToolsResult(catalog)));
+  server.setRequestHandler("tools/call", (request, ctx) =>
+    inRequestSpan(
+      { method: "tools/call", target: request.params.name, meta: request.params._meta },
+      context.tracerProvider,
+      () => sdkErrors(() => callTool(context, { params: request.params, ctx })),
+    ),
+  );
+  server.setRequestHandler("prompts/list", () => sdkErrors(async () => ({ prompts: await catalog.listPrompts() })));
+  server.setRequestHandler("prompts/get", (request, ctx) =>
+    sdkErrors(() => getPrompt(catalog, request.params, ctx.mcpReq.signal)),
+  );
+  server.setRequestHandler("resources/list", () =>
+    sdkErrors(async () => ({ resources: await catalog.listResources() })),
+  );
+  server.setRequestHandler("resources/templates/list", () =>
+    sdkErrors(async () => ({ resourceTemplates: await catalog.listResourceTemplates() })),
+  );
+  server.setRequestHandler("resources/read", (request, ctx) =>
+    sdkErrors(() => readResource(catalog, request.params.uri, ctx.mcpReq.signal)),
+  );
+  server.setRequestHandler("completion/complete", (request, ctx) =>
+    sdkErrors(() => complete(catalog, request.params, ctx.mcpReq.signal)),
+  );
+  return server;
+}
+
+async function callTool(
+  context: StatelessContext,
+  request: {
+    params: {
+      name: string;
+      arguments?: Record<string, unknown> | undefined;
+      _meta?: Record<string, unknown> | undefined;
+    };
+    ctx: ServerContext;
+  },
+): Promise<CallToolResult | InputRequiredResult> {
+  const { params, ctx } = request;
+  const target = findCallTarget(context.catalog, params.name);
+  if ("failure" in target) return target.failure;
+  const args = params.arguments ?? {};
+  const step = await approvalStep({
+    approval: context.approval,
+    tool: target.tool,
+    args,
+    clientDeclaresElicitation: declaredCapabilities(ctx)?.elicitation !== undefined,
+  });
+  if (step.kind === "refused") return failure(step.reason);
+  if (step.kind === "ask") {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT_KEY);
+    if (answer.kind !== "elicit")
+      return inputRequired({ inputRequests: { [APPROVAL_INPUT_KEY]: inputRequired.elicit(step.request) } });
+    const refusal = approvalAnswer(target.tool, answer);
+    if (refusal !== undefined) return failure(refusal);
+  }
+  const progressToken = params._meta?.["progressToken"];
+  return forwardCall<RoutedClient>({
+    ...target,
+    args,
+    client: STATELESS_CLIENT,
+    router: context.router,
+    signal: ctx.mcpReq.signal,
+    onProgress:
+      typeof progressToken === "string" || typeof progressToken === "number"
+        ? (progress) => {
+            ctx.mcpReq
+              .notify({ method: "notifications/progress", params: { progressToken, ...progress } })
+              .catch(() => undefined);
+          }
+        : undefined,
+  });
+}
+
+/** The client capabilities this request declares in its `_meta` envelope (2026-07-28 has no session to hold them). */
+function declaredCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+}
+
+/**
+ * Who an upstream's elicitation or sampling request during a 2026-07-28 call goes to: nobody. The
+ * revision asks a client for input only through the call's own `input_required` result, and the
+ * client answers in a new request that any copy of the gateway may receive, while the upstream
+ * call waits in this one; so the upstream gets a clear refusal (and its call goes on or fails as it
+ * decides), never a question sent to some other client.
+ */
+const STATELESS_CLIENT: RoutedClient = {
+  // Declared so the refusal below, which says why, is the one the upstream gets.
+  declares: () => true,
+  elicit: () => Promise.reject(notForwardable("elicitation")),
+  sample: () => Promise.reject(notForwardable("sampling")),
+};
+
+function notForwardable(capability: "elicitation" | "sampling"): GatewayError {
+  return new GatewayError(
+    "CLIENT_CAPABILITY_MISSING",
+    `The gateway cannot pass ${capability} on to a 2026-07-28 client: that revision has no request from server to client during a call, and the gateway keeps no state between a client's requests. Use a 2025-era session with the gateway for tools that ask for ${capability}.`,
+  );
+}
+
+/**
+ * Runs the shared request code for the v2 server. That code speaks SDK 1.x types and errors: the
+ * results are the same wire shapes under the other SDK's type names (so they pass as the result
+ * the handler must return), and an SDK 1.x error becomes the v2 `ProtocolError` with its code and message.
+ */
+async function sdkErrors<Result>(work: () => unknown): Promise<Result> {
+  try {
+    return (await work()) as Result;
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === "number" && error instanceof Error) {
+      throw new ProtocolError(code, error.message.replace(/^MCP error -?\d+: /, ""));
+    }
+    throw error;
+  }
+}
