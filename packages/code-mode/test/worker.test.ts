@@ -69,10 +69,20 @@ describe("each program runs in a worker thread the host ends", () => {
       for (const source of [
         'let s = "x"; while (true) s = s + s;',
         "const a = []; while (true) a.push({ n: a.length, s: String(a.length) });",
+        // Many large strings kept: QuickJS counts 8 bytes per block under Emscripten, so only the
+        // capped WebAssembly memory stops this one (before the cap it ran to the 20 s CPU limit).
+        'const keep = []; for (let n = 0; ; n++) keep.push("y".repeat(1e6) + n);',
+        "const keep = []; for (;;) keep.push(new ArrayBuffer(1 << 20));",
       ]) {
         const result = await codeMode.run(source);
         expect(result.error?.code).toBe("memory_limit");
       }
+      // The limit is the program's: it may keep a little less than 8 MiB, and not much more.
+      const kept = await codeMode.run(
+        'const keep = []; try { for (;;) keep.push("y".repeat(1e5) + keep.length); } catch { return keep.length; }',
+      );
+      expect(kept.value).toBeGreaterThan(60);
+      expect(kept.value).toBeLessThan(84);
       const after = await codeMode.run("return await demo.echo({ still: 'here' });");
       expect(after).toMatchObject({ ok: true, value: { echoed: { still: "here" } } });
     },

@@ -6,7 +6,11 @@ export interface SandboxLimits {
   cpuTimeMs?: number;
   /** Wall-clock time of the whole run, tool calls and approvals included, ms; default 120000. */
   totalTimeMs?: number;
-  /** The QuickJS runtime's heap, bytes; default 32 MiB. */
+  /**
+   * What the program may allocate, bytes; default 32 MiB. Held by the sandbox's WebAssembly memory,
+   * which may grow by this much past what the engine itself uses (QuickJS's own count misses most
+   * of a program's memory under Emscripten).
+   */
   memoryBytes?: number;
   /**
    * The interpreter's stack, bytes; default 256 KiB (about 1300 levels of recursion). QuickJS runs on

@@ -1,5 +1,6 @@
 import { describeCause, type Logger } from "@mcp-tool-adapter/core";
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
+import type { WasmHeap } from "./heap-cap.js";
 import { cpuTimeLimitError, memoryLimitError, sandboxFailure, totalTimeLimitError } from "./limit-errors.js";
 import type { ResolvedSandboxLimits } from "./limits.js";
 import { preludeSource } from "./prelude.js";
@@ -14,6 +15,8 @@ export interface ProgramRequest {
   readonly callTool: (id: string, args: unknown, signal: AbortSignal) => Promise<ToolCallOutcome>;
   readonly limits: ResolvedSandboxLimits;
   readonly quickjs: QuickJSWASMModule;
+  /** The module's memory, capped to `limits.memoryBytes` for the program; without it only QuickJS's own (partial) limit holds. */
+  readonly heap?: WasmHeap | undefined;
   /** Monotonic clock, ms; the observer's times are on it. */
   readonly now: () => number;
   readonly observer?: RunObserver | undefined;
@@ -60,16 +63,20 @@ class ProgramRun {
   #wake: (() => void) | undefined;
   readonly #runtime;
   readonly #context: QuickJSContext;
+  /** The module's first free heap, held so the program's share is the memory limit (see heap-cap.ts). */
+  readonly #ballast: QuickJSHandle | undefined;
 
   constructor(request: ProgramRequest) {
     this.#request = request;
     this.#limits = request.limits;
     this.#started = request.now();
     this.#runtime = request.quickjs.newRuntime();
+    this.#context = this.#runtime.newContext();
+    this.#ballast = request.heap?.limitTo(this.#context, this.#limits.memoryBytes);
+    // QuickJS's own limit still refuses any one allocation larger than the limit at once.
     this.#runtime.setMemoryLimit(this.#limits.memoryBytes);
     this.#runtime.setMaxStackSize(this.#limits.stackBytes);
     this.#runtime.setInterruptHandler(() => this.#shouldInterrupt());
-    this.#context = this.#runtime.newContext();
   }
 
   async execute(): Promise<CodeRunResult> {
@@ -106,6 +113,7 @@ class ProgramRun {
     try {
       for (const deferred of this.#deferreds) if (deferred.alive) deferred.dispose();
       this.#deferreds.clear();
+      this.#ballast?.dispose();
       this.#context.dispose();
       this.#runtime.dispose();
     } catch (error) {
@@ -343,7 +351,11 @@ class ProgramRun {
   #classify(error: ThrownValue): CodeRunError {
     if (this.#abort !== undefined) return this.#abort;
     const code = limitCode(error);
-    if (code === "memory_limit") return memoryLimitError(this.#limits);
+    // Out of memory, QuickJS may fail to build the error it throws: an empty one after the heap
+    // refused to grow is that.
+    if (code === "memory_limit" || (error.message === "" && this.#request.heap?.exhausted === true)) {
+      return memoryLimitError(this.#limits);
+    }
     if (code === "stack_overflow") {
       return { code, message: `the program overflowed its stack (${error.message}; endless recursion?); use a loop` };
     }

@@ -30,13 +30,14 @@ const callTool = (id: string, args: unknown): Promise<ToolCallOutcome> =>
   });
 
 try {
-  const quickjs = await loadQuickJS(data.quickjsVariant);
+  const { quickjs, heap } = await loadQuickJS(data.quickjsVariant);
   const result = await runProgram({
     source: data.source,
     api: data.api,
     callTool,
     limits: data.limits,
     quickjs,
+    heap,
     now: sharedNow,
     observer: meterObserver(new RunMeter(data.meter), (line) => post({ kind: "log", line })),
   });
