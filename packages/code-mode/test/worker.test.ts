@@ -1,5 +1,5 @@
 import { ToolRegistry, type ToolCallResult } from "@mcp-tool-adapter/registry";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createCodeMode, type CodeMode } from "../src/index.js";
 
 const SLOW_TEST_MS = 60_000;
@@ -26,6 +26,12 @@ function echoRegistry(onCall?: () => void): ToolRegistry {
 function liveWorkers(): number {
   return process.getActiveResourcesInfo().filter((resource) => resource === "MessagePort" || resource === "Worker")
     .length;
+}
+
+/** Workers of earlier tests end asynchronously after close(): wait until none is left. */
+async function noLiveWorkers(): Promise<number> {
+  await vi.waitFor(() => expect(liveWorkers()).toBe(0), { timeout: 10_000, interval: 50 });
+  return 0;
 }
 
 let codeMode: CodeMode | undefined;
@@ -92,7 +98,7 @@ describe("each program runs in a worker thread the host ends", () => {
   it(
     "ends the worker at the caller's abort even while a built-in call spins, and leaks no worker over many runs",
     async () => {
-      const before = liveWorkers();
+      const before = await noLiveWorkers();
       const controller = new AbortController();
       // The user stops the run once the program is past its tool call and spinning.
       let duringRun = 0;

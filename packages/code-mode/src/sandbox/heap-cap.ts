@@ -1,4 +1,5 @@
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
+import { wasmApi, type WasmMemory } from "./wasm-api.js";
 
 // Why the heap is capped here and not by QuickJS alone: QuickJS counts each allocation as
 // `malloc_usable_size(ptr) + 8`, and under Emscripten `malloc_usable_size` is unavailable (0), so
@@ -18,18 +19,6 @@ const ENGINE_MAXIMUM_PAGES = 32_768;
 /** Heap left free beside the ballast for the engine's own small allocations, counted against the limit. */
 const BALLAST_MARGIN_BYTES = 64 * 1024;
 
-/** The part of `WebAssembly.Memory` used here (the repository's `lib` is ES2023 without WebAssembly's types). */
-export interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(deltaPages: number): number;
-}
-
-const { Memory } = (
-  globalThis as unknown as {
-    WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
-  }
-).WebAssembly;
-
 /**
  * One QuickJS module's WebAssembly memory, free to grow while the engine starts (a sanitizer build
  * needs about 50 MiB for itself) and held to a ceiling once the program's runtime exists. The
@@ -42,7 +31,7 @@ export class WasmHeap {
   #refused = false;
 
   constructor() {
-    const memory = new Memory({ initial: ENGINE_INITIAL_PAGES, maximum: ENGINE_MAXIMUM_PAGES });
+    const memory = new wasmApi.Memory({ initial: ENGINE_INITIAL_PAGES, maximum: ENGINE_MAXIMUM_PAGES });
     const grow = memory.grow.bind(memory);
     memory.grow = (deltaPages: number): number => {
       if (memory.buffer.byteLength + deltaPages * PAGE_BYTES > this.#ceilingBytes) {
