@@ -2,8 +2,9 @@ import type { Worker } from "node:worker_threads";
 import { describeCause, type Logger } from "@mcp-tool-adapter/core";
 import { cpuTimeLimitError, memoryLimitError, sandboxFailure, totalTimeLimitError } from "./limit-errors.js";
 import type { ResolvedSandboxLimits } from "./limits.js";
-import { RunMeter, sharedNow } from "./run-meter.js";
+import { RunMeter } from "./run-meter.js";
 import type { CodeRunError, CodeRunResult, ToolCallOutcome } from "./run-types.js";
+import { cpuClockKind, hostReadsCpu, type CpuClockKind } from "./cpu-clock.js";
 import { createSandboxWorkers, type SandboxWorkers } from "./sandbox-workers.js";
 import type { HostMessage, RunMessage, WorkerMessage } from "./worker-protocol.js";
 
@@ -56,6 +57,7 @@ class WorkerRun {
   readonly #logs: string[] = [];
   #toolCalls = 0;
   #worker: Worker | undefined;
+  #cpuClock: CpuClockKind = "wall";
   #workers: SandboxWorkers | undefined;
   #cpuTimer: NodeJS.Timeout | undefined;
   #totalTimer: NodeJS.Timeout | undefined;
@@ -83,17 +85,19 @@ class WorkerRun {
       this.#request.workers ??
       createSandboxWorkers({ keepWarmMs: 0, memoryBytes: limits.memoryBytes, entry: this.#request.workerEntry });
     this.#workers = workers;
-    const run: RunMessage = {
-      kind: "run",
-      source: this.#request.source,
-      api: this.#request.api,
-      limits,
-      quickjsVariant: this.#request.quickjsVariant,
-      meter: this.#meter.buffer,
-    };
     try {
       const worker = workers.acquire();
       this.#worker = worker;
+      this.#cpuClock = cpuClockKind(worker);
+      const run: RunMessage = {
+        kind: "run",
+        source: this.#request.source,
+        api: this.#request.api,
+        limits,
+        quickjsVariant: this.#request.quickjsVariant,
+        meter: this.#meter.buffer,
+        cpuClock: this.#cpuClock,
+      };
       worker.on("message", this.#onMessage);
       worker.on("error", this.#onError);
       worker.on("exit", this.#onExit);
@@ -102,7 +106,7 @@ class WorkerRun {
       this.#finish(this.#failure(sandboxFailure(`the sandbox worker did not start: ${describeCause(error)}`)));
       return;
     }
-    this.#watchCpu();
+    void this.#watchCpu();
     this.#totalTimer = setTimeout(
       () => this.#finish(this.#failure(totalTimeLimitError(limits))),
       Math.min(limits.totalTimeMs, 2_147_483_647),
@@ -171,17 +175,35 @@ class WorkerRun {
     );
   };
 
-  /** Reads the worker's CPU clock, and again when the budget could next run out. */
-  #watchCpu(): void {
+  /**
+   * Reads the worker's CPU clock, and again when the budget could next run out (CPU time never
+   * runs faster than wall time on one thread, so the wait is never too long).
+   */
+  async #watchCpu(): Promise<void> {
     if (this.#settled) return;
+    const worker = this.#worker;
+    if (worker === undefined) return;
     const budget = this.#request.limits.cpuTimeMs + WATCHDOG_MARGIN_MS;
-    const used = this.#meter.cpuUsedMs(sharedNow());
+    let now: number;
+    try {
+      now = await hostReadsCpu(this.#cpuClock, worker);
+    } catch {
+      // The thread is gone (its exit ends the run) or cannot be read this once: look again soon.
+      now = Number.NaN;
+    }
+    if (this.#endedMeanwhile()) return;
+    const used = Number.isNaN(now) ? 0 : this.#meter.cpuUsedMs(now);
     if (used > budget) {
       this.#finish(this.#failure(cpuTimeLimitError(this.#request.limits)));
       return;
     }
-    this.#cpuTimer = setTimeout(() => this.#watchCpu(), Math.max(budget - used, CPU_CHECK_FLOOR_MS));
+    this.#cpuTimer = setTimeout(() => void this.#watchCpu(), Math.max(budget - used, CPU_CHECK_FLOOR_MS));
     this.#cpuTimer.unref();
+  }
+
+  /** Read through a method: the run may end while the watchdog awaits the clock. */
+  #endedMeanwhile(): boolean {
+    return this.#settled;
   }
 
   readonly #cancel = (): void => {

@@ -6,6 +6,7 @@
 // beyond what dies with the thread.
 import { parentPort } from "node:worker_threads";
 import { describeCause } from "@mcp-tool-adapter/core";
+import { sandboxCpuNow } from "./cpu-clock.js";
 import { loadQuickJS } from "./quickjs-module.js";
 import { meterObserver, RunMeter, sharedNow } from "./run-meter.js";
 import { runProgram } from "./run-program.js";
@@ -47,6 +48,7 @@ async function run(request: RunMessage): Promise<void> {
       quickjs,
       heap,
       now: sharedNow,
+      cpuNow: sandboxCpuNow(request.cpuClock),
       observer: meterObserver(new RunMeter(request.meter), (line) => post({ kind: "log", line })),
     });
     post({ kind: "done", result });

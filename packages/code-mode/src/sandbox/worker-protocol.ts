@@ -1,3 +1,4 @@
+import type { CpuClockKind } from "./cpu-clock.js";
 import type { ResolvedSandboxLimits } from "./limits.js";
 import type { CodeRunResult, ToolCallOutcome } from "./run-types.js";
 
@@ -11,6 +12,8 @@ export interface RunMessage {
   readonly quickjsVariant: string | undefined;
   /** The run's RunMeter's shared memory. */
   readonly meter: SharedArrayBuffer;
+  /** The clock the CPU budget runs on, as the host reads it too. */
+  readonly cpuClock: CpuClockKind;
 }
 
 /** Host to worker: a tool call's outcome. */
