@@ -8,6 +8,7 @@ import { runDescription } from "./run-description.js";
 import { toRunToolResult } from "./run-report.js";
 import { resolveSandboxLimits, type ResolvedSandboxLimits, type SandboxLimits } from "./sandbox/limits.js";
 import { runInWorker } from "./sandbox/run-in-worker.js";
+import { createSandboxWorkers, type SandboxWorkers } from "./sandbox/sandbox-workers.js";
 import type { CodeRunResult } from "./sandbox/run-types.js";
 import { toToolCallOutcome } from "./tool-outcome.js";
 
@@ -27,6 +28,13 @@ export interface CodeModeOptions {
    * a debug build) installed where this package can import it, or a file URL.
    */
   quickjsVariant?: string;
+  /**
+   * How long the sandbox's worker thread is kept after a run for the next one, ms; default 30000.
+   * A warm run skips starting a thread and loading QuickJS (each run still gets a fresh QuickJS
+   * module and memory, so no run sees another's globals). The kept worker never holds the process
+   * open and ends at `close()`; 0 starts a worker per run.
+   */
+  keepWarmMs?: number;
   logger?: Logger;
   /** Monotonic clock, ms; default `performance.now`. */
   now?: () => number;
@@ -49,7 +57,7 @@ export interface CodeMode {
    * model-tools (`toOpenAITools`, `handleToolCall`). Kept current while the source changes.
    */
   readonly registry: ToolRegistry;
-  /** Stops following the source. */
+  /** Stops following the source and ends the kept worker; runs in flight finish. */
   close(): void;
 }
 
@@ -83,6 +91,7 @@ class CodeModeRuntime implements CodeMode {
   readonly #init: RuntimeInit;
   readonly #now: () => number;
   readonly #unsubscribe: () => void;
+  readonly #workers: SandboxWorkers;
   #current: { binding: ApiBinding; declarations: ApiDeclarations } | undefined;
   #refreshing: Promise<void> | undefined;
   #stale = false;
@@ -90,6 +99,11 @@ class CodeModeRuntime implements CodeMode {
   constructor(init: RuntimeInit) {
     this.#init = init;
     this.#now = init.options.now ?? (() => performance.now());
+    this.#workers = createSandboxWorkers({
+      keepWarmMs: init.options.keepWarmMs ?? DEFAULT_KEEP_WARM_MS,
+      memoryBytes: init.limits.memoryBytes,
+      logger: init.options.logger,
+    });
     if (typeof init.options.toolNamespace === "string" && init.options.toolNamespace.length === 0) {
       throw new CodeModeError(
         "INVALID_OPTIONS",
@@ -143,6 +157,7 @@ class CodeModeRuntime implements CodeMode {
         toToolCallOutcome(await this.#init.source.call(id, args as Record<string, unknown>, { signal })),
       limits: this.#init.limits,
       quickjsVariant: this.#init.options.quickjsVariant,
+      workers: this.#workers,
       now: this.#now,
       signal: options.signal,
       logger: this.#init.options.logger,
@@ -151,6 +166,7 @@ class CodeModeRuntime implements CodeMode {
 
   close(): void {
     this.#unsubscribe();
+    this.#workers.close();
   }
 
   async #rebuild(): Promise<void> {
@@ -197,6 +213,8 @@ class CodeModeRuntime implements CodeMode {
     };
   }
 }
+
+const DEFAULT_KEEP_WARM_MS = 30_000;
 
 const RUN_INPUT_SCHEMA: Record<string, unknown> = Object.freeze({
   type: "object",

@@ -1,5 +1,5 @@
 import { ToolRegistry, type ToolCallResult } from "@mcp-tool-adapter/registry";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createCodeMode, type CodeMode } from "../src/index.js";
 
 const SLOW_TEST_MS = 60_000;
@@ -26,6 +26,12 @@ function echoRegistry(onCall?: () => void): ToolRegistry {
 function liveWorkers(): number {
   return process.getActiveResourcesInfo().filter((resource) => resource === "MessagePort" || resource === "Worker")
     .length;
+}
+
+/** Workers of earlier tests end asynchronously after close(): wait until none is left. */
+async function noLiveWorkers(): Promise<number> {
+  await vi.waitFor(() => expect(liveWorkers()).toBe(0), { timeout: 10_000, interval: 50 });
+  return 0;
 }
 
 let codeMode: CodeMode | undefined;
@@ -69,10 +75,20 @@ describe("each program runs in a worker thread the host ends", () => {
       for (const source of [
         'let s = "x"; while (true) s = s + s;',
         "const a = []; while (true) a.push({ n: a.length, s: String(a.length) });",
+        // Many large strings kept: QuickJS counts 8 bytes per block under Emscripten, so only the
+        // capped WebAssembly memory stops this one (before the cap it ran to the 20 s CPU limit).
+        'const keep = []; for (let n = 0; ; n++) keep.push("y".repeat(1e6) + n);',
+        "const keep = []; for (;;) keep.push(new ArrayBuffer(1 << 20));",
       ]) {
         const result = await codeMode.run(source);
         expect(result.error?.code).toBe("memory_limit");
       }
+      // The limit is the program's: it may keep a little less than 8 MiB, and not much more.
+      const kept = await codeMode.run(
+        'const keep = []; try { for (;;) keep.push("y".repeat(1e5) + keep.length); } catch { return keep.length; }',
+      );
+      expect(kept.value).toBeGreaterThan(60);
+      expect(kept.value).toBeLessThan(84);
       const after = await codeMode.run("return await demo.echo({ still: 'here' });");
       expect(after).toMatchObject({ ok: true, value: { echoed: { still: "here" } } });
     },
@@ -82,7 +98,7 @@ describe("each program runs in a worker thread the host ends", () => {
   it(
     "ends the worker at the caller's abort even while a built-in call spins, and leaks no worker over many runs",
     async () => {
-      const before = liveWorkers();
+      const before = await noLiveWorkers();
       const controller = new AbortController();
       // The user stops the run once the program is past its tool call and spinning.
       let duringRun = 0;
@@ -124,7 +140,12 @@ describe("a sandbox that fails is a classified result, never a throw", () => {
     expect(result).toMatchObject({ ok: false, error: { code: "sandbox_failure" } });
     expect(result.error?.message).toContain("quickjs-variant-that-does-not-exist");
     codeMode.close();
-    codeMode = await createCodeMode(registry, { quickjsVariant: "@jitl/quickjs-wasmfile-debug-sync" });
+    // The debug (sanitizer) build is slow, and on Node 20 the CPU budget is wall time: a budget this
+    // test about loading never meets on a loaded machine.
+    codeMode = await createCodeMode(registry, {
+      quickjsVariant: "@jitl/quickjs-wasmfile-debug-sync",
+      limits: { cpuTimeMs: 30_000 },
+    });
     expect(await codeMode.run("return 1;")).toMatchObject({ ok: true, value: 1 });
   });
 

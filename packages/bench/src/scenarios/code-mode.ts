@@ -5,7 +5,10 @@ import { createTempDirectory, memoryStdioServer } from "@mcp-tool-adapter/test-s
 import { getEncoding } from "js-tiktoken";
 import { MCPServerSet } from "mcp-tool-adapter";
 import type { BenchContext } from "../context.js";
-import { single, type Figure } from "../figures.js";
+import { compared, single, type Figure } from "../figures.js";
+import { median } from "../stats.js";
+import type { CodeModeStartupJob, CodeModeStartupResult } from "../workers/code-mode-startup-worker.js";
+import { runWorker } from "../workers/run-worker.js";
 
 /** One side of the task: how many model requests it took and the tokens they carried. */
 export interface CodeModeSide {
@@ -77,6 +80,7 @@ export async function runCodeModeScenario(context: BenchContext): Promise<Figure
   const figure = (id: string, label: string, value: number, note?: string): Figure =>
     single({ id: `code-mode.${id}`, group, label, unit: "count", value, ...(note === undefined ? {} : { note }) });
   return [
+    ...(await startupFigures(context)),
     figure("direct.round-trips", "direct tool calls: model requests", direct.roundTrips),
     figure("code.round-trips", "code mode: model requests", code.roundTrips),
     figure("direct.input-tokens", "direct tool calls: input tokens, all requests", direct.inputTokens),
@@ -101,6 +105,46 @@ export async function runCodeModeScenario(context: BenchContext): Promise<Figure
       value: code.inputTokens / direct.inputTokens,
     }),
   ];
+}
+
+const STARTUP_RUNS = { default: 8, quick: 3 } as const;
+
+/**
+ * Start-up: each side in a fresh process (run from source, as the bench runs: the sandbox worker
+ * registers tsx, which a built install skips), its first run and the median of the rest. The
+ * "worker per run" side is keepWarmMs 0, what every run cost before the warm worker.
+ */
+async function startupFigures(context: BenchContext): Promise<Figure[]> {
+  const group =
+    "code mode: start-up of a one-call program (fresh process per side; CPU is the whole process's, worker threads included)";
+  const runs = STARTUP_RUNS[context.settings.name];
+  const side = async (keepWarmMs: number): Promise<{ first: Cost; later: Cost }> => {
+    context.progress(`${group}: keepWarmMs ${keepWarmMs}`);
+    const job: CodeModeStartupJob = { keepWarmMs, runs };
+    const result = await runWorker<CodeModeStartupResult>("code-mode-startup-worker.ts", job);
+    const [first, ...later] = result.runs;
+    if (first === undefined || later.length === 0) throw new Error(`${group}: too few runs`);
+    return {
+      first,
+      later: { wallMs: median(later.map((run) => run.wallMs)), cpuMs: median(later.map((run) => run.cpuMs)) },
+    };
+  };
+  const perRun = await side(0);
+  const warm = await side(30_000);
+  const pair = (id: string, label: string, ours: number, before: number, note: string): Figure =>
+    compared({ id: `code-mode.startup.${id}`, group, label, unit: "ms", adapter: ours, raw: before, note });
+  const sides = "warm worker (default) vs a worker per run (keepWarmMs 0)";
+  return [
+    pair("first.wall", "first run, wall", warm.first.wallMs, perRun.first.wallMs, sides),
+    pair("first.cpu", "first run, CPU", warm.first.cpuMs, perRun.first.cpuMs, sides),
+    pair("later.wall", `later runs (median of ${runs - 1}), wall`, warm.later.wallMs, perRun.later.wallMs, sides),
+    pair("later.cpu", `later runs (median of ${runs - 1}), CPU`, warm.later.cpuMs, perRun.later.cpuMs, sides),
+  ];
+}
+
+interface Cost {
+  readonly wallMs: number;
+  readonly cpuMs: number;
 }
 
 /** A fresh server-memory per side, seeded with the same graph, closed after. */

@@ -2,11 +2,19 @@ import { positiveOr } from "@mcp-tool-adapter/core/value-rules";
 
 /** What one program may use. Every limit ends the program with a classified error, never the host. */
 export interface SandboxLimits {
-  /** Time the program itself may run in the interpreter (tool calls excluded), ms; default 2000. */
+  /**
+   * Time the program itself may run in the interpreter (tool calls excluded), ms; default 2000. On
+   * Node 24 (`process.threadCpuUsage` and `worker.cpuUsage`) it is the sandbox thread's CPU time;
+   * on Node 20 and 22, which have no per-thread CPU clock, wall time while the interpreter runs.
+   */
   cpuTimeMs?: number;
   /** Wall-clock time of the whole run, tool calls and approvals included, ms; default 120000. */
   totalTimeMs?: number;
-  /** The QuickJS runtime's heap, bytes; default 32 MiB. */
+  /**
+   * What the program may allocate, bytes; default 32 MiB. Held by the sandbox's WebAssembly memory,
+   * which may grow by this much past what the engine itself uses (QuickJS's own count misses most
+   * of a program's memory under Emscripten).
+   */
   memoryBytes?: number;
   /**
    * The interpreter's stack, bytes; default 256 KiB (about 1300 levels of recursion). QuickJS runs on

@@ -1,10 +1,12 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { describeCause, type Logger } from "@mcp-tool-adapter/core";
 import { cpuTimeLimitError, memoryLimitError, sandboxFailure, totalTimeLimitError } from "./limit-errors.js";
 import type { ResolvedSandboxLimits } from "./limits.js";
-import { RunMeter, sharedNow } from "./run-meter.js";
+import { RunMeter } from "./run-meter.js";
 import type { CodeRunError, CodeRunResult, ToolCallOutcome } from "./run-types.js";
-import type { HostMessage, SandboxWorkerData, WorkerMessage } from "./worker-protocol.js";
+import { cpuClockKind, hostReadsCpu, type CpuClockKind } from "./cpu-clock.js";
+import { createSandboxWorkers, type SandboxWorkers } from "./sandbox-workers.js";
+import type { HostMessage, RunMessage, WorkerMessage } from "./worker-protocol.js";
 
 export interface WorkerRunRequest {
   readonly source: string;
@@ -14,7 +16,9 @@ export interface WorkerRunRequest {
   readonly callTool: (id: string, args: unknown, signal: AbortSignal) => Promise<ToolCallOutcome>;
   readonly limits: ResolvedSandboxLimits;
   readonly quickjsVariant?: string | undefined;
-  /** Where the worker's entry is; default the package's own (`#sandbox-worker`). */
+  /** Where the run's worker comes from (a warm one when idle); default a new worker ended with the run. */
+  readonly workers?: SandboxWorkers | undefined;
+  /** Where the worker's entry is, without `workers`; default the package's own (`#sandbox-worker`). */
   readonly workerEntry?: URL | undefined;
   /** Monotonic clock, ms, for the run's duration and its total time. */
   readonly now: () => number;
@@ -23,8 +27,9 @@ export interface WorkerRunRequest {
 }
 
 /**
- * Runs one program in a worker thread of its own and ends the thread when the run is over. The
- * host's thread only answers messages, so a program that spins inside one slow built-in call
+ * Runs one program in a worker thread of its own (no other run shares it while it runs), and hands
+ * the thread back to `workers` when the program ended by itself, or terminates it when the run was
+ * ended from outside. The host's thread only answers messages, so a program that spins inside one slow built-in call
  * (which QuickJS's interrupt handler never sees) cannot block it: a watchdog here reads the
  * worker's CPU clock from shared memory and terminates the thread past `cpuTimeMs`, as it does
  * past `totalTimeMs` or at the caller's abort. Never throws.
@@ -42,7 +47,6 @@ const CPU_CHECK_FLOOR_MS = 5;
  * threads' `performance.timeOrigin` disagree, so the watchdog never ends a run the program still had time for.
  */
 const WATCHDOG_MARGIN_MS = 50;
-const MIB = 1024 * 1024;
 
 class WorkerRun {
   readonly finished: Promise<CodeRunResult>;
@@ -53,6 +57,8 @@ class WorkerRun {
   readonly #logs: string[] = [];
   #toolCalls = 0;
   #worker: Worker | undefined;
+  #cpuClock: CpuClockKind = "wall";
+  #workers: SandboxWorkers | undefined;
   #cpuTimer: NodeJS.Timeout | undefined;
   #totalTimer: NodeJS.Timeout | undefined;
   #settled = false;
@@ -75,34 +81,32 @@ class WorkerRun {
 
   #start(): void {
     const { limits } = this.#request;
-    const data: SandboxWorkerData = {
-      source: this.#request.source,
-      api: this.#request.api,
-      limits,
-      quickjsVariant: this.#request.quickjsVariant,
-      meter: this.#meter.buffer,
-    };
+    const workers =
+      this.#request.workers ??
+      createSandboxWorkers({ keepWarmMs: 0, memoryBytes: limits.memoryBytes, entry: this.#request.workerEntry });
+    this.#workers = workers;
     try {
-      const entry = this.#request.workerEntry ?? new URL(import.meta.resolve("#sandbox-worker"));
-      const worker = new Worker(workerScript(entry), {
-        workerData: data,
-        // The QuickJS heap is WebAssembly memory, held to memoryBytes by QuickJS itself; this bounds
-        // the worker's own JavaScript heap (the glue, strings copied out of the sandbox).
-        resourceLimits: { maxOldGenerationSizeMb: 64 + Math.ceil((4 * limits.memoryBytes) / MIB) },
-      });
+      const worker = workers.acquire();
       this.#worker = worker;
-      worker.on("message", (message: WorkerMessage) => this.#onMessage(message));
-      worker.on("error", (error) => this.#onError(error));
-      worker.on("exit", (code) =>
-        this.#finish(
-          this.#failure(sandboxFailure(`the sandbox worker exited with code ${code} before the program ended`)),
-        ),
-      );
+      this.#cpuClock = cpuClockKind(worker);
+      const run: RunMessage = {
+        kind: "run",
+        source: this.#request.source,
+        api: this.#request.api,
+        limits,
+        quickjsVariant: this.#request.quickjsVariant,
+        meter: this.#meter.buffer,
+        cpuClock: this.#cpuClock,
+      };
+      worker.on("message", this.#onMessage);
+      worker.on("error", this.#onError);
+      worker.on("exit", this.#onExit);
+      worker.postMessage(run);
     } catch (error) {
       this.#finish(this.#failure(sandboxFailure(`the sandbox worker did not start: ${describeCause(error)}`)));
       return;
     }
-    this.#watchCpu();
+    void this.#watchCpu();
     this.#totalTimer = setTimeout(
       () => this.#finish(this.#failure(totalTimeLimitError(limits))),
       Math.min(limits.totalTimeMs, 2_147_483_647),
@@ -110,7 +114,11 @@ class WorkerRun {
     this.#totalTimer.unref();
   }
 
-  #onMessage(message: WorkerMessage): void {
+  readonly #onExit = (code: number): void => {
+    this.#finish(this.#failure(sandboxFailure(`the sandbox worker exited with code ${code} before the program ended`)));
+  };
+
+  readonly #onMessage = (message: WorkerMessage): void => {
     if (this.#settled) return;
     switch (message.kind) {
       case "call":
@@ -121,13 +129,14 @@ class WorkerRun {
         this.#logs.push(message.line);
         return;
       case "done":
-        this.#finish({ ...message.result, durationMs: this.#request.now() - this.#started });
+        // The program ended by itself and its module is gone: the worker is clean for the next run.
+        this.#finish({ ...message.result, durationMs: this.#request.now() - this.#started }, "reuse");
         return;
       case "failed":
         this.#finish(this.#failure(sandboxFailure(`the sandbox did not start: ${message.message}`)));
         return;
     }
-  }
+  };
 
   async #call(callId: number, id: string, args: unknown): Promise<void> {
     let outcome: ToolCallOutcome;
@@ -155,7 +164,7 @@ class WorkerRun {
     }
   }
 
-  #onError(error: Error): void {
+  readonly #onError = (error: Error): void => {
     const code = (error as { code?: unknown }).code;
     this.#finish(
       this.#failure(
@@ -164,19 +173,37 @@ class WorkerRun {
           : sandboxFailure(`the sandbox worker failed: ${describeCause(error)}`),
       ),
     );
-  }
+  };
 
-  /** Reads the worker's CPU clock, and again when the budget could next run out. */
-  #watchCpu(): void {
+  /**
+   * Reads the worker's CPU clock, and again when the budget could next run out (CPU time never
+   * runs faster than wall time on one thread, so the wait is never too long).
+   */
+  async #watchCpu(): Promise<void> {
     if (this.#settled) return;
+    const worker = this.#worker;
+    if (worker === undefined) return;
     const budget = this.#request.limits.cpuTimeMs + WATCHDOG_MARGIN_MS;
-    const used = this.#meter.cpuUsedMs(sharedNow());
+    let now: number;
+    try {
+      now = await hostReadsCpu(this.#cpuClock, worker);
+    } catch {
+      // The thread is gone (its exit ends the run) or cannot be read this once: look again soon.
+      now = Number.NaN;
+    }
+    if (this.#endedMeanwhile()) return;
+    const used = Number.isNaN(now) ? 0 : this.#meter.cpuUsedMs(now);
     if (used > budget) {
       this.#finish(this.#failure(cpuTimeLimitError(this.#request.limits)));
       return;
     }
-    this.#cpuTimer = setTimeout(() => this.#watchCpu(), Math.max(budget - used, CPU_CHECK_FLOOR_MS));
+    this.#cpuTimer = setTimeout(() => void this.#watchCpu(), Math.max(budget - used, CPU_CHECK_FLOOR_MS));
     this.#cpuTimer.unref();
+  }
+
+  /** Read through a method: the run may end while the watchdog awaits the clock. */
+  #endedMeanwhile(): boolean {
+    return this.#settled;
   }
 
   readonly #cancel = (): void => {
@@ -199,20 +226,32 @@ class WorkerRun {
     };
   }
 
-  /** The first outcome wins; the worker is gone (terminated and exited) before the run resolves. */
-  #finish(result: CodeRunResult): void {
+  /**
+   * The first outcome wins. A worker whose program ended by itself goes back to the workers; any
+   * other is terminated, and gone (exited) before the run resolves.
+   */
+  #finish(result: CodeRunResult, worker: "reuse" | "end" = "end"): void {
     if (this.#settled) return;
     this.#settled = true;
     clearTimeout(this.#cpuTimer);
     clearTimeout(this.#totalTimer);
     this.#request.signal?.removeEventListener("abort", this.#cancel);
     this.#calls.abort(new Error("the program ended"));
-    const worker = this.#worker;
-    if (worker === undefined) {
+    const thread = this.#worker;
+    if (thread === undefined) {
       this.#resolve(result);
       return;
     }
-    worker.terminate().then(
+    thread.off("message", this.#onMessage);
+    thread.off("error", this.#onError);
+    thread.off("exit", this.#onExit);
+    if (worker === "reuse" && this.#workers !== undefined) {
+      void this.#workers.release(thread).then(() => this.#resolve(result));
+      return;
+    }
+    // A worker that fails as it ends is not the host's error: it is gone either way.
+    thread.on("error", () => {});
+    thread.terminate().then(
       () => this.#resolve(result),
       (error: unknown) => {
         this.#request.logger?.warn?.("code-mode: stopping the sandbox worker failed", { error: describeCause(error) });
@@ -220,17 +259,4 @@ class WorkerRun {
       },
     );
   }
-}
-
-/**
- * What the Worker runs: the entry itself, built. From source, as this repository's tests run, the
- * entry is TypeScript: a two-line bootstrap registers tsx in the worker (Node 20's `--import` in a
- * worker's execArgv loads no hooks) and imports it, with the host's export conditions inherited.
- */
-function workerScript(entry: URL): URL {
-  if (!entry.pathname.endsWith(".ts")) return entry;
-  const bootstrap = `const { register } = await import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))});
-register();
-await import(${JSON.stringify(entry.href)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
 }

@@ -14,7 +14,8 @@ const IDLE = -1n;
  * The CPU clock and the dropped-line count of a run in a worker, in memory the host shares: the
  * worker writes it as the interpreter starts and stops, and the host's watchdog reads it while
  * the worker is busy (even inside one long built-in call, when the worker answers no message).
- * Times are microseconds on {@link sharedNow}'s clock.
+ * Times are microseconds on the run's CPU clock (see cpu-clock.ts: the thread's CPU time, or
+ * wall time on {@link sharedNow}'s clock).
  */
 export class RunMeter {
   readonly buffer: SharedArrayBuffer;

@@ -1,5 +1,6 @@
 import { describeCause, type Logger } from "@mcp-tool-adapter/core";
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
+import type { WasmHeap } from "./heap-cap.js";
 import { cpuTimeLimitError, memoryLimitError, sandboxFailure, totalTimeLimitError } from "./limit-errors.js";
 import type { ResolvedSandboxLimits } from "./limits.js";
 import { preludeSource } from "./prelude.js";
@@ -14,8 +15,12 @@ export interface ProgramRequest {
   readonly callTool: (id: string, args: unknown, signal: AbortSignal) => Promise<ToolCallOutcome>;
   readonly limits: ResolvedSandboxLimits;
   readonly quickjs: QuickJSWASMModule;
-  /** Monotonic clock, ms; the observer's times are on it. */
+  /** The module's memory, capped to `limits.memoryBytes` for the program; without it only QuickJS's own (partial) limit holds. */
+  readonly heap?: WasmHeap | undefined;
+  /** Monotonic clock, ms, for the run's duration and total time. */
   readonly now: () => number;
+  /** The CPU budget's clock, ms (see cpu-clock.ts); the observer's times are on it. Default `now`. */
+  readonly cpuNow?: (() => number) | undefined;
   readonly observer?: RunObserver | undefined;
   readonly logger?: Logger | undefined;
 }
@@ -45,6 +50,7 @@ class ProgramRun {
   readonly #request: ProgramRequest;
   readonly #limits: ResolvedSandboxLimits;
   readonly #started: number;
+  readonly #cpuNow: () => number;
   readonly #calls = new AbortController();
   readonly #deferreds = new Set<QuickJSDeferredPromise>();
   readonly #logs: string[] = [];
@@ -60,16 +66,21 @@ class ProgramRun {
   #wake: (() => void) | undefined;
   readonly #runtime;
   readonly #context: QuickJSContext;
+  /** The module's first free heap, held so the program's share is the memory limit (see heap-cap.ts). */
+  readonly #ballast: QuickJSHandle | undefined;
 
   constructor(request: ProgramRequest) {
     this.#request = request;
     this.#limits = request.limits;
     this.#started = request.now();
+    this.#cpuNow = request.cpuNow ?? request.now;
     this.#runtime = request.quickjs.newRuntime();
+    this.#context = this.#runtime.newContext();
+    this.#ballast = request.heap?.limitTo(this.#context, this.#limits.memoryBytes);
+    // QuickJS's own limit still refuses any one allocation larger than the limit at once.
     this.#runtime.setMemoryLimit(this.#limits.memoryBytes);
     this.#runtime.setMaxStackSize(this.#limits.stackBytes);
     this.#runtime.setInterruptHandler(() => this.#shouldInterrupt());
-    this.#context = this.#runtime.newContext();
   }
 
   async execute(): Promise<CodeRunResult> {
@@ -106,6 +117,7 @@ class ProgramRun {
     try {
       for (const deferred of this.#deferreds) if (deferred.alive) deferred.dispose();
       this.#deferreds.clear();
+      this.#ballast?.dispose();
       this.#context.dispose();
       this.#runtime.dispose();
     } catch (error) {
@@ -280,7 +292,7 @@ class ProgramRun {
 
   /** Runs interpreter work with the CPU clock running; the interrupt handler reads it. */
   #slice<T>(work: () => T): T {
-    this.#sliceStart = this.#request.now();
+    this.#sliceStart = this.#cpuNow();
     this.#request.observer?.sliceStarted(this.#sliceStart);
     try {
       return work();
@@ -293,7 +305,7 @@ class ProgramRun {
         : sandboxFailure(describeCause(error));
       throw new SandboxBroken();
     } finally {
-      this.#cpuUsedMs += this.#request.now() - this.#sliceStart;
+      this.#cpuUsedMs += this.#cpuNow() - this.#sliceStart;
       this.#sliceStart = undefined;
       this.#request.observer?.sliceEnded(this.#cpuUsedMs);
     }
@@ -302,7 +314,7 @@ class ProgramRun {
   #shouldInterrupt(): boolean {
     if (this.#abort !== undefined) return true;
     if (this.#sliceStart === undefined) return false;
-    if (this.#cpuUsedMs + (this.#request.now() - this.#sliceStart) <= this.#limits.cpuTimeMs) return false;
+    if (this.#cpuUsedMs + (this.#cpuNow() - this.#sliceStart) <= this.#limits.cpuTimeMs) return false;
     this.#abort = cpuTimeLimitError(this.#limits);
     return true;
   }
@@ -343,7 +355,11 @@ class ProgramRun {
   #classify(error: ThrownValue): CodeRunError {
     if (this.#abort !== undefined) return this.#abort;
     const code = limitCode(error);
-    if (code === "memory_limit") return memoryLimitError(this.#limits);
+    // Out of memory, QuickJS may fail to build the error it throws: an empty one after the heap
+    // refused to grow is that.
+    if (code === "memory_limit" || (error.message === "" && this.#request.heap?.exhausted === true)) {
+      return memoryLimitError(this.#limits);
+    }
     if (code === "stack_overflow") {
       return { code, message: `the program overflowed its stack (${error.message}; endless recursion?); use a loop` };
     }
