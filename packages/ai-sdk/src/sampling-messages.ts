@@ -1,9 +1,10 @@
-import type {
-  MCPSamplingContent,
-  MCPSamplingMessage,
-  MCPSamplingRequest,
-  MCPSamplingStopReason,
-  MCPToolResultContent,
+import {
+  samplingTurns,
+  type MCPPairedToolResult,
+  type MCPSamplingContent,
+  type MCPSamplingRequest,
+  type MCPSamplingStopReason,
+  type MCPToolResultContent,
 } from "@mcp-tool-adapter/core";
 import type { AssistantModelMessage, FinishReason, ModelMessage, ToolModelMessage, UserModelMessage } from "ai";
 import { AISDKSamplingError } from "./sampling-error.js";
@@ -13,54 +14,21 @@ type AssistantPart = Exclude<AssistantModelMessage["content"], string>[number];
 type ToolResultOutput = Extract<ToolModelMessage["content"][number], { type: "tool-result" }>["output"];
 
 /**
- * A sampling request's conversation as AI SDK messages. The tool-use rules of the spec are checked
- * here, because a provider would refuse the conversation with a less helpful message: a user turn
- * with `tool_result` blocks holds nothing else, and answers every `tool_use` of the assistant turn
- * before it (a result becomes a `tool` message naming the tool its `tool_use` called).
+ * A sampling request's conversation as AI SDK messages. core's `samplingTurns` checks the spec's
+ * tool-use rules first, because a provider would refuse the conversation with a less helpful
+ * message; a turn of tool results becomes a `tool` message naming the tool each `tool_use` called.
  */
 export function toModelMessages(request: MCPSamplingRequest): ModelMessage[] {
-  const messages: ModelMessage[] = [];
-  /** The tool names of the last assistant turn's `tool_use` blocks, by id, until their results come. */
-  let openToolUses = new Map<string, string>();
-  request.messages.forEach((message, index) => {
-    const blocks = blocksOf(message);
-    const where = `messages[${index}]`;
-    const results = blocks.filter((block): block is MCPToolResultContent => block.type === "tool_result");
-    if (results.length > 0) {
-      if (message.role !== "user" || results.length !== blocks.length) {
-        throw invalid(`${where}: tool_result blocks must be the only content of a user message`);
-      }
-      messages.push(toToolMessage(results, openToolUses, where));
-      if (openToolUses.size > 0) {
-        throw invalid(
-          `${where}: no tool_result for tool_use ${[...openToolUses.keys()].join(", ")} of the turn before`,
-        );
-      }
-      return;
+  return samplingTurns(request, invalid).map((turn): ModelMessage => {
+    if (turn.kind === "tool_results") return toToolMessage(turn.results);
+    if (turn.kind === "assistant") {
+      return {
+        role: "assistant",
+        content: turn.blocks.map((block, at) => toAssistantPart(block, `${turn.where}.content[${at}]`)),
+      };
     }
-    if (openToolUses.size > 0) {
-      throw invalid(
-        `${where}: the tool_use ${[...openToolUses.keys()].join(", ")} of the turn before has no tool_result`,
-      );
-    }
-    if (message.role === "assistant") {
-      const parts = blocks.map((block, blockIndex) => toAssistantPart(block, `${where}.content[${blockIndex}]`));
-      openToolUses = new Map(
-        parts.flatMap((part) => (part.type === "tool-call" ? [[part.toolCallId, part.toolName]] : [])),
-      );
-      messages.push({ role: "assistant", content: parts });
-    } else {
-      messages.push({
-        role: "user",
-        content: blocks.map((block, blockIndex) => toUserPart(block, `${where}.content[${blockIndex}]`)),
-      });
-    }
+    return { role: "user", content: turn.blocks.map((block, at) => toUserPart(block, `${turn.where}.content[${at}]`)) };
   });
-  return messages;
-}
-
-function blocksOf(message: MCPSamplingMessage): MCPSamplingContent[] {
-  return Array.isArray(message.content) ? message.content : [message.content];
 }
 
 function toUserPart(block: MCPSamplingContent, where: string): UserPart {
@@ -90,21 +58,15 @@ function toAssistantPart(block: MCPSamplingContent, where: string): AssistantPar
   }
 }
 
-function toToolMessage(
-  results: MCPToolResultContent[],
-  openToolUses: Map<string, string>,
-  where: string,
-): ToolModelMessage {
+function toToolMessage(results: readonly MCPPairedToolResult[]): ToolModelMessage {
   return {
     role: "tool",
-    content: results.map((result) => {
-      const toolName = openToolUses.get(result.toolUseId);
-      if (toolName === undefined) {
-        throw invalid(`${where}: tool_result ${result.toolUseId} answers no tool_use of the assistant turn before`);
-      }
-      openToolUses.delete(result.toolUseId);
-      return { type: "tool-result", toolCallId: result.toolUseId, toolName, output: toToolOutput(result) };
-    }),
+    content: results.map(({ result, toolName }) => ({
+      type: "tool-result",
+      toolCallId: result.toolUseId,
+      toolName,
+      output: toToolOutput(result),
+    })),
   };
 }
 

@@ -30,6 +30,12 @@ export {
   type MCPProtocolSetting,
   type MCPServerCapabilities,
 } from "./engine.js";
+export {
+  samplingTurns,
+  toolResultText,
+  type MCPPairedToolResult,
+  type MCPSamplingTurn,
+} from "./sampling-conversation.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
 export type {
   MCPClientRequestContext,

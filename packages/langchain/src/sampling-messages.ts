@@ -1,9 +1,10 @@
-import type {
-  MCPSamplingContent,
-  MCPSamplingMessage,
-  MCPSamplingRequest,
-  MCPSamplingStopReason,
-  MCPToolResultContent,
+import {
+  samplingTurns,
+  toolResultText,
+  type MCPPairedToolResult,
+  type MCPSamplingContent,
+  type MCPSamplingRequest,
+  type MCPSamplingStopReason,
 } from "@mcp-tool-adapter/core";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { LangChainSamplingError } from "./sampling-error.js";
@@ -15,49 +16,22 @@ type HumanPart = Record<string, unknown> & { type: string };
  * A sampling request's conversation as LangChain messages: the system prompt, user turns (text,
  * images, audio), assistant turns (text, and `tool_use` blocks as the AIMessage's `tool_calls`),
  * and a user turn of `tool_result` blocks as one ToolMessage per result. The spec's tool-use rules
- * are checked here, where the message can say where the conversation breaks them: a user turn with
- * `tool_result` blocks holds nothing else and answers every `tool_use` of the assistant turn before.
+ * are checked by core's `samplingTurns`, raised as this bridge's error.
  */
 export function toLangChainMessages(request: MCPSamplingRequest): BaseMessage[] {
   const messages: BaseMessage[] = request.systemPrompt === undefined ? [] : [new SystemMessage(request.systemPrompt)];
-  /** The tool names of the last assistant turn's `tool_use` blocks, by id, until their results come. */
-  let openToolUses = new Map<string, string>();
-  request.messages.forEach((message, index) => {
-    const blocks = blocksOf(message);
-    const where = `messages[${index}]`;
-    const results = blocks.filter((block): block is MCPToolResultContent => block.type === "tool_result");
-    if (results.length > 0) {
-      if (message.role !== "user" || results.length !== blocks.length) {
-        throw invalid(`${where}: tool_result blocks must be the only content of a user message`);
-      }
-      for (const result of results) messages.push(toToolMessage(result, openToolUses, where));
-      if (openToolUses.size > 0) {
-        throw invalid(
-          `${where}: no tool_result for tool_use ${[...openToolUses.keys()].join(", ")} of the turn before`,
-        );
-      }
-      return;
-    }
-    if (openToolUses.size > 0) {
-      throw invalid(
-        `${where}: the tool_use ${[...openToolUses.keys()].join(", ")} of the turn before has no tool_result`,
-      );
-    }
-    if (message.role === "assistant") {
-      const assistant = toAIMessage(blocks, where);
-      openToolUses = new Map((assistant.tool_calls ?? []).map((call) => [call.id ?? "", call.name]));
-      messages.push(assistant);
-    } else {
+  for (const turn of samplingTurns(request, invalid)) {
+    if (turn.kind === "tool_results") messages.push(...turn.results.map(toToolMessage));
+    else if (turn.kind === "assistant") messages.push(toAIMessage(turn.blocks, turn.where));
+    else {
       messages.push(
-        new HumanMessage({ content: blocks.map((block, at) => toHumanPart(block, `${where}.content[${at}]`)) }),
+        new HumanMessage({
+          content: turn.blocks.map((block, at) => toHumanPart(block, `${turn.where}.content[${at}]`)),
+        }),
       );
     }
-  });
+  }
   return messages;
-}
-
-function blocksOf(message: MCPSamplingMessage): MCPSamplingContent[] {
-  return Array.isArray(message.content) ? message.content : [message.content];
 }
 
 function toHumanPart(block: MCPSamplingContent, where: string): HumanPart {
@@ -73,7 +47,7 @@ function toHumanPart(block: MCPSamplingContent, where: string): HumanPart {
   }
 }
 
-function toAIMessage(blocks: MCPSamplingContent[], where: string): AIMessage {
+function toAIMessage(blocks: readonly MCPSamplingContent[], where: string): AIMessage {
   const text: string[] = [];
   const toolCalls: { id: string; name: string; args: Record<string, unknown>; type: "tool_call" }[] = [];
   blocks.forEach((block, at) => {
@@ -86,23 +60,11 @@ function toAIMessage(blocks: MCPSamplingContent[], where: string): AIMessage {
 }
 
 /** A tool's result as the model reads it: its text (or structured content), `status: "error"` when it failed. */
-function toToolMessage(result: MCPToolResultContent, openToolUses: Map<string, string>, where: string): ToolMessage {
-  const name = openToolUses.get(result.toolUseId);
-  if (name === undefined) {
-    throw invalid(`${where}: tool_result ${result.toolUseId} answers no tool_use of the assistant turn before`);
-  }
-  openToolUses.delete(result.toolUseId);
-  const text = result.content.flatMap((block) =>
-    block.type === "text" && typeof block.text === "string" ? [block.text] : [],
-  );
-  const content =
-    text.length === 0 && result.structuredContent !== undefined
-      ? JSON.stringify(result.structuredContent)
-      : text.join("\n");
+function toToolMessage({ result, toolName }: MCPPairedToolResult): ToolMessage {
   return new ToolMessage({
-    content,
+    content: toolResultText(result),
     tool_call_id: result.toolUseId,
-    name,
+    name: toolName,
     status: result.isError === true ? "error" : "success",
   });
 }
