@@ -117,7 +117,9 @@ describe("the server's session", () => {
       expect(server.sid).toBe(host.sid);
       expect(server.sid).not.toBe(server.pid);
       expect(server.pgid).not.toBe(host.pgid);
-      // Started through the launcher, yet the process is the server itself, with its own arguments.
+      // Started through the launcher, yet the process is the server itself, with its own arguments:
+      // the launcher joins its group first and then execs, so the name changes a moment later.
+      await waitFor(() => readProcess(server.pid)?.cmdline === "cat", `server ${server.pid} running as "cat"`);
       expect(readProcess(server.pid)!.cmdline).toBe("cat");
     });
   }
