@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { samplingTurns, toolResultText, type MCPSamplingMessage } from "../src/index.js";
+import { samplingTurns, toolResultText, type MCPSamplingMessage, type MCPToolResultContent } from "../src/index.js";
 
 const invalid = (problem: string): Error => new Error(problem);
 const toolUse = { type: "tool_use", id: "t1", name: "get_weather", input: { city: "Paris" } } as const;
-const result = (toolUseId: string) =>
-  ({ type: "tool_result", toolUseId, content: [{ type: "text", text: "sunny" }] }) as const;
+const result = (toolUseId: string): MCPToolResultContent => ({
+  type: "tool_result",
+  toolUseId,
+  content: [{ type: "text", text: "sunny" }],
+});
 
 function turnsOf(messages: MCPSamplingMessage[]) {
   return samplingTurns({ messages }, invalid);
