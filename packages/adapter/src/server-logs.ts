@@ -1,3 +1,4 @@
+import { MCP_LOG_LEVELS as PROTOCOL_LOG_LEVELS } from "@mcp-tool-adapter/core/protocol";
 import { describeCause } from "./errors.js";
 import type {
   MCPLogLevel,
@@ -10,17 +11,8 @@ import { requestFailure, runRequest, type RequestContext } from "./request-outco
 import type { Session } from "./session.js";
 import type { Logger } from "./types.js";
 
-/** The MCP log levels, least to most severe (RFC 5424 severities). */
-export const MCP_LOG_LEVELS: readonly MCPLogLevel[] = Object.freeze([
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-]);
+/** The MCP log levels, least to most severe (core's protocol list, typed as the adapter's level). */
+export const MCP_LOG_LEVELS: readonly MCPLogLevel[] = PROTOCOL_LOG_LEVELS;
 
 const LOGGER_METHOD: Record<MCPLogLevel, keyof Logger> = {
   debug: "debug",

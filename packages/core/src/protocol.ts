@@ -17,6 +17,18 @@ export const MCP_FOLLOWED_NOTIFICATIONS = [
 /** One of the notifications the adapter follows. */
 export type MCPFollowedNotification = (typeof MCP_FOLLOWED_NOTIFICATIONS)[number];
 
+/** The MCP log levels, least to most severe (RFC 5424 severities): `logging/setLevel` and log notifications use them. */
+export const MCP_LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const;
+
 /** The server-to-client requests the adapter can answer, each with the client capability it needs. */
 export const MCP_ANSWERED_REQUESTS = {
   "elicitation/create": "elicitation",

@@ -1,4 +1,8 @@
-import { MCP_FOLLOWED_NOTIFICATIONS, type MCPFollowedNotification } from "@mcp-tool-adapter/core/protocol";
+import {
+  MCP_FOLLOWED_NOTIFICATIONS,
+  MCP_LOG_LEVELS,
+  type MCPFollowedNotification,
+} from "@mcp-tool-adapter/core/protocol";
 
 /**
  * The checks of the notifications the host hears (core's list), as SDK 1.x's schemas make them
@@ -8,16 +12,7 @@ import { MCP_FOLLOWED_NOTIFICATIONS, type MCPFollowedNotification } from "@mcp-t
  * to the SDK's schema. Params pass as they came (the SDK's params schemas are loose objects).
  */
 
-const LOGGING_LEVELS: ReadonlySet<unknown> = new Set([
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-]);
+const LOGGING_LEVELS: ReadonlySet<unknown> = new Set(MCP_LOG_LEVELS);
 
 type Params = Record<string, unknown> | undefined;
 

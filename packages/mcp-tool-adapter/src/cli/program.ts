@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
+import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/core/protocol";
 import { MCPConfigFileError } from "../config-file/errors.js";
 import { MCPToolLockError } from "../policy/lock-file.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
@@ -9,20 +10,8 @@ import { packageManifest } from "./package-file.js";
 import { CliUsageError } from "./usage-error.js";
 import { addServeCommand } from "./commands/serve.js";
 
-/**
- * The adapter's MCP_LOG_LEVELS, spelled out so that `--help` does not load the adapter; the
- * `satisfies` and a test (cli-protocol.test.ts) keep the two lists the same.
- */
-export const CLI_LOG_LEVELS = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-] as const satisfies readonly MCPLogLevel[];
+/** The MCP log levels from core's protocol list, which `--help` can load without the adapter. */
+export const CLI_LOG_LEVELS = MCP_LOG_LEVELS satisfies readonly MCPLogLevel[];
 
 interface CommonFlags {
   config?: string;
