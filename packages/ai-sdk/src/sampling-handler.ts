@@ -1,21 +1,19 @@
-import type {
-  MCPClientRequestContext,
-  MCPSamplingContent,
-  MCPSamplingHandler,
-  MCPSamplingRequest,
-  MCPSamplingResponse,
-  MCPSamplingTool,
+import {
+  chooseSamplingModel,
+  samplingAnswer,
+  type MCPSamplingContent,
+  type MCPSamplingHandler,
+  type MCPSamplingModelChoice,
+  type MCPSamplingResponse,
+  type MCPSamplingTool,
 } from "@mcp-tool-adapter/core";
 import { generateText, jsonSchema, tool, type JSONSchema7, type LanguageModel, type ToolSet } from "ai";
 import { AISDKSamplingError } from "./sampling-error.js";
 import { toModelMessages, toStopReason } from "./sampling-messages.js";
 
 export interface AISDKSamplingHandlerOptions {
-  /**
-   * The model that answers, or a function choosing one per request (it sees the server's
-   * `modelPreferences`, `systemPrompt`, which server asks...).
-   */
-  model: LanguageModel | ((request: MCPSamplingRequest, context: MCPClientRequestContext) => LanguageModel);
+  /** The model that answers, or a function choosing one per request. */
+  model: MCPSamplingModelChoice<LanguageModel>;
   /** Extra `generateText` settings (provider options, headers, retries); the request's own settings win. */
   settings?: AISDKSamplingSettings;
 }
@@ -36,7 +34,7 @@ export type AISDKSamplingSettings = Pick<
  */
 export function createAISDKSamplingHandler(options: AISDKSamplingHandlerOptions): MCPSamplingHandler {
   return async (request, context) => {
-    const model = typeof options.model === "function" ? options.model(request, context) : options.model;
+    const model = chooseSamplingModel(options.model, request, context);
     const tools = toToolSet(request.tools);
     const result = await generateText({
       ...options.settings,
@@ -79,19 +77,18 @@ function toSamplingResponse(result: GenerateTextResult, fallbackModelId: string)
     }
     return [];
   });
-  if (content.length === 0) {
-    throw new AISDKSamplingError(
-      "SAMPLING_ANSWER_EMPTY",
-      `The model's answer to sampling/createMessage has neither text nor tool calls (finish reason "${result.finishReason}"); check the model and its settings`,
-    );
-  }
-  return {
-    role: "assistant",
-    // One block as itself (what 2025-06-18 servers read); several as the list SEP-1577 allows.
-    content: content.length === 1 ? (content[0] as MCPSamplingContent) : content,
-    model: result.finalStep.response.modelId || fallbackModelId,
-    stopReason: toStopReason(result.finishReason),
-  };
+  return samplingAnswer(
+    {
+      content,
+      model: result.finalStep.response.modelId || fallbackModelId,
+      stopReason: toStopReason(result.finishReason),
+    },
+    () =>
+      new AISDKSamplingError(
+        "SAMPLING_ANSWER_EMPTY",
+        `The model's answer to sampling/createMessage has neither text nor tool calls (finish reason "${result.finishReason}"); check the model and its settings`,
+      ),
+  );
 }
 
 function modelIdOf(model: LanguageModel): string {

@@ -31,9 +31,12 @@ export {
   type MCPServerCapabilities,
 } from "./engine.js";
 export {
+  chooseSamplingModel,
+  samplingAnswer,
   samplingTurns,
   toolResultText,
   type MCPPairedToolResult,
+  type MCPSamplingModelChoice,
   type MCPSamplingTurn,
 } from "./sampling-conversation.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";

@@ -1,4 +1,11 @@
-import type { MCPSamplingContent, MCPSamplingRequest, MCPToolResultContent } from "./sampling-types.js";
+import type {
+  MCPClientRequestContext,
+  MCPSamplingContent,
+  MCPSamplingRequest,
+  MCPSamplingResponse,
+  MCPSamplingStopReason,
+  MCPToolResultContent,
+} from "./sampling-types.js";
 
 /** A `tool_result` block with the name of the tool its `tool_use` called (frameworks want both). */
 export interface MCPPairedToolResult {
@@ -76,4 +83,42 @@ export function toolResultText(result: MCPToolResultContent): string {
   return texts.length === 0 && result.structuredContent !== undefined
     ? JSON.stringify(result.structuredContent)
     : texts.join("\n");
+}
+
+/**
+ * The model a ready sampling handler answers with: one model, or a function choosing one per
+ * request (it sees the server's `modelPreferences`, `systemPrompt`, which server asks...).
+ */
+export type MCPSamplingModelChoice<Model> =
+  Model | ((request: MCPSamplingRequest, context: MCPClientRequestContext) => Model);
+
+/** The model for this request: the choice itself, or what the choosing function returns. */
+export function chooseSamplingModel<Model>(
+  choice: MCPSamplingModelChoice<Model>,
+  request: MCPSamplingRequest,
+  context: MCPClientRequestContext,
+): Model {
+  // A framework's model is an object (or, in the AI SDK, a model id string), never a function.
+  return typeof choice === "function"
+    ? (choice as (request: MCPSamplingRequest, context: MCPClientRequestContext) => Model)(request, context)
+    : choice;
+}
+
+/**
+ * A model's answer as the result of `sampling/createMessage`: one block as itself (what
+ * 2025-06-18 servers read), several as the list SEP-1577 allows. An answer with no block at all
+ * is thrown as `empty()`, so each bridge raises its own error class.
+ */
+export function samplingAnswer(
+  answer: { content: readonly MCPSamplingContent[]; model: string; stopReason: MCPSamplingStopReason },
+  empty: () => Error,
+): MCPSamplingResponse {
+  const [first, ...rest] = answer.content;
+  if (first === undefined) throw empty();
+  return {
+    role: "assistant",
+    content: rest.length === 0 ? first : [...answer.content],
+    model: answer.model,
+    stopReason: answer.stopReason,
+  };
 }

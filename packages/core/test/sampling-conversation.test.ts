@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { samplingTurns, toolResultText, type MCPSamplingMessage, type MCPToolResultContent } from "../src/index.js";
+import {
+  chooseSamplingModel,
+  samplingAnswer,
+  samplingTurns,
+  toolResultText,
+  type MCPClientRequestContext,
+  type MCPSamplingMessage,
+  type MCPSamplingRequest,
+  type MCPToolResultContent,
+} from "../src/index.js";
 
 const invalid = (problem: string): Error => new Error(problem);
 const toolUse = { type: "tool_use", id: "t1", name: "get_weather", input: { city: "Paris" } } as const;
@@ -83,5 +92,50 @@ describe("toolResultText", () => {
     expect(toolResultText({ type: "tool_result", toolUseId: "a", content: [], structuredContent: { t: 21 } })).toBe(
       '{"t":21}',
     );
+  });
+});
+
+describe("chooseSamplingModel", () => {
+  const request: MCPSamplingRequest = {
+    messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+    maxTokens: 10,
+    modelPreferences: { hints: [{ name: "small" }] },
+  };
+  const context: MCPClientRequestContext = { serverName: "weather", signal: new AbortController().signal };
+
+  it("gives a model as it is, and asks a choosing function with the request and its context", () => {
+    const fixed = { id: "fixed" };
+    expect(chooseSamplingModel(fixed, request, context)).toBe(fixed);
+    const seen: unknown[] = [];
+    const chosen = chooseSamplingModel(
+      (asked: MCPSamplingRequest, where: MCPClientRequestContext) => {
+        seen.push(asked, where);
+        return { id: asked.modelPreferences?.hints?.[0]?.name ?? "none" };
+      },
+      request,
+      context,
+    );
+    expect(chosen).toEqual({ id: "small" });
+    expect(seen).toEqual([request, context]);
+  });
+});
+
+describe("samplingAnswer", () => {
+  const empty = (): Error => new Error("no block");
+
+  it("gives one block as itself and several as a list", () => {
+    const text = { type: "text", text: "Sunny." } as const;
+    expect(samplingAnswer({ content: [text], model: "m", stopReason: "endTurn" }, empty)).toEqual({
+      role: "assistant",
+      content: text,
+      model: "m",
+      stopReason: "endTurn",
+    });
+    const both = samplingAnswer({ content: [text, toolUse], model: "m", stopReason: "toolUse" }, empty);
+    expect(both.content).toEqual([text, toolUse]);
+  });
+
+  it("raises the caller's error for an answer with no block", () => {
+    expect(() => samplingAnswer({ content: [], model: "m", stopReason: "endTurn" }, empty)).toThrow("no block");
   });
 });

@@ -1,10 +1,11 @@
-import type {
-  MCPClientRequestContext,
-  MCPSamplingContent,
-  MCPSamplingHandler,
-  MCPSamplingRequest,
-  MCPSamplingResponse,
-  MCPSamplingTool,
+import {
+  chooseSamplingModel,
+  samplingAnswer,
+  type MCPSamplingContent,
+  type MCPSamplingHandler,
+  type MCPSamplingModelChoice,
+  type MCPSamplingResponse,
+  type MCPSamplingTool,
 } from "@mcp-tool-adapter/core";
 import type { BaseChatModel, BaseChatModelCallOptions } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, type MessageContent } from "@langchain/core/messages";
@@ -14,11 +15,10 @@ import { toLangChainMessages, toStopReason } from "./sampling-messages.js";
 export interface LangChainSamplingHandlerOptions {
   /**
    * The chat model that answers (one with `bindTools` when servers sample with tools), or a
-   * function choosing one per request (it sees the server's `modelPreferences`, `systemPrompt`,
-   * which server asks...). Its own settings (max tokens, temperature) apply: LangChain has no
-   * per-call option for them, so the request's `maxTokens` and `temperature` are not passed on.
+   * function choosing one per request. Its own settings (max tokens, temperature) apply: LangChain
+   * has no per-call option for them, so the request's `maxTokens` and `temperature` are not passed on.
    */
-  model: BaseChatModel | ((request: MCPSamplingRequest, context: MCPClientRequestContext) => BaseChatModel);
+  model: MCPSamplingModelChoice<BaseChatModel>;
   /** The model name reported to the server when the answer's metadata names none; default: the model's `getName()`. */
   modelName?: string;
 }
@@ -34,7 +34,7 @@ export interface LangChainSamplingHandlerOptions {
  */
 export function createLangChainSamplingHandler(options: LangChainSamplingHandlerOptions): MCPSamplingHandler {
   return async (request, context) => {
-    const model = typeof options.model === "function" ? options.model(request, context) : options.model;
+    const model = chooseSamplingModel(options.model, request, context);
     const messages = toLangChainMessages(request);
     const callOptions: Partial<BaseChatModelCallOptions> = { signal: context.signal };
     if (request.stopSequences !== undefined) callOptions.stop = request.stopSequences;
@@ -77,21 +77,20 @@ function toSamplingResponse(answer: BaseMessage, fallbackModelName: string): MCP
   for (const call of message.tool_calls ?? []) {
     content.push({ type: "tool_use", id: call.id ?? `call_${content.length}`, name: call.name, input: call.args });
   }
-  if (content.length === 0) {
-    throw new LangChainSamplingError(
-      "SAMPLING_ANSWER_EMPTY",
-      `The chat model's answer to sampling/createMessage has neither text nor tool calls; check the model and its settings`,
-    );
-  }
   const metadata = message.response_metadata as Record<string, unknown>;
   const named = metadata.model_name ?? metadata.model;
-  return {
-    role: "assistant",
-    // One block as itself (what 2025-06-18 servers read); several as the list SEP-1577 allows.
-    content: content.length === 1 ? (content[0] as MCPSamplingContent) : content,
-    model: typeof named === "string" && named !== "" ? named : fallbackModelName,
-    stopReason: toStopReason(message),
-  };
+  return samplingAnswer(
+    {
+      content,
+      model: typeof named === "string" && named !== "" ? named : fallbackModelName,
+      stopReason: toStopReason(message),
+    },
+    () =>
+      new LangChainSamplingError(
+        "SAMPLING_ANSWER_EMPTY",
+        `The chat model's answer to sampling/createMessage has neither text nor tool calls; check the model and its settings`,
+      ),
+  );
 }
 
 /** The text of a message's content: a string, or its text blocks (other blocks carry nothing MCP reads here). */

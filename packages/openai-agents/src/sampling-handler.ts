@@ -1,10 +1,11 @@
-import type {
-  MCPClientRequestContext,
-  MCPSamplingContent,
-  MCPSamplingHandler,
-  MCPSamplingRequest,
-  MCPSamplingResponse,
-  MCPSamplingTool,
+import {
+  chooseSamplingModel,
+  samplingAnswer,
+  type MCPSamplingContent,
+  type MCPSamplingHandler,
+  type MCPSamplingModelChoice,
+  type MCPSamplingResponse,
+  type MCPSamplingTool,
 } from "@mcp-tool-adapter/core";
 import type { Model, ModelRequest, ModelResponse } from "@openai/agents";
 import { OpenAIAgentsSamplingError } from "./sampling-error.js";
@@ -15,10 +16,9 @@ type SerializedTools = ModelRequest["tools"];
 export interface OpenAIAgentsSamplingHandlerOptions {
   /**
    * The Agents SDK `Model` that answers (an `OpenAIResponsesModel`, `OpenAIChatCompletionsModel`,
-   * `aisdk(...)`, your own), or a function choosing one per request (it sees the server's
-   * `modelPreferences`, `systemPrompt`, which server asks...).
+   * `aisdk(...)`, your own), or a function choosing one per request.
    */
-  model: Model | ((request: MCPSamplingRequest, context: MCPClientRequestContext) => Model);
+  model: MCPSamplingModelChoice<Model>;
   /** The model name reported to the server (a `Model` does not say its own). Default "openai-agents-model". */
   modelName?: string;
 }
@@ -34,7 +34,7 @@ export interface OpenAIAgentsSamplingHandlerOptions {
  */
 export function createOpenAIAgentsSamplingHandler(options: OpenAIAgentsSamplingHandlerOptions): MCPSamplingHandler {
   return async (request, context) => {
-    const model = typeof options.model === "function" ? options.model(request, context) : options.model;
+    const model = chooseSamplingModel(options.model, request, context);
     const tools = request.tools ?? [];
     const response = await model.getResponse({
       ...(request.systemPrompt === undefined ? {} : { systemInstructions: request.systemPrompt }),
@@ -83,20 +83,15 @@ function toSamplingResponse(response: ModelResponse, modelName: string): MCPSamp
       });
     }
   }
-  if (content.length === 0) {
-    throw new OpenAIAgentsSamplingError(
-      "SAMPLING_ANSWER_INVALID",
-      "The model's answer to sampling/createMessage has neither text nor function calls; check the model and its settings",
-    );
-  }
   const calls = content.some((block) => block.type === "tool_use");
-  return {
-    role: "assistant",
-    // One block as itself (what 2025-06-18 servers read); several as the list SEP-1577 allows.
-    content: content.length === 1 ? (content[0] as MCPSamplingContent) : content,
-    model: modelName,
-    stopReason: calls ? "toolUse" : cutShort ? "maxTokens" : "endTurn",
-  };
+  return samplingAnswer(
+    { content, model: modelName, stopReason: calls ? "toolUse" : cutShort ? "maxTokens" : "endTurn" },
+    () =>
+      new OpenAIAgentsSamplingError(
+        "SAMPLING_ANSWER_INVALID",
+        "The model's answer to sampling/createMessage has neither text nor function calls; check the model and its settings",
+      ),
+  );
 }
 
 function parseArguments(name: string, text: string): Record<string, unknown> {
