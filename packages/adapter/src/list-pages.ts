@@ -1,3 +1,4 @@
+import { isParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { describeCause, MCPDiscoveryError, MCPNotConnectedError } from "./errors.js";
 import type { Redactor } from "./redaction.js";
 import type { RequestContext } from "./request-outcome.js";
@@ -40,14 +41,15 @@ export async function listAllPages(context: ListPagesContext, session: Session, 
 /**
  * Follows the list as listAllPages does, handing each page's items to `onPage` as the page
  * arrives, so a caller that keeps its own form of the items (tool discovery's catalog entries)
- * never holds every page's raw items at once. Throws what listAllPages throws, and what `onPage`
- * throws.
+ * never holds every page's raw items at once. `owned` says the page was parsed from the wire by
+ * our own transport (markParsedFromWire), so its items may be frozen in place rather than copied.
+ * Throws what listAllPages throws, and what `onPage` throws.
  */
 export async function forEachPage(
   context: ListPagesContext,
   session: Session,
   list: PagedList,
-  onPage: (items: readonly unknown[]) => void,
+  onPage: (items: readonly unknown[], owned: boolean) => void,
 ): Promise<void> {
   const { serverName, maxListPages, redactor } = context;
   const { method, field, subject = "Listing", activity = method, items: counted = "items" } = list;
@@ -87,7 +89,7 @@ export async function forEachPage(
         { serverName },
       );
     }
-    onPage(listed as unknown[]);
+    onPage(listed as unknown[], isParsedFromWire(result));
     const next = (result as { nextCursor?: unknown }).nextCursor;
     if (typeof next !== "string") return;
     if (seenCursors.has(next)) {

@@ -1,5 +1,5 @@
 import { formatValidationErrors, type CompiledSchema, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
-import { frozenSnapshot, parseToolUiMeta, type ToolUi } from "@mcp-tool-adapter/registry";
+import { freezeOwnedJson, frozenSnapshot, parseToolUiMeta, type ToolUi } from "@mcp-tool-adapter/registry";
 import type { ToolCapability } from "@mcp-tool-adapter/capability-inference";
 import { describeCause } from "./errors.js";
 import { toolCapability } from "./tool-capabilities.js";
@@ -155,8 +155,11 @@ export class CatalogEntriesBuilder {
     this.#previous = previous;
   }
 
-  /** Adds one page's raw tools; `serverName` is for the warnings. */
-  addPage(rawTools: readonly unknown[], serverName: string): void {
+  /**
+   * Adds one page's raw tools; `serverName` is for the warnings. `owned`: the page was parsed from
+   * the wire just now and nothing else holds it, so its schemas are frozen in place, not copied.
+   */
+  addPage(rawTools: readonly unknown[], { serverName, owned = false }: { serverName: string; owned?: boolean }): void {
     const entries = this.#entries;
     for (const raw of rawTools) {
       if (
@@ -181,7 +184,7 @@ export class CatalogEntriesBuilder {
       const before = this.#previous?.get(listed.name);
       // An unchanged tool keeps its entry, compared in place without a new snapshot being made: a
       // rediscovery of thousands of tools (list_changed, a reconnect) mostly finds them unchanged.
-      entries.set(listed.name, before !== undefined && listsAs(listed, before) ? before : toEntry(listed));
+      entries.set(listed.name, before !== undefined && listsAs(listed, before) ? before : toEntry(listed, owned));
     }
   }
 
@@ -254,16 +257,17 @@ function optionalJsonEqual(listed: unknown, kept: unknown): boolean {
   return listed === undefined || kept === undefined ? listed === kept : jsonEqual(listed, kept);
 }
 
-function toEntry(listed: ListedTool): CatalogEntry {
+function toEntry(listed: ListedTool, owned: boolean): CatalogEntry {
   const { title, outputSchema, annotations, ui } = listed;
+  const freeze = owned ? freezeOwnedJson : frozenSnapshot;
   const descriptor: MCPToolDescriptor = {
     name: listed.name,
     ...(title !== undefined ? { title } : {}),
     description: listed.description,
     // The shared defaults are frozen already, so their snapshot is the object itself.
-    inputSchema: frozenSnapshot(listed.inputSchema),
-    ...(outputSchema !== undefined ? { outputSchema: frozenSnapshot(outputSchema) } : {}),
-    ...(annotations !== undefined ? { annotations: frozenSnapshot(annotations) } : {}),
+    inputSchema: freeze(listed.inputSchema),
+    ...(outputSchema !== undefined ? { outputSchema: freeze(outputSchema) } : {}),
+    ...(annotations !== undefined ? { annotations: freeze(annotations) } : {}),
     ...(ui !== undefined ? { ui } : {}),
   };
   return new CatalogEntry(Object.freeze(descriptor), listed.inputProblem, listed.requiresTask);

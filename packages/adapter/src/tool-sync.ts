@@ -176,7 +176,7 @@ export class ToolSync implements SessionHooks {
   async #discover(session: Session, filter: CompiledToolFilter): Promise<ToolCatalog> {
     const { logger, serverName } = this.#context;
     const builder = new CatalogEntriesBuilder(this.#lastListed);
-    const fromCache = await this.#listTools(session, (page) => builder.addPage(page, serverName));
+    const fromCache = await this.#listTools(session, (page, owned) => builder.addPage(page, { serverName, owned }));
     let entries = builder.finish(logger);
     const { pins } = this.#context;
     if (pins !== undefined) {
@@ -195,7 +195,7 @@ export class ToolSync implements SessionHooks {
    * tools/list on the server page by page, or the listing a valid cross-process cache entry holds
    * (one page: the cache keeps whole listings). Resolves to whether it came from the cache.
    */
-  async #listTools(session: Session, onPage: (tools: readonly unknown[]) => void): Promise<boolean> {
+  async #listTools(session: Session, onPage: (tools: readonly unknown[], owned: boolean) => void): Promise<boolean> {
     const cache = this.#context.listingCache;
     if (cache === undefined) {
       await forEachPage(this.#listing, session, TOOLS_LIST, onPage);
@@ -204,7 +204,7 @@ export class ToolSync implements SessionHooks {
     const { tools, fromCache } = await cache.list(session, (hints) =>
       listAllPages(recordingHints(this.#listing, hints), session, TOOLS_LIST),
     );
-    onPage(tools);
+    onPage(tools, false);
     return fromCache;
   }
 

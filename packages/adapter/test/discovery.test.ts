@@ -1,7 +1,9 @@
 import { createSchemaValidator, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { markParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { describe, expect, it } from "vitest";
 import { MCPDiscoveryError, MCPNotConnectedError, MCPToolAdapter, type MCPToolAdapterOptions } from "../src/index.js";
 import { connectedHarness, createHarness, STDIO_CONFIG } from "./helpers.js";
@@ -94,6 +96,53 @@ describe("discoverTools", () => {
     expect(Object.isFrozen(schema)).toBe(false);
     expect(adapter.discoveredTools).toBe(cached);
     await adapter.disconnect();
+  });
+
+  it("freezes a listing its transport parsed from the wire in place, and copies an unmarked one", async () => {
+    // What our stdio transport does: each message parsed from the bytes read, its result marked.
+    const schema = { type: "object", properties: { a: { type: "string", enum: ["x", "y"] } } };
+    const delivered: unknown[] = [];
+    const adapterOver = (mark: boolean) =>
+      new MCPToolAdapter(STDIO_CONFIG, {
+        transport: async () => {
+          const server = new McpServer({ name: "wire", version: "1" }, { capabilities: { tools: {} } });
+          server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+            tools: [{ name: "t", inputSchema: schema }],
+          }));
+          const [client, serverSide] = InMemoryTransport.createLinkedPair();
+          await server.connect(serverSide);
+          const wire: Transport = {
+            start: () => client.start(),
+            send: (message, options) => client.send(message, options),
+            close: () => client.close(),
+          };
+          client.onmessage = (message) => {
+            const parsed = JSON.parse(JSON.stringify(message)) as { result?: { tools?: { inputSchema: unknown }[] } };
+            if (mark) markParsedFromWire(parsed.result);
+            const listed = parsed.result?.tools?.[0]?.inputSchema;
+            if (listed !== undefined) delivered.push(listed);
+            wire.onmessage?.(parsed as never);
+          };
+          client.onclose = () => wire.onclose?.();
+          client.onerror = (error) => wire.onerror?.(error);
+          return wire;
+        },
+      });
+    const marked = adapterOver(true);
+    await marked.connect();
+    const [kept] = await marked.discoverTools();
+    expect(kept!.inputSchema).toBe(delivered[0]);
+    expect(Object.isFrozen(kept!.inputSchema) && Object.isFrozen(kept!.inputSchema.properties)).toBe(true);
+    await marked.disconnect();
+
+    const unmarked = adapterOver(false);
+    await unmarked.connect();
+    const [copied] = await unmarked.discoverTools();
+    expect(copied!.inputSchema).toEqual(delivered[1]);
+    expect(copied!.inputSchema).not.toBe(delivered[1]);
+    expect(Object.isFrozen(delivered[1])).toBe(false);
+    expect(Object.isFrozen(schema)).toBe(false);
+    await unmarked.disconnect();
   });
 
   it("throws MCPNotConnectedError when not connected", async () => {

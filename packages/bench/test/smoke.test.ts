@@ -62,6 +62,7 @@ const EXPECTED_FIGURES = [
   "heap.growth",
   "heap.in-memory-throughput",
   "server-set.connect.parallel",
+  "server-set.connect.parallel.cpu",
   "server-set.connect.slowest-member",
   "server-set.connect.parallel-over-slowest",
   "server-set.connect.solo",

@@ -30,3 +30,21 @@ export function timerDelayOr(value: number | undefined, fallback: number): numbe
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** Values a transport has just parsed from the bytes it read; see markParsedFromWire. */
+const parsedFromWire = new WeakSet<object>();
+
+/**
+ * Marks an object a transport has just made with `JSON.parse` from what it read (a response's
+ * `result`): no one else holds it yet, so whoever keeps it (tool discovery keeping thousands of
+ * schemas) may freeze it where it is instead of copying it. Anything else is left unmarked and
+ * is copied as before: an in-process server's objects are its own.
+ */
+export function markParsedFromWire(value: unknown): void {
+  if (typeof value === "object" && value !== null) parsedFromWire.add(value);
+}
+
+/** Whether a transport marked `value` with markParsedFromWire. */
+export function isParsedFromWire(value: unknown): boolean {
+  return typeof value === "object" && value !== null && parsedFromWire.has(value);
+}

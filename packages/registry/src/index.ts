@@ -1,4 +1,4 @@
-export { frozenSnapshot } from "./frozen-snapshot.js";
+export { freezeOwnedJson, frozenSnapshot } from "./frozen-snapshot.js";
 export { RegistryError, type RegistryErrorCode } from "./registry-error.js";
 export { ToolRegistry } from "./tool-registry.js";
 export {

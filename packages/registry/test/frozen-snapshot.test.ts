@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ToolRegistry } from "../src/index.js";
-import { frozenSnapshot } from "../src/frozen-snapshot.js";
+import { freezeOwnedJson, frozenSnapshot } from "../src/frozen-snapshot.js";
 import { deepFreeze } from "../src/freeze.js";
 import { toolDefinition } from "./tool-definition.js";
 
@@ -126,5 +126,33 @@ describe("frozenSnapshot of unfrozen data (what a tool source hands over)", () =
     expect(copy.at).not.toBe(cyclic.at);
     expect(Object.isFrozen(copy)).toBe(true);
     expect(() => frozenSnapshot({ callback: () => 1 })).toThrow();
+  });
+});
+
+describe("freezeOwnedJson (what JSON.parse just returned, owned by the caller)", () => {
+  it("freezes the data where it is, and a later snapshot shares it without copying", () => {
+    const parsed = JSON.parse(
+      '{"type":"object","properties":{"q":{"type":"string","enum":["a","b"]},"__proto__":{"x":1}},"required":["q"]}',
+    ) as { properties: { q: { enum: string[] } } };
+    const enumList = parsed.properties.q.enum;
+    expect(freezeOwnedJson(parsed)).toBe(parsed);
+    expect(Object.isFrozen(parsed) && Object.isFrozen(parsed.properties.q) && Object.isFrozen(enumList)).toBe(true);
+    expect(Object.getOwnPropertyNames(parsed.properties)).toEqual(["q", "__proto__"]);
+    expect(frozenSnapshot(parsed)).toBe(parsed);
+    expect(() => {
+      "use strict";
+      enumList.push("c");
+    }).toThrow(TypeError);
+  });
+
+  it("copies instead what is not plain JSON data, as frozenSnapshot does", () => {
+    const cyclic: Record<string, unknown> = { at: new Date(5), plain: { n: 1 } };
+    cyclic.self = cyclic;
+    const kept = freezeOwnedJson(cyclic);
+    expect(kept).not.toBe(cyclic);
+    expect(kept.self).toBe(kept);
+    expect(kept.at).toEqual(new Date(5));
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(() => freezeOwnedJson({ callback: () => 1 })).toThrow();
   });
 });

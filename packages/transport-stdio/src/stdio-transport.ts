@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { describeCause } from "@mcp-tool-adapter/core";
+import { markParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { assertStdioServerConfig } from "./config-check.js";
 import type { StdioServerConfig } from "./config.js";
 import { buildServerEnvironment } from "./environment.js";
@@ -536,6 +537,8 @@ export class StdioTransport implements Transport {
       );
       return;
     }
+    // Parsed from our own read just now: a reader that keeps the result may freeze it in place.
+    markParsedFromWire((result.data as { result?: unknown }).result);
     this.#deliver(result.data);
   }
 

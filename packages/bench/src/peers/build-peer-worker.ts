@@ -9,10 +9,12 @@ export interface PeerBundles {
   readonly worker: string;
   /** The generated-tools server (src/servers/generated-tools-server.ts), likewise. */
   readonly generatedServer: string;
+  /** The light stdio server of the many-servers scenario (src/servers/light-tools-server.ts), likewise. */
+  readonly lightServer: string;
 }
 
 /**
- * Bundles the peer worker and the generated server into plain JavaScript with every package left
+ * Bundles the peer worker and the bench's servers into plain JavaScript with every package left
  * external. The worker then runs on bare `node`: no TypeScript loader hooks slow its imports, and
  * each library (ours included) loads its published build from node_modules, as in a user's process.
  */
@@ -22,10 +24,12 @@ export async function buildPeerBundles(): Promise<PeerBundles> {
   const bundles: PeerBundles = {
     worker: `${OUT_DIR}peer-worker.mjs`,
     generatedServer: `${OUT_DIR}generated-tools-server.mjs`,
+    lightServer: `${OUT_DIR}light-tools-server.mjs`,
   };
   const entries: [string, string][] = [
     [fileURLToPath(new URL("peer-worker.ts", import.meta.url)), bundles.worker],
     [fileURLToPath(new URL("../servers/generated-tools-server.ts", import.meta.url)), bundles.generatedServer],
+    [fileURLToPath(new URL("../servers/light-tools-server.ts", import.meta.url)), bundles.lightServer],
   ];
   try {
     await Promise.all(

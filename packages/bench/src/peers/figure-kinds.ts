@@ -39,9 +39,17 @@ export const PEER_FIGURE_KINDS: readonly PeerFigureKind[] = [
   { key: "list.cpu", label: "connect + list, client CPU", unit: "ms", read: (r) => r.listCpuMs ?? Number.NaN },
   {
     key: "list.rss",
-    label: "connect + list, peak RSS above the start",
+    label: "connect + list, peak RSS of the process",
     unit: "MB",
     read: (r) => r.listPeakRssMb ?? Number.NaN,
+  },
+  {
+    // Shown, not judged: it depends on how much heap the side had committed before the listing.
+    key: "list.rss.rise",
+    label: "connect + list, that peak above the RSS at its start",
+    unit: "MB",
+    ratioless: true,
+    read: (r) => r.listRssRiseMb ?? Number.NaN,
   },
   { key: "connect", label: "connect + handshake", unit: "ms", read: (r) => r.connectMs },
 ];

@@ -58,8 +58,10 @@ export interface PeerSideResult {
   /** Listing every tool of the generated server on a second connection, wall time and client CPU (when the job lists). */
   readonly listMs?: number;
   readonly listCpuMs?: number;
-  /** How far the resident memory rose above its level at the start of the listing (Linux only). */
+  /** The process's peak resident memory while listing (Linux only). */
   readonly listPeakRssMb?: number;
+  /** How far that peak rose above the resident memory at the start of the listing (Linux only). */
+  readonly listRssRiseMb?: number;
   readonly toolCount?: number;
 }
 

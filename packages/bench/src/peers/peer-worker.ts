@@ -107,13 +107,20 @@ async function runSide(job: PeerSideJob): Promise<PeerSideResult> {
 /**
  * A second connection, to the generated server: connect and list every tool, timed together,
  * because LangChain and Mastra list the tools as part of connecting (the listing cannot be
- * timed apart from their connect); the handshake is small next to 5,000 tools. The peak RSS is
- * how far the process's resident memory rose above where it stood (after full GCs) when the
- * listing began: the peak is reset first, so the calls before do not count.
+ * timed apart from their connect); the handshake is small next to 5,000 tools.
+ * Memory: the kernel's own high-water mark (VmHWM, exact, no sampling), reset right before the
+ * listing, so it is the process's peak resident memory while listing. That absolute peak is the
+ * judged figure; its rise above the RSS at the start is reported beside it, but it swings with
+ * how much heap the side's earlier work left committed (a side whose imports already grew V8's
+ * young generation to its full size shows that growth before the listing, not during it).
  */
-async function listAll(
-  client: PeerClient,
-): Promise<{ listMs: number; listCpuMs: number; listPeakRssMb?: number; toolCount: number }> {
+async function listAll(client: PeerClient): Promise<{
+  listMs: number;
+  listCpuMs: number;
+  listPeakRssMb?: number;
+  listRssRiseMb?: number;
+  toolCount: number;
+}> {
   await heapAfterGcMb();
   const peakReset = resetPeakRss();
   const rssBefore = currentRssMb();
@@ -124,7 +131,9 @@ async function listAll(
     const toolCount = await client.listAll();
     const listMs = performance.now() - begin;
     const listCpuMs = cpuMicrosSince(cpu) / 1000;
-    return { listMs, listCpuMs, toolCount, ...(peakReset ? { listPeakRssMb: peakRssMb() - rssBefore } : {}) };
+    if (!peakReset) return { listMs, listCpuMs, toolCount };
+    const peak = peakRssMb();
+    return { listMs, listCpuMs, toolCount, listPeakRssMb: peak, listRssRiseMb: peak - rssBefore };
   } finally {
     await client.close();
   }

@@ -19,6 +19,8 @@ export interface ServerSetJob {
   /** Calls spread round-robin over every server's tools, `inFlight` at a time. */
   readonly calls: number;
   readonly inFlight: number;
+  /** Each server's connect deadline (the set's connectTimeoutMs). */
+  readonly connectTimeoutMs: number;
 }
 
 export interface ServerSetResult {
@@ -26,6 +28,8 @@ export interface ServerSetResult {
   readonly soloConnectMs: readonly number[];
   /** connect() of the whole set, all servers in parallel. */
   readonly parallelConnectMs: number;
+  /** This process's CPU during that parallel connect (spawns, handshakes, listings, registration). */
+  readonly parallelConnectCpuMs: number;
   /** Each server's own connect-and-register time inside that parallel connect (the set's report). */
   readonly memberConnectMs: readonly number[];
   /** Live heap after full GCs before the parallel connect, and with every server connected and idle. */
@@ -50,10 +54,11 @@ async function measure(job: ServerSetJob): Promise<ServerSetResult> {
   const preexisting = new Set(listOwnedProcesses().map((info) => info.pid));
   const names = Array.from({ length: job.servers }, (_, index) => `server${index}`);
   const entry = { transport: "stdio" as const, command: job.command, args: [...job.args], env: { ...job.env } };
+  const options = { connectTimeoutMs: job.connectTimeoutMs };
 
   const soloConnectMs: number[] = [];
   for (const name of names) {
-    const solo = new MCPServerSet({ [name]: entry });
+    const solo = new MCPServerSet({ [name]: entry }, options);
     const started = performance.now();
     const report = await solo.connect();
     soloConnectMs.push(performance.now() - started);
@@ -62,12 +67,21 @@ async function measure(job: ServerSetJob): Promise<ServerSetResult> {
       throw new Error(`server set bench: ${name} did not connect alone: ${JSON.stringify(report.servers[0]?.error)}`);
   }
 
-  const set = new MCPServerSet(Object.fromEntries(names.map((name) => [name, entry])));
+  const set = new MCPServerSet(Object.fromEntries(names.map((name) => [name, entry])), options);
   const heapBeforeMb = await heapAfterGcMb();
+  const connectCpu = process.cpuUsage();
   const connectStarted = performance.now();
   const report = await set.connect();
   const parallelConnectMs = performance.now() - connectStarted;
-  if (!report.ok) throw new Error(`server set bench: ${report.failed.join(", ")} failed to connect in parallel`);
+  const connectSpent = process.cpuUsage(connectCpu);
+  if (!report.ok) {
+    const failures = report.servers
+      .filter((server) => server.status === "failed")
+      .map((server) => `${server.name} (${server.stage ?? "?"}): ${server.error?.message ?? "no error given"}`);
+    throw new Error(
+      `server set bench: ${report.failed.length} server(s) failed to connect in parallel: ${failures.join("; ")}`,
+    );
+  }
   const heapConnectedMb = await heapAfterGcMb();
 
   // Each server's first tool, round-robin: every call goes to the next server.
@@ -99,6 +113,7 @@ async function measure(job: ServerSetJob): Promise<ServerSetResult> {
   return {
     soloConnectMs,
     parallelConnectMs,
+    parallelConnectCpuMs: (connectSpent.user + connectSpent.system) / 1000,
     memberConnectMs: report.servers.map((server) => server.durationMs),
     heapBeforeMb,
     heapConnectedMb,
