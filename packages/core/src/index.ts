@@ -36,6 +36,13 @@ export {
   type MCPPairedToolResult,
   type MCPSamplingTurn,
 } from "./sampling-conversation.js";
+export {
+  createJsonRpcMessageCheck,
+  isPlainJsonRpcResultOrCall,
+  type JsonRpcCheck,
+  type JsonRpcMessageCheck,
+  type JsonRpcMessageSchema,
+} from "./json-rpc-check.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
 export type {
   MCPClientRequestContext,
