@@ -39,6 +39,13 @@ export {
   type MCPSamplingModelChoice,
   type MCPSamplingTurn,
 } from "./sampling-conversation.js";
+export {
+  createJsonRpcMessageCheck,
+  isPlainJsonRpcResultOrCall,
+  type JsonRpcCheck,
+  type JsonRpcMessageCheck,
+  type JsonRpcMessageSchema,
+} from "./json-rpc-check.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
 export type {
   MCPClientRequestContext,

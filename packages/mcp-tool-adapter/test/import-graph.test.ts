@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { IMPORT_RECORDER_PATH } from "@mcp-tool-adapter/test-helpers";
+import { startEverythingHttp } from "@mcp-tool-adapter/test-servers";
 import { describe, expect, it } from "vitest";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -56,7 +57,7 @@ describe("importing the library", () => {
     expect(urls.some((url) => url.includes("/packages/core/src/index.ts"))).toBe(true);
     expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(commander|ora)[@/]/.test(url))).toEqual([]);
     // The default engine speaks JSON-RPC itself: SDK 1.x's types.js (its Zod schemas, some 5 MB of
-    // live heap), its Protocol and zod load with its Client (engine: "sdk-v1") or an HTTP transport only.
+    // live heap), its Protocol and zod load with its Client (engine: "sdk-v1"), the legacy SSE transport or OAuth only.
     expect(
       urls.filter((url) =>
         /\/sdk\/dist\/esm\/types\.js$|\/shared\/protocol\.js$|\/node_modules\/(\.pnpm\/)?zod[@/]|\/zod-to-json-schema\//.test(
@@ -98,6 +99,32 @@ describe("importing the library", () => {
       ${printResolved}`;
     const urls = await modulesResolvedBy(script);
     expect(urls.some((url) => url.includes("/packages/transport-http/src/index.ts"))).toBe(true);
+  });
+
+  it("speaks streamable HTTP without SDK 1.x's client transports, auth, types.js or zod", async () => {
+    const server = await startEverythingHttp({ mode: "streamableHttp" });
+    try {
+      const script = `const { MCPToolAdapter } = await import("mcp-tool-adapter");
+        const adapter = new MCPToolAdapter({ name: "web", transport: "streamable-http", url: ${JSON.stringify(server.url)} });
+        await adapter.connect();
+        const tools = await adapter.discoverTools();
+        const result = await adapter.invoke("echo", { message: "over HTTP" });
+        if (tools.length === 0 || !result.success) throw new Error("the HTTP call failed: " + JSON.stringify(result));
+        await adapter.disconnect();
+        ${printResolved}`;
+      const urls = await modulesResolvedBy(script);
+      expect(urls.some((url) => url.includes("/packages/transport-http/src/streamable-client.ts"))).toBe(true);
+      // The legacy SSE transport and the OAuth flow load SDK 1.x's client modules when they are used.
+      expect(
+        urls.filter((url) =>
+          /\/sdk\/dist\/esm\/(types|client\/(auth|sse|streamableHttp))\.js$|\/node_modules\/(\.pnpm\/)?zod[@/]/.test(
+            url,
+          ),
+        ),
+      ).toEqual([]);
+    } finally {
+      await server.stop();
+    }
   });
 
   it("loads ajv's draft 2019-09 and 2020-12 builds and the RE2 engine only once a schema needs them", async () => {

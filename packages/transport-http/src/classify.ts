@@ -1,9 +1,8 @@
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { AUTH_FAILED, AUTH_REQUIRED, describeCause, MCPToolAdapterError } from "@mcp-tool-adapter/core";
 import { HttpTransportError, type HttpTransportErrorCode, type HttpTransportKind } from "./errors.js";
 import { redactSecrets } from "./redact.js";
+import { isSdkError } from "./sdk-errors.js";
+import { HttpStatusError } from "./status-error.js";
 
 export interface FailureContext {
   transport: HttpTransportKind;
@@ -47,7 +46,7 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
   if (MCPToolAdapterError.isInstance(error) && (error.code === AUTH_REQUIRED || error.code === AUTH_FAILED)) {
     return make(error.code, `${capitalize(where)} needs authorization: ${detail}`);
   }
-  if (error instanceof UnauthorizedError) {
+  if (isSdkError(error, "UnauthorizedError")) {
     return make("AUTH_FAILED", `Authentication failed for ${where}: ${detail}. ${AUTH_ADVICE}`);
   }
 
@@ -61,11 +60,11 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
   // The SSE library reports network failures as a flattened string; the fetch error itself
   // was seen by our fetch wrapper and is the better cause.
   const network =
-    networkErrorCode(error) ?? (error instanceof SseError ? networkErrorCode(context.lastNetworkError) : undefined);
+    networkErrorCode(error) ?? (isSdkError(error, "SseError") ? networkErrorCode(context.lastNetworkError) : undefined);
   if (
     network !== undefined ||
     isFetchFailure(error) ||
-    (error instanceof SseError && isFetchFailure(context.lastNetworkError))
+    (isSdkError(error, "SseError") && isFetchFailure(context.lastNetworkError))
   ) {
     const networkCause =
       network !== undefined && networkErrorCode(error) === undefined
@@ -79,7 +78,7 @@ export function classifyFailure(error: unknown, context: FailureContext): HttpTr
     );
   }
 
-  if (error instanceof StreamableHTTPError && error.code === -1) {
+  if (error instanceof HttpStatusError && error.status === -1) {
     return make(
       "UNEXPECTED_RESPONSE",
       `${capitalize(where)} got a response it cannot use: ${detail}. Check that the URL is an MCP endpoint.`,
@@ -154,8 +153,8 @@ function classifyStatus(
 }
 
 function statusOf(error: unknown): number | undefined {
-  if (error instanceof StreamableHTTPError || error instanceof SseError) {
-    const code = error.code;
+  if (error instanceof HttpStatusError || isSdkError(error, "SseError")) {
+    const code = error instanceof HttpStatusError ? error.status : (error as { code?: unknown }).code;
     return typeof code === "number" && code >= 100 && code <= 599 ? code : undefined;
   }
   // The legacy SSE transport throws a plain Error for a failed POST.

@@ -1,6 +1,4 @@
-import { extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { isStepUpAuthProvider } from "@mcp-tool-adapter/core";
 import type { Dispatcher } from "undici";
@@ -9,8 +7,12 @@ import { HttpTransportError, type HttpTransportKind } from "./errors.js";
 import { FallbackHttpTransport } from "./fallback-transport.js";
 import { createGuardedFetch } from "./guarded-fetch.js";
 import { HttpTransport } from "./http-transport.js";
+import { checkJsonRpcMessage } from "./json-rpc-message.js";
+import { LegacySseClient } from "./legacy-sse-client.js";
 import type { Logger } from "./logger.js";
 import { addHeaderSecrets, addUrlSecrets, displayUrl, redactSecrets } from "./redact.js";
+import { StreamableHttpClient } from "./streamable-client.js";
+import { bearerChallengeOf } from "./www-authenticate.js";
 
 /** Default `maxMessageBytes`: 64 MiB, far above any sane MCP message, far below memory trouble. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -30,7 +32,7 @@ export interface HttpTransportOptions {
   dispatcher?: Dispatcher;
   /** Node, without `fetch`: where HTTP_PROXY / HTTPS_PROXY / NO_PROXY are read (lower case first). Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** The SDK's OAuth client provider, passed through to the SDK transport. */
+  /** An SDK 1.x OAuth client provider: its tokens are sent, and its flow runs on a 401 (or a 403 `insufficient_scope`). */
   authProvider?: OAuthClientProvider;
   logger?: Logger;
   /** Largest response body, or server-sent event, accepted. Default 64 MiB. */
@@ -99,16 +101,17 @@ function buildTransport(
     secrets,
     onOversizedEvent: (error, requestBody) => served.transport?.handleOversizedEvent(error, requestBody),
   });
-  const sdkOptions = {
-    requestInit: { headers },
-    fetch: reportingScopeChallenges(guard.fetch, options.authProvider),
-    ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
-  };
+  const fetch = reportingScopeChallenges(guard.fetch, options.authProvider);
   const inner =
     kind === "sse"
-      ? // eslint-disable-next-line @typescript-eslint/no-deprecated -- legacy SSE servers are exactly what this transport is for
-        new SSEClientTransport(url, { ...sdkOptions, eventSourceInit: { fetch: guard.fetch } })
-      : new StreamableHTTPClientTransport(url, sdkOptions);
+      ? new LegacySseClient({ url, headers, fetch, eventSourceFetch: guard.fetch, authProvider: options.authProvider })
+      : new StreamableHttpClient({
+          url,
+          headers,
+          fetch,
+          checkMessage: checkJsonRpcMessage,
+          authProvider: options.authProvider,
+        });
   const transport = new HttpTransport(inner, {
     transport: kind,
     url: shownUrl,
@@ -123,15 +126,15 @@ function buildTransport(
 
 /**
  * Tells a step-up provider (core's StepUpAuthProvider, e.g. @mcp-tool-adapter/oauth's) which
- * scopes a `403 insufficient_scope` named, before the SDK reacts to it: the SDK would otherwise
- * refresh the same scopes and give up.
+ * scopes a `403 insufficient_scope` named, before the transport reacts to it: the SDK's auth flow
+ * would otherwise refresh the same scopes and give up.
  */
 function reportingScopeChallenges(fetchFn: FetchLike, provider: OAuthClientProvider | undefined): FetchLike {
   if (!isStepUpAuthProvider(provider)) return fetchFn;
   return async (input, init) => {
     const response = await fetchFn(input, init);
     if (response.status === 403) {
-      const { error, scope } = extractWWWAuthenticateParams(response);
+      const { error, scope } = bearerChallengeOf(response);
       if (error === "insufficient_scope") await provider.noteInsufficientScope(scope);
     }
     return response;

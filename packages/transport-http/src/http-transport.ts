@@ -1,4 +1,3 @@
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { describeCause, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
@@ -7,8 +6,9 @@ import { HttpTransportError, type HttpTransportKind } from "./errors.js";
 import type { GuardedFetch } from "./guarded-fetch.js";
 import type { Logger } from "./logger.js";
 import { redactSecrets } from "./redact.js";
+import { isSdkError } from "./sdk-errors.js";
 
-/** What an SDK client transport offers beyond the base Transport interface. */
+/** What a client transport (ours for streamable HTTP, SDK 1.x's for SSE) offers beyond the base Transport interface. */
 type SdkHttpTransport = Transport & { terminateSession?(): Promise<void> };
 
 export interface HttpTransportContext {
@@ -175,7 +175,7 @@ export class HttpTransport implements Transport {
     if (describeCause(error).includes("exceeds maxMessageBytes")) return;
     // The SDK reports "unauthorized" before it throws it from send(); after a login with a human
     // the send is retried, and send() reports the error itself if it stays a failure.
-    if (error instanceof UnauthorizedError && this.sendsInFlight > 0 && this.context.takeFreshLogin !== undefined)
+    if (isSdkError(error, "UnauthorizedError") && this.sendsInFlight > 0 && this.context.takeFreshLogin !== undefined)
       return;
     const phase = this.started ? "stream" : "connect";
     this.report(this.toError(error, phase));

@@ -1,0 +1,219 @@
+import {
+  startFaultHttpServer,
+  type FaultBehavior,
+  type FaultHttpServer,
+  type RecordedRequest,
+} from "@mcp-tool-adapter/test-servers";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createStreamableHttpTransport, HttpTransportError } from "../src/index.js";
+import { rejectionOf, waitFor } from "./helpers.js";
+
+// The wire behaviour of the streamable HTTP client transport (MCP 2025-11-25, "Streamable HTTP"),
+// against a scripted server on 127.0.0.1: what it sends, and what it makes of each kind of answer.
+
+let server: FaultHttpServer | undefined;
+let transport: Transport | undefined;
+
+afterEach(async () => {
+  await transport?.close();
+  await server?.close();
+  transport = server = undefined;
+});
+
+const initialize: JSONRPCMessage = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
+const initialized: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/initialized" };
+const listTools = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "tools/list", params: {} });
+
+function json(body: unknown, headers: Record<string, string> = {}): FaultBehavior {
+  return { kind: "status", status: 200, body: body as Record<string, unknown>, headers };
+}
+
+function sse(chunks: string[], more: Partial<Extract<FaultBehavior, { kind: "chunks" }>> = {}): FaultBehavior {
+  return { kind: "chunks", contentType: "text/event-stream", chunks, ...more };
+}
+
+function idOf(request: RecordedRequest): unknown {
+  return request.body === "" ? undefined : (JSON.parse(request.body) as { id?: unknown }).id;
+}
+
+/** Starts the server with `plan`, and a transport to it that records what it hears. */
+async function connect(plan: (request: RecordedRequest, index: number) => FaultBehavior) {
+  server = await startFaultHttpServer(plan);
+  const created = createStreamableHttpTransport({ url: server.url, headers: { "X-Team": "blue" } });
+  transport = created;
+  const heard: JSONRPCMessage[] = [];
+  const errors: Error[] = [];
+  created.onmessage = (message) => heard.push(message);
+  created.onerror = (error) => errors.push(error);
+  await created.start();
+  return { transport: created, server, heard, errors };
+}
+
+describe("the streamable HTTP client transport on the wire", () => {
+  it("POSTs JSON with the spec's headers, the session id and protocol version once known, and opens the GET stream after initialized", async () => {
+    const { transport, server, heard, errors } = await connect((request) => {
+      if (request.method === "GET") return { kind: "status", status: 405 };
+      if (idOf(request) === undefined) return { kind: "status", status: 202 };
+      return json({ jsonrpc: "2.0", id: idOf(request), result: { ok: true } }, { "mcp-session-id": "s-1" });
+    });
+    await transport.send(initialize);
+    transport.setProtocolVersion?.("2025-11-25");
+    await transport.send(initialized);
+    await transport.send(listTools(2));
+    await waitFor(() => server.requests.some((request) => request.method === "GET"));
+    const [first, second, ...rest] = server.requests;
+    expect(first?.headers).toMatchObject({
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      "x-team": "blue",
+    });
+    expect(first?.headers["mcp-session-id"]).toBeUndefined();
+    expect(first?.headers["mcp-protocol-version"]).toBeUndefined();
+    expect(second?.headers).toMatchObject({ "mcp-session-id": "s-1", "mcp-protocol-version": "2025-11-25" });
+    const get = rest.find((request) => request.method === "GET");
+    expect(get?.headers).toMatchObject({ accept: "text/event-stream", "mcp-session-id": "s-1", "x-team": "blue" });
+    expect(transport.sessionId).toBe("s-1");
+    expect(heard).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { ok: true } },
+      { jsonrpc: "2.0", id: 2, result: { ok: true } },
+    ]);
+    // 405 on the GET: the server has no standalone stream, which is no error.
+    expect(errors).toEqual([]);
+  });
+
+  it("delivers a POST's event stream in order, however the server cuts it into chunks and lines", async () => {
+    const { transport, heard, errors } = await connect(() =>
+      sse(
+        [
+          ': a comment\r\nid: e1\r\ndata:\r\n\r\nevent: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress",',
+          '"params":{"progressToken":1,"progress":1}}\n\ndata: {"jsonrpc":"2.0","id":"r1","method":"roots/list"}\r',
+          '\n\r\ndata: {"jsonrpc":"2.0","id":5,\ndata: "result":{"tools":[]}}\n\n',
+        ],
+        { intervalMs: 20 },
+      ),
+    );
+    await transport.send(listTools(5));
+    await waitFor(() => heard.length === 3);
+    expect(heard).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } },
+      { jsonrpc: "2.0", id: "r1", method: "roots/list" },
+      // Two data lines are one message, joined with a line break.
+      { jsonrpc: "2.0", id: 5, result: { tools: [] } },
+    ]);
+    expect(errors).toEqual([]);
+  });
+
+  it("resumes a POST's stream that broke before its response with Last-Event-ID, after the server's retry", async () => {
+    const { transport, server, heard, errors } = await connect((request) => {
+      if (request.method === "POST")
+        return sse(
+          [
+            "id: p0\nretry: 20\ndata:\n\n",
+            'id: p1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"half"}}\n\n',
+          ],
+          { dropAfter: true },
+        );
+      return sse(['id: p2\ndata: {"jsonrpc":"2.0","id":7,"result":{"done":true}}\n\n']);
+    });
+    await transport.send(listTools(7));
+    await waitFor(() => heard.length === 2);
+    expect(heard[1]).toEqual({ jsonrpc: "2.0", id: 7, result: { done: true } });
+    const resumed = server.requests.find((request) => request.method === "GET");
+    expect(resumed?.headers["last-event-id"]).toBe("p1");
+    // The stream that broke is reported; the resumption that answered is not.
+    expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(/event stream/)]);
+  });
+
+  it("gives up resuming the standalone stream after the bounded attempts, and says so", async () => {
+    const { transport, server, errors } = await connect((request) => {
+      if (request.method === "POST") return { kind: "status", status: 202 };
+      return request.headers["last-event-id"] === undefined
+        ? sse(["retry: 10\nid: g1\ndata:\n\n"], { dropAfter: true })
+        : { kind: "status", status: 500 };
+    });
+    await transport.send(initialized);
+    await waitFor(() => errors.some((error) => error.message.includes("Maximum reconnection attempts")));
+    const gets = server.requests.filter((request) => request.method === "GET");
+    expect(gets.map((request) => request.headers["last-event-id"])).toEqual([undefined, "g1", "g1"]);
+  });
+
+  it("ends the session with a DELETE, tolerating a 405", async () => {
+    const { transport, server } = await connect((request) =>
+      request.method === "DELETE"
+        ? { kind: "status", status: 405 }
+        : json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-9" }),
+    );
+    await transport.send(initialize);
+    await (transport as Transport & { terminateSession(): Promise<void> }).terminateSession();
+    const deleted = server.requests.at(-1);
+    expect(deleted?.method).toBe("DELETE");
+    expect(deleted?.headers["mcp-session-id"]).toBe("s-9");
+    expect(transport.sessionId).toBeUndefined();
+  });
+
+  it("fails a POST answered 404 in a session as NOT_FOUND with status 404, the session id kept (the session expired)", async () => {
+    const { transport } = await connect((_request, index) =>
+      index === 0
+        ? json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-2" })
+        : { kind: "status", status: 404, body: "no such session" },
+    );
+    await transport.send(initialize);
+    const error = await rejectionOf(transport.send(listTools(2)));
+    expect(HttpTransportError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "NOT_FOUND", status: 404 });
+    expect((error as Error).message).toContain("no such session");
+    expect(transport.sessionId).toBe("s-2");
+  });
+
+  it("refuses an answer that is neither JSON nor an event stream as UNEXPECTED_RESPONSE", async () => {
+    const { transport } = await connect(() => ({
+      kind: "status",
+      status: 200,
+      body: "<html>hi</html>",
+      headers: { "content-type": "text/html" },
+    }));
+    const error = await rejectionOf(transport.send(listTools(1)));
+    expect(error).toMatchObject({ code: "UNEXPECTED_RESPONSE" });
+    expect((error as Error).message).toContain("text/html");
+  });
+
+  it("follows a same-origin 307 and refuses to follow one to another origin", async () => {
+    const { transport, server } = await connect((request) => {
+      if (request.url === "/mcp") return { kind: "status", status: 307, headers: { location: "/moved" } };
+      if (request.url === "/moved")
+        return { kind: "status", status: 307, headers: { location: "http://localhost:1/elsewhere" } };
+      return { kind: "status", status: 500 };
+    });
+    const error = await rejectionOf(transport.send(listTools(1)));
+    expect(server.requests.map((request) => request.url)).toEqual(["/mcp", "/moved"]);
+    expect(error).toMatchObject({ code: "UNEXPECTED_RESPONSE", status: 307 });
+    expect((error as Error).message).toContain("Redirect to http://localhost:1/elsewhere not followed");
+  });
+
+  it("delivers what only the full schema can pass, and reports, without delivering, what it refuses", async () => {
+    const { transport, heard, errors } = await connect((request) =>
+      idOf(request) === 1
+        ? json({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found", data: { x: 1 } } })
+        : sse([
+            'data: {"jsonrpc":"2.0","id":2,"result":[1]}\n\n',
+            'data: {"jsonrpc":"2.0","id":2,"result":{"_meta":{"k":1}}}\n\n',
+          ]),
+    );
+    await transport.send(listTools(1));
+    await transport.send(listTools(2));
+    await waitFor(() => heard.length === 2);
+    expect(heard).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found", data: { x: 1 } } },
+      { jsonrpc: "2.0", id: 2, result: { _meta: { k: 1 } } },
+    ]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.message).toMatch(/not valid JSON-RPC/);
+  });
+});
