@@ -8,3 +8,7 @@ const argv = process.argv.slice(2);
 const prestarted = await prestartCallServer(argv, { cwd: process.cwd(), env: process.env });
 const { runCliWithPrestarted } = await import("./run-cli.js");
 process.exitCode = await runCliWithPrestarted(argv, prestarted);
+// Once nothing is left to do (every write flushed: a pending write keeps the loop alive until
+// then), exit at once rather than tear down the heap of every module loaded: Node's own teardown
+// after an empty loop cost the CLI about 10-20 ms after its server had exited.
+process.once("beforeExit", () => process.exit());
