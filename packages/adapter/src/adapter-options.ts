@@ -50,6 +50,12 @@ export interface MCPToolAdapterOptions {
   now?: () => number;
   /** Deadline of a call when invoke gets no timeoutMs. Default 60000. */
   defaultTimeoutMs?: number;
+  /**
+   * A call of a task tool aborted before the server's CreateTaskResult arrived: how long to keep
+   * listening for that answer, to cancel the task it names (`tasks/cancel`) rather than leave it
+   * running until its TTL. The call itself ends at once with the abort. Default 5000.
+   */
+  abortedTaskWaitMs?: number;
   /** Deadline of connect when it gets no timeoutMs. Default 30000. */
   connectTimeoutMs?: number;
   /** Results larger than this (JSON size in bytes) are refused with errorKind "result_too_large". */

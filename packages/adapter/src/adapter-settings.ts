@@ -7,6 +7,7 @@ import { ADAPTER_VERSION } from "./version.js";
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+const DEFAULT_ABORTED_TASK_WAIT_MS = 5_000;
 const DEFAULT_MAX_LIST_PAGES = 1_000;
 const DEFAULT_CLIENT_INFO = Object.freeze({ name: "mcp-tool-adapter", version: ADAPTER_VERSION });
 
@@ -17,6 +18,7 @@ export interface SettingsInput {
   readonly now?: (() => number) | undefined;
   readonly defaultTimeoutMs?: number | undefined;
   readonly connectTimeoutMs?: number | undefined;
+  readonly abortedTaskWaitMs?: number | undefined;
   readonly closeTimeoutMs?: number | undefined;
   readonly maxResultBytes?: number | undefined;
   readonly maxListPages?: number | undefined;
@@ -29,6 +31,7 @@ export interface AdapterSettings {
   readonly now: () => number;
   readonly defaultTimeoutMs: number;
   readonly connectTimeoutMs: number;
+  readonly abortedTaskWaitMs: number;
   readonly closeTimeoutMs: number;
   readonly maxResultBytes: number | undefined;
   readonly maxListPages: number;
@@ -44,6 +47,7 @@ export function adapterSettings(options: SettingsInput): AdapterSettings {
     defaultTimeoutMs: positiveOr(options.defaultTimeoutMs, DEFAULT_CALL_TIMEOUT_MS),
     connectTimeoutMs: positiveOr(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS),
     closeTimeoutMs: positiveOr(options.closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS),
+    abortedTaskWaitMs: positiveOr(options.abortedTaskWaitMs, DEFAULT_ABORTED_TASK_WAIT_MS),
     maxResultBytes: maxResultBytes === undefined ? undefined : positiveOr(maxResultBytes, Number.POSITIVE_INFINITY),
     maxListPages: Math.floor(positiveOr(options.maxListPages, DEFAULT_MAX_LIST_PAGES)),
     clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,

@@ -88,7 +88,7 @@ export class MCPToolAdapter {
     this.serverName = valid.name;
     this.transportType = valid.transport;
     const settings = adapterSettings(options);
-    const { validator, defaultTimeoutMs, maxListPages, maxResultBytes } = settings;
+    const { validator, defaultTimeoutMs, abortedTaskWaitMs, maxListPages, maxResultBytes } = settings;
     const redactor = Redactor.forConfig(valid);
     const logger = redactor.logger(options.logger);
     // What every layer's context starts from.
@@ -118,7 +118,7 @@ export class MCPToolAdapter {
     connection.attach(tools, this.#features);
     if (options.onHealthChange !== undefined) connection.supervisor.addListener(options.onHealthChange);
     const outcome = { ...base, maxResultBytes, validator };
-    this.#calls = new ToolCalls({ ...toolBase, defaultTimeoutMs, outcome, interceptors, tools });
+    this.#calls = new ToolCalls({ ...toolBase, defaultTimeoutMs, abortedTaskWaitMs, outcome, interceptors, tools });
   }
 
   /** Capabilities from name heuristics alone (annotations and overrides are optional inputs). */

@@ -18,7 +18,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { toSdkHandlerError, toSeamError } from "./errors.js";
 import { ListenChannel } from "./listen-channel.js";
-import { carriedTask, carryTaskResults, driveTask } from "./modern-tasks.js";
+import { cancelTask, carriedTask, carryTaskResults, driveTask, serverOffersTasks } from "./modern-tasks.js";
 import { isTaskableRequest, isTaskRequest, JSON_OBJECT_SCHEMA } from "./task-requests.js";
 
 type Params = Record<string, unknown> | undefined;
@@ -55,11 +55,18 @@ export class Engine2026Connection implements MCPEngineConnection {
   /** The answers to the requests a 2025 server may ask us to run as a task (see `answerTaskRequests`). */
   readonly #taskableAnswers = new Map<string, TaskableAnswer>();
   readonly #now: () => number;
+  readonly #abortedTaskWaitMs: number;
 
-  constructor(client: Client, transport: Transport, request: MCPEngineConnectRequest, now: () => number) {
+  constructor(
+    client: Client,
+    transport: Transport,
+    request: MCPEngineConnectRequest,
+    settings: { now: () => number; abortedTaskWaitMs: number },
+  ) {
     this.#client = client;
     this.#transport = transport;
-    this.#now = now;
+    this.#now = settings.now;
+    this.#abortedTaskWaitMs = settings.abortedTaskWaitMs;
     const { listeners, requestHandlers } = request;
     this.#listeners = listeners;
     this.#handlers = requestHandlers;
@@ -280,7 +287,7 @@ export class Engine2026Connection implements MCPEngineConnection {
   /** tools/call on 2026-07-28: a task the server answers with is driven to its end here, within the call's timeout. */
   async #modernCall(params: Record<string, unknown>, options: MCPEngineRequestOptions): Promise<unknown> {
     const started = this.#now();
-    const result = await this.#callTool(params, options);
+    const result = await this.#callListeningPastAbort(params, options);
     const task = carriedTask(result);
     if (task === undefined) return result;
     return await driveTask(task, {
@@ -290,6 +297,50 @@ export class Engine2026Connection implements MCPEngineConnection {
       started,
       now: this.#now,
       signal: options.signal,
+    });
+  }
+
+  /**
+   * tools/call; when the caller aborts before the answer and the server offers tasks, the call
+   * settles with the abort at once, but the request listens on (abortedTaskWaitMs) for an answer
+   * carrying a task, and cancels that task. It does not tell the server to drop the request: its
+   * answer is the only handle on a task it may already have created.
+   */
+  #callListeningPastAbort(params: Record<string, unknown>, options: MCPEngineRequestOptions): Promise<unknown> {
+    const { signal } = options;
+    if (signal === undefined || !serverOffersTasks(this.#client.getServerCapabilities()))
+      return this.#callTool(params, options);
+    const listening = new AbortController();
+    let stopListening: NodeJS.Timeout | undefined;
+    const onAbort = (): void => {
+      stopListening = setTimeout(() => listening.abort(signal.reason), this.#abortedTaskWaitMs);
+      stopListening.unref();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    const calling = this.#callTool(params, { ...options, signal: listening.signal }).finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      clearTimeout(stopListening);
+    });
+    return new Promise((resolve, reject) => {
+      const settleAborted = (): void => {
+        reject(signal.reason as Error);
+      };
+      if (signal.aborted) settleAborted();
+      else signal.addEventListener("abort", settleAborted, { once: true });
+      calling.then(
+        (result) => {
+          signal.removeEventListener("abort", settleAborted);
+          if (!signal.aborted) return resolve(result);
+          const task = carriedTaskOrNone(result);
+          if (task !== undefined) void cancelTask(this.#client, task.taskId);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", settleAborted);
+          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the call's own failure, passed on unchanged
+          reject(error);
+        },
+      );
     });
   }
 
@@ -309,5 +360,14 @@ export class Engine2026Connection implements MCPEngineConnection {
     this.#closed = true;
     await this.#listenChannel?.close();
     await this.#client.close();
+  }
+}
+
+/** The task a late answer carries, if any (a malformed one is no task to cancel). */
+function carriedTaskOrNone(result: unknown): { taskId: string } | undefined {
+  try {
+    return carriedTask(result);
+  } catch {
+    return undefined;
   }
 }

@@ -22,6 +22,8 @@ const DEFAULT_LEGACY_VERDICT_TTL_MS = 3_600_000;
 /** What the adapter's own default is; the SDK walks the pages of a list itself on this engine. */
 const DEFAULT_MAX_LIST_PAGES = 1_000;
 
+const DEFAULT_ABORTED_TASK_WAIT_MS = 5_000;
+
 export interface Engine2026Options {
   /** How long a "this server speaks 2025" verdict of `auto` is reused before probing again. Default 1 hour. */
   legacyVerdictTtlMs?: number;
@@ -29,6 +31,12 @@ export interface Engine2026Options {
   maxListPages?: number;
   /** Clock in ms for the verdicts' age and the listen stream's health; default Date.now. */
   now?: () => number;
+  /**
+   * A 2026-07-28 call to a server offering tasks, aborted before its answer arrived: how long to
+   * keep listening for that answer, to cancel the task it may carry (`tasks/cancel`) rather than
+   * leave it running until its TTL. The call itself ends at once with the abort. Default 5000.
+   */
+  abortedTaskWaitMs?: number;
   /**
    * Builds the SDK v2 transport of each connection (a fresh one per connect). Default:
    * `createEngine2026Transport`, from the server's config. Inject one to decorate that (observe a
@@ -56,10 +64,12 @@ export class Engine2026 implements MCPEngine {
   readonly #verdicts: EraVerdicts;
   readonly #maxListPages: number;
   readonly #now: () => number;
+  readonly #abortedTaskWaitMs: number;
   readonly #transport: Engine2026TransportFactory;
 
   constructor(options: Engine2026Options = {}) {
     this.#now = options.now ?? (() => Date.now());
+    this.#abortedTaskWaitMs = options.abortedTaskWaitMs ?? DEFAULT_ABORTED_TASK_WAIT_MS;
     this.#verdicts = new EraVerdicts(options.legacyVerdictTtlMs ?? DEFAULT_LEGACY_VERDICT_TTL_MS, this.#now);
     this.#maxListPages = options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
     this.#transport = options.transport ?? createEngine2026Transport;
@@ -102,7 +112,10 @@ export class Engine2026 implements MCPEngine {
       versionNegotiation: { ...versionNegotiation, probe: { timeoutMs: request.timeoutMs } },
       listMaxPages: this.#maxListPages,
     });
-    const connection = new Engine2026Connection(client, transport, request, this.#now);
+    const connection = new Engine2026Connection(client, transport, request, {
+      now: this.#now,
+      abortedTaskWaitMs: this.#abortedTaskWaitMs,
+    });
     try {
       await client.connect(transport, { timeout: request.timeoutMs, signal: request.signal });
       connection.connected();

@@ -210,7 +210,7 @@ async function request<T>(
 }
 
 /** Best effort: a task nobody waits for is cancelled; if that fails, its `ttlMs` ends it on the server. */
-async function cancelTask(client: Client, taskId: string): Promise<void> {
+export async function cancelTask(client: Client, taskId: string): Promise<void> {
   try {
     await client.request({ method: "tasks/cancel", params: { taskId } } as never, JSON_OBJECT_SCHEMA, {
       timeout: 10_000,

@@ -115,4 +115,27 @@ describe("engine-2026 runs 2026-07-28 tasks", () => {
     await expect.poll(() => server.tasks.at(-1)?.status).toBe("cancelled");
     expect(textOf(await adapter.invoke("plain", {}))).toBe("plain: ok");
   });
+
+  it("a call aborted before its task arrived cancels the task the late answer carries", async () => {
+    const adapter = await connected();
+    const controller = new AbortController();
+    const calls = (): number => server.methods.filter((method) => method === "tools/call").length;
+    const before = calls();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const call = adapter.invoke("slow-to-create", {}, { signal: controller.signal });
+      // The server has the call and answers it 300 ms later: the abort comes before the task does.
+      await expect.poll(calls, { interval: 5 }).toBeGreaterThan(before);
+      const tasksBefore = server.tasks.length;
+      controller.abort(new Error("user gave up"));
+      expect(await call).toMatchObject({ success: false, errorKind: "cancelled" });
+      await expect.poll(() => server.tasks.length, { timeout: 10_000 }).toBe(tasksBefore + 1);
+      await expect.poll(() => server.tasks.at(-1)?.status, { timeout: 10_000 }).toBe("cancelled");
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
 });

@@ -146,4 +146,31 @@ describe("engine-2026 with an in-process task server", () => {
     await expect.poll(async () => (await server.taskStore.getTask(server.created[0]!))?.status).toBe("cancelled");
     expect(textOf(await adapter.invoke("summarize", { text: "next" }))).toBe("summary: short");
   });
+
+  it("a call aborted before its task id arrived cancels the task the late answer names", async () => {
+    await connect();
+    const controller = new AbortController();
+    const inner = server.clientTransport;
+    const send = inner.send.bind(inner);
+    // Aborts as soon as the creating tools/call is on its way: the server answers 300 ms later.
+    inner.send = async (message, options) => {
+      await send(message, options);
+      if ("method" in message && message.method === "tools/call") controller.abort(new Error("user gave up"));
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const result = await adapter.invoke("slow-to-create", {}, { signal: controller.signal, timeoutMs: 30_000 });
+      expect(result).toMatchObject({ success: false, errorKind: "cancelled" });
+      expect(server.created).toHaveLength(0);
+      await expect.poll(() => server.created.length, { timeout: 10_000 }).toBe(1);
+      await expect
+        .poll(async () => (await server.taskStore.getTask(server.created[0]!))?.status, { timeout: 10_000 })
+        .toBe("cancelled");
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
 });

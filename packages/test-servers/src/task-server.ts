@@ -19,6 +19,8 @@ export interface TaskTestServer {
 /**
  * Two task tools (`execution.taskSupport: "required"`):
  * - `never-ending`: a task that stays `working` until cancelled (for timeouts and aborts);
+ * - `slow-to-create`: the same, but the server answers 300 ms after the call arrives (an abort
+ *   before the task id arrives);
  * - `summarize` `{ text }`: a task that asks the client to sample a summary of `text` while it
  *   runs (the request is queued on the task and delivered through `tasks/result`), and ends with
  *   `summary: <the model's text>`.
@@ -40,6 +42,20 @@ export async function startTaskTestServer(): Promise<TaskTestServer> {
     { description: "A task that never finishes", execution: { taskSupport: "required" } },
     {
       createTask: async (extra) => {
+        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 });
+        created.push(task.taskId);
+        return { task };
+      },
+      getTask: async (extra) => await extra.taskStore.getTask(extra.taskId),
+      getTaskResult: async (extra) => (await extra.taskStore.getTaskResult(extra.taskId)) as never,
+    },
+  );
+  server.experimental.tasks.registerToolTask(
+    "slow-to-create",
+    { description: "A task that never finishes, created 300 ms late", execution: { taskSupport: "required" } },
+    {
+      createTask: async (extra) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
         const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 });
         created.push(task.taskId);
         return { task };

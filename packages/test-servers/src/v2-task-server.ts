@@ -64,6 +64,7 @@ const CONFIRM_FORM = {
  *   sample a summary (sampling), both as `input_required` with `inputRequests`; ends with
  *   "report on <topic> (<interpretation>): <the model's text>", or "no report (<action>)";
  * - `never-ending {}`: stays `working` until cancelled;
+ * - `slow-to-create {}`: the same, answered 300 ms after the call arrives (an abort before the task id);
  * - `broken {}`: fails with -32603 "the research database is down";
  * - `plain {}`: never a task: answers "plain: ok".
  */
@@ -163,6 +164,15 @@ export async function startV2TaskHttpServer(): Promise<V2TaskHttpServer> {
       "never-ending",
       { description: "A task that never ends", inputSchema: anyObject },
       asTask("never-ending", () => Promise.resolve()),
+    );
+    const neverEnding = asTask("slow-to-create", () => Promise.resolve()) as (...args: unknown[]) => Promise<unknown>;
+    server.registerTool(
+      "slow-to-create",
+      { description: "A task that never ends, created late", inputSchema: anyObject },
+      (async (...args: unknown[]) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return neverEnding(...args);
+      }) as never,
     );
     server.registerTool(
       "broken",

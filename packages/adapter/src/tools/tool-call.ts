@@ -1,4 +1,4 @@
-import type { MCPEngineRequestOptions as RequestOptions } from "@mcp-tool-adapter/core";
+import type { MCPEngineMessage, MCPEngineRequestOptions as RequestOptions } from "@mcp-tool-adapter/core";
 import { omitNullOptionals } from "@mcp-tool-adapter/schema-validation";
 import {
   callFailure,
@@ -9,6 +9,7 @@ import {
   type CallOutcomeContext,
 } from "../call-outcome.js";
 import type { ServerConnection } from "../connection/connection.js";
+import { untilAborted } from "../engine/until-aborted.js";
 import { saysToolUnknown } from "../cache/unknown-tool.js";
 import { describeCause } from "../errors.js";
 import type { InterceptorChain } from "../interceptors/interceptor-chain.js";
@@ -29,6 +30,8 @@ export interface ToolCallContext {
   readonly logger: Logger | undefined;
   readonly now: () => number;
   readonly defaultTimeoutMs: number;
+  /** How long an aborted task call keeps listening for its task id, to cancel the task. */
+  readonly abortedTaskWaitMs: number;
   /** What the call-result builders read (validator, redactor, maxResultBytes, clock). */
   readonly outcome: CallOutcomeContext;
   /** The interceptors around every call (empty: the pipeline skips them). */
@@ -359,7 +362,10 @@ export class ToolCalls {
    * tasks/result waits (the server blocks it) for the final CallToolResult, and carries the
    * requests the task makes meanwhile (an elicitation, a sampling request) to our handlers. Both
    * steps share the call's timeout. A call given up on (timeout, abort) cancels the task, so the
-   * server stops working for nobody.
+   * server stops working for nobody; that includes an abort before the task id arrived: the caller
+   * gets the abort at once, and the creating request keeps listening (abortedTaskWaitMs) for the
+   * id to cancel. It is not told to cancel itself (an SDK server then drops its answer, and with
+   * it the only handle on a task it may already have created).
    */
   async #asTask(
     session: Session,
@@ -367,9 +373,13 @@ export class ToolCalls {
     options: RequestOptions,
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
-    const { now, defaultTimeoutMs, logger } = this.#context;
+    const { now, defaultTimeoutMs } = this.#context;
     const started = now();
-    const created = await session.request({ method: "tools/call", params: { ...params, task: {} } }, options, signal);
+    const create = { method: "tools/call", params: { ...params, task: {} } };
+    const created =
+      signal === undefined
+        ? await session.request(create, options)
+        : await this.#createUnlessAborted(session, { create, options, signal, tool: params.name });
     const taskId = createdTaskId(created);
     // A server that ran the call at once answers with the result itself.
     if (taskId === undefined) return created;
@@ -377,12 +387,45 @@ export class ToolCalls {
     try {
       return await session.request({ method: "tasks/result", params: { taskId } }, { ...options, timeout }, signal);
     } catch (error) {
-      if (session.state === "open") {
-        session.connection.request({ method: "tasks/cancel", params: { taskId } }).catch((cancelError: unknown) => {
-          logger?.debug?.(`Could not cancel task "${taskId}" of tool "${params.name}": ${describeCause(cancelError)}`);
-        });
-      }
+      this.#cancelTask(session, taskId, params.name);
       throw error;
     }
+  }
+
+  /**
+   * The creating tools/call, settled with the abort as soon as `signal` aborts; the request itself
+   * listens on for abortedTaskWaitMs more, and a task that still arrives is cancelled.
+   */
+  #createUnlessAborted(
+    session: Session,
+    step: { create: MCPEngineMessage; options: RequestOptions; signal: AbortSignal; tool: string },
+  ): Promise<unknown> {
+    const { signal } = step;
+    const listening = new AbortController();
+    let stopListening: NodeJS.Timeout | undefined;
+    const onAbort = (): void => {
+      stopListening = setTimeout(() => listening.abort(signal.reason), this.#context.abortedTaskWaitMs);
+      // Listening on never keeps a process alive that has nothing else to do.
+      stopListening.unref();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    const creating = session.request(step.create, step.options, listening.signal).finally(() => {
+      signal.removeEventListener("abort", onAbort);
+      clearTimeout(stopListening);
+    });
+    return untilAborted(creating, signal, (late) => {
+      const taskId = createdTaskId(late);
+      if (taskId !== undefined) this.#cancelTask(session, taskId, step.tool);
+    });
+  }
+
+  /** Ends a task the caller gave up on; a failure to do so is only logged (the caller has its answer). */
+  #cancelTask(session: Session, taskId: string, tool: string): void {
+    if (session.state !== "open") return;
+    session.connection.request({ method: "tasks/cancel", params: { taskId } }).catch((cancelError: unknown) => {
+      this.#context.logger?.debug?.(
+        `Could not cancel task "${taskId}" of tool "${tool}": ${describeCause(cancelError)}`,
+      );
+    });
   }
 }

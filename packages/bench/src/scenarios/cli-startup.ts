@@ -11,6 +11,7 @@ import { median, medianPairedRatio } from "../stats.js";
 
 const GROUP = "CLI start-up: `mcp-tool-adapter call` (built dist/, warm tool-list cache, stdio probe server)";
 const SERVER = fileURLToPath(new URL("../servers/startup-probe-server.mjs", import.meta.url));
+const FLOOR_CLI = fileURLToPath(new URL("../clients/floor-cli.mjs", import.meta.url));
 const ROUNDS = { default: 15, quick: 2 } as const;
 
 /** Epoch ms with sub-ms precision, on the same clock as the probe server's performance.timeOrigin. */
@@ -53,12 +54,27 @@ async function runCli(cli: string, directory: string, log: string): Promise<{ sp
     "--config",
     join(directory, "mcp.json"),
   ];
-  const spawned = now();
-  const child = spawn(process.execPath, args, {
+  return runNodeProcess(args, {
     cwd: directory,
     env: { ...process.env, MCP_TOOL_ADAPTER_CACHE_DIR: join(directory, "cache"), NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
   });
+}
+
+/** The floor: a plain Node script doing what `call` does (spawn, initialize, one call, exit), nothing loaded. */
+function runFloorCli(directory: string, log: string): Promise<{ spawned: number; exited: number }> {
+  return runNodeProcess([FLOOR_CLI, process.execPath, SERVER], {
+    cwd: directory,
+    env: { ...process.env, STARTUP_PROBE_LOG: log },
+  });
+}
+
+/** Runs `node ...args` to its exit (which must be 0): when it was spawned and when it exited. */
+async function runNodeProcess(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ spawned: number; exited: number }> {
+  const spawned = now();
+  const child = spawn(process.execPath, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -67,7 +83,7 @@ async function runCli(cli: string, directory: string, log: string): Promise<{ sp
     child.on("exit", resolve);
   });
   const exited = now();
-  if (code !== 0) throw new Error(`mcp-tool-adapter call exited with ${code}: ${output}`);
+  if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}: ${output}`);
   return { spawned, exited };
 }
 
@@ -112,8 +128,9 @@ async function runServerAlone(log: string): Promise<{ spawned: number; exited: n
  * `mcp-tool-adapter call` against a probe server that logs its own start and exit: how long after
  * the CLI process was spawned the server started, how long the CLI lived after the server exited,
  * and (with a warm tool-list cache) the whole call against the server's own start-up plus one
- * call. Each run is a fresh process; the two sides alternate, and the ratio is the median of the
- * per-round ratios.
+ * call. Each run is a fresh process; the sides alternate, and the ratio is the median of the
+ * per-round ratios. A third side, the floor, is a plain Node script doing the same call with
+ * nothing to load: what no Node CLI can beat (one Node bootstrap plus the server's own time).
  */
 export async function runCliStartupScenario(context: BenchContext): Promise<Figure[]> {
   const cli = compiledCli();
@@ -133,9 +150,10 @@ export async function runCliStartupScenario(context: BenchContext): Promise<Figu
     const exitLag: number[] = [];
     const cliTotal: number[] = [];
     const serverTotal: number[] = [];
+    const floorTotal: number[] = [];
     for (let round = 0; round < rounds; round += 1) {
       context.progress(`${GROUP}: round ${round + 1} of ${rounds}`);
-      const order = round % 2 === 0 ? (["cli", "server"] as const) : (["server", "cli"] as const);
+      const order = round % 2 === 0 ? (["cli", "server", "floor"] as const) : (["floor", "server", "cli"] as const);
       for (const side of order) {
         if (side === "cli") {
           const run = await runCli(cli, directory, log);
@@ -143,6 +161,9 @@ export async function runCliStartupScenario(context: BenchContext): Promise<Figu
           spawnDelay.push(probe.start - run.spawned);
           exitLag.push(run.exited - probe.exit);
           cliTotal.push(run.exited - run.spawned);
+        } else if (side === "floor") {
+          const run = await runFloorCli(directory, join(directory, "floor.log"));
+          floorTotal.push(run.exited - run.spawned);
         } else {
           const run = await runServerAlone(join(directory, "alone.log"));
           serverTotal.push(run.exited - run.spawned);
@@ -188,6 +209,28 @@ export async function runCliStartupScenario(context: BenchContext): Promise<Figu
         },
         ratioAtMost(1.2),
       ),
+      // No target: how far `call` is from the least a Node CLI can do. The floor over the server
+      // alone is one Node bootstrap, which no CLI written in Node can avoid.
+      compared({
+        id: "cli-startup.call-vs-floor",
+        group: GROUP,
+        label: "call end to end (adapter) vs a plain Node script doing the same call (raw: the floor)",
+        unit: "ms",
+        adapter: median(cliTotal),
+        raw: median(floorTotal),
+        ratio: medianPairedRatio(cliTotal, floorTotal),
+        note,
+      }),
+      compared({
+        id: "cli-startup.floor-vs-server",
+        group: GROUP,
+        label: "the floor (adapter column) vs the server's own start-up plus one call (raw)",
+        unit: "ms",
+        adapter: median(floorTotal),
+        raw: median(serverTotal),
+        ratio: medianPairedRatio(floorTotal, serverTotal),
+        note,
+      }),
     ];
   } finally {
     await rm(directory, { recursive: true, force: true });

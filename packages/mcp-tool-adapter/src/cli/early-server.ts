@@ -1,6 +1,8 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { TransportFactory } from "@mcp-tool-adapter/adapter";
+import type { StdioMCPServerConfig, TransportFactory } from "@mcp-tool-adapter/adapter";
+import { findStdioConfigIssues } from "@mcp-tool-adapter/transport-stdio";
+import { TRANSPORT_FIELDS } from "../config-file/entry-options-schema.generated.js";
 import { buildDefaultTransport } from "../default-transport.js";
 import type { ServerEntry } from "../server-set/server-entry.js";
 import type { ServerSetTransportChoice } from "../server-set/types.js";
@@ -38,6 +40,39 @@ export function startServerEarly(serverName: string, entry: ServerEntry): EarlyS
       await transport.close();
     },
   };
+}
+
+/** What spawns a stdio server: the stdio transport's fields of an entry. */
+export type StdioSpawnConfig = Omit<StdioMCPServerConfig, "name" | "transport">;
+
+/** A server the bin's fast path spawned before the command line was parsed, for `call` to take. */
+export interface PrestartedServer {
+  /**
+   * The early server for the command's own entry, when it is `serverName` and spawns exactly what
+   * the fast path spawned; else undefined (then release() it).
+   */
+  take(serverName: string, entry: ServerEntry): EarlyServer | undefined;
+  /** Stops the process when no connect took it; else a no-op. */
+  release(): Promise<void>;
+}
+
+/**
+ * Spawns the server the fast path read from the config; undefined (nothing spawned) when the
+ * stdio transport's rules reject the fields, so the normal path reports them as before.
+ */
+export function prestartServer(serverName: string, config: StdioSpawnConfig): PrestartedServer | undefined {
+  if (findStdioConfigIssues(config).length > 0) return undefined;
+  const early = startServerEarly(serverName, { transport: "stdio", ...config });
+  if (early === undefined) return undefined;
+  return {
+    take: (name, entry) =>
+      name === serverName && entry.transport === "stdio" && sameSpawn(entry, config) ? early : undefined,
+    release: () => early.release(),
+  };
+}
+
+function sameSpawn(entry: StdioSpawnConfig, config: StdioSpawnConfig): boolean {
+  return TRANSPORT_FIELDS.stdio.every((field) => JSON.stringify(entry[field]) === JSON.stringify(config[field]));
 }
 
 /** The early transport as the SDK client sees it: start() is the spawn already under way. */

@@ -1,6 +1,7 @@
 import picocolors from "picocolors";
 import type { MCPEngine } from "@mcp-tool-adapter/adapter";
 import type { ServerSetAdapterFactory } from "../server-set/types.js";
+import type { PrestartedServer } from "./early-server.js";
 import type { Engine2026Loader } from "./engine-2026-loader.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
@@ -58,6 +59,8 @@ export interface CliContext {
   readonly engine?: MCPEngine;
   readonly loadEngine2026: Engine2026Loader;
   readonly now?: () => number;
+  /** The server the bin's fast path spawned for `call`, before the command line was parsed. */
+  readonly prestarted?: PrestartedServer;
   readonly stdinIsTTY: boolean;
   readonly showAuthorizationUrl?: (url: URL) => void | Promise<void>;
   confirm(question: string): Promise<boolean>;

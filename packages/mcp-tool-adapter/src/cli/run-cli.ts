@@ -1,14 +1,31 @@
-import { createCliContext, type CliIO } from "./io.js";
+import type { PrestartedServer } from "./early-server.js";
+import { createCliContext, type CliContext, type CliIO } from "./io.js";
 import { EXIT_OK } from "./exit-codes.js";
 
 /**
  * Runs the `mcp-tool-adapter` CLI in-process and resolves with its exit code; never calls
  * process.exit. `argv` are the user's arguments (without node and the script path).
  */
-export async function runCli(argv: readonly string[], io: CliIO = {}): Promise<number> {
+export function runCli(argv: readonly string[], io: CliIO = {}): Promise<number> {
+  return runCliIn(argv, createCliContext(io));
+}
+
+/** `runCli` for the bin, with the server its fast path spawned (if any): `call` takes it over, else it is stopped. */
+export async function runCliWithPrestarted(
+  argv: readonly string[],
+  prestarted: PrestartedServer | undefined,
+): Promise<number> {
+  const context = createCliContext({});
+  try {
+    return await runCliIn(argv, prestarted === undefined ? context : { ...context, prestarted });
+  } finally {
+    await prestarted?.release();
+  }
+}
+
+async function runCliIn(argv: readonly string[], context: CliContext): Promise<number> {
   // The argument parser is loaded here, not at the top, so importing the library does not load it.
   const { buildProgram, reportError } = await import("./program.js");
-  const context = createCliContext(io);
   let exitCode = EXIT_OK;
   const program = buildProgram(context, (code) => {
     exitCode = code;

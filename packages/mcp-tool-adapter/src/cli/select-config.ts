@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
 import { loadConfigFile, type MCPServersConfig } from "../config-file/load-config-file.js";
 import { TOOL_LOCK_FILE_NAME } from "../policy/lock-file.js";
-import { defaultConfigPath, defaultConfigVariables } from "./default-config.js";
+import { selectConfigSource } from "./config-source.js";
 import type { CliContext } from "./io.js";
 
 // What a command reads before it connects: light (no adapter, SDK or zod), so `call` can spawn
@@ -34,8 +34,6 @@ export function lockPath(context: CliContext, selection: { lock?: string }): str
 export function loadSelectedConfig(context: CliContext, selection: ServerSelection): Promise<MCPServersConfig> {
   const servers =
     selection.servers === undefined || selection.servers.length === 0 ? {} : { servers: selection.servers };
-  if (selection.config !== undefined)
-    return loadConfigFile(selection.config, { cwd: context.cwd, env: context.env, ...servers });
-  // The environment wins over the defaults, so MCP_MEMORY_FILE_PATH etc. can be overridden.
-  return loadConfigFile(defaultConfigPath(), { env: { ...defaultConfigVariables(), ...context.env }, ...servers });
+  const source = selectConfigSource(context, selection.config);
+  return loadConfigFile(source.file, { env: source.env, ...servers });
 }

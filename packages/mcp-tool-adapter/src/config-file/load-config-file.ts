@@ -6,7 +6,8 @@ import { MCPConfigFileError } from "./errors.js";
 import type { EnvMap } from "./expand-env.js";
 import { normalizeConfigDocument } from "./normalize.js";
 import { readToolsets } from "./toolsets.js";
-import { detectConfigFormat, parseConfigText, type ConfigFileFormat } from "./parse-text.js";
+import { detectConfigFormat, type ConfigFileFormat } from "./config-format.js";
+import { parseConfigText } from "./parse-text.js";
 
 /** A loaded config: where it came from and its servers by name (declaration order). */
 export interface MCPServersConfig {

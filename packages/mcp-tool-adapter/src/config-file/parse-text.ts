@@ -1,15 +1,7 @@
-import { extname } from "node:path";
 import { parseDocument } from "yaml";
+import type { ConfigFileFormat } from "./config-format.js";
 import { MCPConfigFileError } from "./errors.js";
 import { JsoncSyntaxError, lineColumnAt, parseJsonc } from "./parse-jsonc.js";
-
-export type ConfigFileFormat = "json" | "yaml";
-
-/** `.yaml` / `.yml` are YAML; everything else (`.json`, `.jsonc`, no extension) is JSON with comments. */
-export function detectConfigFormat(file: string): ConfigFileFormat {
-  const extension = extname(file).toLowerCase();
-  return extension === ".yaml" || extension === ".yml" ? "yaml" : "json";
-}
 
 /** Parses config text; a syntax error becomes MCPConfigFileError CONFIG_FILE_SYNTAX with line and column. */
 export function parseConfigText(text: string, format: ConfigFileFormat, file: string): unknown {

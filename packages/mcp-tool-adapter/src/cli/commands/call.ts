@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { MCPToolResult } from "@mcp-tool-adapter/adapter";
 import type { ServerEntry } from "../../server-set/server-entry.js";
+import type { EarlyServer } from "../early-server.js";
 import { formatMs } from "../format.js";
 import type { CliContext } from "../io.js";
 import { loadSelectedConfig, type ServerSelection } from "../select-config.js";
@@ -43,9 +44,7 @@ export async function runCallCommand(context: CliContext, options: CallCommandOp
   const config = await loadSelectedConfig(context, selection);
   const entry = config.servers[server];
   const early =
-    entry !== undefined && startsEarly(context, entry)
-      ? (await import("../early-server.js")).startServerEarly(server, entry)
-      : undefined;
+    entry !== undefined && startsEarly(context, entry) ? await earlyServer(context, server, entry) : undefined;
   const { connectSelectedServers } = await import("../connect-servers.js");
   const { set, report } = await connectSelectedServers(context, selection, config, early);
   try {
@@ -127,6 +126,17 @@ function startsEarly(context: CliContext, entry: ServerEntry): boolean {
     context.engine === undefined &&
     context.adapterFactory === undefined
   );
+}
+
+/**
+ * The process the bin's fast path spawned for this entry, or a fresh early spawn; a fast-path
+ * process that is not this entry's (a different spawn once the whole config is read) is stopped first.
+ */
+async function earlyServer(context: CliContext, server: string, entry: ServerEntry): Promise<EarlyServer | undefined> {
+  const taken = context.prestarted?.take(server, entry);
+  if (taken !== undefined) return taken;
+  await context.prestarted?.release();
+  return (await import("../early-server.js")).startServerEarly(server, entry);
 }
 
 function parseTarget(target: string): { server: string; tool: string } {

@@ -1,0 +1,70 @@
+/**
+ * The `call` command line as the bin's fast path reads it: an exact scan, no argument parser.
+ * Anything it does not know (another command, an unknown or repeated flag, `--help`, `--`,
+ * bundled short flags, a second positional) makes it answer undefined, and the normal path
+ * (commander) parses the line and reports what is wrong exactly as before.
+ */
+export interface FastCallArgv {
+  /** The part of `server/tool` before the slash. */
+  readonly server: string;
+  /** `--config`'s value, when given. */
+  readonly config?: string;
+}
+
+/**
+ * `call`'s flags, short and long, and whether each takes a value. A test holds this list to the
+ * call command commander builds, so a new flag of `call` cannot be misread here.
+ */
+export const CALL_FLAGS: Readonly<Record<string, { readonly long: string; readonly takesValue: boolean }>> = {
+  "--config": { long: "--config", takesValue: true },
+  "-c": { long: "--config", takesValue: true },
+  "--args": { long: "--args", takesValue: true },
+  "-a": { long: "--args", takesValue: true },
+  "--args-file": { long: "--args-file", takesValue: true },
+  "-f": { long: "--args-file", takesValue: true },
+  "--timeout": { long: "--timeout", takesValue: true },
+  "-t": { long: "--timeout", takesValue: true },
+  "--yes": { long: "--yes", takesValue: false },
+  "-y": { long: "--yes", takesValue: false },
+  "--lock": { long: "--lock", takesValue: true },
+  "--no-cache": { long: "--no-cache", takesValue: false },
+  "--json": { long: "--json", takesValue: false },
+  "--connect-timeout": { long: "--connect-timeout", takesValue: true },
+  "--log-level": { long: "--log-level", takesValue: true },
+};
+
+export function scanCallArgv(argv: readonly string[]): FastCallArgv | undefined {
+  if (argv[0] !== "call") return undefined;
+  const seen = new Set<string>();
+  let target: string | undefined;
+  let config: string | undefined;
+  for (let index = 1; index < argv.length; index += 1) {
+    const token = argv[index] as string;
+    if (!token.startsWith("-") || token === "-") {
+      if (target !== undefined) return undefined;
+      target = token;
+      continue;
+    }
+    const equals = token.startsWith("--") ? token.indexOf("=") : -1;
+    const name = equals === -1 ? token : token.slice(0, equals);
+    const flag = Object.hasOwn(CALL_FLAGS, name) ? CALL_FLAGS[name] : undefined;
+    if (flag === undefined || seen.has(flag.long)) return undefined;
+    seen.add(flag.long);
+    if (!flag.takesValue) {
+      if (equals !== -1) return undefined;
+      continue;
+    }
+    let value: string | undefined;
+    if (equals !== -1) value = token.slice(equals + 1);
+    else {
+      index += 1;
+      value = argv[index];
+    }
+    // A missing value, or one that looks like a flag, is commander's to report.
+    if (value === undefined || (equals === -1 && value.startsWith("-"))) return undefined;
+    if (flag.long === "--config") config = value;
+  }
+  const slash = target?.indexOf("/") ?? -1;
+  if (target === undefined || slash <= 0 || slash === target.length - 1) return undefined;
+  return { server: target.slice(0, slash), ...(config === undefined ? {} : { config }) };
+}
