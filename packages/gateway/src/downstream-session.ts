@@ -28,6 +28,7 @@ import {
 import type { TracerProvider } from "@opentelemetry/api";
 import { approveCall, type GatewayApproval } from "./approval.js";
 import { inRequestSpan } from "./request-span.js";
+import { answerToolCallsFirst, type ToolCallParams } from "./tool-call-fast-path.js";
 import type { Catalog } from "./catalog.js";
 import {
   complete,
@@ -96,6 +97,13 @@ export class DownstreamSession {
       previous?.();
     };
     await this.server.connect(transport);
+    answerToolCallsFirst(transport, (call) =>
+      this.#answerToolCall(call.params, {
+        signal: call.signal,
+        sendProgress: call.sendProgress,
+        sendRequest: (request, schema) => this.server.request(request, schema, { relatedRequestId: call.id }),
+      }),
+    );
   }
 
   close(): Promise<void> {
@@ -153,15 +161,14 @@ export class DownstreamSession {
       this.#askRootsOnce(extra.sendRequest);
       return listToolsResult(catalog);
     });
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      this.#askRootsOnce(extra.sendRequest);
-      const { params } = request;
-      return inRequestSpan(
-        { method: "tools/call", target: params.name, meta: params._meta },
-        this.#context.tracerProvider,
-        () => this.#callTool(params, { signal: extra.signal, sendProgress: extra.sendNotification }),
-      );
-    });
+    // The calls the fast path does not take (task-augmented ones, malformed ones the SDK refuses).
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.#answerToolCall(request.params, {
+        signal: extra.signal,
+        sendProgress: extra.sendNotification,
+        sendRequest: extra.sendRequest,
+      }),
+    );
     this.server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await catalog.listPrompts() }));
     this.server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
       getPrompt(catalog, request.params, extra.signal),
@@ -206,19 +213,25 @@ export class DownstreamSession {
     );
   }
 
-  async #callTool(
-    params: {
-      name: string;
-      arguments?: Record<string, unknown> | undefined;
-      _meta?: { progressToken?: string | number } | undefined;
-    },
+  #answerToolCall(
+    params: ToolCallParams,
     call: {
       signal: AbortSignal;
-      sendProgress: (notification: {
-        method: "notifications/progress";
-        params: { progressToken: string | number; progress: number; total?: number; message?: string };
-      }) => Promise<void>;
+      sendProgress: ProgressSender;
+      sendRequest: RelatedRequestSender;
     },
+  ): Promise<CallToolResult> {
+    this.#askRootsOnce(call.sendRequest);
+    return inRequestSpan(
+      { method: "tools/call", target: params.name, meta: params._meta },
+      this.#context.tracerProvider,
+      () => this.#callTool(params, call),
+    );
+  }
+
+  async #callTool(
+    params: ToolCallParams,
+    call: { signal: AbortSignal; sendProgress: ProgressSender },
   ): Promise<CallToolResult> {
     const { catalog, router, approval } = this.#context;
     const target = findCallTarget(catalog, params.name);
@@ -277,6 +290,11 @@ export class DownstreamSession {
     }
   }
 }
+
+type ProgressSender = (notification: {
+  method: "notifications/progress";
+  params: { progressToken: string | number; progress: number; total?: number; message?: string };
+}) => Promise<void>;
 
 type RelatedRequestSender = (
   request: { method: "roots/list" },

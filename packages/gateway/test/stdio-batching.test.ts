@@ -80,4 +80,49 @@ describe("the stdio side with many calls in flight", () => {
     expect(writes).toBe(1);
     await served.connection.close();
   }, 60_000);
+
+  it("skips lines that are not JSON-RPC, leaves malformed calls to the SDK's checks, and goes on", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const lines: string[] = [];
+    let buffered = "";
+    stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      lines.push(...parts.filter((line) => line.length > 0));
+    });
+    const served = await serveStdio(gateway, { stdin, stdout });
+    const answer = async (id: number): Promise<{ result?: { content: unknown[] }; error?: { code: number } }> => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const found = lines
+          .map((line) => JSON.parse(line) as { id?: number; result?: { content: unknown[] }; error?: { code: number } })
+          .find((message) => message.id === id);
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error(`no answer to request ${id}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const send = (message: object): void => {
+      stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    };
+    send({
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hostile-lines", version: "1" } },
+    });
+    send({ method: "notifications/initialized" });
+    await answer(0);
+    stdin.write('not json\n{"jsonrpc":"1.0","id":7,"method":"tools/call"}\n[1,2]\n');
+    // Arguments that are not an object: not the fast path's shape, so the SDK server refuses it as before.
+    send({ id: 1, method: "tools/call", params: { name: "echo", arguments: [1, 2] } });
+    const refused = await answer(1);
+    expect(refused.result).toBeUndefined();
+    expect(refused.error?.code).toBeLessThan(0);
+    send({ id: 2, method: "tools/call", params: { name: "echo", arguments: { message: "still here" } } });
+    expect(JSON.stringify((await answer(2)).result?.content)).toContain("still here");
+    expect(lines.some((line) => line.includes('"id":7'))).toBe(false);
+    await served.connection.close();
+  }, 60_000);
 });

@@ -18,3 +18,9 @@ export interface CallJobResult {
   /** Throughput with `inFlight` calls outstanding. */
   readonly concurrentCallsPerSecond: number;
 }
+
+/** What the gateway process reports of itself at the end of a round: CPU time spent serving. */
+export interface GatewayCpuReport {
+  /** User + system CPU time from after its upstream connected to when its client left (µs). */
+  readonly cpuUs: number;
+}

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import type { ServerEntries } from "mcp-tool-adapter";
 import { workerEnvironment, workerNodeArgs, workerPath } from "../workers/spawn-worker.js";
-import type { CallJob, CallJobResult } from "./call-job.js";
+import type { CallJob, CallJobResult, GatewayCpuReport } from "./call-job.js";
 
 /** Longest a worker or gateway may take before the bench gives up on it. */
 const PROCESS_TIMEOUT_MS = 10 * 60_000;
@@ -9,12 +10,25 @@ const GATEWAY_START_TIMEOUT_MS = 2 * 60_000;
 
 const hostPath = (): string => workerPath("../gateway/gateway-host.ts");
 
+/** Where the gateway runs: its upstream servers, and the file it reports its CPU time to (see gateway-host.ts). */
+export interface GatewayHostOptions {
+  readonly servers: ServerEntries;
+  readonly cpuReportPath?: string;
+}
+
 /** The command that starts the gateway on stdio in front of `servers`: a stdio target for a call worker. */
-export function stdioGatewayCommand(servers: ServerEntries): { command: string; args: string[] } {
+export function stdioGatewayCommand(options: GatewayHostOptions): { command: string; args: string[] } {
   return {
     command: process.execPath,
-    args: [...workerNodeArgs(), hostPath(), JSON.stringify({ downstream: "stdio", servers })],
+    args: [...workerNodeArgs(), hostPath(), JSON.stringify({ downstream: "stdio", ...options })],
   };
+}
+
+/** The CPU time per call the gateway reported at `path` for `calls` calls; undefined when it wrote none. */
+export async function gatewayCpuPerCall(path: string, calls: number): Promise<number | undefined> {
+  const text = await readFile(path, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  return (JSON.parse(text) as GatewayCpuReport).cpuUs / calls;
 }
 
 /** Runs one call worker to the end in a fresh process and returns what it measured. */
@@ -48,11 +62,11 @@ export interface RunningHttpGateway {
   stop(): Promise<void>;
 }
 
-/** Starts the gateway over HTTP in its own process in front of `servers`; resolves with its URL. */
-export function startHttpGateway(servers: ServerEntries): Promise<RunningHttpGateway> {
+/** Starts the gateway over HTTP in its own process in front of `options.servers`; resolves with its URL. */
+export function startHttpGateway(options: GatewayHostOptions): Promise<RunningHttpGateway> {
   const child = spawn(
     process.execPath,
-    [...workerNodeArgs(), hostPath(), JSON.stringify({ downstream: "http", servers })],
+    [...workerNodeArgs(), hostPath(), JSON.stringify({ downstream: "http", ...options })],
     {
       env: workerEnvironment(),
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,9 +1,12 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { everythingStdioServer, startEverythingHttp } from "@mcp-tool-adapter/test-servers";
 import type { ServerEntries } from "mcp-tool-adapter";
 import type { BenchContext } from "../context.js";
-import { compared, ratioAtMost, type Figure } from "../figures.js";
+import { compared, ratioAtMost, single, type Figure } from "../figures.js";
 import type { CallJob, CallJobResult } from "../gateway/call-job.js";
-import { runCallWorker, startHttpGateway, stdioGatewayCommand } from "../gateway/run-processes.js";
+import { gatewayCpuPerCall, runCallWorker, startHttpGateway, stdioGatewayCommand } from "../gateway/run-processes.js";
 import { median, medianPairedRatio } from "../stats.js";
 
 const GROUP = "Gateway overhead (issue 34)";
@@ -24,6 +27,8 @@ const QUICK = {
 
 type Transport = "stdio" | "http";
 type Side = "direct" | "gateway";
+/** One side of one round: what its client measured, and (gateway side) the gateway's own CPU per call. */
+type SideResult = CallJobResult & { readonly gatewayCpuUsPerCall?: number | undefined };
 
 /**
  * Echo calls to server-everything, directly and through the gateway (single-server mode, its own
@@ -46,8 +51,8 @@ export async function runGatewayScenario(context: BenchContext): Promise<Figure[
 async function measure(
   transport: Transport,
   plan: { rounds: number; calls: Omit<CallJob, "target"> },
-): Promise<Record<Side, CallJobResult[]>> {
-  const results: Record<Side, CallJobResult[]> = { direct: [], gateway: [] };
+): Promise<Record<Side, SideResult[]>> {
+  const results: Record<Side, SideResult[]> = { direct: [], gateway: [] };
   const http = transport === "http" ? await startEverythingHttp({ mode: "streamableHttp" }) : undefined;
   try {
     const upstream: ServerEntries =
@@ -66,29 +71,43 @@ async function measure(
 
 async function runSide(
   side: Side,
-  upstream: ServerEntries,
+  servers: ServerEntries,
   options: { http: { url: string } | undefined; calls: Omit<CallJob, "target"> },
-): Promise<CallJobResult> {
+): Promise<SideResult> {
   const { http, calls } = options;
-  if (http === undefined) {
+  if (side === "direct") {
     const server = everythingStdioServer();
     const target =
-      side === "direct"
+      http === undefined
         ? { kind: "stdio" as const, command: server.command, args: server.args }
-        : { kind: "stdio" as const, ...stdioGatewayCommand(upstream) };
+        : { kind: "http" as const, url: http.url };
     return runCallWorker({ ...calls, target });
   }
-  if (side === "direct") return runCallWorker({ ...calls, target: { kind: "http", url: http.url } });
-  const gateway = await startHttpGateway(upstream);
+  const folder = await mkdtemp(join(tmpdir(), "gateway-bench-"));
+  const cpuReportPath = join(folder, "cpu.json");
+  const allCalls = calls.warmupCalls + calls.sequentialCalls + calls.concurrentCalls;
   try {
-    return await runCallWorker({ ...calls, target: { kind: "http", url: gateway.url } });
+    let result: CallJobResult;
+    if (http === undefined) {
+      const target = { kind: "stdio" as const, ...stdioGatewayCommand({ servers, cpuReportPath }) };
+      result = await runCallWorker({ ...calls, target });
+    } else {
+      const gateway = await startHttpGateway({ servers, cpuReportPath });
+      try {
+        result = await runCallWorker({ ...calls, target: { kind: "http", url: gateway.url } });
+      } finally {
+        await gateway.stop();
+      }
+    }
+    return { ...result, gatewayCpuUsPerCall: await gatewayCpuPerCall(cpuReportPath, allCalls) };
   } finally {
-    await gateway.stop();
+    await rm(folder, { recursive: true, force: true });
   }
 }
 
-function figuresFor(transport: Transport, results: Record<Side, CallJobResult[]>, rounds: number): Figure[] {
+function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, rounds: number): Figure[] {
   const pick = (side: Side, key: keyof CallJobResult) => results[side].map((result) => result[key]);
+  const gatewayCpu = results.gateway.flatMap((result) => result.gatewayCpuUsPerCall ?? []);
   const figure = (key: keyof CallJobResult) => ({
     adapter: median(pick("gateway", key)),
     raw: median(pick("direct", key)),
@@ -123,5 +142,17 @@ function figuresFor(transport: Transport, results: Record<Side, CallJobResult[]>
       ...figure("concurrentCallsPerSecond"),
       note,
     }),
+    ...(gatewayCpu.length === 0
+      ? []
+      : [
+          single({
+            id: `gateway.${transport}.gateway-cpu`,
+            group: GROUP,
+            label: `${transport}: the gateway's own CPU per call`,
+            unit: "µs",
+            value: median(gatewayCpu),
+            note: `the gateway process's CPU time (user + system) from after its upstream connected to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${gatewayCpu.length} rounds`,
+          }),
+        ]),
   ];
 }

@@ -1,0 +1,138 @@
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CallToolRequestSchema, CallToolResultSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { createGateway, serveStdio, type Gateway } from "../src/index.js";
+import { realUpstreams, type Upstreams } from "./fixtures.js";
+
+// Issue 34: the gateway adds no more than one parse and one serialization per message. A tools/call
+// goes client → gateway → server-everything (real stdio) and back; the gateway, in this process,
+// should parse the client's request once, serialize it once toward the upstream, parse the upstream's
+// answer once and serialize it once toward the client. JSON.parse and JSON.stringify are counted
+// while the calls run, only for the text that carries this test's marker, so whatever else runs in
+// the process (vitest's own messages) is not counted. The SDK's zod schemas for the whole message
+// (the envelope, the tools/call request, its result) are counted too: the gateway runs none of them.
+const MARKER = "parse-count-probe";
+const CALLS = 20;
+
+let upstreams: Upstreams;
+let gateway: Gateway;
+
+beforeAll(async () => {
+  upstreams = await realUpstreams(["everything"]);
+  gateway = createGateway({ servers: upstreams.servers });
+  await gateway.start();
+}, 120_000);
+
+afterAll(async () => {
+  await gateway.close();
+  await upstreams.remove();
+}, 60_000);
+
+describe("parses and serializations per message", () => {
+  it("parses and serializes each tools/call request and its answer once in the gateway", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const lines: string[] = [];
+    let buffered = "";
+    stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      lines.push(...parts.filter((line) => line.length > 0));
+    });
+    const served = await serveStdio(gateway, { stdin, stdout });
+    // Answers are told apart from the upstream's log notifications without parsing them (a parse here would be counted).
+    const answered = (): string[] => lines.filter((text) => text.includes('"id":'));
+    const wait = async (count: number): Promise<void> => {
+      const deadline = Date.now() + 30_000;
+      while (answered().length < count && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const line = (message: object): string => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+    stdin.write(
+      line({
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "parse-count", version: "1" } },
+      }) + line({ method: "notifications/initialized" }),
+    );
+    await wait(1);
+    // The request lines are written before counting starts: the client's serialization is not the gateway's.
+    const requests = Array.from({ length: CALLS }, (_, index) =>
+      line({
+        id: index + 1,
+        method: "tools/call",
+        params: { name: "echo", arguments: { message: `${MARKER} ${index + 1}` } },
+      }),
+    );
+    const counts = countJson(MARKER);
+    const validations = countValidations([CallToolRequestSchema, CallToolResultSchema, JSONRPCMessageSchema]);
+    try {
+      for (const [index, request] of requests.entries()) {
+        stdin.write(request);
+        await wait(index + 2);
+      }
+    } finally {
+      counts.stop();
+      validations.stop();
+    }
+    const answers = answered()
+      .slice(1)
+      .map((text) => JSON.parse(text) as { id: number; result?: { content?: unknown } });
+    expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: CALLS }, (_, index) => index + 1));
+    for (const answer of answers) expect(JSON.stringify(answer.result?.content)).toContain(`${MARKER} ${answer.id}`);
+    // Two messages per call cross the gateway (the request and its answer): each parsed once and serialized once.
+    expect(counts.parses).toBe(2 * CALLS);
+    expect(counts.serializations).toBe(2 * CALLS);
+    // And no schema walk of the whole message: the SDK Server's zod parse of each request and result is skipped.
+    expect(validations.count).toBe(0);
+    await served.connection.close();
+  }, 60_000);
+});
+
+/** Counts JSON.parse calls whose text, and JSON.stringify calls whose output, contain `marker`, until stop(). */
+function countJson(marker: string): { parses: number; serializations: number; stop(): void } {
+  const { parse, stringify } = JSON;
+  const counts = {
+    parses: 0,
+    serializations: 0,
+    stop: () => {
+      JSON.parse = parse;
+      JSON.stringify = stringify;
+    },
+  };
+  JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]): unknown => {
+    if (typeof text === "string" && text.includes(marker)) counts.parses += 1;
+    return parse(text, reviver) as unknown;
+  }) as typeof JSON.parse;
+  JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+    const text = stringify(...args);
+    if (typeof text === "string" && text.includes(marker)) counts.serializations += 1;
+    return text;
+  }) as typeof JSON.stringify;
+  return counts;
+}
+
+/**
+ * Counts runs of the given zod (v4) schemas until stop(): every parse and safeParse of a schema goes
+ * through its `_zod.run`, which is wrapped here (zod's internals: a test-only look at what runs).
+ */
+function countValidations(schemas: readonly object[]): { count: number; stop(): void } {
+  type Runnable = { _zod: { run: (...args: unknown[]) => unknown } };
+  const counter = { count: 0, stop: (): void => undefined };
+  const restores = schemas.map((schema) => {
+    const internals = (schema as Runnable)._zod;
+    const run = internals.run;
+    internals.run = function (this: unknown, ...args: unknown[]) {
+      counter.count += 1;
+      return run.apply(this, args);
+    };
+    return () => {
+      internals.run = run;
+    };
+  });
+  counter.stop = () => {
+    for (const restore of restores) restore();
+  };
+  return counter;
+}
