@@ -16,6 +16,7 @@ import { DownstreamSession, type SessionContext } from "./downstream-session.js"
 import { forwardClientRequests } from "./forward-client-requests.js";
 import { GatewayError } from "./errors.js";
 import { createStatelessEndpoint, type StatelessEndpoint } from "./stateless-endpoint.js";
+import { serveEitherEra } from "./either-era-connection.js";
 
 /** The server set's policy and plumbing the gateway passes through unchanged. */
 export type GatewayServerSetOptions = Pick<
@@ -45,14 +46,28 @@ export interface GatewayConnection {
   close(): Promise<void>;
 }
 
+/** A client served over a message stream: closed when the stream ends or close() is called. */
+export interface GatewayStreamConnection {
+  /** Resolves when the connection ended (the client closed the stream, or close() was called). */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
 /** A server set served as one MCP server: connect it once, then any number of downstream clients. */
 export interface Gateway {
   /** The upstream servers; after start(), their adapters and registry. */
   readonly serverSet: MCPServerSet;
   /** Connects every upstream server (a failing one is left out and reported). */
   start(): Promise<ServerSetConnectReport>;
-  /** Serves one downstream client over `transport` (stdio, an HTTP session, an in-memory pair). */
+  /** Serves one 2025-era downstream client over `transport` (an HTTP session, stdio, an in-memory pair). */
   connect(transport: Transport): Promise<GatewayConnection>;
+  /**
+   * Serves one downstream client over a message stream (stdio, an in-memory pair) in the era it
+   * opens with, as the official v2 SDK's `serveStdio` decides it: `initialize` (or a message with no
+   * 2026-07-28 `_meta` envelope) pins a 2025-era session, a request carrying the envelope pins the
+   * 2026-07-28 handlers the stateless HTTP endpoint uses. The gateway owns `transport` from here.
+   */
+  serveConnection(transport: Transport): GatewayStreamConnection;
   /**
    * Answers one 2026-07-28 request statelessly (fetch-shaped: a web `Request` in, a `Response`
    * out; `parsedBody` when the JSON body was already read). Nothing of the client is kept between
@@ -157,6 +172,15 @@ class ServerSetGateway implements Gateway {
     const session = new DownstreamSession(this.#context);
     await session.connect(transport);
     return { id: session.id, close: () => session.close() };
+  }
+
+  serveConnection(transport: Transport): GatewayStreamConnection {
+    return serveEitherEra({
+      transport,
+      modern: () => this.#stateless.createServer(),
+      legacy: () => new DownstreamSession(this.#context),
+      logger: this.#logger,
+    });
   }
 
   serveStateless(request: Request, parsedBody?: unknown): Promise<Response> {

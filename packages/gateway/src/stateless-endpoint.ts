@@ -31,6 +31,10 @@ import {
 } from "./gateway-requests.js";
 import { inRequestSpan } from "./request-span.js";
 
+/** The low-level v2 `Server` the 2026-07-28 handlers live on (see statelessServer for why not McpServer). */
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server on purpose
+export type ModernServer = Server;
+
 /** What the stateless endpoint answers from: the gateway's shared catalog and policy, nothing per client. */
 export interface StatelessContext {
   readonly catalog: Catalog;
@@ -45,7 +49,12 @@ export interface StatelessContext {
 export interface StatelessEndpoint {
   /** Answers one 2026-07-28 request (fetch-shaped); `parsedBody` is the JSON body when already read. */
   fetch(request: Request, parsedBody?: unknown): Promise<Response>;
-  /** Tells the open `subscriptions/listen` streams that a list changed. */
+  /**
+   * A fresh SDK `Server` answering 2026-07-28 requests from the shared catalog with the same
+   * handlers as `fetch`: what a stdio connection that opened in that era is pinned to.
+   */
+  createServer(): ModernServer;
+  /** Tells the open `subscriptions/listen` streams (HTTP, and stdio connections pinned to 2026-07-28) that a list changed. */
   listChanged(list: "tools" | "prompts" | "resources"): void;
   /** Ends the streams and exchanges in flight. */
   close(): Promise<void>;
@@ -68,15 +77,40 @@ export function createStatelessEndpoint(context: StatelessContext): StatelessEnd
       context.logger?.debug?.(`gateway: a 2026-07-28 request was refused or failed: ${describeCause(error)}`);
     },
   });
+  // Servers pinned to stdio connections: their change notifications are what `serveStdio` turns
+  // into the connection's `subscriptions/listen` messages.
+  const pinned = new Set<ModernServer>();
   const notify = {
-    tools: () => handler.notify.toolsChanged(),
-    prompts: () => handler.notify.promptsChanged(),
-    resources: () => handler.notify.resourcesChanged(),
+    tools: () => {
+      handler.notify.toolsChanged();
+      for (const server of pinned) void server.sendToolListChanged().catch(() => undefined);
+    },
+    prompts: () => {
+      handler.notify.promptsChanged();
+      for (const server of pinned) void server.sendPromptListChanged().catch(() => undefined);
+    },
+    resources: () => {
+      handler.notify.resourcesChanged();
+      for (const server of pinned) void server.sendResourceListChanged().catch(() => undefined);
+    },
   };
   return {
     fetch: (request, parsedBody) => handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
+    createServer: () => {
+      const server = statelessServer(context);
+      const previous = server.onclose;
+      server.onclose = () => {
+        pinned.delete(server);
+        previous?.();
+      };
+      pinned.add(server);
+      return server;
+    },
     listChanged: (list) => notify[list](),
-    close: () => handler.close(),
+    close: async () => {
+      pinned.clear();
+      await handler.close();
+    },
   };
 }
 
