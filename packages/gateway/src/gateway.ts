@@ -33,6 +33,11 @@ export interface GatewayOptions {
   toolFilter?: GatewayToolFilter;
   /** Asks (or refuses) before tools the policy selects; default: no approval step. */
   approval?: GatewayApproval;
+  /**
+   * How long a 2026-07-28 call whose upstream asked for elicitation or sampling waits for the
+   * client's retry with the answer before the upstream gets `cancel`. Default 300000 (five minutes).
+   */
+  inputTimeoutMs?: number;
   /** Expose upstream names without a server prefix. Default: true with exactly one server. Needs exactly one server. */
   singleServer?: boolean;
   /** What the gateway calls itself in `initialize`. */
@@ -118,6 +123,7 @@ class ServerSetGateway implements Gateway {
         ...forwardClientRequests(this.#router),
         onLog: (entry) => {
           for (const session of this.#router.sessions) session.forwardLog(entry);
+          this.#stateless.forwardLog(entry);
         },
       },
     });
@@ -136,7 +142,11 @@ class ServerSetGateway implements Gateway {
       tracerProvider: options.serverSet?.telemetry === false ? undefined : options.serverSet?.telemetry?.tracerProvider,
       onRootsChanged: () => this.#passRootsUp(),
     };
-    this.#stateless = createStatelessEndpoint({ ...this.#context, router: this.#router });
+    this.#stateless = createStatelessEndpoint({
+      ...this.#context,
+      router: this.#router,
+      inputTimeoutMs: options.inputTimeoutMs,
+    });
   }
 
   get connectionCount(): number {
