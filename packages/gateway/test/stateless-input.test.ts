@@ -6,6 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
 } from "@modelcontextprotocol/server";
 import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
@@ -148,6 +149,35 @@ describe("our adapter on engine-2026", () => {
       expect(JSON.stringify(sampled.data)).toContain("adapter-stub-model");
     } finally {
       await adapter.disconnect();
+    }
+  });
+});
+
+describe("upstream logs on 2026-07-28", () => {
+  it("go out on the call's own request, at the level its _meta names", { timeout: 120_000 }, async () => {
+    const client = v2Client({});
+    const logs: { level: string; logger?: string }[] = [];
+    client.setNotificationHandler("notifications/message", (notification) => {
+      logs.push({ level: notification.params.level, logger: notification.params.logger });
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    try {
+      // server-everything logs every 5 s once asked to; a 12 s call hears some of it.
+      await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
+      try {
+        const result = await client.callTool({
+          name: "trigger-long-running-operation",
+          arguments: { duration: 12, steps: 2 },
+          _meta: { [LOG_LEVEL_META_KEY]: "debug" },
+        });
+        expect(result.isError).not.toBe(true);
+      } finally {
+        await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
+      }
+      expect(logs.length).toBeGreaterThan(0);
+      expect(logs[0]?.logger).toMatch(/^everything/);
+    } finally {
+      await client.close();
     }
   });
 });
