@@ -57,6 +57,8 @@ export class ModernCall {
   readonly #abort = new AbortController();
   #asked = 0;
   #round: CallRound | undefined;
+  /** What the client's latest request declared: an upstream may ask while the call waits parked between rounds. */
+  #capabilities: ClientCapabilities | undefined;
   #outcome: { result: CallToolResult } | { error: unknown } | undefined;
   #wake: (() => void) | undefined;
 
@@ -79,7 +81,7 @@ export class ModernCall {
   }
 
   declares(capability: "elicitation" | "sampling"): boolean {
-    return this.#round?.capabilities?.[capability] !== undefined;
+    return this.#capabilities?.[capability] !== undefined;
   }
 
   elicit(request: ElicitRequest, signal: AbortSignal): Promise<ElicitAnswer> {
@@ -155,9 +157,11 @@ export class ModernCall {
    */
   async serve(round: CallRound): Promise<RoundOutcome> {
     this.#round = round;
+    this.#capabilities = round.capabilities;
     const cancel = (): void => {
       this.#abort.abort(round.ctx.mcpReq.signal.reason);
     };
+    if (round.ctx.mcpReq.signal.aborted) cancel();
     round.ctx.mcpReq.signal.addEventListener("abort", cancel, { once: true });
     try {
       while (this.#outcome === undefined && this.#questions.size === 0) {
