@@ -18,7 +18,11 @@ export type GatewayErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "SESSION_UNKNOWN"
-  | "BAD_REQUEST";
+  | "BAD_REQUEST"
+  | "INPUT_TIMEOUT"
+  | "INPUT_RESPONSE_INVALID"
+  | "REQUEST_STATE_UNKNOWN"
+  | "REQUEST_STATE_MISMATCH";
 
 export class GatewayError extends MCPToolAdapterError<GatewayErrorCode> {
   static override readonly errorName: string = "GatewayError";

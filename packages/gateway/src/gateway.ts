@@ -16,6 +16,7 @@ import { DownstreamSession, type SessionContext } from "./downstream-session.js"
 import { forwardClientRequests } from "./forward-client-requests.js";
 import { GatewayError } from "./errors.js";
 import { createStatelessEndpoint, type StatelessEndpoint } from "./stateless-endpoint.js";
+import { serveEitherEra } from "./either-era-connection.js";
 
 /** The server set's policy and plumbing the gateway passes through unchanged. */
 export type GatewayServerSetOptions = Pick<
@@ -32,6 +33,11 @@ export interface GatewayOptions {
   toolFilter?: GatewayToolFilter;
   /** Asks (or refuses) before tools the policy selects; default: no approval step. */
   approval?: GatewayApproval;
+  /**
+   * How long a 2026-07-28 call whose upstream asked for elicitation or sampling waits for the
+   * client's retry with the answer before the upstream gets `cancel`. Default 300000 (five minutes).
+   */
+  inputTimeoutMs?: number;
   /** Expose upstream names without a server prefix. Default: true with exactly one server. Needs exactly one server. */
   singleServer?: boolean;
   /** What the gateway calls itself in `initialize`. */
@@ -45,14 +51,28 @@ export interface GatewayConnection {
   close(): Promise<void>;
 }
 
+/** A client served over a message stream: closed when the stream ends or close() is called. */
+export interface GatewayStreamConnection {
+  /** Resolves when the connection ended (the client closed the stream, or close() was called). */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
 /** A server set served as one MCP server: connect it once, then any number of downstream clients. */
 export interface Gateway {
   /** The upstream servers; after start(), their adapters and registry. */
   readonly serverSet: MCPServerSet;
   /** Connects every upstream server (a failing one is left out and reported). */
   start(): Promise<ServerSetConnectReport>;
-  /** Serves one downstream client over `transport` (stdio, an HTTP session, an in-memory pair). */
+  /** Serves one 2025-era downstream client over `transport` (an HTTP session, stdio, an in-memory pair). */
   connect(transport: Transport): Promise<GatewayConnection>;
+  /**
+   * Serves one downstream client over a message stream (stdio, an in-memory pair) in the era it
+   * opens with, as the official v2 SDK's `serveStdio` decides it: `initialize` (or a message with no
+   * 2026-07-28 `_meta` envelope) pins a 2025-era session, a request carrying the envelope pins the
+   * 2026-07-28 handlers the stateless HTTP endpoint uses. The gateway owns `transport` from here.
+   */
+  serveConnection(transport: Transport): GatewayStreamConnection;
   /**
    * Answers one 2026-07-28 request statelessly (fetch-shaped: a web `Request` in, a `Response`
    * out; `parsedBody` when the JSON body was already read). Nothing of the client is kept between
@@ -103,6 +123,7 @@ class ServerSetGateway implements Gateway {
         ...forwardClientRequests(this.#router),
         onLog: (entry) => {
           for (const session of this.#router.sessions) session.forwardLog(entry);
+          this.#stateless.forwardLog(entry);
         },
       },
     });
@@ -121,7 +142,11 @@ class ServerSetGateway implements Gateway {
       tracerProvider: options.serverSet?.telemetry === false ? undefined : options.serverSet?.telemetry?.tracerProvider,
       onRootsChanged: () => this.#passRootsUp(),
     };
-    this.#stateless = createStatelessEndpoint({ ...this.#context, router: this.#router });
+    this.#stateless = createStatelessEndpoint({
+      ...this.#context,
+      router: this.#router,
+      inputTimeoutMs: options.inputTimeoutMs,
+    });
   }
 
   get connectionCount(): number {
@@ -157,6 +182,15 @@ class ServerSetGateway implements Gateway {
     const session = new DownstreamSession(this.#context);
     await session.connect(transport);
     return { id: session.id, close: () => session.close() };
+  }
+
+  serveConnection(transport: Transport): GatewayStreamConnection {
+    return serveEitherEra({
+      transport,
+      modern: () => this.#stateless.createServer(),
+      legacy: () => new DownstreamSession(this.#context),
+      logger: this.#logger,
+    });
   }
 
   serveStateless(request: Request, parsedBody?: unknown): Promise<Response> {

@@ -4,6 +4,7 @@ export {
   type GatewayConnection,
   type GatewayOptions,
   type GatewayServerSetOptions,
+  type GatewayStreamConnection,
 } from "./gateway.js";
 export { listenHttp, type GatewayHttpOptions, type GatewayHttpServer } from "./http-listener.js";
 export { serveStdio, type StdioGateway } from "./serve-stdio.js";

@@ -1,25 +1,26 @@
 import { BatchedStdioServerTransport } from "./batched-stdio-transport.js";
-import type { Gateway, GatewayConnection } from "./gateway.js";
+import type { Gateway, GatewayStreamConnection } from "./gateway.js";
 
-/** The gateway serving the one client on this process's stdin/stdout (a host's `mcpServers` entry). */
+/**
+ * The gateway serving the one client on this process's stdin/stdout (a host's `mcpServers` entry),
+ * in the era that client opens with (2025 sessions or 2026-07-28).
+ */
 export interface StdioGateway {
-  readonly connection: GatewayConnection;
-  /** Resolves when the client closes stdin (or close() is called). */
+  readonly connection: GatewayStreamConnection;
+  /** Resolves when the client closes stdin (or the connection is closed). */
   readonly closed: Promise<void>;
 }
 
-export async function serveStdio(
+export function serveStdio(
   gateway: Gateway,
   streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
 ): Promise<StdioGateway> {
+  const stdin = streams.stdin ?? process.stdin;
   const transport = new BatchedStdioServerTransport(
-    (streams.stdin ?? process.stdin) as typeof process.stdin,
+    stdin as typeof process.stdin,
     (streams.stdout ?? process.stdout) as typeof process.stdout,
   );
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    (streams.stdin ?? process.stdin).once("end", () => resolve());
-  });
-  const connection = await gateway.connect(transport);
-  return { connection, closed };
+  const connection = gateway.serveConnection(transport);
+  const closed = Promise.race([connection.closed, new Promise<void>((resolve) => stdin.once("end", resolve))]);
+  return Promise.resolve({ connection, closed });
 }

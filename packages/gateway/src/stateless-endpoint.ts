@@ -1,4 +1,4 @@
-import type { Logger } from "mcp-tool-adapter";
+import type { Logger, MCPServerLogEntry } from "mcp-tool-adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -19,7 +19,6 @@ import { approvalAnswer, approvalStep, type GatewayApproval } from "./approval.j
 import type { Catalog } from "./catalog.js";
 import type { ClientRouter } from "./client-router.js";
 import type { RoutedClient } from "./forward-client-requests.js";
-import { GatewayError } from "./errors.js";
 import {
   complete,
   failure,
@@ -30,6 +29,12 @@ import {
   readResource,
 } from "./gateway-requests.js";
 import { inRequestSpan } from "./request-span.js";
+import { ModernCall, type CallRound, type RoundOutcome } from "./modern-call.js";
+import { PendingCalls } from "./pending-calls.js";
+
+/** The low-level v2 `Server` the 2026-07-28 handlers live on (see statelessServer for why not McpServer). */
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server on purpose
+export type ModernServer = Server;
 
 /** What the stateless endpoint answers from: the gateway's shared catalog and policy, nothing per client. */
 export interface StatelessContext {
@@ -39,15 +44,32 @@ export interface StatelessContext {
   readonly approval: GatewayApproval | undefined;
   readonly logger: Logger | undefined;
   readonly tracerProvider: TracerProvider | undefined;
+  /** How long a call that asked the client for input waits for its retry (default five minutes). */
+  readonly inputTimeoutMs?: number | undefined;
+}
+
+/** The endpoint's own bookkeeping next to the shared context: nothing here outlives a call. */
+interface ModernContext extends StatelessContext {
+  /** Calls waiting for a client's retry, by requestState. */
+  readonly pending: PendingCalls;
+  /** Calls with a request of their client running now (where upstream logs go). */
+  readonly running: Set<ModernCall>;
 }
 
 /** The 2026-07-28 side of the gateway: one HTTP exchange in, one answer out, no session. */
 export interface StatelessEndpoint {
   /** Answers one 2026-07-28 request (fetch-shaped); `parsedBody` is the JSON body when already read. */
   fetch(request: Request, parsedBody?: unknown): Promise<Response>;
-  /** Tells the open `subscriptions/listen` streams that a list changed. */
+  /**
+   * A fresh SDK `Server` answering 2026-07-28 requests from the shared catalog with the same
+   * handlers as `fetch`: what a stdio connection that opened in that era is pinned to.
+   */
+  createServer(): ModernServer;
+  /** Tells the open `subscriptions/listen` streams (HTTP, and stdio connections pinned to 2026-07-28) that a list changed. */
   listChanged(list: "tools" | "prompts" | "resources"): void;
-  /** Ends the streams and exchanges in flight. */
+  /** An upstream's log message, to the 2026-07-28 requests whose calls run on that upstream now. */
+  forwardLog(entry: MCPServerLogEntry): void;
+  /** Ends the streams and exchanges in flight, and gives up the calls waiting for a client's answers. */
   close(): Promise<void>;
 }
 
@@ -61,29 +83,63 @@ const APPROVAL_INPUT_KEY = "gateway_approval";
  * An approval question is an `input_required` result and the client's answer comes back in the
  * retried call, so the retry may land on another copy.
  */
-export function createStatelessEndpoint(context: StatelessContext): StatelessEndpoint {
+export function createStatelessEndpoint(shared: StatelessContext): StatelessEndpoint {
+  const context: ModernContext = {
+    ...shared,
+    pending: new PendingCalls(shared.inputTimeoutMs),
+    running: new Set(),
+  };
   const handler: McpHttpHandler = createMcpHandler(() => statelessServer(context), {
     legacy: "reject",
     onerror: (error) => {
       context.logger?.debug?.(`gateway: a 2026-07-28 request was refused or failed: ${describeCause(error)}`);
     },
   });
+  // Servers pinned to stdio connections: their change notifications are what `serveStdio` turns
+  // into the connection's `subscriptions/listen` messages.
+  const pinned = new Set<ModernServer>();
   const notify = {
-    tools: () => handler.notify.toolsChanged(),
-    prompts: () => handler.notify.promptsChanged(),
-    resources: () => handler.notify.resourcesChanged(),
+    tools: () => {
+      handler.notify.toolsChanged();
+      for (const server of pinned) void server.sendToolListChanged().catch(() => undefined);
+    },
+    prompts: () => {
+      handler.notify.promptsChanged();
+      for (const server of pinned) void server.sendPromptListChanged().catch(() => undefined);
+    },
+    resources: () => {
+      handler.notify.resourcesChanged();
+      for (const server of pinned) void server.sendResourceListChanged().catch(() => undefined);
+    },
   };
   return {
     fetch: (request, parsedBody) => handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
+    createServer: () => {
+      const server = statelessServer(context);
+      const previous = server.onclose;
+      server.onclose = () => {
+        pinned.delete(server);
+        previous?.();
+      };
+      pinned.add(server);
+      return server;
+    },
     listChanged: (list) => notify[list](),
-    close: () => handler.close(),
+    forwardLog: (entry) => {
+      for (const call of context.running) if (call.server === entry.serverName) call.log(entry);
+    },
+    close: async () => {
+      context.pending.close();
+      pinned.clear();
+      await handler.close();
+    },
   };
 }
 
 // The low-level Server, not McpServer, as in the 2025 sessions: tools and prompts come from
 // upstream servers with their JSON Schemas as they are.
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above: the low-level server on purpose
-function statelessServer(context: StatelessContext): Server {
+function statelessServer(context: ModernContext): Server {
   const { catalog } = context;
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
   const server = new Server(context.serverInfo, {
@@ -92,6 +148,8 @@ function statelessServer(context: StatelessContext): Server {
       prompts: { listChanged: true },
       resources: { listChanged: true },
       completions: {},
+      // Upstream logs during a call go out on that call's request (at the envelope's log level).
+      logging: {},
     },
   });
   server.setRequestHandler("tools/list", () => sdkErrors(() => listToolsResult(catalog)));
@@ -122,7 +180,7 @@ function statelessServer(context: StatelessContext): Server {
 }
 
 async function callTool(
-  context: StatelessContext,
+  context: ModernContext,
   request: {
     params: {
       name: string;
@@ -133,6 +191,22 @@ async function callTool(
   },
 ): Promise<CallToolResult | InputRequiredResult> {
   const { params, ctx } = request;
+  const round = {
+    ctx,
+    capabilities: declaredCapabilities(ctx),
+    progressToken: progressTokenOf(params._meta),
+  };
+  const state = ctx.mcpReq.requestState<string>();
+  if (typeof state === "string") {
+    const call = context.pending.take(state, {
+      tool: params.name,
+      check: (waiting) => {
+        waiting.checkAnswers(ctx.mcpReq.inputResponses, ctx.mcpReq.droppedInputResponseKeys);
+      },
+    });
+    call.answer(ctx.mcpReq.inputResponses);
+    return serveRound(context, call, round);
+  }
   const target = findCallTarget(context.catalog, params.name);
   if ("failure" in target) return target.failure;
   const args = params.arguments ?? {};
@@ -140,7 +214,7 @@ async function callTool(
     approval: context.approval,
     tool: target.tool,
     args,
-    clientDeclaresElicitation: declaredCapabilities(ctx)?.elicitation !== undefined,
+    clientDeclaresElicitation: round.capabilities?.elicitation !== undefined,
   });
   if (step.kind === "refused") return failure(step.reason);
   if (step.kind === "ask") {
@@ -150,49 +224,52 @@ async function callTool(
     const refusal = approvalAnswer(target.tool, answer);
     if (refusal !== undefined) return failure(refusal);
   }
-  const progressToken = params._meta?.["progressToken"];
-  return forwardCall<RoutedClient>({
-    ...target,
-    args,
-    client: STATELESS_CLIENT,
-    router: context.router,
-    signal: ctx.mcpReq.signal,
-    onProgress:
-      typeof progressToken === "string" || typeof progressToken === "number"
-        ? (progress) => {
-            ctx.mcpReq
-              .notify({ method: "notifications/progress", params: { progressToken, ...progress } })
-              .catch(() => undefined);
-          }
-        : undefined,
-  });
+  const call = new ModernCall({ server: target.tool.server, tool: params.name });
+  call.run(
+    forwardCall<RoutedClient>({
+      ...target,
+      args,
+      client: call,
+      router: context.router,
+      signal: call.signal,
+      onProgress: (progress) => {
+        call.progress(progress);
+      },
+    }),
+  );
+  return serveRound(context, call, round);
+}
+
+/**
+ * One request of a call: its result, or the upstream's questions as `input_required` with the
+ * `requestState` the retry brings back (the call waits parked meanwhile). While the request runs,
+ * the call hears the upstream's logs.
+ */
+async function serveRound(
+  context: ModernContext,
+  call: ModernCall,
+  round: CallRound,
+): Promise<CallToolResult | InputRequiredResult> {
+  context.running.add(call);
+  let outcome: RoundOutcome;
+  try {
+    outcome = await call.serve(round);
+  } finally {
+    context.running.delete(call);
+  }
+  if ("result" in outcome) return outcome.result;
+  return inputRequired({ inputRequests: outcome.inputRequests, requestState: context.pending.park(call) });
+}
+
+function progressTokenOf(meta: Record<string, unknown> | undefined): string | number | undefined {
+  const token = meta?.["progressToken"];
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
 }
 
 /** The client capabilities this request declares in its `_meta` envelope (2026-07-28 has no session to hold them). */
 function declaredCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
-
-/**
- * Who an upstream's elicitation or sampling request during a 2026-07-28 call goes to: nobody. The
- * revision asks a client for input only through the call's own `input_required` result, and the
- * client answers in a new request that any copy of the gateway may receive, while the upstream
- * call waits in this one; so the upstream gets a clear refusal (and its call goes on or fails as it
- * decides), never a question sent to some other client.
- */
-const STATELESS_CLIENT: RoutedClient = {
-  // Declared so the refusal below, which says why, is the one the upstream gets.
-  declares: () => true,
-  elicit: () => Promise.reject(notForwardable("elicitation")),
-  sample: () => Promise.reject(notForwardable("sampling")),
-};
-
-function notForwardable(capability: "elicitation" | "sampling"): GatewayError {
-  return new GatewayError(
-    "CLIENT_CAPABILITY_MISSING",
-    `The gateway cannot pass ${capability} on to a 2026-07-28 client: that revision has no request from server to client during a call, and the gateway keeps no state between a client's requests. Use a 2025-era session with the gateway for tools that ask for ${capability}.`,
-  );
 }
 
 /**

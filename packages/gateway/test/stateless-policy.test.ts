@@ -118,16 +118,20 @@ describe("approval and upstream questions on 2026-07-28", () => {
     },
   );
 
-  it("refuses an upstream's elicitation during a 2026-07-28 call with the reason", { timeout: 60_000 }, async () => {
-    const { client, asked } = await modernClient(plain?.http.url ?? "", () => "accept");
-    try {
-      const result = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
-      expect(JSON.stringify(result.content)).toMatch(/cannot pass elicitation on to a 2026-07-28 client/);
-      expect(asked).toEqual([]);
-    } finally {
-      await client.close();
-    }
-  });
+  it(
+    "passes an upstream's elicitation during a 2026-07-28 call to the client, whose answer goes up",
+    { timeout: 60_000 },
+    async () => {
+      const { client, asked } = await modernClient(plain?.http.url ?? "", () => "decline");
+      try {
+        const result = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+        expect(asked).toEqual([expect.stringMatching(/Please provide inputs/)]);
+        expect(JSON.stringify(result.content)).toMatch(/decline/i);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe("an upstream's list change on 2026-07-28", () => {

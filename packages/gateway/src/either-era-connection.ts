@@ -1,0 +1,70 @@
+import type { Logger } from "mcp-tool-adapter";
+import { describeCause } from "@mcp-tool-adapter/core";
+import type { Transport as StreamTransport } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { DownstreamSession } from "./downstream-session.js";
+import type { ModernServer } from "./stateless-endpoint.js";
+
+/** One stream connection in whichever era its client opens with. */
+export interface EitherEraConnection {
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface EitherEraOptions {
+  /** The message stream (stdio, an in-memory pair); owned by the connection from here. */
+  readonly transport: Transport;
+  /** The 2026-07-28 handlers, pinned for the connection's lifetime. */
+  readonly modern: () => ModernServer;
+  /** A 2025-era session (SDK 1.x `Server`), pinned for the connection's lifetime. */
+  readonly legacy: () => DownstreamSession;
+  readonly logger: Logger | undefined;
+}
+
+/**
+ * The era decision for a stream is the official v2 SDK's `serveStdio`: it classifies the opening
+ * message (an `initialize` or a message without the 2026-07-28 envelope is 2025 traffic; a
+ * `server/discover` opens a probe that an `initialize` may still discard), pins one instance for
+ * the connection, and serves `subscriptions/listen` itself on a 2026-07-28 connection. The gateway's
+ * 2025 sessions run on SDK 1.x, so the legacy instance is the session behind the two methods
+ * `serveStdio` calls on a legacy product (connect, close); its messages pass through untouched.
+ */
+export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
+  const { transport, logger } = options;
+  const handle = serveStdio(
+    ({ era }) => (era === "modern" ? options.modern() : (legacyProduct(options.legacy()) as unknown as ModernServer)),
+    {
+      // The SDK types both transports alike (start, send, close, onmessage, onclose, onerror).
+      transport: transport as unknown as StreamTransport,
+      onerror: (error) => {
+        logger?.debug?.(`gateway: a stream client's message was refused or failed: ${describeCause(error)}`);
+      },
+    },
+  );
+  // serveStdio took the transport's onclose; chained here so the connection can say it ended.
+  const closed = new Promise<void>((resolve) => {
+    const previous = transport.onclose;
+    transport.onclose = () => {
+      previous?.();
+      resolve();
+    };
+  });
+  return {
+    closed,
+    close: async () => {
+      await handle.close();
+    },
+  };
+}
+
+/** A 2025 session as the legacy product `serveStdio` connects to its channel and closes at the end. */
+function legacyProduct(session: DownstreamSession): {
+  connect(channel: Transport): Promise<void>;
+  close(): Promise<void>;
+} {
+  return {
+    connect: (channel) => session.connect(channel),
+    close: () => session.close(),
+  };
+}

@@ -1,0 +1,286 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from "@modelcontextprotocol/server";
+import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { CLI_BIN, GATEWAY_DIR, realUpstreams, type Upstreams } from "./fixtures.js";
+
+// An upstream's elicitation and sampling (server-everything's trigger-* tools, a 2025-era server
+// over a real stdio pipe) passed on to 2026-07-28 clients as `input_required`, answered in the
+// client's retry: the official v2 client and our adapter on engine-2026, over HTTP and over stdio
+// (`mcp-tool-adapter serve`); and by hand, the hostile retries. One upstream: names have no prefix.
+let upstreams: Upstreams;
+let gateway: Gateway;
+let http: GatewayHttpServer;
+
+beforeAll(async () => {
+  upstreams = await realUpstreams(["everything"]);
+  gateway = createGateway({ servers: upstreams.servers, inputTimeoutMs: 1_500 });
+  await gateway.start();
+  http = await listenHttp(gateway);
+}, 120_000);
+
+afterAll(async () => {
+  await http.close();
+  await gateway.close();
+  await upstreams.remove();
+}, 60_000);
+
+const ELICIT_TOOL = "trigger-elicitation-request";
+const SAMPLE_TOOL = "trigger-sampling-request";
+const serveArgs = (): string[] => [CLI_BIN, "serve", "--config", upstreams.configFile];
+
+/** The v2 client pinned to 2026-07-28, answering elicitation and sampling when `answers` says so. */
+function v2Client(answers: { elicitation?: boolean; sampling?: boolean }): Client {
+  const client = new Client(
+    { name: "v2-input", version: "1.0.0" },
+    {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+      capabilities: {
+        ...(answers.elicitation === true ? { elicitation: { form: {} } } : {}),
+        ...(answers.sampling === true ? { sampling: {} } : {}),
+      },
+    },
+  );
+  if (answers.elicitation === true) {
+    client.setRequestHandler("elicitation/create", () => ({
+      action: "accept",
+      content: { name: "Ada Lovelace", check: true, email: "ada@example.com" },
+    }));
+  }
+  if (answers.sampling === true) {
+    client.setRequestHandler("sampling/createMessage", (request) => ({
+      role: "assistant",
+      model: "stub-model-of-the-test-client",
+      content: { type: "text", text: `sampled: ${JSON.stringify(request.params.messages[0]?.content)}` },
+    }));
+  }
+  return client;
+}
+
+const transports = [
+  { label: "HTTP", make: () => new StreamableHTTPClientTransport(new URL(http.url)) },
+  {
+    label: "stdio (serve)",
+    make: () =>
+      new StdioClientTransport({ command: process.execPath, args: serveArgs(), cwd: GATEWAY_DIR, stderr: "ignore" }),
+  },
+];
+
+describe.each(transports)("the v2 client on 2026-07-28 over $label", ({ make }) => {
+  it(
+    "answers an upstream's elicitation through input_required and gets the call's result",
+    { timeout: 120_000 },
+    async () => {
+      const client = v2Client({ elicitation: true, sampling: true });
+      await client.connect(make());
+      try {
+        expect(client.getProtocolEra()).toBe("modern");
+        const elicited = await client.callTool({ name: ELICIT_TOOL, arguments: {} });
+        expect(elicited.isError).not.toBe(true);
+        expect(JSON.stringify(elicited.content)).toContain("Ada Lovelace");
+        const sampled = await client.callTool({
+          name: SAMPLE_TOOL,
+          arguments: { prompt: "two words", maxTokens: 10 },
+        });
+        expect(sampled.isError).not.toBe(true);
+        expect(JSON.stringify(sampled.content)).toContain("stub-model-of-the-test-client");
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it(
+    "refuses the upstream's elicitation clearly when the client did not declare it",
+    { timeout: 120_000 },
+    async () => {
+      const client = v2Client({});
+      await client.connect(make());
+      try {
+        const result = await client.callTool({ name: ELICIT_TOOL, arguments: {} });
+        expect(result.isError).toBe(true);
+        expect(JSON.stringify(result.content)).toMatch(/did not declare the elicitation capability/);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});
+
+describe("our adapter on engine-2026", () => {
+  const configs = [
+    { label: "HTTP", config: () => ({ transport: "streamable-http" as const, url: http.url }) },
+    {
+      label: "stdio (serve)",
+      config: () => ({ transport: "stdio" as const, command: process.execPath, args: serveArgs(), cwd: GATEWAY_DIR }),
+    },
+  ];
+  it.each(configs)("answers elicitation and sampling over $label", { timeout: 120_000 }, async ({ config }) => {
+    const adapter = new MCPToolAdapter(
+      { name: "gateway", protocol: "2026-07-28", ...config() },
+      {
+        engine: createEngine2026(),
+        onElicitation: () => Promise.resolve({ action: "accept", content: { name: "Grace Hopper", check: true } }),
+        onSampling: () =>
+          Promise.resolve({
+            role: "assistant",
+            model: "adapter-stub-model",
+            content: { type: "text", text: "sampled by the adapter" },
+          }),
+      },
+    );
+    await adapter.connect();
+    try {
+      expect(adapter.protocolEra).toBe("2026-07-28");
+      await adapter.discoverTools();
+      const elicited = await adapter.invoke(ELICIT_TOOL, {});
+      expect(elicited.success, elicited.error ?? "").toBe(true);
+      expect(JSON.stringify(elicited.data)).toContain("Grace Hopper");
+      const sampled = await adapter.invoke(SAMPLE_TOOL, { prompt: "hi", maxTokens: 5 });
+      expect(sampled.success, sampled.error ?? "").toBe(true);
+      expect(JSON.stringify(sampled.data)).toContain("adapter-stub-model");
+    } finally {
+      await adapter.disconnect();
+    }
+  });
+});
+
+describe("upstream logs on 2026-07-28", () => {
+  it("go out on the call's own request, at the level its _meta names", { timeout: 120_000 }, async () => {
+    const client = v2Client({});
+    const logs: { level: string; logger?: string }[] = [];
+    client.setNotificationHandler("notifications/message", (notification) => {
+      logs.push({ level: notification.params.level, logger: notification.params.logger });
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    try {
+      // server-everything logs every 5 s once asked to; a 12 s call hears some of it.
+      await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
+      try {
+        const result = await client.callTool({
+          name: "trigger-long-running-operation",
+          arguments: { duration: 12, steps: 2 },
+          _meta: { [LOG_LEVEL_META_KEY]: "debug" },
+        });
+        expect(result.isError).not.toBe(true);
+      } finally {
+        await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
+      }
+      expect(logs.length).toBeGreaterThan(0);
+      expect(logs[0]?.logger).toMatch(/^everything/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("retries by hand", () => {
+  function envelope(capabilities: Record<string, unknown> = { elicitation: { form: {} } }): Record<string, unknown> {
+    return {
+      [PROTOCOL_VERSION_META_KEY]: "2026-07-28",
+      [CLIENT_INFO_META_KEY]: { name: "by-hand", version: "1" },
+      [CLIENT_CAPABILITIES_META_KEY]: capabilities,
+    };
+  }
+  interface Answer {
+    result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown> } & Record<
+      string,
+      unknown
+    >;
+    error?: { code: number; message: string; data?: { code?: string } };
+  }
+  let id = 100;
+  async function callTool(extra: Record<string, unknown> = {}, name = ELICIT_TOOL): Promise<Answer> {
+    const response = await fetch(http.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": name,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: ++id,
+        method: "tools/call",
+        params: { name, arguments: {}, _meta: envelope(), ...extra },
+      }),
+    });
+    const text = await response.text();
+    // JSON, or one SSE event carrying the answer.
+    const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
+    return JSON.parse(json) as Answer;
+  }
+  async function ask(): Promise<{ state: string; key: string }> {
+    const first = await callTool();
+    expect(first.result?.resultType).toBe("input_required");
+    const state = first.result?.requestState;
+    const key = Object.keys(first.result?.inputRequests ?? {})[0];
+    expect(typeof state).toBe("string");
+    expect(key).toBeDefined();
+    return { state: state ?? "", key: key ?? "" };
+  }
+
+  it("refuses a forged requestState with a classified error, and goes on", { timeout: 60_000 }, async () => {
+    const forged = await callTool({ requestState: "forged-state", inputResponses: {} });
+    expect(forged.error?.code).toBe(-32602);
+    expect(forged.error?.data?.code).toBe("REQUEST_STATE_UNKNOWN");
+    expect(forged.error?.message).toMatch(/same copy/);
+    const echo = await callTool({ arguments: { message: "still here" } }, "echo");
+    expect(JSON.stringify(echo.result)).toContain("still here");
+  });
+
+  it(
+    "refuses an answer of the wrong shape, then takes the right one; the used state is stale",
+    { timeout: 60_000 },
+    async () => {
+      const { state, key } = await ask();
+      const wrong = await callTool({
+        requestState: state,
+        inputResponses: {
+          [key]: { role: "assistant", model: "m", content: { type: "text", text: "not an elicitation" } },
+        },
+      });
+      expect(wrong.error?.code).toBe(-32602);
+      expect(wrong.error?.data?.code).toBe("INPUT_RESPONSE_INVALID");
+      expect(wrong.error?.message).toContain(key);
+      const other = await callTool({ requestState: state, inputResponses: {} }, "echo");
+      expect(other.error?.data?.code).toBe("REQUEST_STATE_MISMATCH");
+      const right = await callTool({
+        requestState: state,
+        inputResponses: { [key]: { action: "accept", content: { name: "By Hand" } } },
+      });
+      expect(right.error).toBeUndefined();
+      expect(JSON.stringify(right.result)).toContain("By Hand");
+      const stale = await callTool({ requestState: state, inputResponses: {} });
+      expect(stale.error?.data?.code).toBe("REQUEST_STATE_UNKNOWN");
+    },
+  );
+
+  it(
+    "gives up a call nobody retries: the upstream gets cancel and the state goes stale",
+    { timeout: 60_000 },
+    async () => {
+      const { state, key } = await ask();
+      // inputTimeoutMs is 1.5 s here: well past it (and with no retry meanwhile, which would take
+      // the call), the call was given up and its state is refused.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const late = await callTool({
+        requestState: state,
+        inputResponses: { [key]: { action: "accept", content: { name: "too late" } } },
+      });
+      expect(late.error?.data?.code).toBe("REQUEST_STATE_UNKNOWN");
+      const echo = await callTool({ arguments: { message: "after the timeout" } }, "echo");
+      expect(JSON.stringify(echo.result)).toContain("after the timeout");
+    },
+  );
+});
