@@ -19,15 +19,30 @@ const CONNECTION_GONE_CODES: ReadonlySet<string> = new Set([
   "ECONNRESET",
   "ERR_STREAM_DESTROYED",
   "ERR_STREAM_WRITE_AFTER_END",
+  // Under a fetch's "fetch failed" (the SDK v2 transport passes it on as is): undici's socket
+  // closed or reset mid-request, or the connection was refused.
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "ECONNREFUSED",
 ]);
+
+/** How deep `isConnectionGone` follows `cause` (fetch wraps undici's error once, undici the socket's). */
+const MAX_CAUSE_DEPTH = 3;
 
 const STDERR_LINES_IN_MESSAGE = 3;
 const STDERR_CHARS_IN_MESSAGE = 500;
 
 /** True when a request failed because the connection under it is gone (read structurally). */
 export function isConnectionGone(error: unknown): boolean {
-  const code = codeOf(error);
-  return code !== undefined && CONNECTION_GONE_CODES.has(code);
+  let current = error;
+  for (let depth = 0; depth <= MAX_CAUSE_DEPTH && current !== undefined && current !== null; depth += 1) {
+    const code = codeOf(current);
+    if (code !== undefined && CONNECTION_GONE_CODES.has(code)) return true;
+    // Only a fetch's own TypeError is unwrapped: another error with a cause says what it means itself.
+    if (depth === 0 && !(current instanceof TypeError)) return false;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** True when the SDK gave up on a request because the transport closed. */
