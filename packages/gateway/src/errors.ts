@@ -18,6 +18,7 @@ export type GatewayErrorCode =
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "SESSION_UNKNOWN"
+  | "TOO_MANY_SESSIONS"
   | "BAD_REQUEST";
 
 export class GatewayError extends MCPToolAdapterError<GatewayErrorCode> {

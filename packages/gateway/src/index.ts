@@ -1,10 +1,5 @@
-export {
-  createGateway,
-  type Gateway,
-  type GatewayConnection,
-  type GatewayOptions,
-  type GatewayServerSetOptions,
-} from "./gateway.js";
+export { createGateway, DEFAULT_MAX_CLIENT_SESSIONS } from "./create-gateway.js";
+export { type Gateway, type GatewayConnection, type GatewayOptions, type GatewayServerSetOptions } from "./gateway.js";
 export { listenHttp, type GatewayHttpOptions, type GatewayHttpServer } from "./http-listener.js";
 export { serveStdio, type StdioGateway } from "./serve-stdio.js";
 export type { GatewayApproval } from "./approval.js";
