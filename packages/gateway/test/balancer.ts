@@ -47,7 +47,11 @@ function freePort(): Promise<number> {
 }
 
 /** `mcp-tool-adapter serve --config <configFile> --http --session-prefix <prefix>` on a free port; resolves once it serves. */
-export function startGateway(configFile: string, prefix: string): Promise<RunningGateway> {
+export function startGateway(
+  configFile: string,
+  prefix: string,
+  extraArgs: readonly string[] = [],
+): Promise<RunningGateway> {
   const args = [
     "--import",
     TSX,
@@ -59,6 +63,7 @@ export function startGateway(configFile: string, prefix: string): Promise<Runnin
     "--http",
     "--session-prefix",
     prefix,
+    ...extraArgs,
   ];
   const child = spawn(process.execPath, args, { cwd: GATEWAY_DIR, stdio: ["ignore", "ignore", "pipe"] });
   const log: string[] = [];

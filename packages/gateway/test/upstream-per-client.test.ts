@@ -8,6 +8,7 @@ import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotoc
 import { listDescendantProcesses } from "@mcp-tool-adapter/test-servers";
 import type { GatewayError } from "../src/index.js";
 import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { startGateway, stopProcess } from "./balancer.js";
 import { realUpstreams, type Upstreams } from "./fixtures.js";
 
 // `upstreamPerClient`: each 2025-era session gets its own upstream processes (server-everything and
@@ -174,5 +175,28 @@ describe("upstreamPerClient: every session with upstream connections of its own"
     expect(() => createGateway({ servers: upstreams.servers, upstreamPerClient: { maxSessions: 0 } })).toThrow(
       expect.objectContaining({ code: "GATEWAY_OPTIONS_INVALID" }) as GatewayError,
     );
+  });
+});
+
+describe("serve --http --upstream-per-client <max-sessions>", () => {
+  it("passes the limit to the gateway: one session served, the next refused", { timeout: 180_000 }, async () => {
+    const served = await startGateway(upstreams.configFile, "p1", ["--upstream-per-client", "1"]);
+    const url = new URL(`http://127.0.0.1:${served.port}/mcp`);
+    const first = new Client({ name: "first", version: "1" });
+    const second = new Client({ name: "second", version: "1" });
+    try {
+      await first.connect(new StreamableHTTPClientTransport(url));
+      expect((await first.listTools()).tools.length).toBeGreaterThan(0);
+      const refused = await second.connect(new StreamableHTTPClientTransport(url)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect((refused as { code?: unknown }).code).toBe(503);
+      expect(String(refused)).toContain('"code":"TOO_MANY_SESSIONS"');
+    } finally {
+      await close(first);
+      await second.close().catch(() => undefined);
+      await stopProcess(served.process);
+    }
   });
 });
