@@ -130,7 +130,10 @@ describe("a 2026-07-28 client talking directly to two gateway copies, one killed
         // Every write cut off: not answered, reported as outcome unknown, never sent again.
         for (const [index, result] of writes.entries()) {
           const id = writeIds[index] ?? "";
-          expect(result.success, id).toBe(false);
+          expect(
+            result.success,
+            `${id}: ${JSON.stringify({ starts: counted.writeStarts, writes: counted.writes, tried, victimUpstream })}`,
+          ).toBe(false);
           expect(result.errorKind, result.error ?? "").toBe("outcome_unknown");
           expect(
             counted.writeStarts.filter((start) => start.id === id),
