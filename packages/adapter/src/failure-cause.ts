@@ -1,7 +1,7 @@
 import { describeCause } from "./errors.js";
 import { ConnectionLost } from "./session.js";
 import { RpcCode, rpcCodeOf } from "./rpc-error.js";
-import { describeTransportFailure, isConnectionGone, isMessageTooLarge } from "./transport-failure.js";
+import { describeTransportFailure, isConnectionGone, isFetchCutOff, isMessageTooLarge } from "./transport-failure.js";
 
 /**
  * Why a request to a server failed (a tool call or any other request), read once from what it
@@ -40,6 +40,8 @@ export function classifyFailure(error: unknown, signal: AbortSignal | undefined)
     return { kind: "rpc_error", rpcCode, message };
   }
   if (isConnectionGone(error)) return { kind: "send_failed", detail: describeTransportFailure(error) };
+  // Cut off in flight (it may have run): the connection closed under it, as a session closing would.
+  if (isFetchCutOff(error)) return { kind: "connection_closed", detail: describeCause(error) };
   if (isMessageTooLarge(error)) return { kind: "too_large", error };
   return { kind: "transport", error };
 }

@@ -27,7 +27,40 @@ const STDERR_CHARS_IN_MESSAGE = 500;
 /** True when a request failed because the connection under it is gone (read structurally). */
 export function isConnectionGone(error: unknown): boolean {
   const code = codeOf(error);
-  return code !== undefined && CONNECTION_GONE_CODES.has(code);
+  if (code !== undefined && CONNECTION_GONE_CODES.has(code)) return true;
+  // A fetch refused its connection: nothing went out, and nothing is listening there any more.
+  return fetchCauseCode(error) === "ECONNREFUSED";
+}
+
+/** undici's codes under a fetch's "fetch failed" for a socket that closed, reset or refused. */
+const FETCH_CUT_CODES: ReadonlySet<string> = new Set([
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "ECONNRESET",
+  "ECONNREFUSED",
+]);
+
+/**
+ * True when a fetch under the request failed on its socket (the SDK v2 transport passes fetch's
+ * TypeError "fetch failed" on as is): the connection is gone. Not a sign the request never went
+ * out: the request may have reached the server before the socket closed, so it is a request cut
+ * off in flight, and `neverReachedServer` does not count it.
+ */
+export function isFetchCutOff(error: unknown): boolean {
+  const code = fetchCauseCode(error);
+  return code !== undefined && FETCH_CUT_CODES.has(code);
+}
+
+/** The first code under a fetch's TypeError ("fetch failed" wraps undici's error, which may wrap the socket's). */
+function fetchCauseCode(error: unknown): string | undefined {
+  if (!(error instanceof TypeError)) return undefined;
+  let cause: unknown = error.cause;
+  for (let depth = 0; depth < 2 && typeof cause === "object" && cause !== null; depth += 1) {
+    const code = codeOf(cause);
+    if (code !== undefined) return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** True when the SDK gave up on a request because the transport closed. */

@@ -164,6 +164,35 @@ describe("a send that fails because the server is gone", () => {
     await adapter.disconnect();
   });
 
+  it("a fetch that failed under the request (undici's socket closed: the SDK v2 transport's error) is connection_lost", async () => {
+    const server = createInMemoryTestServer({ tools: [{ name: "doomed" }] });
+    const socketClosed = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () =>
+        withCallFault(await server.connect(), {
+          tool: "doomed",
+          error: new TypeError("fetch failed", { cause: socketClosed }),
+        }),
+      logger: {},
+    });
+    await adapter.connect();
+    expect(await adapter.invoke("doomed", {})).toMatchObject({ success: false, errorKind: "connection_lost" });
+    await adapter.disconnect();
+  });
+
+  it("an Error that is not a fetch's stays a server error even when its cause has a socket code", async () => {
+    const server = createInMemoryTestServer({ tools: [{ name: "flaky" }, { name: "echo" }] });
+    const cause = Object.assign(new Error("reset"), { code: "ECONNRESET" });
+    const adapter = new MCPToolAdapter(STDIO_CONFIG, {
+      transport: async () =>
+        withCallFault(await server.connect(), { tool: "flaky", error: new Error("upstream said no", { cause }) }),
+    });
+    await adapter.connect();
+    expect(await adapter.invoke("flaky", {})).toMatchObject({ errorKind: "server_error" });
+    expect(adapter.isConnected).toBe(true);
+    await adapter.disconnect();
+  });
+
   it("a generic Error from a send stays a server error and the connection stays up", async () => {
     const server = createInMemoryTestServer({ tools: [{ name: "flaky" }, { name: "echo" }] });
     const adapter = new MCPToolAdapter(STDIO_CONFIG, {

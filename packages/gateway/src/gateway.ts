@@ -43,6 +43,15 @@ export interface GatewayOptions {
   /** What the gateway calls itself in `initialize`. */
   serverInfo?: Implementation;
   logger?: Logger;
+  /**
+   * Give each downstream 2025-era session its own connections to the upstream servers (for a stdio
+   * server: its own process), opened when the session initializes and closed when it ends. Then an
+   * upstream's elicitation and sampling always reach the client whose call asked, and each upstream
+   * sees exactly its client's roots. Costs one set of upstream connections per session (plus the
+   * shared one that 2026-07-28 requests use). `maxSessions` (default 16) bounds them: one more
+   * session is refused with `TOO_MANY_SESSIONS` (HTTP 503). Default: off (one shared connection).
+   */
+  upstreamPerClient?: boolean | { maxSessions?: number };
 }
 
 /** One downstream client connected to the gateway. */
@@ -88,11 +97,11 @@ export interface Gateway {
 
 const DEFAULT_SERVER_INFO: Implementation = { name: "mcp-tool-adapter-gateway", version: "0.1.0" };
 
-export function createGateway(options: GatewayOptions): Gateway {
-  return new ServerSetGateway(options);
-}
-
-class ServerSetGateway implements Gateway {
+/**
+ * The gateway over one set of upstream connections shared by every downstream client (what
+ * `createGateway` makes, see create-gateway.ts; with `upstreamPerClient`, one per session).
+ */
+export class ServerSetGateway implements Gateway {
   readonly serverSet: MCPServerSet;
   readonly #context: SessionContext;
   readonly #router = new ClientRouter<DownstreamSession>();

@@ -57,6 +57,7 @@ const STATUS: Partial<Record<GatewayErrorCode, number>> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SESSION_UNKNOWN: 404,
+  TOO_MANY_SESSIONS: 503,
   BAD_REQUEST: 400,
 };
 

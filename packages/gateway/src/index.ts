@@ -1,5 +1,5 @@
+export { createGateway, DEFAULT_MAX_CLIENT_SESSIONS } from "./create-gateway.js";
 export {
-  createGateway,
   type Gateway,
   type GatewayConnection,
   type GatewayOptions,

@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { listDescendantProcesses } from "@mcp-tool-adapter/test-servers";
 import { GATEWAY_DIR } from "./fixtures.js";
 
 /**
@@ -46,7 +47,11 @@ function freePort(): Promise<number> {
 }
 
 /** `mcp-tool-adapter serve --config <configFile> --http --session-prefix <prefix>` on a free port; resolves once it serves. */
-export function startGateway(configFile: string, prefix: string): Promise<RunningGateway> {
+export function startGateway(
+  configFile: string,
+  prefix: string,
+  extraArgs: readonly string[] = [],
+): Promise<RunningGateway> {
   const args = [
     "--import",
     TSX,
@@ -58,6 +63,7 @@ export function startGateway(configFile: string, prefix: string): Promise<Runnin
     "--http",
     "--session-prefix",
     prefix,
+    ...extraArgs,
   ];
   const child = spawn(process.execPath, args, { cwd: GATEWAY_DIR, stdio: ["ignore", "ignore", "pipe"] });
   const log: string[] = [];
@@ -147,4 +153,24 @@ export function stopProcess(child: ChildProcess | undefined): Promise<void> {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });
+}
+
+/**
+ * Kills a gateway copy the way a machine or container dies: SIGKILL to its upstream servers (its
+ * child processes) and to the gateway itself, at once, then waits until the gateway is gone. Its
+ * connections are reset, nothing it was running finishes.
+ */
+export async function killCopy(gateway: RunningGateway): Promise<void> {
+  const pid = gateway.process.pid;
+  if (pid === undefined || gateway.process.exitCode !== null || gateway.process.signalCode !== null) return;
+  const exited = new Promise((resolve) => gateway.process.once("exit", resolve));
+  for (const child of listDescendantProcesses(pid)) {
+    try {
+      process.kill(child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  gateway.process.kill("SIGKILL");
+  await exited;
 }

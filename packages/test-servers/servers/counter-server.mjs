@@ -10,6 +10,8 @@
  *                                          appended synchronously before the answer is sent
  *                          DIR/starts.log  one line per start (the pid), written before serving
  *                          DIR/reads.log   one line per read-only call (the pid), appended when it starts
+ *                          DIR/write-starts.log  one line per write that reached a server (`id pid`),
+ *                                          appended when it starts (before its first wait)
  *                          DIR/down        when present at start: print an error to stderr and exit 1
  *                                          (a server that never comes back, until the file is removed)
  *   --http                 serve streamable HTTP on 127.0.0.1 (a free port; prints `listening port=N` on
@@ -46,6 +48,7 @@ if (stateDir === undefined || stateDir === "") {
 const writesFile = join(stateDir, "writes.log");
 const readsFile = join(stateDir, "reads.log");
 const startsFile = join(stateDir, "starts.log");
+const writeStartsFile = join(stateDir, "write-starts.log");
 if (existsSync(join(stateDir, "down"))) {
   process.stderr.write(`counter-server: ${join(stateDir, "down")} exists, refusing to start\n`);
   process.exit(1);
@@ -95,6 +98,7 @@ async function callTool({ name, arguments: args = {} }) {
     }
     case "increment": {
       const delayMs = typeof args.delayMs === "number" ? args.delayMs : 0;
+      appendFileSync(writeStartsFile, `${String(args.id)} ${process.pid}\n`);
       if (delayMs > 0) await wait(delayMs);
       appendFileSync(writesFile, `${String(args.id)}\n`);
       count += 1;

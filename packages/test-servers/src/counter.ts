@@ -14,6 +14,8 @@ export interface CounterState {
   starts: number[];
   /** The pid of the server process that ran each read-only call (read_count, whoami), in the order they started. */
   reads: number[];
+  /** Every write that reached a server, when it started (before its first wait): its id and the server's pid. */
+  writeStarts: { id: string; pid: number }[];
 }
 
 /** How to launch the counter server over stdio on `stateDir` (spread it into a stdio config with a name). */
@@ -31,6 +33,10 @@ export function readCounterState(stateDir: string): CounterState {
     writes: lines("writes.log"),
     starts: lines("starts.log").map(Number),
     reads: lines("reads.log").map(Number),
+    writeStarts: lines("write-starts.log").map((line) => {
+      const [id = "", pid = ""] = line.split(" ");
+      return { id, pid: Number(pid) };
+    }),
   };
 }
 

@@ -109,3 +109,5 @@ export {
 export { startTaskTestServer, type TaskTestServer } from "./task-server.js";
 export { startSamplingToolsServer, WEATHER_SAMPLING_TOOL, type SamplingToolsServer } from "./sampling-tools-server.js";
 export { startV2TaskHttpServer, type V2ServerTask, type V2TaskHttpServer } from "./v2-task-server.js";
+export { startConformanceHttpServer, type ConformanceHttpServer } from "./conformance-server.js";
+export { createConformanceMcpServer, type ConformanceSessionState } from "./conformance-features.js";

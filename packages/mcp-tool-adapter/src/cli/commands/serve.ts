@@ -30,6 +30,8 @@ export interface ServeCommandOptions {
   approve?: "never" | "writes" | "destructive";
   approval?: "elicit" | "refuse";
   connectTimeoutMs?: number;
+  /** Each HTTP session gets its own upstream connections, at most this many sessions at once. */
+  upstreamPerClient?: number;
 }
 
 /** What `serve` uses of `@mcp-tool-adapter/gateway` (its public entry). */
@@ -79,6 +81,12 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
     .addOption(
       new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(Number),
     )
+    .addOption(
+      new Option(
+        "--upstream-per-client <max-sessions>",
+        "give each HTTP session its own upstream servers (at most <max-sessions> sessions at once)",
+      ).argParser(Number),
+    )
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(
         await runServeCommand(context, {
@@ -98,6 +106,7 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
           ...(flags.approve === undefined ? {} : { approve: flags.approve as ServeCommandOptions["approve"] }),
           ...(flags.approval === undefined ? {} : { approval: flags.approval as ServeCommandOptions["approval"] }),
           ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout as number }),
+          ...(flags.upstreamPerClient === undefined ? {} : { upstreamPerClient: flags.upstreamPerClient as number }),
         }),
       );
     });
@@ -163,6 +172,9 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
     ...(options.approve === undefined || options.approve === "never"
       ? {}
       : { approval: { policy: options.approve, mode: options.approval ?? "elicit" } }),
+    ...(options.upstreamPerClient === undefined
+      ? {}
+      : { upstreamPerClient: { maxSessions: options.upstreamPerClient } }),
     logger: stderrLogger(context),
   });
   const report = await gateway.start();
