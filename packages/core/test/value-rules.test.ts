@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { clampTimer, isRecord, MAX_TIMER_MS, positiveOr, timerDelayOr } from "@mcp-tool-adapter/core/value-rules";
+import {
+  clampTimer,
+  isParsedFromWire,
+  isRecord,
+  markParsedFromWire,
+  MAX_TIMER_MS,
+  positiveOr,
+  timerDelayOr,
+} from "@mcp-tool-adapter/core/value-rules";
 
 describe("positiveOr", () => {
   it("keeps a number above zero, Infinity included (no limit)", () => {
@@ -45,6 +53,24 @@ describe("isRecord", () => {
   it("is false for null, arrays and every non-object", () => {
     for (const value of [null, undefined, [], [1], "x", 1, true, Symbol("s"), () => undefined]) {
       expect(isRecord(value)).toBe(false);
+    }
+  });
+});
+
+describe("markParsedFromWire", () => {
+  it("marks the object it is given, and only that one", () => {
+    const parsed = JSON.parse('{"tools":[{"name":"echo"}]}') as { tools: object[] };
+    const other = { tools: [] };
+    markParsedFromWire(parsed);
+    expect(isParsedFromWire(parsed)).toBe(true);
+    expect(isParsedFromWire(parsed.tools[0])).toBe(false);
+    expect(isParsedFromWire(other)).toBe(false);
+  });
+
+  it("ignores values that are not objects", () => {
+    for (const value of [null, undefined, 1, "text", true]) {
+      markParsedFromWire(value);
+      expect(isParsedFromWire(value)).toBe(false);
     }
   });
 });
