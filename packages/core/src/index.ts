@@ -47,6 +47,7 @@ export {
   type JsonRpcMessageSchema,
 } from "./json-rpc-check.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
+export { untilAborted } from "./until-aborted.js";
 export type {
   MCPClientRequestContext,
   MCPContentAnnotations,

@@ -7,6 +7,7 @@ import type {
   MCPProtocolEra,
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
+import { untilAborted } from "@mcp-tool-adapter/core";
 import { MCP_ANSWERED_REQUEST_METHODS, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
 import {
   ProtocolError,
@@ -322,25 +323,9 @@ export class Engine2026Connection implements MCPEngineConnection {
       signal.removeEventListener("abort", onAbort);
       clearTimeout(stopListening);
     });
-    return new Promise((resolve, reject) => {
-      const settleAborted = (): void => {
-        reject(signal.reason as Error);
-      };
-      if (signal.aborted) settleAborted();
-      else signal.addEventListener("abort", settleAborted, { once: true });
-      calling.then(
-        (result) => {
-          signal.removeEventListener("abort", settleAborted);
-          if (!signal.aborted) return resolve(result);
-          const task = carriedTaskOrNone(result);
-          if (task !== undefined) void cancelTask(this.#client, task.taskId);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", settleAborted);
-          // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the call's own failure, passed on unchanged
-          reject(error);
-        },
-      );
+    return untilAborted(calling, signal, (late) => {
+      const task = carriedTaskOrNone(late);
+      if (task !== undefined) void cancelTask(this.#client, task.taskId);
     });
   }
 

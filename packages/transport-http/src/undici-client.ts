@@ -14,29 +14,29 @@ const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
  */
 const BUILT_IN_AGENT_USABLE = Number(process.versions.undici?.split(".")[0] ?? 0) >= 7;
 
-let zlibModule: typeof NodeZlib | undefined;
-let zlibLoading: Promise<typeof NodeZlib> | undefined;
-
-/** node:zlib, imported with the first request. Once loaded, returned without a promise. */
-function zlib(): typeof NodeZlib | Promise<typeof NodeZlib> {
-  if (zlibModule !== undefined) return zlibModule;
-  zlibLoading ??= import("node:zlib").then((module) => (zlibModule = module));
-  return zlibLoading;
+/**
+ * A module imported on first need: once loaded it is returned without a promise, so a request
+ * whose modules are all loaded is sent in the same tick.
+ */
+function lazyModule<T>(load: () => Promise<T>): () => T | Promise<T> {
+  let loaded: T | undefined;
+  let loading: Promise<T> | undefined;
+  return () => {
+    if (loaded !== undefined) return loaded;
+    loading ??= load().then((module) => (loaded = module));
+    return loading;
+  };
 }
 
-let undiciModule: typeof Undici | undefined;
-let undiciLoading: Promise<typeof Undici> | undefined;
+/** node:zlib, imported with the first request. */
+const zlib = lazyModule(() => import("node:zlib"));
 
 /**
  * The npm undici, imported only when a request needs what only it has: an EnvHttpProxyAgent for
  * HTTP_PROXY / HTTPS_PROXY, or an Agent of its own where Node's is 6.x. Importing it costs some
  * 5 MB of live heap, and installs its Agent as the global dispatcher when none is set yet.
  */
-function npmUndici(): typeof Undici | Promise<typeof Undici> {
-  if (undiciModule !== undefined) return undiciModule;
-  undiciLoading ??= import("undici").then((module) => (undiciModule = module));
-  return undiciLoading;
-}
+const npmUndici = lazyModule(() => import("undici"));
 
 /** `use` applied to the npm undici: at once when it is loaded, after its import otherwise. */
 function withNpmUndici<T>(use: (undici: typeof Undici) => T): T | Promise<T> {

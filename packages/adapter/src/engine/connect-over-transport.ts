@@ -1,9 +1,9 @@
+import { untilAborted } from "@mcp-tool-adapter/core";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { MCPEngineConnectRequest } from "@mcp-tool-adapter/core";
 import type { MCPServerConfig } from "../config.js";
 import { assertTransport, closeQuietly, connectFailureCause } from "../transport-lifecycle.js";
 import type { TransportFactory } from "../config.js";
-import { untilAborted } from "./until-aborted.js";
 
 /**
  * What both built-in engines do around their handshake: take the host's transport (or make this

@@ -1,3 +1,4 @@
+import { untilAborted } from "@mcp-tool-adapter/core";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
   MCPEngine,
@@ -13,7 +14,6 @@ import type { TransportFactory } from "../config.js";
 import { connectOverTransport } from "./connect-over-transport.js";
 import { initialize, type InitializeOutcome } from "./initialize.js";
 import { JsonRpcSession } from "./json-rpc-session.js";
-import { untilAborted } from "./until-aborted.js";
 
 export interface JsonRpcEngineOptions {
   /** The transport of each connection: one given by the host, or a factory called per connect. */

@@ -2,15 +2,16 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
-  MCPProtocolError,
   type MCPEngine,
   type MCPEngineConnection,
   type MCPEngineConnectRequest,
   type MCPEngineMessage,
   type MCPEngineRequestOptions,
   type MCPImplementation,
+  MCPProtocolError,
   type MCPProtocolSetting,
   type MCPServerCapabilities,
+  untilAborted,
 } from "@mcp-tool-adapter/core";
 import { isAnsweredRequest, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
 import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
@@ -19,7 +20,6 @@ import { clampTimer } from "../timeouts.js";
 import type { TransportFactory } from "../config.js";
 import { connectOverTransport } from "./connect-over-transport.js";
 import type * as SdkSchemas from "./sdk-schemas.js";
-import { untilAborted } from "./until-aborted.js";
 
 /**
  * Accepts any JSON-RPC result as is. The SDK's CallToolResultSchema rejects a bare content list

@@ -1,3 +1,4 @@
+import { untilAborted } from "@mcp-tool-adapter/core";
 import type { MCPEngineMessage, MCPEngineRequestOptions as RequestOptions } from "@mcp-tool-adapter/core";
 import { omitNullOptionals } from "@mcp-tool-adapter/schema-validation";
 import {
@@ -9,7 +10,6 @@ import {
   type CallOutcomeContext,
 } from "../call-outcome.js";
 import type { ServerConnection } from "../connection/connection.js";
-import { untilAborted } from "../engine/until-aborted.js";
 import { saysToolUnknown } from "../cache/unknown-tool.js";
 import { describeCause } from "../errors.js";
 import type { InterceptorChain } from "../interceptors/interceptor-chain.js";

@@ -1,4 +1,7 @@
-/** Resolves like `step`, or rejects with the signal's reason once it aborts; `onLate` gets a late value. */
+/**
+ * Resolves like `step`, or rejects with the signal's reason once it aborts; `onLate` gets a value
+ * that arrives after the abort (a connection to close, a task to cancel), so nothing it holds leaks.
+ */
 export function untilAborted<T>(step: Promise<T>, signal: AbortSignal, onLate: (value: T) => void): Promise<T> {
   if (signal.aborted) {
     step.then(onLate, () => undefined);
