@@ -1,3 +1,4 @@
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   ErrorCode,
@@ -124,8 +125,4 @@ function errorBody(error: unknown): { code: number; message: string; data?: unkn
   const code = Number.isSafeInteger(record.code) ? (record.code as number) : ErrorCode.InternalError;
   const message = typeof record.message === "string" ? record.message : "Internal error";
   return { code, message, ...(record.data === undefined ? {} : { data: record.data }) };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
