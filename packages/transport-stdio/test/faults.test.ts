@@ -120,7 +120,9 @@ describe.each(["tagged", "group"] as const)(
   "a server that never answers initialize (processFamily %s)",
   (processFamily) => {
     it("times the client out, and the close that follows leaves nothing", async () => {
-      const observed = hostile({ neverInitialize: true }, { killGraceMs: 300, processFamily });
+      // A grace of seconds, not 300 ms: on a loaded CI machine a server waiting for a core can take
+      // longer than 300 ms to act on a SIGTERM, and the SIGKILL that followed failed this test once.
+      const observed = hostile({ neverInitialize: true }, { killGraceMs: 2_000, processFamily });
       const client = new Client({ name: "t", version: "1" });
       openClients.push(client);
 
