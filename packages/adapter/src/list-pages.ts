@@ -43,6 +43,8 @@ export async function listAllPages(context: ListPagesContext, session: Session, 
  * arrives, so a caller that keeps its own form of the items (tool discovery's catalog entries)
  * never holds every page's raw items at once. `owned` says the page was parsed from the wire by
  * our own transport (markParsedFromWire), so its items may be frozen in place rather than copied.
+ * The next page is asked for before `onPage` reads this one: the server prepares it while the
+ * items are read (over stdio the request is written at once, so the two overlap).
  * Throws what listAllPages throws, and what `onPage` throws.
  */
 export async function forEachPage(
@@ -51,37 +53,12 @@ export async function forEachPage(
   list: PagedList,
   onPage: (items: readonly unknown[], owned: boolean) => void,
 ): Promise<void> {
-  const { serverName, maxListPages, redactor } = context;
-  const { method, field, subject = "Listing", activity = method, items: counted = "items" } = list;
+  const { serverName, maxListPages } = context;
+  const { method, field, subject = "Listing", items: counted = "items" } = list;
   const seenCursors = new Set<string>();
-  let cursor: string | undefined;
+  let asked = askForPage(context, session, list, undefined);
   for (let page = 1; ; page += 1) {
-    if (page > maxListPages) {
-      throw new MCPDiscoveryError(
-        `${subject} on MCP server "${serverName}" stopped after ${maxListPages} pages of ${method}; the server keeps paginating. Raise maxListPages if it really has that many ${counted}.`,
-        { serverName },
-      );
-    }
-    let result: unknown;
-    try {
-      result = await context.request(session, { method, ...(cursor === undefined ? {} : { params: { cursor } }) });
-    } catch (error) {
-      if (session.state !== "open") {
-        throw new MCPNotConnectedError(
-          `Cannot finish ${activity}: not connected to MCP server "${serverName}" any more (the connection closed during it). Call reconnect() and try again.`,
-          { serverName, cause: redactor.value(error) },
-        );
-      }
-      throw new MCPDiscoveryError(
-        redactor.text(
-          `${subject} on MCP server "${serverName}" failed: ${method} returned an error: ${describeCause(error)}`,
-        ),
-        {
-          serverName,
-          cause: redactor.value(error),
-        },
-      );
-    }
+    const result = await asked;
     const listed = (result as Record<string, unknown> | null)?.[field];
     if (!Array.isArray(listed)) {
       throw new MCPDiscoveryError(
@@ -89,18 +66,54 @@ export async function forEachPage(
         { serverName },
       );
     }
-    onPage(listed as unknown[], isParsedFromWire(result));
     const next = (result as { nextCursor?: unknown }).nextCursor;
-    if (typeof next !== "string") return;
-    if (seenCursors.has(next)) {
-      throw new MCPDiscoveryError(
-        `${subject} on MCP server "${serverName}" failed: ${method} returned cursor "${next}" a second time, so pagination would never end.`,
-        {
-          serverName,
-        },
+    const more = typeof next === "string";
+    if (more) {
+      if (seenCursors.has(next)) {
+        throw new MCPDiscoveryError(
+          `${subject} on MCP server "${serverName}" failed: ${method} returned cursor "${next}" a second time, so pagination would never end.`,
+          { serverName },
+        );
+      }
+      if (page + 1 > maxListPages) {
+        throw new MCPDiscoveryError(
+          `${subject} on MCP server "${serverName}" stopped after ${maxListPages} pages of ${method}; the server keeps paginating. Raise maxListPages if it really has that many ${counted}.`,
+          { serverName },
+        );
+      }
+      seenCursors.add(next);
+      asked = askForPage(context, session, list, next);
+      // Should onPage throw, the listing is over and the next page's failure is nobody's to report.
+      asked.catch(() => undefined);
+    }
+    onPage(listed as unknown[], isParsedFromWire(result));
+    if (!more) return;
+  }
+}
+
+/** Sends one page's request; its failure is classified (the connection lost, or the server's error). */
+async function askForPage(
+  context: ListPagesContext,
+  session: Session,
+  list: PagedList,
+  cursor: string | undefined,
+): Promise<unknown> {
+  const { serverName, redactor } = context;
+  const { method, subject = "Listing", activity = method } = list;
+  try {
+    return await context.request(session, { method, ...(cursor === undefined ? {} : { params: { cursor } }) });
+  } catch (error) {
+    if (session.state !== "open") {
+      throw new MCPNotConnectedError(
+        `Cannot finish ${activity}: not connected to MCP server "${serverName}" any more (the connection closed during it). Call reconnect() and try again.`,
+        { serverName, cause: redactor.value(error) },
       );
     }
-    seenCursors.add(next);
-    cursor = next;
+    throw new MCPDiscoveryError(
+      redactor.text(
+        `${subject} on MCP server "${serverName}" failed: ${method} returned an error: ${describeCause(error)}`,
+      ),
+      { serverName, cause: redactor.value(error) },
+    );
   }
 }

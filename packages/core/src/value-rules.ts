@@ -38,10 +38,13 @@ const parsedFromWire = new WeakSet<object>();
  * Marks an object a transport has just made with `JSON.parse` from what it read (a response's
  * `result`): no one else holds it yet, so whoever keeps it (tool discovery keeping thousands of
  * schemas) may freeze it where it is instead of copying it. Anything else is left unmarked and
- * is copied as before: an in-process server's objects are its own.
+ * is copied as before: an in-process server's objects are its own. Only a listing of tools (an
+ * array under `tools`) is marked: it is the one result a reader keeps whole, and a mark on every
+ * call's result cost each call a WeakSet entry for nothing.
  */
 export function markParsedFromWire(value: unknown): void {
-  if (typeof value === "object" && value !== null) parsedFromWire.add(value);
+  if (typeof value === "object" && value !== null && Array.isArray((value as { tools?: unknown }).tools))
+    parsedFromWire.add(value);
 }
 
 /** Whether a transport marked `value` with markParsedFromWire. */

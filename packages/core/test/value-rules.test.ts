@@ -67,8 +67,8 @@ describe("markParsedFromWire", () => {
     expect(isParsedFromWire(other)).toBe(false);
   });
 
-  it("ignores values that are not objects", () => {
-    for (const value of [null, undefined, 1, "text", true]) {
+  it("ignores values that are not objects, and results that list no tools (nothing keeps them whole)", () => {
+    for (const value of [null, undefined, 1, "text", true, JSON.parse('{"content":[]}'), JSON.parse('{"tools":{}}')]) {
       markParsedFromWire(value);
       expect(isParsedFromWire(value)).toBe(false);
     }

@@ -127,6 +127,13 @@ export class StdioTransport implements Transport {
   #held: (() => void)[] | undefined;
   /** The messages sent this tick, written together at the end of it (see send()). */
   #outgoing: OutgoingBatch | undefined;
+  /** Lines in the stdout chunk being read: each answer may send the next request. */
+  #linesRead = 0;
+  /**
+   * The last stdout chunk held several lines (many calls in flight): what they send is batched
+   * to the end of the tick. Cleared when that batch is written.
+   */
+  #answersArriveTogether = false;
   readonly #flushOutgoing = (): void => {
     this.#flush();
   };
@@ -224,18 +231,27 @@ export class StdioTransport implements Transport {
         ),
       );
     }
-    // Messages sent in the same tick (many calls in flight) leave as one string in one write
-    // system call, with one write callback and one promise for all of them: the pipe write is the
-    // largest single cost of a call on the client, and per-message stream bookkeeping the next.
-    // Every send() of a batch resolves once its bytes are written (or rejects with WRITE_FAILED).
+    // As SDK 1.x's serializeMessage: one line of JSON.
+    const line = `${JSON.stringify(message)}\n`;
     let batch = this.#outgoing;
     if (batch === undefined) {
       batch = new OutgoingBatch(child);
+      // A lone message (a sequential call, the next page of a listing) is written at once: waiting
+      // for the end of the tick would put whatever else the tick does ahead of the server's work.
+      if (!this.#answersArriveTogether) {
+        batch.text = line;
+        this.#write(batch);
+        return batch.written;
+      }
       this.#outgoing = batch;
       process.nextTick(this.#flushOutgoing);
     }
-    // As SDK 1.x's serializeMessage: one line of JSON.
-    batch.text += `${JSON.stringify(message)}\n`;
+    // Messages sent in the same tick as several answers arrived (many calls in flight, each answer
+    // sending the next call) leave as one string in one write system call, with one write
+    // callback and one promise for all of them: the pipe write is the largest single cost of a
+    // call on the client, and per-message stream bookkeeping the next. Every send() of a batch
+    // resolves once its bytes are written (or rejects with WRITE_FAILED).
+    batch.text += line;
     return batch.written;
   }
 
@@ -244,6 +260,11 @@ export class StdioTransport implements Transport {
     const batch = this.#outgoing;
     if (batch === undefined) return;
     this.#outgoing = undefined;
+    this.#answersArriveTogether = false;
+    this.#write(batch);
+  }
+
+  #write(batch: OutgoingBatch): void {
     const { child } = batch;
     child.stdin.write(batch.text, (error) => {
       if (!error) batch.resolve();
@@ -293,7 +314,10 @@ export class StdioTransport implements Transport {
       });
     }
     child.stdout.on("data", (chunk: Buffer) => {
-      if (this.#state !== "closed") this.#reader.push(chunk);
+      if (this.#state === "closed") return;
+      this.#linesRead = 0;
+      this.#reader.push(chunk);
+      this.#answersArriveTogether = this.#linesRead > 1;
     });
     child.stderr.on("data", (chunk: Buffer) => this.#handleStderr(chunk));
     child.stdin.on("error", (error) => this.#reportWriteError(error));
@@ -481,6 +505,7 @@ export class StdioTransport implements Transport {
   }
 
   #handleLine(line: string): void {
+    this.#linesRead += 1;
     if (this.#held !== undefined) {
       this.#held.push(() => {
         this.#handleLine(line);

@@ -1,7 +1,10 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Socket } from "node:net";
+import type { Writable } from "node:stream";
 import { createStdioTransport, liveServerCount, StdioTransportError, type StdioTransport } from "../src/index.js";
+import { nodePlatform } from "../src/platform.js";
 import { isAlive, observe, within } from "./helpers.js";
 
 const BOUND_MS = 30_000;
@@ -53,6 +56,36 @@ describe("sending and receiving", () => {
     expect(received).toEqual([...pings, ping(200)]);
     await observed.transport.close();
     expect(observed.errors).toEqual([]);
+  });
+
+  it("writes a lone message before send() returns, not at the end of the tick", async () => {
+    let stdin: Writable | undefined;
+    const transport = createStdioTransport(CAT, {
+      platform: {
+        ...nodePlatform,
+        spawn: (command, args, options) => {
+          const child = nodePlatform.spawn(command, args, options);
+          stdin = child.stdin ?? undefined;
+          return child;
+        },
+      },
+    });
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    const before = stdin!.writableLength + (stdin as Socket).bytesWritten;
+    const sent = transport.send(ping(1));
+    expect((stdin as Socket).bytesWritten + stdin!.writableLength).toBeGreaterThan(before);
+    await sent;
+    await within(
+      (async () => {
+        while (received.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+      BOUND_MS,
+      "the echo",
+    );
+    expect(received).toEqual([ping(1)]);
+    await transport.close();
   });
 
   it("writes what was sent in the same tick as close() before ending the server's stdin", async () => {

@@ -100,7 +100,6 @@ export class JsonRpcSession implements PendingRequestOwner {
       params = { ...params, _meta: { ...meta, progressToken: id } };
     }
     this.#pending.set(id, pending);
-    this.#deadlines.watch(pending.deadline);
     const outgoing = (
       params === undefined
         ? { jsonrpc: "2.0", id, method: message.method }
@@ -114,6 +113,11 @@ export class JsonRpcSession implements PendingRequestOwner {
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the transport's failure, passed on unchanged
       sent = Promise.reject(error);
     }
+    // After the send: a transport that writes at once (stdio) has the request on its way before
+    // the timer is touched (no timer fires before this returns). Unless an answer came during
+    // send() (an in-process transport may answer at once): a timer for nothing would hold the
+    // process open.
+    if (this.#pending.get(id) === pending) this.#deadlines.watch(pending.deadline);
     sent.catch((error: unknown) => {
       if (this.#pending.get(id) !== pending) return;
       this.#forget(id);
