@@ -35,8 +35,17 @@ export function inRequestSpan<T>(
   // switch, which cost more than the rest of the span work per forwarded call, and hand back the
   // work's own promise (not async: no wrapper promise and its turns per call). A span a sampler
   // dropped has a trace id and still becomes the parent, so its children are dropped with it.
-  if (!isSpanContextValid(span.spanContext()) && parent === ROOT_CONTEXT) return work();
+  if (!isSpanContextValid(span.spanContext()) && parent === ROOT_CONTEXT) return untraced(work);
   return inSpan(span, parent, work);
+}
+
+/** `work()`, a synchronous throw turned into a rejection as an async function would. */
+function untraced<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return work();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
 }
 
 async function inSpan<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
