@@ -32,7 +32,7 @@ import {
   type Implementation,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { TracerProvider } from "@opentelemetry/api";
-import { approveCall, type GatewayApproval } from "./approval.js";
+import { approveCall, knownNotToNeedApproval, type GatewayApproval } from "./approval.js";
 import { inRequestSpan } from "./request-span.js";
 import { answerToolCallsFirst, type ToolCallParams } from "./tool-call-fast-path.js";
 import type { Catalog, CatalogTool } from "./catalog.js";
@@ -249,7 +249,7 @@ export class DownstreamSession {
     }
     if ("failure" in target) return Promise.resolve(target.failure);
     const args = params.arguments ?? {};
-    if (approval === undefined) return this.#forward(target, args, params, call);
+    if (knownNotToNeedApproval(approval, target.tool)) return this.#forward(target, args, params, call);
     return approveCall({ approval, tool: target.tool, args, session: this, signal: call.signal }).then((refusal) =>
       refusal === undefined ? this.#forward(target, args, params, call) : failure(refusal),
     );
