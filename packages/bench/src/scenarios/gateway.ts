@@ -218,7 +218,7 @@ function middleCpuFigures(transport: Transport, side: "gateway" | "floor", resul
       label: `${transport}: ${who} own CPU per call`,
       unit: "µs",
       value: median(phases((report) => report.all)),
-      note: `${measured} from after its upstream connected to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${reports.length} rounds`,
+      note: `${measured} from after ${side === "gateway" ? "its upstream connected" : "it started its upstream"} to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${reports.length} rounds`,
     }),
     ...(sequential.length === 0
       ? []
