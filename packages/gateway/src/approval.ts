@@ -39,7 +39,9 @@ export async function approvalStep(request: {
   const { approval, tool, args } = request;
   if (approval === undefined) return { kind: "go" };
   const policy = approval.policy ?? "writes";
-  if (!(await needsApproval(policy, tool, args))) return { kind: "go" };
+  const needed = await needsApproval(policy, tool, args);
+  if (typeof policy !== "function") rememberDecision(approval, tool, needed);
+  if (!needed) return { kind: "go" };
   const name = `${tool.server}/${tool.upstreamName}`;
   if (approval.mode === "refuse")
     return {
@@ -59,6 +61,28 @@ export async function approvalStep(request: {
       requestedSchema: { type: "object", properties: {} },
     },
   };
+}
+
+/**
+ * The decisions of a named policy ("writes", "destructive", "never"), which depend on the tool
+ * alone, per catalog tool: a list change or a pin change builds a new catalog with new tool
+ * objects, so a decision never outlives the definition it was made for. Function policies see the
+ * arguments and are asked every call.
+ */
+const decisions = new WeakMap<GatewayApproval, WeakMap<CatalogTool, boolean>>();
+
+function rememberDecision(approval: GatewayApproval, tool: CatalogTool, needed: boolean): void {
+  let byTool = decisions.get(approval);
+  if (byTool === undefined) {
+    byTool = new WeakMap();
+    decisions.set(approval, byTool);
+  }
+  byTool.set(tool, needed);
+}
+
+/** True when the policy already said this tool needs no approval: the call goes without a look at the policy. */
+export function knownNotToNeedApproval(approval: GatewayApproval | undefined, tool: CatalogTool): boolean {
+  return approval === undefined || decisions.get(approval)?.get(tool) === false;
 }
 
 /** The user's answer to an approval question, as the refusal to send (undefined: approved). */

@@ -1,5 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Logger, MCPResourceSubscription, MCPServerLogEntry, SamplingHandler } from "mcp-tool-adapter";
+import type {
+  Logger,
+  MCPResourceSubscription,
+  MCPServerLogEntry,
+  SamplingHandler,
+  ServerSetAdapter,
+} from "mcp-tool-adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -26,10 +32,10 @@ import {
   type Implementation,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { TracerProvider } from "@opentelemetry/api";
-import { approveCall, type GatewayApproval } from "./approval.js";
+import { approveCall, knownNotToNeedApproval, type GatewayApproval } from "./approval.js";
 import { inRequestSpan } from "./request-span.js";
 import { answerToolCallsFirst, type ToolCallParams } from "./tool-call-fast-path.js";
-import type { Catalog } from "./catalog.js";
+import type { Catalog, CatalogTool } from "./catalog.js";
 import {
   complete,
   failure,
@@ -229,22 +235,39 @@ export class DownstreamSession {
     );
   }
 
-  async #callTool(
+  /** Not async: a call with no approval to ask goes to forwardCall in the same turn, and its promise is the answer's. */
+  #callTool(
     params: ToolCallParams,
     call: { signal: AbortSignal; sendProgress: ProgressSender },
   ): Promise<CallToolResult> {
-    const { catalog, router, approval } = this.#context;
-    const target = findCallTarget(catalog, params.name);
-    if ("failure" in target) return target.failure;
+    const { catalog, approval } = this.#context;
+    let target: ReturnType<typeof findCallTarget>;
+    try {
+      target = findCallTarget(catalog, params.name);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(describeCause(error)));
+    }
+    if ("failure" in target) return Promise.resolve(target.failure);
     const args = params.arguments ?? {};
-    const refusal = await approveCall({ approval, tool: target.tool, args, session: this, signal: call.signal });
-    if (refusal !== undefined) return failure(refusal);
+    if (knownNotToNeedApproval(approval, target.tool)) return this.#forward(target, args, params, call);
+    return approveCall({ approval, tool: target.tool, args, session: this, signal: call.signal }).then((refusal) =>
+      refusal === undefined ? this.#forward(target, args, params, call) : failure(refusal),
+    );
+  }
+
+  #forward(
+    target: { tool: CatalogTool; adapter: ServerSetAdapter },
+    args: Record<string, unknown>,
+    params: ToolCallParams,
+    call: { signal: AbortSignal; sendProgress: ProgressSender },
+  ): Promise<CallToolResult> {
     const progressToken = params._meta?.progressToken;
     return forwardCall({
-      ...target,
+      tool: target.tool,
+      adapter: target.adapter,
       args,
       client: this,
-      router,
+      router: this.#context.router,
       signal: call.signal,
       onProgress:
         progressToken === undefined

@@ -4,6 +4,7 @@ import type { Transport as StreamTransport } from "@modelcontextprotocol/server"
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { DownstreamSession } from "./downstream-session.js";
+import { WireTap } from "./pinned-legacy-channel.js";
 import type { ModernServer } from "./stateless-endpoint.js";
 
 /** One stream connection in whichever era its client opens with. */
@@ -28,12 +29,18 @@ export interface EitherEraOptions {
  * `server/discover` opens a probe that an `initialize` may still discard), pins one instance for
  * the connection, and serves `subscriptions/listen` itself on a 2026-07-28 connection. The gateway's
  * 2025 sessions run on SDK 1.x, so the legacy instance is the session behind the two methods
- * `serveStdio` calls on a legacy product (connect, close); its messages pass through untouched.
+ * `serveStdio` calls on a legacy product (connect, close); its messages pass through untouched,
+ * and once the connection is pinned to 2025 they go between the wire and the session directly
+ * (see WireTap).
  */
 export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
   const { transport, logger } = options;
+  const tap = new WireTap();
   const handle = serveStdio(
-    ({ era }) => (era === "modern" ? options.modern() : (legacyProduct(options.legacy()) as unknown as ModernServer)),
+    ({ era }) =>
+      era === "modern"
+        ? options.modern()
+        : (legacyProduct(options.legacy(), (channel) => tap.pinLegacy(channel)) as unknown as ModernServer),
     {
       // The SDK types both transports alike (start, send, close, onmessage, onclose, onerror).
       transport: transport as unknown as StreamTransport,
@@ -42,6 +49,7 @@ export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
       },
     },
   );
+  tap.attach(transport);
   // serveStdio took the transport's onclose; chained here so the connection can say it ended.
   const closed = new Promise<void>((resolve) => {
     const previous = transport.onclose;
@@ -59,12 +67,15 @@ export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
 }
 
 /** A 2025 session as the legacy product `serveStdio` connects to its channel and closes at the end. */
-function legacyProduct(session: DownstreamSession): {
+function legacyProduct(
+  session: DownstreamSession,
+  pinned: (channel: Transport) => Transport,
+): {
   connect(channel: Transport): Promise<void>;
   close(): Promise<void>;
 } {
   return {
-    connect: (channel) => session.connect(channel),
+    connect: (channel) => session.connect(pinned(channel)),
     close: () => session.close(),
   };
 }

@@ -57,24 +57,45 @@ export interface ForwardedCall<Client> {
   readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
 }
 
-/** The upstream call, its result as the downstream client's tools/call result. */
-export async function forwardCall<Client>(call: ForwardedCall<Client>): Promise<CallToolResult> {
+/**
+ * The upstream call, its result as the downstream client's tools/call result: the upstream's own
+ * result object as it is (it goes out serialized once), copied only to mark a failure `isError`.
+ * Not async, and the router's bookkeeping is settled in the same callbacks: no extra promise turns.
+ */
+export function forwardCall<Client>(call: ForwardedCall<Client>): Promise<CallToolResult> {
   const { tool, adapter } = call;
   const done = call.router.beginCall(tool.server, call.client);
-  let result: MCPToolResult;
+  let invoked: Promise<MCPToolResult>;
   try {
-    result = await adapter.invoke(tool.upstreamName, call.args, {
+    invoked = adapter.invoke(tool.upstreamName, call.args, {
       signal: call.signal,
       ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
     });
-  } finally {
+  } catch (error) {
     done();
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
-  if (result.data !== null)
-    return { ...result.data, isError: result.data.isError === true || !result.success } as CallToolResult;
-  return failure(
-    `${tool.server}/${tool.upstreamName} failed (${result.errorKind ?? "error"}): ${result.error ?? "no detail"}`,
+  return invoked.then(
+    (result) => {
+      done();
+      return downstreamResult(tool, result);
+    },
+    (error: unknown) => {
+      done();
+      throw error;
+    },
   );
+}
+
+function downstreamResult(tool: CatalogTool, result: MCPToolResult): CallToolResult {
+  const { data } = result;
+  if (data === null)
+    return failure(
+      `${tool.server}/${tool.upstreamName} failed (${result.errorKind ?? "error"}): ${result.error ?? "no detail"}`,
+    );
+  // A success has no `isError: true` (the adapter makes such a result a failure); an absent isError means false.
+  if (result.success || data.isError === true) return data as CallToolResult;
+  return { ...data, isError: true } as CallToolResult;
 }
 
 export async function getPrompt(

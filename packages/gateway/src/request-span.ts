@@ -6,6 +6,8 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  type Context,
+  type Span,
   type TracerProvider,
 } from "@opentelemetry/api";
 
@@ -17,7 +19,7 @@ const TRACER_NAME = "@mcp-tool-adapter/gateway";
  * the adapter's CLIENT span for the upstream call, started in the active context, becomes its
  * child. With no tracer provider (given or registered) the spans are no-ops.
  */
-export async function inRequestSpan<T>(
+export function inRequestSpan<T>(
   request: { method: string; target: string; meta: Record<string, unknown> | undefined },
   tracerProvider: TracerProvider | undefined,
   work: () => Promise<T>,
@@ -30,9 +32,23 @@ export async function inRequestSpan<T>(
     parent,
   );
   // No tracer provider (a no-op span, no trace id) and no trace context to pass on: skip the context
-  // switch, which cost more than the rest of the span work per forwarded call. A span a sampler
+  // switch, which cost more than the rest of the span work per forwarded call, and hand back the
+  // work's own promise (not async: no wrapper promise and its turns per call). A span a sampler
   // dropped has a trace id and still becomes the parent, so its children are dropped with it.
-  if (!isSpanContextValid(span.spanContext()) && parent === ROOT_CONTEXT) return work();
+  if (!isSpanContextValid(span.spanContext()) && parent === ROOT_CONTEXT) return untraced(work);
+  return inSpan(span, parent, work);
+}
+
+/** `work()`, a synchronous throw turned into a rejection as an async function would. */
+function untraced<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return work();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+async function inSpan<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (error) {

@@ -49,13 +49,24 @@ export function answerToolCallsFirst(transport: Transport, handle: ToolCallHandl
   const sdkOnMessage = transport.onmessage;
   const sdkOnClose = transport.onclose;
 
-  const answer = async (id: RequestId, params: ToolCallParams): Promise<void> => {
+  /** The response, unless the call was cancelled (the SDK's rule: the client has stopped waiting). */
+  const respond = (id: RequestId, controller: AbortController, response: JSONRPCMessage): void => {
+    if (inFlight.get(id) === controller) inFlight.delete(id);
+    if (controller.signal.aborted) return;
+    transport.send(response).catch((error: unknown) => {
+      transport.onerror?.(new Error(`Failed to send the response to tools/call ${String(id)}`, { cause: error }));
+    });
+  };
+
+  // Not async: the handler's promise is answered by direct callbacks, without a wrapper promise and
+  // its turns per call.
+  const answer = (id: RequestId, params: ToolCallParams): void => {
     const controller = new AbortController();
     inFlight.set(id, controller);
     const { signal } = controller;
-    let response: JSONRPCMessage;
+    let answered: Promise<CallToolResult>;
     try {
-      const result = await handle({
+      answered = handle({
         id,
         params,
         signal,
@@ -64,23 +75,23 @@ export function answerToolCallsFirst(transport: Transport, handle: ToolCallHandl
             ? Promise.resolve()
             : transport.send({ jsonrpc: "2.0", ...notification }, { relatedRequestId: id }),
       });
-      response = { jsonrpc: "2.0", id, result };
     } catch (error) {
-      response = { jsonrpc: "2.0", id, error: errorBody(error) };
-    } finally {
-      if (inFlight.get(id) === controller) inFlight.delete(id);
+      answered = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    // A cancelled request gets no response (the SDK's rule; the client has stopped waiting).
-    if (signal.aborted) return;
-    await transport.send(response).catch((error: unknown) => {
-      transport.onerror?.(new Error(`Failed to send the response to tools/call ${String(id)}`, { cause: error }));
-    });
+    answered.then(
+      (result) => {
+        respond(id, controller, { jsonrpc: "2.0", id, result });
+      },
+      (error: unknown) => {
+        respond(id, controller, { jsonrpc: "2.0", id, error: errorBody(error) });
+      },
+    );
   };
 
   transport.onmessage = (message, extra) => {
     const call = fastToolCall(message);
     if (call !== undefined) {
-      void answer(call.id, call.params);
+      answer(call.id, call.params);
       return;
     }
     const cancelled = cancelledRequestId(message);

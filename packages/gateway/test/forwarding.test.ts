@@ -194,9 +194,14 @@ describe("approval in front of tools that may write", () => {
       const accepted = await client.callTool({ name: "create_entities", arguments: entity });
       expect(accepted.isError).not.toBe(true);
       expect(asked[0]).toMatch(/create_entities/);
-      // A read-only tool is not asked about.
+      // A read-only tool is not asked about (the second time from the remembered decision).
+      await client.callTool({ name: "read_graph", arguments: {} });
       await client.callTool({ name: "read_graph", arguments: {} });
       expect(asked).toHaveLength(2);
+      // A writing tool is asked about on every call, however often the policy was consulted.
+      const again = await client.callTool({ name: "create_entities", arguments: entity });
+      expect(again.isError).not.toBe(true);
+      expect(asked).toHaveLength(3);
     } finally {
       await client.close();
     }

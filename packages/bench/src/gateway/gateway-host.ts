@@ -1,14 +1,13 @@
-import { writeFileSync } from "node:fs";
 import { createGateway, listenHttp, serveStdio } from "@mcp-tool-adapter/gateway";
 import type { ServerEntries } from "mcp-tool-adapter";
-import type { GatewayCpuReport } from "./call-job.js";
+import { startCpuReport } from "./cpu-report.js";
 
 /**
  * The gateway the bench measures, in its own process: single-server mode in front of one
  * server-everything. `stdio`: the MCP channel is this process's stdin/stdout (as a host starts
  * `mcp-tool-adapter serve`). `http`: prints its URL on stdout and serves until SIGTERM. With
  * `cpuReportPath`, the CPU time it spent serving (after its upstream connected, before it closes)
- * is written there as a GatewayCpuReport when its client leaves (stdio) or at SIGTERM (HTTP).
+ * is written there as a CpuReport (split by the call worker's phase signals) when its client leaves (stdio) or at SIGTERM (HTTP).
  */
 interface HostConfig {
   readonly downstream: "stdio" | "http";
@@ -19,23 +18,17 @@ interface HostConfig {
 const config = JSON.parse(process.argv[2] ?? "{}") as HostConfig;
 const gateway = createGateway({ servers: config.servers });
 await gateway.start();
-const serving = process.cpuUsage();
-const reportCpu = (): void => {
-  if (config.cpuReportPath === undefined) return;
-  const used = process.cpuUsage(serving);
-  const report: GatewayCpuReport = { cpuUs: used.user + used.system };
-  writeFileSync(config.cpuReportPath, JSON.stringify(report));
-};
+const cpu = startCpuReport(config.cpuReportPath);
 if (config.downstream === "stdio") {
   const served = await serveStdio(gateway);
   await served.closed;
-  reportCpu();
+  cpu.write();
   await gateway.close();
 } else {
   const http = await listenHttp(gateway);
   process.stdout.write(`${http.url}\n`);
   process.once("SIGTERM", () => {
-    reportCpu();
+    cpu.write();
     void http
       .close()
       .then(() => gateway.close())

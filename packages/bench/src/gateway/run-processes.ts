@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { ServerEntries } from "mcp-tool-adapter";
 import { workerEnvironment, workerNodeArgs, workerPath } from "../workers/spawn-worker.js";
-import type { CallJob, CallJobResult, GatewayCpuReport } from "./call-job.js";
+import type { CallJob, CallJobResult, CpuReport } from "./call-job.js";
 
 /** Longest a worker or gateway may take before the bench gives up on it. */
 const PROCESS_TIMEOUT_MS = 10 * 60_000;
@@ -24,11 +24,40 @@ export function stdioGatewayCommand(options: GatewayHostOptions): { command: str
   };
 }
 
-/** The CPU time per call the gateway reported at `path` for `calls` calls; undefined when it wrote none. */
-export async function gatewayCpuPerCall(path: string, calls: number): Promise<number | undefined> {
+/** The command that starts the proxy floor (proxy-floor.ts) on stdio in front of the stdio server `upstream`. */
+export function stdioFloorCommand(options: {
+  readonly upstream: { readonly command: string; readonly args: readonly string[] };
+  readonly cpuReportPath?: string;
+}): { command: string; args: string[] } {
+  return {
+    command: process.execPath,
+    args: [...workerNodeArgs(), workerPath("../gateway/proxy-floor.ts"), JSON.stringify(options)],
+  };
+}
+
+/** CPU time per call of the process in the middle: over every call, and per phase when it noted the phases. */
+export interface MiddleCpuPerCall {
+  readonly all: number;
+  readonly sequential?: number | undefined;
+  readonly inFlight?: number | undefined;
+}
+
+/** What the process in the middle reported at `path` for `calls`; undefined when it wrote none. */
+export async function middleCpuPerCall(
+  path: string,
+  calls: Pick<CallJob, "warmupCalls" | "sequentialCalls" | "concurrentCalls">,
+): Promise<MiddleCpuPerCall | undefined> {
   const text = await readFile(path, "utf8").catch(() => undefined);
   if (text === undefined) return undefined;
-  return (JSON.parse(text) as GatewayCpuReport).cpuUs / calls;
+  const report = JSON.parse(text) as CpuReport;
+  const all = report.cpuUs / (calls.warmupCalls + calls.sequentialCalls + calls.concurrentCalls);
+  const [warmedUp, sequentialDone, inFlightDone] = report.phaseEndsUs;
+  if (warmedUp === undefined || sequentialDone === undefined || inFlightDone === undefined) return { all };
+  return {
+    all,
+    sequential: (sequentialDone - warmedUp) / calls.sequentialCalls,
+    inFlight: (inFlightDone - sequentialDone) / calls.concurrentCalls,
+  };
 }
 
 /** Runs one call worker to the end in a fresh process and returns what it measured. */
@@ -59,6 +88,7 @@ export function runCallWorker(job: CallJob): Promise<CallJobResult> {
 
 export interface RunningHttpGateway {
   readonly url: string;
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -91,7 +121,7 @@ export function startHttpGateway(options: GatewayHostOptions): Promise<RunningHt
       if (url === undefined) return;
       clearTimeout(timer);
       child.stdout.removeAllListeners("data");
-      resolve({ url, stop: () => stopProcess(child) });
+      resolve({ url, pid: child.pid, stop: () => stopProcess(child) });
     });
   });
 }

@@ -6,7 +6,14 @@ import type { ServerEntries } from "mcp-tool-adapter";
 import type { BenchContext } from "../context.js";
 import { compared, ratioAtMost, single, type Figure } from "../figures.js";
 import type { CallJob, CallJobResult } from "../gateway/call-job.js";
-import { gatewayCpuPerCall, runCallWorker, startHttpGateway, stdioGatewayCommand } from "../gateway/run-processes.js";
+import {
+  middleCpuPerCall,
+  runCallWorker,
+  startHttpGateway,
+  stdioFloorCommand,
+  stdioGatewayCommand,
+  type MiddleCpuPerCall,
+} from "../gateway/run-processes.js";
 import { median, medianPairedRatio } from "../stats.js";
 
 const GROUP = "Gateway overhead (issue 34)";
@@ -26,15 +33,17 @@ const QUICK = {
 };
 
 type Transport = "stdio" | "http";
-type Side = "direct" | "gateway";
-/** One side of one round: what its client measured, and (gateway side) the gateway's own CPU per call. */
-type SideResult = CallJobResult & { readonly gatewayCpuUsPerCall?: number | undefined };
+/** direct: the client on server-everything; gateway: through ours; floor: through the bare proxy (proxy-floor.ts, stdio only). */
+type Side = "direct" | "gateway" | "floor";
+/** One side of one round: what its client measured, and (gateway and floor) the middle process's own CPU per call. */
+type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | undefined };
 
 /**
- * Echo calls to server-everything, directly and through the gateway (single-server mode, its own
- * process, the upstream on the same transport as the client), with the SDK 1.x Client in a fresh
- * process per side and round; the side that goes first alternates by round. Per-call p50 and the
- * client's CPU per call come from sequential calls, throughput from 50 calls in flight.
+ * Echo calls to server-everything, directly, through the gateway (single-server mode, its own
+ * process, the upstream on the same transport as the client) and, over stdio, through the proxy
+ * floor (the least a Node process in the middle does), with the SDK 1.x Client in a fresh process
+ * per side and round; the side that goes first rotates by round. Per-call p50 and the client's CPU
+ * per call come from sequential calls and from calls kept 50 in flight; throughput from the latter.
  */
 export async function runGatewayScenario(context: BenchContext): Promise<Figure[]> {
   const plan = context.settings.name === "quick" ? QUICK : FULL;
@@ -52,7 +61,8 @@ async function measure(
   transport: Transport,
   plan: { rounds: number; calls: Omit<CallJob, "target"> },
 ): Promise<Record<Side, SideResult[]>> {
-  const results: Record<Side, SideResult[]> = { direct: [], gateway: [] };
+  const results: Record<Side, SideResult[]> = { direct: [], gateway: [], floor: [] };
+  const sides: Side[] = transport === "stdio" ? ["direct", "gateway", "floor"] : ["direct", "gateway"];
   const http = transport === "http" ? await startEverythingHttp({ mode: "streamableHttp" }) : undefined;
   try {
     const upstream: ServerEntries =
@@ -60,7 +70,7 @@ async function measure(
         ? { everything: { transport: "stdio", ...everythingStdioServer() } }
         : { everything: { transport: "streamable-http", url: http.url } };
     for (let round = 0; round < plan.rounds; round += 1) {
-      const order: Side[] = round % 2 === 0 ? ["direct", "gateway"] : ["gateway", "direct"];
+      const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
       for (const side of order) results[side].push(await runSide(side, upstream, { http, calls: plan.calls }));
     }
   } finally {
@@ -75,8 +85,8 @@ async function runSide(
   options: { http: { url: string } | undefined; calls: Omit<CallJob, "target"> },
 ): Promise<SideResult> {
   const { http, calls } = options;
+  const server = everythingStdioServer();
   if (side === "direct") {
-    const server = everythingStdioServer();
     const target =
       http === undefined
         ? { kind: "stdio" as const, command: server.command, args: server.args }
@@ -85,21 +95,24 @@ async function runSide(
   }
   const folder = await mkdtemp(join(tmpdir(), "gateway-bench-"));
   const cpuReportPath = join(folder, "cpu.json");
-  const allCalls = calls.warmupCalls + calls.sequentialCalls + calls.concurrentCalls;
+  const job = { ...calls, markPhases: true };
   try {
     let result: CallJobResult;
-    if (http === undefined) {
+    if (side === "floor") {
+      const target = { kind: "stdio" as const, ...stdioFloorCommand({ upstream: server, cpuReportPath }) };
+      result = await runCallWorker({ ...job, target });
+    } else if (http === undefined) {
       const target = { kind: "stdio" as const, ...stdioGatewayCommand({ servers, cpuReportPath }) };
-      result = await runCallWorker({ ...calls, target });
+      result = await runCallWorker({ ...job, target });
     } else {
       const gateway = await startHttpGateway({ servers, cpuReportPath });
       try {
-        result = await runCallWorker({ ...calls, target: { kind: "http", url: gateway.url } });
+        result = await runCallWorker({ ...job, target: { kind: "http", url: gateway.url, pid: gateway.pid } });
       } finally {
         await gateway.stop();
       }
     }
-    return { ...result, gatewayCpuUsPerCall: await gatewayCpuPerCall(cpuReportPath, allCalls) };
+    return { ...result, middleCpu: await middleCpuPerCall(cpuReportPath, calls) };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
@@ -107,14 +120,24 @@ async function runSide(
 
 function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, rounds: number): Figure[] {
   const pick = (side: Side, key: keyof CallJobResult) => results[side].map((result) => result[key]);
-  const gatewayCpu = results.gateway.flatMap((result) => result.gatewayCpuUsPerCall ?? []);
-  const figure = (key: keyof CallJobResult) => ({
-    adapter: median(pick("gateway", key)),
-    raw: median(pick("direct", key)),
-    ratio: medianPairedRatio(pick("gateway", key), pick("direct", key)),
+  /** `side` against `base` (direct, or the floor), median of each side and median of the per-round ratios. */
+  const figure = (key: keyof CallJobResult, side: Side = "gateway", base: Side = "direct") => ({
+    adapter: median(pick(side, key)),
+    raw: median(pick(base, key)),
+    ratio: medianPairedRatio(pick(side, key), pick(base, key)),
   });
-  const note = `"adapter" = through the gateway, "raw" = server-everything directly; median of ${rounds} rounds (a fresh client process per side and round, first side alternating), ratio = median of per-round ratios`;
-  return [
+  const order = transport === "stdio" ? "first side rotating" : "first side alternating";
+  const note = `"adapter" = through the gateway, "raw" = server-everything directly; median of ${rounds} rounds (a fresh client process per side and round, ${order}), ratio = median of per-round ratios`;
+  const versus = (label: string, id: string, unit: "µs" | "calls/s", key: keyof CallJobResult): Figure =>
+    compared({
+      id: `gateway.${transport}.${id}`,
+      group: GROUP,
+      label: `${transport}: ${label}`,
+      unit,
+      ...figure(key),
+      note,
+    });
+  const figures: Figure[] = [
     compared(
       {
         id: `gateway.${transport}.p50`,
@@ -126,32 +149,99 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
       },
       ratioAtMost(P50_RATIO_LIMIT),
     ),
+    versus("client CPU per call", "client-cpu", "µs", "cpuUsPerCall"),
+    compared(
+      {
+        id: `gateway.${transport}.in-flight-p50`,
+        group: GROUP,
+        label: `${transport}: echo p50, ${IN_FLIGHT} in flight`,
+        unit: "µs",
+        ...figure("inFlightP50Us"),
+        note,
+      },
+      ratioAtMost(P50_RATIO_LIMIT),
+    ),
+    versus(`client CPU per call, ${IN_FLIGHT} in flight`, "in-flight-client-cpu", "µs", "inFlightCpuUsPerCall"),
+    versus(`throughput, ${IN_FLIGHT} in flight`, "in-flight", "calls/s", "concurrentCallsPerSecond"),
+    ...middleCpuFigures(transport, "gateway", results.gateway),
+  ];
+  if (results.floor.length === 0) return figures;
+  const floorNote = `"adapter" = through the proxy floor (a bare Node process forwarding newline-delimited JSON, ids rewritten, no policy), "raw" = server-everything directly; median of ${rounds} rounds, ratio = median of per-round ratios`;
+  const againstFloorNote = `"adapter" = through the gateway, "raw" = through the proxy floor: what the gateway costs beyond any Node process in the middle; median of ${rounds} rounds, ratio = median of per-round ratios`;
+  const floorFigure = (id: string, label: string, key: keyof CallJobResult, against: "direct" | "floor"): Figure =>
     compared({
-      id: `gateway.${transport}.client-cpu`,
+      id: `gateway.${transport}.floor.${id}`,
       group: GROUP,
-      label: `${transport}: client CPU per call`,
+      label: `${transport}: ${label}`,
       unit: "µs",
-      ...figure("cpuUsPerCall"),
-      note,
-    }),
-    compared({
-      id: `gateway.${transport}.in-flight`,
+      ...(against === "direct" ? figure(key, "floor", "direct") : figure(key, "gateway", "floor")),
+      note: against === "direct" ? floorNote : againstFloorNote,
+    });
+  return [
+    ...figures,
+    floorFigure("p50", "proxy floor: echo p50, sequential (vs direct)", "p50Us", "direct"),
+    floorFigure(
+      "in-flight-p50",
+      `proxy floor: echo p50, ${IN_FLIGHT} in flight (vs direct)`,
+      "inFlightP50Us",
+      "direct",
+    ),
+    floorFigure("gateway-p50", "gateway vs proxy floor: echo p50, sequential", "p50Us", "floor"),
+    floorFigure(
+      "gateway-in-flight-p50",
+      `gateway vs proxy floor: echo p50, ${IN_FLIGHT} in flight`,
+      "inFlightP50Us",
+      "floor",
+    ),
+    ...middleCpuFigures(transport, "floor", results.floor),
+  ];
+}
+
+/** The middle process's own CPU per call: over every call of the round, and per phase. */
+function middleCpuFigures(transport: Transport, side: "gateway" | "floor", results: SideResult[]): Figure[] {
+  const reports = results.flatMap((result) => (result.middleCpu === undefined ? [] : [result.middleCpu]));
+  if (reports.length === 0) return [];
+  const who = side === "gateway" ? "the gateway's" : "the proxy floor's";
+  const idBase = side === "gateway" ? `gateway.${transport}.gateway-cpu` : `gateway.${transport}.floor.cpu`;
+  const phases = (pick: (report: MiddleCpuPerCall) => number | undefined) =>
+    reports.flatMap((report) => {
+      const value = pick(report);
+      return value === undefined ? [] : [value];
+    });
+  const sequential = phases((report) => report.sequential);
+  const inFlight = phases((report) => report.inFlight);
+  const measured = `${side === "gateway" ? "the gateway" : "the proxy floor"} process's CPU time (user + system)`;
+  return [
+    single({
+      id: idBase,
       group: GROUP,
-      label: `${transport}: throughput, ${IN_FLIGHT} in flight`,
-      unit: "calls/s",
-      ...figure("concurrentCallsPerSecond"),
-      note,
+      label: `${transport}: ${who} own CPU per call`,
+      unit: "µs",
+      value: median(phases((report) => report.all)),
+      note: `${measured} from after ${side === "gateway" ? "its upstream connected" : "it started its upstream"} to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${reports.length} rounds`,
     }),
-    ...(gatewayCpu.length === 0
+    ...(sequential.length === 0
       ? []
       : [
           single({
-            id: `gateway.${transport}.gateway-cpu`,
+            id: `${idBase}.sequential`,
             group: GROUP,
-            label: `${transport}: the gateway's own CPU per call`,
+            label: `${transport}: ${who} own CPU per call, sequential`,
             unit: "µs",
-            value: median(gatewayCpu),
-            note: `the gateway process's CPU time (user + system) from after its upstream connected to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${gatewayCpu.length} rounds`,
+            value: median(sequential),
+            note: `${measured} between the client's phase signals around its sequential calls; median of ${sequential.length} rounds`,
+          }),
+        ]),
+    ...(inFlight.length === 0
+      ? []
+      : [
+          single({
+            id: `${idBase}.in-flight`,
+            group: GROUP,
+            label: `${transport}: ${who} own CPU per call, ${IN_FLIGHT} in flight`,
+            unit: "µs",
+            value: median(inFlight),
+            note: `${measured} between the client's phase signals around its calls kept ${IN_FLIGHT} in flight; median of ${inFlight.length} rounds`,
           }),
         ]),
   ];
