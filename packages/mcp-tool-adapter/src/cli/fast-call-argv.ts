@@ -1,14 +1,21 @@
+import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/core/protocol";
+import { positiveWholeNumber } from "./positive-whole-number.js";
+
 /**
  * The `call` command line as the bin's fast path reads it: an exact scan, no argument parser.
  * Anything it does not know (another command, an unknown or repeated flag, `--help`, `--`,
- * bundled short flags, a second positional) makes it answer undefined, and the normal path
- * (commander) parses the line and reports what is wrong exactly as before.
+ * bundled short flags, a second positional) or a value commander would reject makes it answer
+ * undefined, and the normal path (commander) parses the line and reports what is wrong exactly
+ * as before, with no server spawned.
  */
 export interface FastCallArgv {
   /** The part of `server/tool` before the slash. */
   readonly server: string;
   /** `--config`'s value, when given. */
   readonly config?: string;
+  /** `--args`' and `--args-file`'s values, when given: the fast path reads them before it spawns. */
+  readonly args?: string;
+  readonly argsFile?: string;
 }
 
 /**
@@ -35,9 +42,9 @@ export const CALL_FLAGS: Readonly<Record<string, { readonly long: string; readon
 
 export function scanCallArgv(argv: readonly string[]): FastCallArgv | undefined {
   if (argv[0] !== "call") return undefined;
+  const values = new Map<string, string>();
   const seen = new Set<string>();
   let target: string | undefined;
-  let config: string | undefined;
   for (let index = 1; index < argv.length; index += 1) {
     const token = argv[index] as string;
     if (!token.startsWith("-") || token === "-") {
@@ -62,9 +69,27 @@ export function scanCallArgv(argv: readonly string[]): FastCallArgv | undefined 
     }
     // A missing value, or one that looks like a flag, is commander's to report.
     if (value === undefined || (equals === -1 && value.startsWith("-"))) return undefined;
-    if (flag.long === "--config") config = value;
+    values.set(flag.long, value);
   }
   const slash = target?.indexOf("/") ?? -1;
   if (target === undefined || slash <= 0 || slash === target.length - 1) return undefined;
-  return { server: target.slice(0, slash), ...(config === undefined ? {} : { config }) };
+  if (!commanderAccepts(values)) return undefined;
+  const [config, args, argsFile] = [values.get("--config"), values.get("--args"), values.get("--args-file")];
+  return {
+    server: target.slice(0, slash),
+    ...(config === undefined ? {} : { config }),
+    ...(args === undefined ? {} : { args }),
+    ...(argsFile === undefined ? {} : { argsFile }),
+  };
+}
+
+/** The value rules commander applies to `call`'s flags (argParser, choices, conflicts), from the same sources. */
+function commanderAccepts(values: ReadonlyMap<string, string>): boolean {
+  for (const flag of ["--timeout", "--connect-timeout"]) {
+    const value = values.get(flag);
+    if (value !== undefined && positiveWholeNumber(value) === undefined) return false;
+  }
+  const logLevel = values.get("--log-level");
+  if (logLevel !== undefined && !(MCP_LOG_LEVELS as readonly string[]).includes(logLevel)) return false;
+  return !(values.has("--args") && values.has("--args-file"));
 }

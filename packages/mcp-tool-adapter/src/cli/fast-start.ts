@@ -5,6 +5,7 @@ import { expandEnvInValue, type EnvMap } from "../config-file/expand-env.js";
 import { selectConfigSource } from "./config-source.js";
 import type { PrestartedServer, StdioSpawnConfig } from "./early-server.js";
 import { scanCallArgv } from "./fast-call-argv.js";
+import { readToolArguments } from "./tool-arguments.js";
 
 /** The keys an entry may have for the fast path to spawn it: the stdio transport's fields and its name. */
 const FAST_ENTRY_KEYS: ReadonlySet<string> = new Set([...TRANSPORT_FIELDS.stdio, "type", "transport"]);
@@ -24,6 +25,8 @@ export async function prestartCallServer(
   const call = scanCallArgv(argv);
   if (call === undefined) return undefined;
   try {
+    // Arguments `call` would refuse (not a JSON object, an unreadable file) spawn nothing.
+    await readToolArguments(where.cwd, call);
     const source = selectConfigSource(where, call.config);
     if (detectConfigFormat(source.file) !== "json") return undefined;
     const document = await readJsonDocument(source.file);

@@ -7,6 +7,7 @@ import { MCPToolLockError } from "../policy/lock-file.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
 import { packageManifest } from "./package-file.js";
+import { positiveWholeNumber } from "./positive-whole-number.js";
 import { CliUsageError } from "./usage-error.js";
 import { addServeCommand } from "./commands/serve.js";
 
@@ -288,8 +289,8 @@ function common(flags: CommonFlags): {
 }
 
 function parsePositiveInt(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0)
+  const parsed = positiveWholeNumber(value);
+  if (parsed === undefined)
     throw new InvalidArgumentError(`expected a positive whole number of milliseconds, got "${value}".`);
   return parsed;
 }
