@@ -4,11 +4,11 @@ import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { createTempDirectory, expectNoLeakedProcesses, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { callCommandOptions, type CallFlags } from "../src/cli/command-flags.js";
 import { CALL_FLAGS, scanCallArgv } from "../src/cli/fast-call-argv.js";
 import { prestartCallServer } from "../src/cli/fast-start.js";
 import { createCliContext } from "../src/cli/io.js";
-import { buildProgram } from "../src/cli/program.js";
-import { runCli } from "../src/cli/run-cli.js";
+import { buildProgram, reportError } from "../src/cli/program.js";
 import { FIXTURE_BOUND_MS, runUntilExit } from "./run-fixture.js";
 
 // The bin's fast path (issue 37): `call` of a stdio server spawns it before commander, the
@@ -48,20 +48,53 @@ afterEach(async () => {
 });
 
 describe("the fast path's command-line scan", () => {
-  it("reads the server and --config of a plain call, in every flag spelling", () => {
-    expect(scanCallArgv(["call", "memory/read_graph"])).toEqual({ server: "memory" });
+  it("reads the target and every flag of a plain call, in every spelling, as commander's action gets them", () => {
+    expect(scanCallArgv(["call", "memory/read_graph"])).toEqual({
+      target: "memory/read_graph",
+      server: "memory",
+      flags: { cache: true },
+    });
     expect(scanCallArgv(["call", "-c", "a.json", "s/t", "--yes", "--json", "-a", "{}"])).toEqual({
+      target: "s/t",
       server: "s",
-      config: "a.json",
-      args: "{}",
+      flags: { config: "a.json", yes: true, json: true, args: "{}", cache: true },
     });
     expect(
       scanCallArgv(["call", "s/t", "-f", "args.json", "-t", "1e3", "--connect-timeout=7", "--log-level", "debug"]),
-    ).toEqual({ server: "s", argsFile: "args.json" });
-    expect(scanCallArgv(["call", "s/t", "--config=b.json", "--timeout=5", "--no-cache"])).toEqual({
+    ).toEqual({
+      target: "s/t",
       server: "s",
-      config: "b.json",
+      flags: { argsFile: "args.json", timeout: 1000, connectTimeout: 7, logLevel: "debug", cache: true },
     });
+    expect(scanCallArgv(["call", "s/t", "--config=b.json", "--timeout=5", "--no-cache", "--lock", "l.json"])).toEqual({
+      target: "s/t",
+      server: "s",
+      flags: { config: "b.json", timeout: 5, cache: false, lock: "l.json" },
+    });
+  });
+
+  it.each([
+    [["call", "memory/read_graph"]],
+    [["call", "-c", "a.json", "s/t", "--yes", "--json", "-a", "{}"]],
+    [["call", "s/t", "-f", "args.json", "-t", "1e3", "--connect-timeout=7", "--log-level", "debug"]],
+    [["call", "s/t", "--config=b.json", "--timeout=5", "--no-cache", "--lock", "l.json", "-y"]],
+    [["call", "--args=", "s/t", "--config=", "--log-level=error", "--json"]],
+  ])("gives `call` the same options as commander for %j", async (argv) => {
+    const program = buildProgram(
+      createCliContext({ stdout: { write: () => true }, stderr: { write: () => true } }),
+      () => {},
+    );
+    let fromCommander: unknown;
+    program.commands
+      .find((command) => command.name() === "call")
+      ?.action((target: string, flags: CallFlags) => {
+        fromCommander = callCommandOptions(target, flags);
+      });
+    await program.parseAsync(argv, { from: "user" });
+    const scanned = scanCallArgv(argv);
+    expect(scanned).toBeDefined();
+    expect(fromCommander).toBeDefined();
+    expect(callCommandOptions(scanned!.target, scanned!.flags)).toEqual(fromCommander);
   });
 
   it.each([
@@ -224,12 +257,19 @@ describe("the fast path's spawn", () => {
 describe("a bad flag value through the bin", () => {
   const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 
-  /** The normal path alone: runCli in-process (no fast path), as the bin would print it. */
+  /** The normal path alone: commander's program in-process (no fast path, no scanned route), as the bin would print it. */
   async function normalPath(argv: readonly string[]): Promise<{ code: number; output: string }> {
     let output = "";
     const write = (chunk: string): boolean => ((output += chunk), true);
     const env = { ...process.env, NO_COLOR: "1" };
-    const code = await runCli(argv, { stdout: { write }, stderr: { write }, env, cwd: PACKAGE_DIR, isTTY: false });
+    const context = createCliContext({ stdout: { write }, stderr: { write }, env, cwd: PACKAGE_DIR, isTTY: false });
+    let code = 0;
+    const program = buildProgram(context, (exitCode) => (code = exitCode));
+    try {
+      await program.parseAsync([...argv], { from: "user" });
+    } catch (error) {
+      code = reportError(context, error);
+    }
     return { code, output };
   }
 

@@ -1,4 +1,6 @@
 import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/core/protocol";
+import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
+import type { CallFlags } from "./command-flags.js";
 import { positiveWholeNumber } from "./positive-whole-number.js";
 
 /**
@@ -9,13 +11,12 @@ import { positiveWholeNumber } from "./positive-whole-number.js";
  * as before, with no server spawned.
  */
 export interface FastCallArgv {
-  /** The part of `server/tool` before the slash. */
+  /** `server/tool` as given. */
+  readonly target: string;
+  /** The part of `target` before the slash. */
   readonly server: string;
-  /** `--config`'s value, when given. */
-  readonly config?: string;
-  /** `--args`' and `--args-file`'s values, when given: the fast path reads them before it spawns. */
-  readonly args?: string;
-  readonly argsFile?: string;
+  /** The flags as commander would hand them to `call`'s action (a test holds the two to each other). */
+  readonly flags: CallFlags;
 }
 
 /**
@@ -74,13 +75,29 @@ export function scanCallArgv(argv: readonly string[]): FastCallArgv | undefined 
   const slash = target?.indexOf("/") ?? -1;
   if (target === undefined || slash <= 0 || slash === target.length - 1) return undefined;
   if (!commanderAccepts(values)) return undefined;
-  const [config, args, argsFile] = [values.get("--config"), values.get("--args"), values.get("--args-file")];
-  return {
-    server: target.slice(0, slash),
-    ...(config === undefined ? {} : { config }),
-    ...(args === undefined ? {} : { args }),
-    ...(argsFile === undefined ? {} : { argsFile }),
+  return { target, server: target.slice(0, slash), flags: callFlags(values, seen) };
+}
+
+/** The flags as commander's parse gives them: camelCase names, numbers parsed, `cache` true unless `--no-cache`. */
+function callFlags(values: ReadonlyMap<string, string>, seen: ReadonlySet<string>): CallFlags {
+  const text = (flag: string): string | undefined => values.get(flag);
+  const number = (flag: string): number | undefined => {
+    const value = values.get(flag);
+    return value === undefined ? undefined : positiveWholeNumber(value);
   };
+  const given: CallFlags = {
+    config: text("--config"),
+    lock: text("--lock"),
+    args: text("--args"),
+    argsFile: text("--args-file"),
+    timeout: number("--timeout"),
+    connectTimeout: number("--connect-timeout"),
+    logLevel: text("--log-level") as MCPLogLevel | undefined,
+    json: seen.has("--json") ? true : undefined,
+    yes: seen.has("--yes") ? true : undefined,
+  };
+  const flags = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as CallFlags;
+  return { ...flags, cache: !seen.has("--no-cache") };
 }
 
 /** The value rules commander applies to `call`'s flags (argParser, choices, conflicts), from the same sources. */

@@ -26,8 +26,8 @@ export async function prestartCallServer(
   if (call === undefined) return undefined;
   try {
     // Arguments `call` would refuse (not a JSON object, an unreadable file) spawn nothing.
-    await readToolArguments(where.cwd, call);
-    const source = selectConfigSource(where, call.config);
+    await readToolArguments(where.cwd, call.flags);
+    const source = selectConfigSource(where, call.flags.config);
     if (detectConfigFormat(source.file) !== "json") return undefined;
     const document = await readJsonDocument(source.file);
     const config = stdioSpawnConfig(serverEntryOf(document, call.server), source.env);
