@@ -26,7 +26,7 @@ export async function prestartCallServer(
   if (call === undefined) return undefined;
   try {
     // Arguments `call` would refuse (not a JSON object, an unreadable file) spawn nothing.
-    await readToolArguments(where.cwd, call.flags);
+    readToolArguments(where.cwd, call.flags);
     const source = selectConfigSource(where, call.flags.config);
     if (detectConfigFormat(source.file) !== "json") return undefined;
     const document = await readJsonDocument(source.file);

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CliUsageError } from "./usage-error.js";
 
@@ -11,9 +11,10 @@ export interface ToolArgumentsSource {
 /**
  * The tool arguments of `call`: a JSON object from `--args` or `--args-file` (relative to `cwd`),
  * else `{}`. Anything else is a CliUsageError saying what to pass. The bin's fast path reads
- * them with this too, and spawns nothing when it throws.
+ * them with this too, and spawns nothing when it throws; the file is read synchronously, so the
+ * fast path loads no node:fs/promises before its spawn.
  */
-export async function readToolArguments(cwd: string, source: ToolArgumentsSource): Promise<Record<string, unknown>> {
+export function readToolArguments(cwd: string, source: ToolArgumentsSource): Record<string, unknown> {
   if (source.args !== undefined && source.argsFile !== undefined)
     throw new CliUsageError("Give the arguments with --args or --args-file, not both.");
   let text: string;
@@ -21,7 +22,7 @@ export async function readToolArguments(cwd: string, source: ToolArgumentsSource
   if (source.argsFile !== undefined) {
     origin = resolve(cwd, source.argsFile);
     try {
-      text = await readFile(origin, "utf8");
+      text = readFileSync(origin, "utf8");
     } catch (error) {
       throw new CliUsageError(`Cannot read --args-file ${origin}: ${(error as Error).message}`, { cause: error });
     }

@@ -37,7 +37,7 @@ const MAX_INLINE_DATA = 120;
 /** `call server/tool`: a validated call through the adapter. Exit 0 on success, 1 on any failure. */
 export async function runCallCommand(context: CliContext, options: CallCommandOptions): Promise<number> {
   const { server, tool } = parseTarget(options.target);
-  const args = await readToolArguments(context.cwd, options);
+  const args = readToolArguments(context.cwd, options);
   const selection = { ...options, servers: [server] };
   // Read the config, start the server, then load the adapter and the rest while it starts up.
   const config = await loadSelectedConfig(context, selection);
