@@ -34,5 +34,6 @@ send({ method: "notifications/initialized" });
 const answer = await request(2, "tools/call", { name: tool, arguments: JSON.parse(argumentsJson) });
 process.stdout.write(`${answer.result?.content?.[0]?.text ?? JSON.stringify(answer)}\n`);
 server.stdin.end();
-// An error answer fails the run (exit 1), so the floor cannot look fast by failing.
-server.on("exit", (code) => (process.exitCode = answer.error === undefined ? (code ?? 1) : 1));
+// A failed call fails the run (exit 1), so the floor cannot look fast by failing.
+const failed = answer.error !== undefined || answer.result?.isError === true;
+server.on("exit", (code) => (process.exitCode = failed ? 1 : (code ?? 1)));

@@ -79,9 +79,15 @@ async function runNodeProcess(args: string[], options: { cwd: string; env: NodeJ
   return { spawned, exited };
 }
 
+/** A JSON-RPC answer as far as the sides look at it: a failed call is an error or an isError result. */
+interface Answer {
+  error?: unknown;
+  result?: { isError?: boolean };
+}
+
 /**
  * The server alone, driven from the bench's own process (no Node bootstrap of a driver in its
- * time): spawn, initialize, one tools/call, close stdin, wait for its exit. An error answer fails
+ * time): spawn, initialize, one tools/call, close stdin, wait for its exit. A failed call fails
  * the run, so a side cannot look fast by failing.
  */
 export async function runServerAloneSide(target: StartupTarget): Promise<SideRun> {
@@ -90,13 +96,13 @@ export async function runServerAloneSide(target: StartupTarget): Promise<SideRun
     env: { ...process.env, ...target.env },
     stdio: ["pipe", "pipe", "ignore"],
   });
-  const replies = new Map<number, (message: { error?: unknown }) => void>();
+  const replies = new Map<number, (message: Answer) => void>();
   let buffered = "";
   child.stdout.on("data", (chunk: Buffer) => {
     buffered += chunk.toString();
     let newline = buffered.indexOf("\n");
     while (newline >= 0) {
-      const message = JSON.parse(buffered.slice(0, newline)) as { id?: number; method?: string; error?: unknown };
+      const message = JSON.parse(buffered.slice(0, newline)) as Answer & { id?: number; method?: string };
       buffered = buffered.slice(newline + 1);
       // Answers only: a server's own notifications and requests have a method.
       if (message.method === undefined && message.id !== undefined) replies.get(message.id)?.(message);
@@ -106,7 +112,9 @@ export async function runServerAloneSide(target: StartupTarget): Promise<SideRun
   const request = (id: number, method: string, params: unknown): Promise<void> =>
     new Promise((resolve, reject) => {
       replies.set(id, (message) =>
-        message.error === undefined ? resolve() : reject(new Error(`${method}: ${JSON.stringify(message.error)}`)),
+        message.error === undefined && message.result?.isError !== true
+          ? resolve()
+          : reject(new Error(`${method} failed: ${JSON.stringify(message.error ?? message.result)}`)),
       );
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
