@@ -56,6 +56,12 @@ export interface BenchSettings {
   /** Fresh processes per provider format for the first conversion at scale (issue 36). */
   readonly coldConversionRounds: number;
   /**
+   * cli-startup (issue 37 §5): rounds per published server (server-everything, server-memory,
+   * server-filesystem), each round a fresh `call`, server-alone and floor process; the probe
+   * server keeps its own 15.
+   */
+  readonly cliStartupServerRounds: number;
+  /**
    * The peer comparison (issue 17's method): rounds (each a fresh node process per side, the
    * order rotating), echo calls per process (untimed warm-up, sequential, then with
    * `peerInFlight` outstanding) and the tool count of the server each side lists.
@@ -121,6 +127,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   modelToolsCallBatchSize: 1_000,
   modelToolsConvertRounds: 10,
   coldConversionRounds: 3,
+  cliStartupServerRounds: 10,
   peerRounds: 5,
   peerWarmupCalls: 200,
   peerSequentialCalls: 2_000,
@@ -169,6 +176,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   modelToolsCallBatchSize: 100,
   modelToolsConvertRounds: 1,
   coldConversionRounds: 1,
+  cliStartupServerRounds: 1,
   peerRounds: 1,
   peerWarmupCalls: 20,
   peerSequentialCalls: 200,

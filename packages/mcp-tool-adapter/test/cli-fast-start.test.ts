@@ -1,12 +1,14 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 import { createTempDirectory, expectNoLeakedProcesses, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { callCommandOptions, type CallFlags } from "../src/cli/command-flags.js";
 import { CALL_FLAGS, scanCallArgv } from "../src/cli/fast-call-argv.js";
 import { prestartCallServer } from "../src/cli/fast-start.js";
 import { createCliContext } from "../src/cli/io.js";
-import { buildProgram } from "../src/cli/program.js";
+import { buildProgram, reportError } from "../src/cli/program.js";
 import { FIXTURE_BOUND_MS, runUntilExit } from "./run-fixture.js";
 
 // The bin's fast path (issue 37): `call` of a stdio server spawns it before commander, the
@@ -46,16 +48,53 @@ afterEach(async () => {
 });
 
 describe("the fast path's command-line scan", () => {
-  it("reads the server and --config of a plain call, in every flag spelling", () => {
-    expect(scanCallArgv(["call", "memory/read_graph"])).toEqual({ server: "memory" });
+  it("reads the target and every flag of a plain call, in every spelling, as commander's action gets them", () => {
+    expect(scanCallArgv(["call", "memory/read_graph"])).toEqual({
+      target: "memory/read_graph",
+      server: "memory",
+      flags: { cache: true },
+    });
     expect(scanCallArgv(["call", "-c", "a.json", "s/t", "--yes", "--json", "-a", "{}"])).toEqual({
+      target: "s/t",
       server: "s",
-      config: "a.json",
+      flags: { config: "a.json", yes: true, json: true, args: "{}", cache: true },
     });
-    expect(scanCallArgv(["call", "s/t", "--config=b.json", "--timeout=5", "--no-cache"])).toEqual({
+    expect(
+      scanCallArgv(["call", "s/t", "-f", "args.json", "-t", "1e3", "--connect-timeout=7", "--log-level", "debug"]),
+    ).toEqual({
+      target: "s/t",
       server: "s",
-      config: "b.json",
+      flags: { argsFile: "args.json", timeout: 1000, connectTimeout: 7, logLevel: "debug", cache: true },
     });
+    expect(scanCallArgv(["call", "s/t", "--config=b.json", "--timeout=5", "--no-cache", "--lock", "l.json"])).toEqual({
+      target: "s/t",
+      server: "s",
+      flags: { config: "b.json", timeout: 5, cache: false, lock: "l.json" },
+    });
+  });
+
+  it.each([
+    [["call", "memory/read_graph"]],
+    [["call", "-c", "a.json", "s/t", "--yes", "--json", "-a", "{}"]],
+    [["call", "s/t", "-f", "args.json", "-t", "1e3", "--connect-timeout=7", "--log-level", "debug"]],
+    [["call", "s/t", "--config=b.json", "--timeout=5", "--no-cache", "--lock", "l.json", "-y"]],
+    [["call", "--args=", "s/t", "--config=", "--log-level=error", "--json"]],
+  ])("gives `call` the same options as commander for %j", async (argv) => {
+    const program = buildProgram(
+      createCliContext({ stdout: { write: () => true }, stderr: { write: () => true } }),
+      () => {},
+    );
+    let fromCommander: unknown;
+    program.commands
+      .find((command) => command.name() === "call")
+      ?.action((target: string, flags: CallFlags) => {
+        fromCommander = callCommandOptions(target, flags);
+      });
+    await program.parseAsync(argv, { from: "user" });
+    const scanned = scanCallArgv(argv);
+    expect(scanned).toBeDefined();
+    expect(fromCommander).toBeDefined();
+    expect(callCommandOptions(scanned!.target, scanned!.flags)).toEqual(fromCommander);
   });
 
   it.each([
@@ -74,9 +113,26 @@ describe("the fast path's command-line scan", () => {
     [["call", "nosep"]],
     [["call", "/tool"]],
     [["call", "server/"]],
+    // Values commander rejects: its argParser, choices and conflicts.
+    [["call", "s/t", "--timeout", "abc"]],
+    [["call", "s/t", "-t", "0"]],
+    [["call", "s/t", "--timeout=1.5"]],
+    [["call", "s/t", "--connect-timeout", "abc"]],
+    [["call", "s/t", "--connect-timeout=-1"]],
+    [["call", "s/t", "--log-level", "nonsense"]],
+    [["call", "s/t", "--log-level=INFO"]],
+    [["call", "s/t", "-a", "{}", "-f", "args.json"]],
   ])("leaves %j to the normal path", (argv) => {
     expect(scanCallArgv(argv)).toBeUndefined();
   });
+
+  it.each(Object.entries(CALL_FLAGS).filter(([, flag]) => flag.takesValue))(
+    "leaves %s without a value to the normal path",
+    (spelling) => {
+      expect(scanCallArgv(["call", "s/t", spelling])).toBeUndefined();
+      expect(scanCallArgv(["call", "s/t", spelling, "--yes"])).toBeUndefined();
+    },
+  );
 
   it("knows exactly the flags commander gives `call`", () => {
     const program = buildProgram(
@@ -195,5 +251,67 @@ describe("the fast path's spawn", () => {
       expect(await events()).toEqual([]);
     },
     2 * FIXTURE_BOUND_MS,
+  );
+});
+
+describe("a bad flag value through the bin", () => {
+  const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+  /** The normal path alone: commander's program in-process (no fast path, no scanned route), as the bin would print it. */
+  async function normalPath(argv: readonly string[]): Promise<{ code: number; output: string }> {
+    let output = "";
+    const write = (chunk: string): boolean => ((output += chunk), true);
+    const env = { ...process.env, NO_COLOR: "1" };
+    const context = createCliContext({ stdout: { write }, stderr: { write }, env, cwd: PACKAGE_DIR, isTTY: false });
+    let code = 0;
+    const program = buildProgram(context, (exitCode) => (code = exitCode));
+    try {
+      await program.parseAsync([...argv], { from: "user" });
+    } catch (error) {
+      code = reportError(context, error);
+    }
+    return { code, output };
+  }
+
+  // One bad value for each flag of `call` that takes one (the list is CALL_FLAGS, held to commander's above).
+  const cases: [flag: string, bad: () => string[] | Promise<string[]>, spawns: boolean][] = [
+    ["--config", () => ["--config", join(directory.path, "missing.json")], false],
+    ["--args", () => ["--config", configFile, "--args", "not json"], false],
+    ["--args-file", () => ["--config", configFile, "--args-file", join(directory.path, "missing.json")], false],
+    ["--timeout", () => ["--config", configFile, "--timeout", "abc"], false],
+    ["--connect-timeout", () => ["--config", configFile, "--connect-timeout", "0"], false],
+    ["--log-level", () => ["--config", configFile, "--log-level", "nonsense"], false],
+    [
+      "--lock",
+      async () => {
+        const lock = join(directory.path, "broken.lock.json");
+        await writeFile(lock, "{ not json");
+        return ["--config", configFile, "--lock", lock];
+      },
+      // The fast path cannot tell a bad lock file without the lock's own rules: it spawns, and the
+      // normal path stops the process when it meets the lock file's error.
+      true,
+    ],
+  ];
+
+  it("has a case for each value-taking flag", () => {
+    const valueFlags = new Set(Object.values(CALL_FLAGS).flatMap((flag) => (flag.takesValue ? [flag.long] : [])));
+    expect(new Set(cases.map(([flag]) => flag))).toEqual(valueFlags);
+  });
+
+  it.each(cases)(
+    "ends a bad %s as the normal path does, with no server left running",
+    async (_flag, bad, spawns) => {
+      const argv = ["call", "probe/echo", "--yes", ...(await bad())];
+      const run = await runUntilExit([MAIN, ...argv]);
+      const logged = await events();
+      expect(logged.map(({ event }) => event)).toEqual(spawns ? ["start", "exit"] : []);
+      await writeFile(log, "");
+      const normal = await normalPath(argv);
+      expect(normal.code).toBe(2);
+      expect(run.exit).toEqual({ code: normal.code, signal: null });
+      expect(stripVTControlCharacters(run.output)).toBe(normal.output);
+    },
+    3 * FIXTURE_BOUND_MS,
   );
 });

@@ -256,11 +256,14 @@ describe("importing the library", () => {
         const write = (chunk) => { output += chunk; return true; };
         const env = { ...process.env, NO_COLOR: "1", MCP_TOOL_ADAPTER_CACHE_DIR: ${JSON.stringify(join(directory, "cache"))} };
         const code = await runCli(${JSON.stringify(argv)}, { stdout: { write }, stderr: { write }, env, isTTY: false });
-        console.log(JSON.stringify({ code, output, urls: await globalThis.resolvedModuleUrls() }));`;
-      const { code, output, urls } = (await printedBy(script)) as {
+        // CommonJS modules loaded with require() (the YAML library) pass no ESM hook: ask the require cache.
+        const required = Object.keys((await import("node:module")).createRequire(import.meta.url).cache);
+        console.log(JSON.stringify({ code, output, urls: await globalThis.resolvedModuleUrls(), required }));`;
+      const { code, output, urls, required } = (await printedBy(script)) as {
         code: number;
         output: string;
         urls: string[];
+        required: string[];
       };
       expect({ code, output }).toMatchObject({ code: 0, output: expect.stringContaining("hi") as unknown });
       const unneeded = (url: string) =>
@@ -268,6 +271,12 @@ describe("importing the library", () => {
         /\/packages\/(oauth|model-tools|transport-http\/src\/(?!config-(entry|check)\.ts))/.test(url) ||
         /\/sdk\/dist\/esm\/(client\/auth|shared\/auth)/.test(url);
       expect(urls.filter(unneeded)).toEqual([]);
+      // A plain JSON config needs no YAML parser (some 230 modules) and no JSONC parser, and a
+      // call line the exact scan reads whole no argument parser.
+      expect(required.some((file) => file.includes("/picocolors/"))).toBe(true);
+      expect(
+        required.filter((file) => /\/node_modules\/(\.pnpm\/)?(yaml|jsonc-parser|commander)[@/]/.test(file)),
+      ).toEqual([]);
       // 283 when this was written (from the sources: every source file is a module; 96 are zod's,
       // through the MCP SDK's types), 867 before the config check stopped loading TypeBox.
       expect(urls.length).toBeLessThanOrEqual(CALL_MODULE_CEILING);

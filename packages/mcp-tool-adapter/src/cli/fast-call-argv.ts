@@ -1,14 +1,22 @@
+import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/core/protocol";
+import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
+import type { CallFlags } from "./command-flags.js";
+import { positiveWholeNumber } from "./positive-whole-number.js";
+
 /**
  * The `call` command line as the bin's fast path reads it: an exact scan, no argument parser.
  * Anything it does not know (another command, an unknown or repeated flag, `--help`, `--`,
- * bundled short flags, a second positional) makes it answer undefined, and the normal path
- * (commander) parses the line and reports what is wrong exactly as before.
+ * bundled short flags, a second positional) or a value commander would reject makes it answer
+ * undefined, and the normal path (commander) parses the line and reports what is wrong exactly
+ * as before, with no server spawned.
  */
 export interface FastCallArgv {
-  /** The part of `server/tool` before the slash. */
+  /** `server/tool` as given. */
+  readonly target: string;
+  /** The part of `target` before the slash. */
   readonly server: string;
-  /** `--config`'s value, when given. */
-  readonly config?: string;
+  /** The flags as commander would hand them to `call`'s action (a test holds the two to each other). */
+  readonly flags: CallFlags;
 }
 
 /**
@@ -35,9 +43,9 @@ export const CALL_FLAGS: Readonly<Record<string, { readonly long: string; readon
 
 export function scanCallArgv(argv: readonly string[]): FastCallArgv | undefined {
   if (argv[0] !== "call") return undefined;
+  const values = new Map<string, string>();
   const seen = new Set<string>();
   let target: string | undefined;
-  let config: string | undefined;
   for (let index = 1; index < argv.length; index += 1) {
     const token = argv[index] as string;
     if (!token.startsWith("-") || token === "-") {
@@ -62,9 +70,43 @@ export function scanCallArgv(argv: readonly string[]): FastCallArgv | undefined 
     }
     // A missing value, or one that looks like a flag, is commander's to report.
     if (value === undefined || (equals === -1 && value.startsWith("-"))) return undefined;
-    if (flag.long === "--config") config = value;
+    values.set(flag.long, value);
   }
   const slash = target?.indexOf("/") ?? -1;
   if (target === undefined || slash <= 0 || slash === target.length - 1) return undefined;
-  return { server: target.slice(0, slash), ...(config === undefined ? {} : { config }) };
+  if (!commanderAccepts(values)) return undefined;
+  return { target, server: target.slice(0, slash), flags: callFlags(values, seen) };
+}
+
+/** The flags as commander's parse gives them: camelCase names, numbers parsed, `cache` true unless `--no-cache`. */
+function callFlags(values: ReadonlyMap<string, string>, seen: ReadonlySet<string>): CallFlags {
+  const text = (flag: string): string | undefined => values.get(flag);
+  const number = (flag: string): number | undefined => {
+    const value = values.get(flag);
+    return value === undefined ? undefined : positiveWholeNumber(value);
+  };
+  const given: CallFlags = {
+    config: text("--config"),
+    lock: text("--lock"),
+    args: text("--args"),
+    argsFile: text("--args-file"),
+    timeout: number("--timeout"),
+    connectTimeout: number("--connect-timeout"),
+    logLevel: text("--log-level") as MCPLogLevel | undefined,
+    json: seen.has("--json") ? true : undefined,
+    yes: seen.has("--yes") ? true : undefined,
+  };
+  const flags = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as CallFlags;
+  return { ...flags, cache: !seen.has("--no-cache") };
+}
+
+/** The value rules commander applies to `call`'s flags (argParser, choices, conflicts), from the same sources. */
+function commanderAccepts(values: ReadonlyMap<string, string>): boolean {
+  for (const flag of ["--timeout", "--connect-timeout"]) {
+    const value = values.get(flag);
+    if (value !== undefined && positiveWholeNumber(value) === undefined) return false;
+  }
+  const logLevel = values.get("--log-level");
+  if (logLevel !== undefined && !(MCP_LOG_LEVELS as readonly string[]).includes(logLevel)) return false;
+  return !(values.has("--args") && values.has("--args-file"));
 }

@@ -5,6 +5,7 @@ import { expandEnvInValue, type EnvMap } from "../config-file/expand-env.js";
 import { selectConfigSource } from "./config-source.js";
 import type { PrestartedServer, StdioSpawnConfig } from "./early-server.js";
 import { scanCallArgv } from "./fast-call-argv.js";
+import { readToolArguments } from "./tool-arguments.js";
 
 /** The keys an entry may have for the fast path to spawn it: the stdio transport's fields and its name. */
 const FAST_ENTRY_KEYS: ReadonlySet<string> = new Set([...TRANSPORT_FIELDS.stdio, "type", "transport"]);
@@ -24,7 +25,9 @@ export async function prestartCallServer(
   const call = scanCallArgv(argv);
   if (call === undefined) return undefined;
   try {
-    const source = selectConfigSource(where, call.config);
+    // Arguments `call` would refuse (not a JSON object, an unreadable file) spawn nothing.
+    readToolArguments(where.cwd, call.flags);
+    const source = selectConfigSource(where, call.flags.config);
     if (detectConfigFormat(source.file) !== "json") return undefined;
     const document = await readJsonDocument(source.file);
     const config = stdioSpawnConfig(serverEntryOf(document, call.server), source.env);

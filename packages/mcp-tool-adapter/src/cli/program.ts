@@ -1,27 +1,16 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
-import { describeCause } from "@mcp-tool-adapter/core";
 import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/core/protocol";
-import { MCPConfigFileError } from "../config-file/errors.js";
-import { MCPToolLockError } from "../policy/lock-file.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
+import { callCommandOptions, commonOptions, type CallFlags, type CommonFlags } from "./command-flags.js";
+import { EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
 import { packageManifest } from "./package-file.js";
-import { CliUsageError } from "./usage-error.js";
+import { positiveWholeNumber } from "./positive-whole-number.js";
+import { reportCommandError } from "./report-error.js";
 import { addServeCommand } from "./commands/serve.js";
 
 /** The MCP log levels from core's protocol list, which `--help` can load without the adapter. */
 export const CLI_LOG_LEVELS = MCP_LOG_LEVELS satisfies readonly MCPLogLevel[];
-
-interface CommonFlags {
-  config?: string;
-  lock?: string;
-  json?: boolean;
-  connectTimeout?: number;
-  logLevel?: MCPLogLevel;
-  /** `--no-cache` makes it false; undefined for commands without the option. */
-  cache?: boolean;
-}
 
 /**
  * The commander program behind `runCli`. Each command loads its implementation (and with it the
@@ -92,7 +81,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     name: string,
     description: string,
     load: () => Promise<
-      (context: CliContext, options: ReturnType<typeof common> & { servers?: string[] }) => Promise<number>
+      (context: CliContext, options: ReturnType<typeof commonOptions> & { servers?: string[] }) => Promise<number>
     >,
     { lock = false, cache = false } = {},
   ): void => {
@@ -100,7 +89,10 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       async (flags: CommonFlags & { server?: string[] }) => {
         const run = await load();
         setExitCode(
-          await run(context, { ...common(flags), ...(flags.server === undefined ? {} : { servers: flags.server }) }),
+          await run(context, {
+            ...commonOptions(flags),
+            ...(flags.server === undefined ? {} : { servers: flags.server }),
+          }),
         );
       },
     );
@@ -119,7 +111,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       const { runToolsCommand } = await import("./commands/tools.js");
       setExitCode(
         await runToolsCommand(context, {
-          ...common(flags),
+          ...commonOptions(flags),
           ...(flags.server === undefined ? {} : { servers: flags.server }),
           ...(flags.toolset === undefined ? {} : { toolset: flags.toolset }),
         }),
@@ -138,24 +130,10 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
         new Option("-y, --yes", "call a tool that may write without asking (needed when stdin is not a terminal)"),
       ),
     { lock: true, cache: true },
-  ).action(
-    async (
-      target: string,
-      flags: CommonFlags & { args?: string; argsFile?: string; timeout?: number; yes?: boolean },
-    ) => {
-      const { runCallCommand } = await import("./commands/call.js");
-      setExitCode(
-        await runCallCommand(context, {
-          ...common(flags),
-          target,
-          yes: flags.yes === true,
-          ...(flags.args === undefined ? {} : { args: flags.args }),
-          ...(flags.argsFile === undefined ? {} : { argsFile: flags.argsFile }),
-          ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
-        }),
-      );
-    },
-  );
+  ).action(async (target: string, flags: CallFlags) => {
+    const { runCallCommand } = await import("./commands/call.js");
+    setExitCode(await runCallCommand(context, callCommandOptions(target, flags)));
+  });
 
   withCommonOptions(
     program
@@ -164,7 +142,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     { lock: true },
   ).action(async (flags: CommonFlags) => {
     const { runCheckCommand } = await import("./commands/check.js");
-    setExitCode(await runCheckCommand(context, common(flags)));
+    setExitCode(await runCheckCommand(context, commonOptions(flags)));
   });
 
   listCommand(
@@ -181,7 +159,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       .argument("<uri>", "the resource's URI, as listed by `resources` (or filled-in template)"),
   ).action(async (server: string, uri: string, flags: CommonFlags) => {
     const { runReadCommand } = await import("./commands/protocol.js");
-    setExitCode(await runReadCommand(context, { ...common(flags), server, uri }));
+    setExitCode(await runReadCommand(context, { ...commonOptions(flags), server, uri }));
   });
 
   listCommand(
@@ -198,7 +176,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       .addOption(new Option("--arg <key=value...>", "a prompt argument (repeatable)")),
   ).action(async (target: string, flags: CommonFlags & { arg?: string[] }) => {
     const { runPromptCommand } = await import("./commands/protocol.js");
-    setExitCode(await runPromptCommand(context, { ...common(flags), target, args: flags.arg ?? [] }));
+    setExitCode(await runPromptCommand(context, { ...commonOptions(flags), target, args: flags.arg ?? [] }));
   });
 
   program
@@ -215,7 +193,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       const { runPinCommand } = await import("./commands/pin.js");
       setExitCode(
         await runPinCommand(context, {
-          ...common(flags),
+          ...commonOptions(flags),
           ...(flags.server === undefined ? {} : { servers: flags.server }),
         }),
       );
@@ -233,7 +211,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       const { runLoginCommand } = await import("./commands/auth.js");
       setExitCode(
         await runLoginCommand(context, {
-          ...common(flags),
+          ...commonOptions(flags),
           server,
           ...(flags.scope === undefined ? {} : { scope: flags.scope }),
           ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
@@ -249,7 +227,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(jsonOption())
     .action(async (server: string, flags: CommonFlags) => {
       const { runLogoutCommand } = await import("./commands/auth.js");
-      setExitCode(await runLogoutCommand(context, { ...common(flags), server }));
+      setExitCode(await runLogoutCommand(context, { ...commonOptions(flags), server }));
     });
 
   program
@@ -261,35 +239,16 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .addOption(jsonOption())
     .action(async (flags: CommonFlags) => {
       const { runAuthStatusCommand } = await import("./commands/auth.js");
-      setExitCode(await runAuthStatusCommand(context, common(flags)));
+      setExitCode(await runAuthStatusCommand(context, commonOptions(flags)));
     });
 
   addServeCommand(program, context, setExitCode);
   return program;
 }
 
-function common(flags: CommonFlags): {
-  config?: string;
-  lock?: string;
-  json: boolean;
-  connectTimeoutMs?: number;
-  logLevel?: MCPLogLevel;
-  toolListCache?: boolean;
-} {
-  return {
-    // Only commands with --no-cache have the flag (true unless given): the others never cache.
-    ...(flags.cache === undefined ? {} : { toolListCache: flags.cache }),
-    json: flags.json === true,
-    ...(flags.logLevel === undefined ? {} : { logLevel: flags.logLevel }),
-    ...(flags.config === undefined ? {} : { config: flags.config }),
-    ...(flags.lock === undefined ? {} : { lock: flags.lock }),
-    ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout }),
-  };
-}
-
 function parsePositiveInt(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0)
+  const parsed = positiveWholeNumber(value);
+  if (parsed === undefined)
     throw new InvalidArgumentError(`expected a positive whole number of milliseconds, got "${value}".`);
   return parsed;
 }
@@ -303,14 +262,5 @@ export function reportError(context: CliContext, error: unknown): number {
     if (error.code === "commander.executeSubCommandAsync") return error.exitCode;
     return EXIT_USAGE;
   }
-  if (CliUsageError.isInstance(error)) {
-    context.err(context.colors.red(`error: ${error.message}`));
-    return EXIT_USAGE;
-  }
-  if (MCPConfigFileError.isInstance(error) || MCPToolLockError.isInstance(error)) {
-    context.err(context.colors.red(`error: ${error.message}`));
-    return EXIT_USAGE;
-  }
-  context.err(context.colors.red(`error: ${describeCause(error)}`));
-  return EXIT_FAILURE;
+  return reportCommandError(context, error);
 }

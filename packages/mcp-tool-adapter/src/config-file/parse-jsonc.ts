@@ -1,4 +1,7 @@
-import { printParseErrorCode, visit, type ParseErrorCode } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type * as JsoncParser from "jsonc-parser";
+import type { ParseErrorCode } from "jsonc-parser";
+import { parsePlainJson } from "./parse-plain-json.js";
 
 /**
  * JSON as VS Code's mcp.json allows it (JSONC: `//` and `/* *\/` comments, trailing commas),
@@ -18,7 +21,15 @@ export class JsoncSyntaxError extends Error {
   }
 }
 
-type ErrorName = ReturnType<typeof printParseErrorCode>;
+type ErrorName = ReturnType<typeof JsoncParser.printParseErrorCode>;
+
+/**
+ * jsonc-parser (nine CommonJS modules, about 17 ms of CPU to load) is needed only for what plain
+ * JSON.parse cannot read or must not: comments, trailing commas, a duplicate key, a syntax error
+ * to word. Being CommonJS, it can be required on first use, which keeps parseJsonc synchronous.
+ */
+const requireFromHere = createRequire(import.meta.url);
+let jsoncParser: typeof JsoncParser | undefined;
 
 /** What was expected, for the errors that are about a missing token. */
 const EXPECTED: Partial<Record<ErrorName, string>> = {
@@ -46,6 +57,10 @@ const PROBLEMS: Partial<Record<ErrorName, string>> = {
 type Container = { kind: "object"; value: Record<string, unknown>; key?: string } | { kind: "array"; value: unknown[] };
 
 export function parseJsonc(text: string): unknown {
+  const plain = parsePlainJson(text);
+  if (plain !== undefined) return plain.value;
+  jsoncParser ??= requireFromHere("jsonc-parser") as typeof JsoncParser;
+  const { printParseErrorCode, visit } = jsoncParser;
   // The parser does not skip a byte order mark; offsets below are shifted back onto `text`.
   const shift = text.startsWith("\uFEFF") ? 1 : 0;
   const source = text.slice(shift);

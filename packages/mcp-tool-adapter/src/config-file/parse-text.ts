@@ -1,4 +1,5 @@
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
 import type { ConfigFileFormat } from "./config-format.js";
 import { MCPConfigFileError } from "./errors.js";
 import { JsoncSyntaxError, lineColumnAt, parseJsonc } from "./parse-jsonc.js";
@@ -17,8 +18,17 @@ function parseJson(text: string, file: string): unknown {
   }
 }
 
+/**
+ * The YAML library is about 230 CommonJS modules (70 ms of CPU to load on a loaded 2-core
+ * machine, most of what `call` loaded after spawning its server): only a YAML config loads it.
+ * Being CommonJS, it can be required on first use, which keeps parseConfig synchronous.
+ */
+const requireFromHere = createRequire(import.meta.url);
+let yaml: typeof Yaml | undefined;
+
 function parseYaml(text: string, file: string): unknown {
-  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  yaml ??= requireFromHere("yaml") as typeof Yaml;
+  const document = yaml.parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   const [first] = document.errors;
   if (first !== undefined) {
     // The library's message ends with its own location; we report ours in a fixed shape.

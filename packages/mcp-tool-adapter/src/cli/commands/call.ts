@@ -1,11 +1,10 @@
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { MCPToolResult } from "@mcp-tool-adapter/adapter";
 import type { ServerEntry } from "../../server-set/server-entry.js";
 import type { EarlyServer } from "../early-server.js";
 import { formatMs } from "../format.js";
 import type { CliContext } from "../io.js";
 import { loadSelectedConfig, type ServerSelection } from "../select-config.js";
+import { readToolArguments } from "../tool-arguments.js";
 import { CliUsageError } from "../usage-error.js";
 
 export interface CallCommandOptions extends Omit<ServerSelection, "servers"> {
@@ -38,7 +37,7 @@ const MAX_INLINE_DATA = 120;
 /** `call server/tool`: a validated call through the adapter. Exit 0 on success, 1 on any failure. */
 export async function runCallCommand(context: CliContext, options: CallCommandOptions): Promise<number> {
   const { server, tool } = parseTarget(options.target);
-  const args = await readArguments(context, options);
+  const args = readToolArguments(context.cwd, options);
   const selection = { ...options, servers: [server] };
   // Read the config, start the server, then load the adapter and the rest while it starts up.
   const config = await loadSelectedConfig(context, selection);
@@ -149,39 +148,6 @@ function parseTarget(target: string): { server: string; tool: string } {
     );
   }
   return { server, tool };
-}
-
-async function readArguments(context: CliContext, options: CallCommandOptions): Promise<Record<string, unknown>> {
-  if (options.args !== undefined && options.argsFile !== undefined)
-    throw new CliUsageError("Give the arguments with --args or --args-file, not both.");
-  let text: string;
-  let source: string;
-  if (options.argsFile !== undefined) {
-    source = resolve(context.cwd, options.argsFile);
-    try {
-      text = await readFile(source, "utf8");
-    } catch (error) {
-      throw new CliUsageError(`Cannot read --args-file ${source}: ${(error as Error).message}`, { cause: error });
-    }
-  } else if (options.args !== undefined) {
-    source = "--args";
-    text = options.args;
-  } else {
-    return {};
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliUsageError(
-      `${source} is not valid JSON (${(error as Error).message}). Pass a JSON object, e.g. --args '{"message":"hi"}'.`,
-      { cause: error },
-    );
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new CliUsageError(`${source} must be a JSON object of tool arguments, e.g. {"message":"hi"}.`);
-  }
-  return value as Record<string, unknown>;
 }
 
 function notFoundMessage(server: string, tool: string, discovered: string[], registered: string[]): string {
