@@ -23,11 +23,10 @@ export function eventText(message: JSONRPCMessage): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
-/** Writes a keep-alive comment every `intervalMs` until the returned stop is called; never holds the process open. */
+/** Writes a keep-alive comment every `intervalMs` until the returned stop is called (when the stream ends). */
 export function keepAlive(response: ServerResponse, intervalMs: number): () => void {
   const timer = setInterval(() => {
     if (!response.writableEnded) response.write(": keepalive\n\n");
   }, intervalMs);
-  timer.unref();
   return () => clearInterval(timer);
 }

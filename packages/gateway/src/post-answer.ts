@@ -56,8 +56,8 @@ class JsonOrEventStreamAnswer implements PostAnswer {
     this.#options = options;
     this.#response = options.response;
     this.#pending = new Set(options.requestIds);
+    // Not unref'd: the answer's open request holds the process anyway, and a timer left behind shows.
     this.#silence = setTimeout(() => this.#startStream(), options.keepAliveMs);
-    this.#silence.unref();
     this.#response.once("close", () => {
       if (!this.#done) this.#abandon();
     });

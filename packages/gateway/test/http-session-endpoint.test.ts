@@ -204,6 +204,10 @@ async function eventually(check: () => boolean, ms = 20_000): Promise<boolean> {
   return false;
 }
 
+function activeTimers(): number {
+  return process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
+}
+
 function errorCode(exchanged: Exchange): unknown {
   return (JSON.parse(exchanged.text()) as { error: { data: { code: unknown } } }).error.data.code;
 }
@@ -421,8 +425,14 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
     expect({ status: after.status, code: errorCode(after) }).toEqual({ status: 404, code: "SESSION_UNKNOWN" });
   });
 
-  it("cancels the upstream call when the client goes away mid-stream, and serves the session on", async () => {
+  it("cancels the upstream call when the client goes away mid-stream, leaves no timer behind, and serves the session on", async () => {
     const { headers } = await openSession();
+    // Timers the process holds now: a call left running (the gateway's answer, the adapter's call
+    // timeout, the upstream's wait) would hold more after the client left.
+    // Measured after a call, so the timers that any call leaves running (connection pools) are counted in.
+    const warm = await exchange(http.url, { headers, body: call(4, "echo", { text: "warm" }) });
+    await warm.ended;
+    const timersBefore = activeTimers();
     const streaming = await exchange(http.url, {
       headers,
       body: call(5, "wait", { label: "gone-mid-stream", ms: 60_000, steps: 600 }, { progressToken: "p5" }),
@@ -439,6 +449,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
     expect(await eventually(() => upstream.started.has("gone-silent"))).toBe(true);
     silent.destroy();
     expect(await eventually(() => upstream.cancelled.has("gone-silent"))).toBe(true);
+    expect(await eventually(() => activeTimers() <= timersBefore, 10_000)).toBe(true);
 
     const echoed = await exchange(http.url, { headers, body: call(7, "echo", { text: "still here" }) });
     await echoed.ended;
