@@ -1,12 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "mcp-tool-adapter";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonContentType, isLegacyRequest } from "@modelcontextprotocol/server";
 import { GatewayError, type GatewayErrorCode } from "./errors.js";
-import type { Gateway, GatewayConnection } from "./gateway.js";
+import type { Gateway } from "./gateway.js";
+import { checkPost } from "./http-exchange-checks.js";
+import { createHttpSessionTable } from "./http-session-table.js";
 import { bearerTokenCheck, guardRequest, isLoopback, type HttpGuardOptions } from "./http-guard.js";
 import { createOAuthResourceServer, type OAuthResourceServerOptions } from "./oauth-resource-server.js";
 import { sendWebResponse, toWebRequest } from "./web-exchange.js";
@@ -33,6 +33,12 @@ export interface GatewayHttpOptions {
    * `A-Z a-z 0-9 _`.
    */
   sessionIdPrefix?: string;
+  /**
+   * How long a POST's answer may stay silent before it turns from a JSON body into an event stream,
+   * and how often a quiet event stream gets a keep-alive comment, so a proxy in front does not close it.
+   * Default 15000.
+   */
+  keepAliveMs?: number;
   /** Largest request body. Default 4 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
@@ -59,19 +65,20 @@ const STATUS: Partial<Record<GatewayErrorCode, number>> = {
   SESSION_UNKNOWN: 404,
   TOO_MANY_SESSIONS: 503,
   BAD_REQUEST: 400,
+  NOT_ACCEPTABLE: 406,
+  METHOD_NOT_ALLOWED: 405,
+  STREAM_CONFLICT: 409,
+  PROTOCOL_VERSION_UNSUPPORTED: 400,
 };
-
-interface HttpSession {
-  readonly transport: StreamableHTTPServerTransport;
-  connection?: GatewayConnection;
-}
 
 /**
  * Serves a gateway over streamable HTTP in both eras on one endpoint: a request carrying the
  * 2026-07-28 `_meta` envelope is answered statelessly (`gateway.serveStateless`), and 2025-era
  * traffic gets sessions (`Mcp-Session-Id`): an `initialize` without a session opens one, every
- * later request names it. The era is told apart by the v2 SDK's own classifier. Every request passes the Host,
- * Origin and authorization checks first, and a body past the limit is refused before it is read whole.
+ * later request names it (http-session-table.ts; each session's side of the transport is
+ * http-session-transport.ts). The era is told apart by the v2 SDK's own classifier. Every request
+ * passes the Host, Origin and authorization checks first, and a body past the limit is refused
+ * before it is read whole; the body is parsed once here and its messages go to the session as parsed.
  */
 export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions = {}): Promise<GatewayHttpServer> {
   const host = options.host ?? "127.0.0.1";
@@ -98,31 +105,32 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
     allowedOrigins: options.allowedOrigins,
     authorize,
   };
-  const sessions = new Map<string, HttpSession>();
+  const sessions = createHttpSessionTable({
+    gateway,
+    sessionIdPrefix: options.sessionIdPrefix,
+    keepAliveMs: options.keepAliveMs,
+    logger: options.logger,
+  });
   let resourceMetadataUrl: string | undefined;
-  const prefix = options.sessionIdPrefix;
-  if (prefix !== undefined && !/^[A-Za-z0-9_]{1,32}$/.test(prefix)) {
-    throw new GatewayError(
-      "GATEWAY_OPTIONS_INVALID",
-      `sessionIdPrefix ${JSON.stringify(prefix)} is not allowed: use 1-32 of A-Z, a-z, 0-9 and "_" (it starts every Mcp-Session-Id).`,
-    );
-  }
-  const newSessionId = prefix === undefined ? () => randomUUID() : () => `${prefix}-${randomUUID()}`;
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? "/", "http://gateway");
-    if (oauth !== undefined && url.pathname.startsWith(PROTECTED_RESOURCE_PATH)) {
+    const pathname = pathOf(request.url ?? "/");
+    if (oauth !== undefined && pathname.startsWith(PROTECTED_RESOURCE_PATH)) {
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify(oauth.metadata));
       return;
     }
-    if (url.pathname !== path) {
-      throw new GatewayError("SESSION_UNKNOWN", `Nothing is served at ${url.pathname}; MCP is at ${path}.`);
+    if (pathname !== path) {
+      throw new GatewayError("SESSION_UNKNOWN", `Nothing is served at ${pathname}; MCP is at ${path}.`);
     }
     await guardRequest(request, guard);
     const sessionId = header(request, "mcp-session-id");
     const body = request.method === "POST" ? await readJson(request, maxBodyBytes) : undefined;
-    if (sessionId === undefined && request.method === "POST") {
+    if (sessionId !== undefined) {
+      sessions.get(sessionId).transport.handle({ request, response }, body);
+      return;
+    }
+    if (request.method === "POST") {
       const web = toWebRequest(request, response);
       if (!(await isLegacyRequest(web, body, { maxRequestBodySize: maxBodyBytes }))) {
         if (!isJsonContentType(header(request, "content-type") ?? null)) {
@@ -135,40 +143,16 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
         return;
       }
     }
-    if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
-      if (session === undefined) {
-        throw new GatewayError(
-          "SESSION_UNKNOWN",
-          `Session "${sessionId}" is not known here (expired, closed, or opened on another gateway): initialize again.`,
-        );
-      }
-      await session.transport.handleRequest(request, response, body);
-      return;
-    }
     if (request.method !== "POST" || !isInitializeRequest(body)) {
       throw new GatewayError(
         "BAD_REQUEST",
         "No Mcp-Session-Id header: the first request of a session must be an initialize POST.",
       );
     }
-    const session: HttpSession = {
-      transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: newSessionId,
-        onsessioninitialized: (id) => {
-          sessions.set(id, session);
-          options.logger?.info?.(`gateway: HTTP session ${id} opened`);
-        },
-        onsessionclosed: (id) => {
-          sessions.delete(id);
-        },
-      }),
-    };
-    session.transport.onclose = () => {
-      if (session.transport.sessionId !== undefined) sessions.delete(session.transport.sessionId);
-    };
-    session.connection = await gateway.connect(session.transport);
-    await session.transport.handleRequest(request, response, body);
+    // Refused before a session (and, with upstreamPerClient, its upstream connections) is opened for it.
+    checkPost(request, body);
+    const session = await sessions.open();
+    session.transport.handle({ request, response }, body);
   };
 
   const server: HttpServer = createServer((request, response) => {
@@ -191,16 +175,18 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
     url: `http://${shownHost}:${port}${path}`,
     port,
     close: async () => {
-      await Promise.all(
-        [...sessions.values()].map(
-          (session) => session.connection?.close().catch(() => undefined) ?? Promise.resolve(),
-        ),
-      );
-      sessions.clear();
+      await sessions.closeAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The path of a request target (`/mcp?x=1` -> `/mcp`; an absolute-form target's path too), without building a URL per request. */
+function pathOf(target: string): string {
+  if (!target.startsWith("/")) return new URL(target, "http://gateway").pathname;
+  const query = target.search(/[?#]/);
+  return query < 0 ? target : target.slice(0, query);
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {
@@ -212,15 +198,35 @@ function header(request: IncomingMessage, name: string): string | undefined {
 async function readJson(request: IncomingMessage, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers["content-length"] ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
-  }
+  // Events rather than the async iterator: a small body is one chunk, read with no promise per chunk.
+  const text = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        stop();
+        request.pause();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: Error): void => {
+      stop();
+      reject(error);
+    };
+    const stop = (): void => {
+      request.off("data", onData).off("end", onEnd).off("error", onError);
+    };
+    request.on("data", onData).once("end", onEnd).once("error", onError);
+  });
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new GatewayError("BAD_REQUEST", `The request body is not JSON (${(error as Error).message}).`, {
       cause: error,
@@ -249,6 +255,7 @@ function refuse(
   }
   const status = known === undefined ? 500 : (STATUS[known.code] ?? 400);
   const headers: Record<string, string> = { "content-type": "application/json" };
+  if (known?.code === "METHOD_NOT_ALLOWED") headers.allow = "GET, POST, DELETE";
   if (known?.code === "UNAUTHORIZED") {
     headers["www-authenticate"] =
       resourceMetadataUrl === undefined

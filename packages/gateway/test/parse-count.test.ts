@@ -1,7 +1,8 @@
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallToolRequestSchema, CallToolResultSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createGateway, serveStdio, type Gateway } from "../src/index.js";
+import { createGateway, listenHttp, serveStdio, type Gateway } from "../src/index.js";
 import { realUpstreams, type Upstreams } from "./fixtures.js";
 
 // Issue 34: the gateway adds no more than one parse and one serialization per message. A tools/call
@@ -88,6 +89,51 @@ describe("parses and serializations per message", () => {
     expect(validations.count).toBe(0);
     await served.connection.close();
   }, 60_000);
+
+  it("parses and serializes each tools/call request and its answer once over HTTP too", async () => {
+    const http = await listenHttp(gateway);
+    try {
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      };
+      const initialized = await post(http.url, headers, {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "parse-count", version: "1" } },
+      });
+      headers["mcp-session-id"] = String(initialized.headers["mcp-session-id"]);
+      headers["mcp-protocol-version"] = "2025-06-18";
+      await post(http.url, headers, { jsonrpc: "2.0", method: "notifications/initialized" });
+      // The bodies are serialized before counting starts: the client's serialization is not the gateway's.
+      const bodies = Array.from({ length: CALLS }, (_, index) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: index + 1,
+          method: "tools/call",
+          params: { name: "echo", arguments: { message: `${MARKER} ${index + 1}` } },
+        }),
+      );
+      const texts: string[] = [];
+      const counts = countJson(MARKER);
+      const validations = countValidations([CallToolRequestSchema, CallToolResultSchema, JSONRPCMessageSchema]);
+      try {
+        for (const body of bodies) texts.push((await post(http.url, headers, body)).text);
+      } finally {
+        counts.stop();
+        validations.stop();
+      }
+      const answers = texts.map((text) => JSON.parse(text) as { id: number; result?: { content?: unknown } });
+      expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: CALLS }, (_, index) => index + 1));
+      for (const answer of answers) expect(JSON.stringify(answer.result?.content)).toContain(`${MARKER} ${answer.id}`);
+      expect(counts.parses).toBe(2 * CALLS);
+      expect(counts.serializations).toBe(2 * CALLS);
+      expect(validations.count).toBe(0);
+    } finally {
+      await http.close();
+    }
+  }, 60_000);
 });
 
 /** Counts JSON.parse calls whose text, and JSON.stringify calls whose output, contain `marker`, until stop(). */
@@ -135,4 +181,21 @@ function countValidations(schemas: readonly object[]): { count: number; stop(): 
     for (const restore of restores) restore();
   };
   return counter;
+}
+
+/** One POST (a string body is sent as it is); resolves with the answer's headers and text once complete. */
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string | object,
+): Promise<{ headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "POST", headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }));
+    });
+    request.once("error", reject);
+    request.end(typeof body === "string" ? body : JSON.stringify(body));
+  });
 }
