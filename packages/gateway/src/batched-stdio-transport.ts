@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonRpcMessage } from "./json-rpc-envelope.js";
 
 /** The SDK stdio transport's limit on one unfinished line, kept: a client cannot make the gateway buffer more. */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -115,27 +116,4 @@ export class BatchedStdioServerTransport implements Transport {
     if (this.#stdout.write(batch.text)) batch.resolve();
     else this.#stdout.once("drain", batch.resolve);
   }
-}
-
-/**
- * The JSON-RPC 2.0 envelope (request, notification, result or error response). The SDK Server's
- * handlers check each method's params with their own schemas, and the fast path checks the fields
- * it reads, so the envelope is all the transport vouches for.
- */
-function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== "2.0") return false;
-  const { id } = message;
-  const hasId = typeof id === "string" || typeof id === "number";
-  if (id !== undefined && !hasId) return false;
-  if (typeof message.method === "string") return message.params === undefined || isObject(message.params);
-  if (!hasId) return false;
-  if ("result" in message) return isObject(message.result);
-  const { error } = message;
-  return isObject(error) && typeof error.code === "number" && typeof error.message === "string";
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

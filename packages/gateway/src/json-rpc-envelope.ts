@@ -4,6 +4,7 @@ import type {
   JSONRPCRequest,
   JSONRPCResultResponse,
 } from "@modelcontextprotocol/sdk/types.js";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 /**
  * The JSON-RPC 2.0 envelope (request, notification, result or error response), checked by hand.
@@ -11,16 +12,16 @@ import type {
  * fast path checks the fields it reads, so the envelope is all a transport vouches for.
  */
 export function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   if (value.jsonrpc !== "2.0") return false;
   const { id } = value;
   const hasId = typeof id === "string" || typeof id === "number";
   if (id !== undefined && !hasId) return false;
-  if (typeof value.method === "string") return value.params === undefined || isObject(value.params);
+  if (typeof value.method === "string") return value.params === undefined || isRecord(value.params);
   if (!hasId) return false;
-  if ("result" in value) return isObject(value.result);
+  if ("result" in value) return isRecord(value.result);
   const { error } = value;
-  return isObject(error) && typeof error.code === "number" && typeof error.message === "string";
+  return isRecord(error) && typeof error.code === "number" && typeof error.message === "string";
 }
 
 /** A checked message that expects an answer. */
@@ -31,8 +32,4 @@ export function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
 /** A checked message that answers a request (a result or an error). */
 export function isResponse(message: JSONRPCMessage): message is JSONRPCResultResponse | JSONRPCErrorResponse {
   return !("method" in message);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
