@@ -1,5 +1,5 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { describeCause, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
 import { classifyFailure, type FailureContext } from "./classify.js";
 import { HttpTransportError, type HttpTransportKind } from "./errors.js";

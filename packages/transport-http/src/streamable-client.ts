@@ -2,6 +2,7 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonRpcMessageCheck } from "@mcp-tool-adapter/core";
+import { markParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { authorize } from "./auth-flow.js";
 import type { FetchLike } from "./guarded-fetch.js";
 import { fetchWithinOrigin, unfollowedRedirect } from "./redirects.js";
@@ -333,6 +334,7 @@ export class StreamableHttpClient implements Transport {
     const message = checked.data;
     const isResponse = "id" in message && ("result" in message || "error" in message);
     if (isResponse && replayMessageId !== undefined) (message as { id: RequestId }).id = replayMessageId;
+    markResult(message);
     this.onmessage?.(message);
     return isResponse;
   }
@@ -347,7 +349,10 @@ export class StreamableHttpClient implements Transport {
       if (!result.success) throw invalidMessage(result.error);
       checked.push(result.data);
     }
-    for (const message of checked) this.onmessage?.(message);
+    for (const message of checked) {
+      markResult(message);
+      this.onmessage?.(message);
+    }
   }
 
   private scheduleReconnection(options: StreamOptions, attempt: number): void {
@@ -388,6 +393,14 @@ export class StreamableHttpClient implements Transport {
   private report(error: unknown): void {
     this.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/**
+ * A response's `result` was parsed here from the body just read and no one else holds it: whoever
+ * keeps it (tool discovery keeping thousands of schemas) may freeze it in place instead of copying.
+ */
+function markResult(message: JSONRPCMessage): void {
+  if ("result" in message) markParsedFromWire(message.result);
 }
 
 function invalidMessage(cause: unknown): Error {
