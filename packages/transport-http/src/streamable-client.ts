@@ -225,6 +225,7 @@ export class StreamableHttpClient implements Transport {
     throw new HttpStatusError(
       response.status,
       `Error POSTing to endpoint: ${unfollowedRedirect(response, this.url) ?? text}`,
+      text,
     );
   }
 
