@@ -174,7 +174,7 @@ function headerRecord(headers: HeadersInitLike | undefined): Record<string, stri
     // it validates and sorts every name per request, which cost more than the rest of a POST.
     for (const [name, value] of Object.entries(headers)) {
       const lower = name.toLowerCase();
-      const trimmed = String(value).trim();
+      const trimmed = value.trim();
       record[lower] = Object.hasOwn(record, lower) ? `${record[lower]}, ${trimmed}` : trimmed;
     }
     return record;
