@@ -178,7 +178,9 @@ describe("a proxy's 502/503/504 to a request", () => {
     const { transport, reported } = await connectedTransport(true);
     expectCutOff(await rejectionOf(transport.send(call(1, "dies"))), 502);
     expectCutOff(await rejectionOf(transport.send(call(2, "hangs"))), 504);
+    // Each heard once, as the failure of a request (not of the event stream).
     expect(reported.map((error) => (error as { status?: unknown }).status)).toEqual([502, 504]);
+    for (const error of reported) expect(error.message).toMatch(/^Streamable HTTP request to http:/);
     // The session goes on: the next call through the same proxy is answered.
     await transport.send(call(3, "works"));
   });
