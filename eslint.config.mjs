@@ -69,6 +69,8 @@ export default tseslint.config(
       "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
+      // `import { type A } from "x"` keeps `import "x"` under verbatimModuleSyntax: a module loaded for nothing.
+      "@typescript-eslint/no-import-type-side-effects": "error",
       "@typescript-eslint/no-confusing-void-expression": "off",
     },
   },

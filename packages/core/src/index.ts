@@ -46,6 +46,7 @@ export {
   type JsonRpcMessageCheck,
   type JsonRpcMessageSchema,
 } from "./json-rpc-check.js";
+export { cutOffByProxy, jsonRpcErrorIn, type HttpErrorAnswer, type JsonRpcErrorAnswer } from "./http-error-answer.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
 export { untilAborted } from "./until-aborted.js";
 export type {

@@ -1,6 +1,8 @@
 import {
   AUTH_FAILED,
   AUTH_REQUIRED,
+  cutOffByProxy,
+  jsonRpcErrorIn,
   MCPProtocolError,
   MCPToolAdapterError,
   RPC_CONNECTION_CLOSED,
@@ -18,8 +20,6 @@ import {
 /** The JSON-RPC code of "method not found": what a request the negotiated era does not carry is reported as. */
 const METHOD_NOT_FOUND = -32601;
 const INTERNAL_ERROR = -32603;
-/** Bad Gateway, Service Unavailable, Gateway Timeout: what a proxy answers when the exchange behind it failed. */
-const CUT_OFF_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 export type Engine2026ErrorCode =
   | "CONNECTION_FAILED"
@@ -148,31 +148,11 @@ function providerVerdict(error: unknown): MCPToolAdapterError<typeof AUTH_REQUIR
 function httpError(error: SdkError): Error | undefined {
   const status = (error.data as { status?: unknown } | undefined)?.status;
   if (typeof status !== "number") return undefined;
-  const rpc = embeddedRpcError(error.message);
+  const rpc = jsonRpcErrorIn(error.message);
   if (rpc !== undefined) return new MCPProtocolError(rpc.code, rpc.message, { cause: error, data: rpc.data });
-  // A proxy's 502/503/504 with no JSON-RPC answer: on 2026-07-28 each request is its own exchange,
-  // and this one was cut off between us and the server (e.g. the server process behind a load
-  // balancer died mid-call). That is the stateless form of a connection lost in flight, so the
-  // adapter's recovery decides as it does for one: sent again only when safe to repeat.
-  if (CUT_OFF_STATUSES.has(status))
-    return new MCPProtocolError(
-      RPC_CONNECTION_CLOSED,
-      `The request was cut off on its way to or from the server (HTTP ${status} from a proxy in between): ${error.message}`,
-      { cause: error, data: { status } },
-    );
+  // On 2026-07-28 each request is its own exchange: a proxy's 502/503/504 is the stateless form of
+  // a connection lost in flight (core's rule, which the 2025-era HTTP transport follows too).
+  const cutOff = cutOffByProxy({ status, text: error.message, cause: error });
+  if (cutOff !== undefined) return cutOff;
   return new Engine2026Error("HTTP_ERROR", error.message, { cause: error, status });
-}
-
-function embeddedRpcError(message: string): { code: number; message: string; data?: unknown } | undefined {
-  const start = message.indexOf("{");
-  if (start < 0) return undefined;
-  try {
-    const parsed = JSON.parse(message.slice(start)) as {
-      error?: { code?: unknown; message?: unknown; data?: unknown };
-    };
-    const { code, message: text, data } = parsed.error ?? {};
-    return typeof code === "number" && typeof text === "string" ? { code, message: text, data } : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,12 +1,19 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, type MessageExtraInfo, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { describeCause, MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE_ERROR_CODE } from "@mcp-tool-adapter/core";
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  cutOffByProxy,
+  describeCause,
+  MESSAGE_TOO_LARGE,
+  MESSAGE_TOO_LARGE_ERROR_CODE,
+  type MCPProtocolError,
+} from "@mcp-tool-adapter/core";
 import { classifyFailure, type FailureContext } from "./classify.js";
 import { HttpTransportError, type HttpTransportKind } from "./errors.js";
 import type { GuardedFetch } from "./guarded-fetch.js";
 import type { Logger } from "./logger.js";
 import { redactSecrets } from "./redact.js";
 import { isSdkError } from "./sdk-errors.js";
+import { HttpStatusError } from "./status-error.js";
 
 /** What a client transport (ours for streamable HTTP, SDK 1.x's for SSE) offers beyond the base Transport interface. */
 type SdkHttpTransport = Transport & { terminateSession?(): Promise<void> };
@@ -99,7 +106,7 @@ export class HttpTransport implements Transport {
     } catch (error) {
       const failure = this.toError(error, "request");
       this.report(failure);
-      throw failure;
+      throw cutOffRequest(message, error, failure) ?? failure;
     }
   }
 
@@ -219,6 +226,23 @@ export class HttpTransport implements Transport {
         JSON.parse(redactSecrets(JSON.stringify(data), this.context.secrets)) as Record<string, unknown>,
       );
   }
+}
+
+/**
+ * A request POST answered by a proxy's 502, 503 or 504 without a JSON-RPC answer was cut off
+ * between us and the server: it fails as a connection lost in flight, by core's rule, as on
+ * engine-2026 (the adapter's recovery then sends it again only when that is safe). `onerror` still
+ * hears the classified SERVER_ERROR. Not `initialize`: a handshake cut off is a connect that failed,
+ * with nothing in flight to decide about, and it stays the SERVER_ERROR that says its HTTP status.
+ */
+function cutOffRequest(
+  message: JSONRPCMessage,
+  error: unknown,
+  failure: HttpTransportError,
+): MCPProtocolError | undefined {
+  if (!("method" in message && "id" in message) || message.method === "initialize") return undefined;
+  if (!(error instanceof HttpStatusError) || error.body === undefined) return undefined;
+  return cutOffByProxy({ status: error.status, text: error.body, detail: failure.message, cause: failure });
 }
 
 function requestIdsOf(body: string | undefined): RequestId[] {

@@ -6,9 +6,12 @@
 export class HttpStatusError extends Error {
   override readonly name = "HttpStatusError";
   readonly status: number;
+  /** The response body, where it was read (a refused POST's). */
+  readonly body: string | undefined;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, body?: string) {
     super(message);
     this.status = status;
+    this.body = body;
   }
 }

@@ -2,6 +2,7 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonRpcMessageCheck } from "@mcp-tool-adapter/core";
+import { markParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { authorize } from "./auth-flow.js";
 import type { FetchLike } from "./guarded-fetch.js";
 import { fetchWithinOrigin, unfollowedRedirect } from "./redirects.js";
@@ -52,8 +53,9 @@ const POST_ACCEPT = "application/json, text/event-stream";
  * an event stream, the standalone GET stream opened after `notifications/initialized` (405: the
  * server has none), resumption with `Last-Event-ID` and the server's `retry`, DELETE to end the
  * session, and OAuth through an SDK 1.x auth provider (one retry after a 401, step-up on a 403
- * `insufficient_scope`). Messages are checked with core's quick check. Failures are reported
- * through `onerror` and thrown from the call that failed, unclassified: HttpTransport classifies.
+ * `insufficient_scope`). Messages are checked with core's quick check. A failed send or DELETE is
+ * thrown, a failure in the background (an event stream) reported through `onerror`, both
+ * unclassified: HttpTransport classifies them.
  */
 export class StreamableHttpClient implements Transport {
   onclose?: () => void;
@@ -109,44 +111,38 @@ export class StreamableHttpClient implements Transport {
     return Promise.resolve();
   }
 
+  /**
+   * Sends a message. A failure is thrown only, not reported: HttpTransport reports a failed send
+   * itself, as a request's failure (reported here first, it was classified as the event stream's).
+   */
   async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
-    try {
-      if (options?.resumptionToken !== undefined) {
-        const replayMessageId =
-          !Array.isArray(message) && "method" in message && "id" in message ? message.id : undefined;
-        this.openStream({ reconnectable: true, resumptionToken: options.resumptionToken, replayMessageId }).catch(
-          (error: unknown) => this.report(error),
-        );
-        return;
-      }
-      await this.post(message, options?.onresumptiontoken);
-    } catch (error) {
-      this.report(error);
-      throw error;
+    if (options?.resumptionToken !== undefined) {
+      const replayMessageId =
+        !Array.isArray(message) && "method" in message && "id" in message ? message.id : undefined;
+      this.openStream({ reconnectable: true, resumptionToken: options.resumptionToken, replayMessageId }).catch(
+        (error: unknown) => this.report(error),
+      );
+      return;
     }
+    await this.post(message, options?.onresumptiontoken);
   }
 
   /** Ends the server's session with a DELETE; a 405 (the server keeps sessions itself) is fine. */
   async terminateSession(): Promise<void> {
     if (this.session === undefined) return;
-    try {
-      const response = await fetchWithinOrigin(this.fetch, this.url, {
-        method: "DELETE",
-        headers: await this.headers(),
-        signal: this.abort?.signal ?? null,
-      });
-      await response.body?.cancel().catch(() => undefined);
-      if (!response.ok && response.status !== 405) {
-        throw new HttpStatusError(
-          response.status,
-          `Failed to terminate session: ${unfollowedRedirect(response, this.url) ?? response.statusText}`,
-        );
-      }
-      this.session = undefined;
-    } catch (error) {
-      this.report(error);
-      throw error;
+    const response = await fetchWithinOrigin(this.fetch, this.url, {
+      method: "DELETE",
+      headers: await this.headers(),
+      signal: this.abort?.signal ?? null,
+    });
+    await response.body?.cancel().catch(() => undefined);
+    if (!response.ok && response.status !== 405) {
+      throw new HttpStatusError(
+        response.status,
+        `Failed to terminate session: ${unfollowedRedirect(response, this.url) ?? response.statusText}`,
+      );
     }
+    this.session = undefined;
   }
 
   private async post(
@@ -224,6 +220,7 @@ export class StreamableHttpClient implements Transport {
     throw new HttpStatusError(
       response.status,
       `Error POSTing to endpoint: ${unfollowedRedirect(response, this.url) ?? text}`,
+      text,
     );
   }
 
@@ -333,6 +330,7 @@ export class StreamableHttpClient implements Transport {
     const message = checked.data;
     const isResponse = "id" in message && ("result" in message || "error" in message);
     if (isResponse && replayMessageId !== undefined) (message as { id: RequestId }).id = replayMessageId;
+    markResult(message);
     this.onmessage?.(message);
     return isResponse;
   }
@@ -347,7 +345,10 @@ export class StreamableHttpClient implements Transport {
       if (!result.success) throw invalidMessage(result.error);
       checked.push(result.data);
     }
-    for (const message of checked) this.onmessage?.(message);
+    for (const message of checked) {
+      markResult(message);
+      this.onmessage?.(message);
+    }
   }
 
   private scheduleReconnection(options: StreamOptions, attempt: number): void {
@@ -388,6 +389,14 @@ export class StreamableHttpClient implements Transport {
   private report(error: unknown): void {
     this.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/**
+ * A response's `result` was parsed here from the body just read and no one else holds it: whoever
+ * keeps it (tool discovery keeping thousands of schemas) may freeze it in place instead of copying.
+ */
+function markResult(message: JSONRPCMessage): void {
+  if ("result" in message) markParsedFromWire(message.result);
 }
 
 function invalidMessage(cause: unknown): Error {

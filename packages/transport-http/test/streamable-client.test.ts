@@ -6,6 +6,7 @@ import {
 } from "@mcp-tool-adapter/test-servers";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { afterEach, describe, expect, it } from "vitest";
 import { createStreamableHttpTransport, HttpTransportError } from "../src/index.js";
 import { rejectionOf, waitFor } from "./helpers.js";
@@ -195,6 +196,25 @@ describe("the streamable HTTP client transport on the wire", () => {
     expect(server.requests.map((request) => request.url)).toEqual(["/mcp", "/moved"]);
     expect(error).toMatchObject({ code: "UNEXPECTED_RESPONSE", status: 307 });
     expect((error as Error).message).toContain("Redirect to http://localhost:1/elsewhere not followed");
+  });
+
+  it("marks each result it parsed from a body, JSON or event stream, as parsed from the wire (so a listing can be frozen in place)", async () => {
+    const { transport, heard } = await connect((request) =>
+      idOf(request) === 1
+        ? json({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "a", inputSchema: { type: "object" } }] } })
+        : sse([
+            'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}\n\n',
+            'data: {"jsonrpc":"2.0","id":2,"result":{"tools":[]}}\n\n',
+          ]),
+    );
+    await transport.send(listTools(1));
+    await transport.send(listTools(2));
+    await waitFor(() => heard.length === 3);
+    const [fromJson, notification, fromStream] = heard as { result?: unknown; params?: unknown }[];
+    expect(isParsedFromWire(fromJson?.result)).toBe(true);
+    expect(isParsedFromWire(fromStream?.result)).toBe(true);
+    // Only results: a request's or notification's params go to handlers that may keep them as they are.
+    expect(isParsedFromWire(notification?.params)).toBe(false);
   });
 
   it("delivers what only the full schema can pass, and reports, without delivering, what it refuses", async () => {

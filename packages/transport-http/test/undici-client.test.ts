@@ -56,6 +56,14 @@ async function failureOf(promise: Promise<unknown>): Promise<unknown> {
 const event = (data: string): string => `event: message\ndata: ${data}\n\n`;
 
 describe("the guard's own HTTP client (no fetch injected)", () => {
+  it("sends a plain record of headers as a Headers would: names in any case, values trimmed, repeats joined", async () => {
+    const server = await serve({ kind: "status", status: 202 });
+    const headers = { "Content-Type": "application/json", "X-Team": " blue ", "x-team": "red", Accept: "*/*" };
+    await guard().fetch(server.url, { method: "POST", headers, body: "{}", redirect: "manual" });
+    const [seen] = server.requests;
+    expect(seen?.headers).toMatchObject({ "content-type": "application/json", "x-team": "blue, red", accept: "*/*" });
+  });
+
   it("sends the request as given and hands out the body the server streamed", async () => {
     const server = await serve({
       kind: "chunks",

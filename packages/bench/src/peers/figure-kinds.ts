@@ -35,6 +35,15 @@ export const PEER_FIGURE_KINDS: readonly PeerFigureKind[] = [
     ratioless: true,
     read: (r) => r.heapAfterCallsMb - r.heapAfterWarmupMb,
   },
+  {
+    // The judged one: the first run of the calls also pays once for what stays (V8's optimized
+    // code and bytecode, a connection per call in flight), which is not growth with the calls.
+    key: "heap.repeat-growth",
+    label: "heap growth over the same calls again",
+    unit: "MB",
+    ratioless: true,
+    read: (r) => r.heapAfterRepeatMb - r.heapAfterCallsMb,
+  },
   { key: "list", label: "connect + list the generated tools", unit: "ms", read: (r) => r.listMs ?? Number.NaN },
   { key: "list.cpu", label: "connect + list, client CPU", unit: "ms", read: (r) => r.listCpuMs ?? Number.NaN },
   {

@@ -50,6 +50,8 @@ export interface PeerSideResult {
   readonly heapAfterWarmupMb: number;
   /** Heap in use after full GCs once every call has run. */
   readonly heapAfterCallsMb: number;
+  /** Heap in use after full GCs once the same calls ran a second time (untimed). */
+  readonly heapAfterRepeatMb: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly sequentialCpuMicros: number;
