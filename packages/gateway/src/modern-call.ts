@@ -10,7 +10,7 @@ import {
   type InputRequests,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { GatewayError } from "./errors.js";
+import { GatewayError, type GatewayErrorCode } from "./errors.js";
 
 // The shapes a 2025 session's elicit() takes and gives, so a call routes like a session (RoutedClient).
 type ElicitRequest = ElicitRequestFormParams | ElicitRequestURLParams;
@@ -184,14 +184,17 @@ export class ModernCall {
     }
   }
 
-  /** Ends a call nobody retried: elicitations answered `cancel`, sampling refused, the upstream call cancelled. */
-  giveUp(reason: string): void {
+  /**
+   * Ends a call that will get no answer (nobody retried in time, too many calls wait, the gateway
+   * closes): elicitations answered `cancel`, sampling refused with `code`, the upstream call cancelled.
+   */
+  giveUp(reason: string, code: GatewayErrorCode): void {
     for (const question of this.#questions.values()) {
       if (question.kind === "elicitation") question.answer({ action: "cancel" });
-      else question.fail(new GatewayError("INPUT_TIMEOUT", reason));
+      else question.fail(new GatewayError(code, reason));
     }
     this.#questions.clear();
-    this.#abort.abort(new GatewayError("INPUT_TIMEOUT", reason));
+    this.#abort.abort(new GatewayError(code, reason));
   }
 
   #ask(question: Question, signal: AbortSignal): void {

@@ -46,6 +46,8 @@ export interface StatelessContext {
   readonly tracerProvider: TracerProvider | undefined;
   /** How long a call that asked the client for input waits for its retry (default five minutes). */
   readonly inputTimeoutMs?: number | undefined;
+  /** How many calls may wait for their client's answer at once (default DEFAULT_MAX_CALLS_AWAITING_INPUT). */
+  readonly maxCallsAwaitingInput?: number | undefined;
 }
 
 /** The endpoint's own bookkeeping next to the shared context: nothing here outlives a call. */
@@ -86,7 +88,7 @@ const APPROVAL_INPUT_KEY = "gateway_approval";
 export function createStatelessEndpoint(shared: StatelessContext): StatelessEndpoint {
   const context: ModernContext = {
     ...shared,
-    pending: new PendingCalls(shared.inputTimeoutMs),
+    pending: new PendingCalls({ timeoutMs: shared.inputTimeoutMs, maxCalls: shared.maxCallsAwaitingInput }),
     running: new Set(),
   };
   const handler: McpHttpHandler = createMcpHandler(() => statelessServer(context), {
@@ -254,10 +256,16 @@ async function serveRound(
   let outcome: RoundOutcome;
   try {
     outcome = await call.serve(round);
+  } catch (error) {
+    context.pending.release(call);
+    throw error;
   } finally {
     context.running.delete(call);
   }
-  if ("result" in outcome) return outcome.result;
+  if ("result" in outcome) {
+    context.pending.release(call);
+    return outcome.result;
+  }
   return inputRequired({ inputRequests: outcome.inputRequests, requestState: context.pending.park(call) });
 }
 
