@@ -1,4 +1,5 @@
 import type { MCPToolResult, ServerSetAdapter } from "mcp-tool-adapter";
+import type { MCPInputRetry } from "@mcp-tool-adapter/adapter";
 import {
   ErrorCode,
   McpError,
@@ -55,21 +56,32 @@ export interface ForwardedCall<Client> {
   readonly signal: AbortSignal;
   /** Passes the upstream's progress on; absent when the client sent no progress token. */
   readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** A 2026-07-28 client's call: an upstream's input_required comes back as it is (with this retry's answers and state). */
+  readonly inputRetry?: MCPInputRetry | undefined;
 }
 
 /** The upstream call, its result as the downstream client's tools/call result. */
 export async function forwardCall<Client>(call: ForwardedCall<Client>): Promise<CallToolResult> {
+  return callToolResult(call.tool, await invokeUpstream(call));
+}
+
+/** The upstream call as the adapter answers it, marked running on its server for the router meanwhile. */
+export async function invokeUpstream<Client>(call: ForwardedCall<Client>): Promise<MCPToolResult> {
   const { tool, adapter } = call;
   const done = call.router.beginCall(tool.server, call.client);
-  let result: MCPToolResult;
   try {
-    result = await adapter.invoke(tool.upstreamName, call.args, {
+    return await adapter.invoke(tool.upstreamName, call.args, {
       signal: call.signal,
       ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
+      ...(call.inputRetry === undefined ? {} : { inputRequired: call.inputRetry }),
     });
   } finally {
     done();
   }
+}
+
+/** An upstream call's adapter result as a tools/call result. */
+export function callToolResult(tool: CatalogTool, result: MCPToolResult): CallToolResult {
   if (result.data !== null)
     return { ...result.data, isError: result.data.isError === true || !result.success } as CallToolResult;
   return failure(

@@ -46,6 +46,13 @@ export interface GatewayOptions {
    * 0 refuses every such wait.
    */
   maxCallsAwaitingInput?: number;
+  /**
+   * The secret (at least 32 characters) that seals the `requestState` of a 2026-07-28 upstream's
+   * `input_required` passed on to the client, so that its retry can reach any copy: give every copy
+   * the same one (`serve --request-state-key-env NAME`). Default: a random secret of this process,
+   * so a retry reaching another copy is refused with `REQUEST_STATE_UNKNOWN`.
+   */
+  requestStateKey?: string;
   /** Expose upstream names without a server prefix. Default: true with exactly one server. Needs exactly one server. */
   singleServer?: boolean;
   /** What the gateway calls itself in `initialize`. */
@@ -144,7 +151,7 @@ export class ServerSetGateway implements Gateway {
       ...options.serverSet,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       clientFeatures: {
-        ...forwardClientRequests(this.#router),
+        ...forwardClientRequests({ router: this.#router, fixedRoots: this.#configuredRoots }),
         onLog: (entry) => {
           for (const session of this.#router.sessions) session.forwardLog(entry);
           this.#stateless.forwardLog(entry);
@@ -171,6 +178,7 @@ export class ServerSetGateway implements Gateway {
       router: this.#router,
       inputTimeoutMs: options.inputTimeoutMs,
       maxCallsAwaitingInput: maxWaiting,
+      requestStateKey: options.requestStateKey,
     });
   }
 

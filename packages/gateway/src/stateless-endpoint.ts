@@ -6,31 +6,37 @@ import {
   inputRequired,
   inputResponse,
   ProtocolError,
+  ProtocolErrorCode,
   Server,
   type CallToolResult,
   type ClientCapabilities,
   type Implementation,
   type InputRequiredResult,
+  type InputRequests,
   type McpHttpHandler,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { TracerProvider } from "@opentelemetry/api";
 import { approvalAnswer, approvalStep, type GatewayApproval } from "./approval.js";
-import type { Catalog } from "./catalog.js";
+import type { Catalog, CatalogTool } from "./catalog.js";
+import type { ServerSetAdapter } from "mcp-tool-adapter";
 import type { ClientRouter } from "./client-router.js";
 import type { RoutedClient } from "./forward-client-requests.js";
 import {
+  callToolResult,
   complete,
   failure,
   findCallTarget,
-  forwardCall,
   getPrompt,
+  invokeUpstream,
   listToolsResult,
   readResource,
 } from "./gateway-requests.js";
 import { inRequestSpan } from "./request-span.js";
-import { ModernCall, type CallRound, type RoundOutcome } from "./modern-call.js";
-import { PendingCalls } from "./pending-calls.js";
+import { ModernCall, type CallRound, type RoundOutcome, type UpstreamOutcome } from "./modern-call.js";
+import { DEFAULT_INPUT_TIMEOUT_MS, PendingCalls } from "./pending-calls.js";
+import { createRequestStateSeal, type RequestStateSeal } from "./request-state-seal.js";
+import type { MCPInputRequired, MCPInputRetry } from "@mcp-tool-adapter/adapter";
 
 /** The low-level v2 `Server` the 2026-07-28 handlers live on (see statelessServer for why not McpServer). */
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server on purpose
@@ -48,6 +54,8 @@ export interface StatelessContext {
   readonly inputTimeoutMs?: number | undefined;
   /** How many calls may wait for their client's answer at once (default DEFAULT_MAX_CALLS_AWAITING_INPUT). */
   readonly maxCallsAwaitingInput?: number | undefined;
+  /** The secret every copy shares to seal the state of an upstream's passed-on `input_required` (default: this process's own). */
+  readonly requestStateKey?: string | undefined;
 }
 
 /** The endpoint's own bookkeeping next to the shared context: nothing here outlives a call. */
@@ -56,6 +64,8 @@ interface ModernContext extends StatelessContext {
   readonly pending: PendingCalls;
   /** Calls with a request of their client running now (where upstream logs go). */
   readonly running: Set<ModernCall>;
+  /** Seals what the retry of a 2026-07-28 upstream's input_required needs into its requestState. */
+  readonly seal: RequestStateSeal;
 }
 
 /** The 2026-07-28 side of the gateway: one HTTP exchange in, one answer out, no session. */
@@ -90,6 +100,10 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
     ...shared,
     pending: new PendingCalls({ timeoutMs: shared.inputTimeoutMs, maxCalls: shared.maxCallsAwaitingInput }),
     running: new Set(),
+    seal: createRequestStateSeal({
+      key: shared.requestStateKey,
+      lifetimeMs: shared.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS,
+    }),
   };
   const handler: McpHttpHandler = createMcpHandler(() => statelessServer(context), {
     legacy: "reject",
@@ -199,6 +213,8 @@ async function callTool(
     progressToken: progressTokenOf(params._meta),
   };
   const state = ctx.mcpReq.requestState<string>();
+  if (typeof state === "string" && context.seal.isSealed(state))
+    return resumeUpstream(context, { state, params, round });
   if (typeof state === "string") {
     const call = context.pending.take(state, {
       tool: params.name,
@@ -226,9 +242,23 @@ async function callTool(
     const refusal = approvalAnswer(target.tool, answer);
     if (refusal !== undefined) return failure(refusal);
   }
-  const call = new ModernCall({ server: target.tool.server, tool: params.name });
-  call.run(
-    forwardCall<RoutedClient>({
+  return startCall(context, { target, args, round, retry: {} });
+}
+
+/** Starts the upstream call of a 2026-07-28 client's request and serves its first round. */
+function startCall(
+  context: ModernContext,
+  start: {
+    target: { tool: CatalogTool; adapter: ServerSetAdapter };
+    args: Record<string, unknown>;
+    round: CallRound;
+    retry: MCPInputRetry;
+  },
+): Promise<CallToolResult | InputRequiredResult> {
+  const { target, args, round, retry } = start;
+  const call = new ModernCall({ server: target.tool.server, tool: target.tool.exposedName });
+  const upstream = async (): Promise<UpstreamOutcome> => {
+    const result = await invokeUpstream<RoutedClient>({
       ...target,
       args,
       client: call,
@@ -237,9 +267,46 @@ async function callTool(
       onProgress: (progress) => {
         call.progress(progress);
       },
-    }),
-  );
+      inputRetry: retry,
+    });
+    if (result.inputRequired !== undefined) return { upstreamInput: result.inputRequired };
+    return { result: callToolResult(target.tool, result) };
+  };
+  call.run(upstream());
   return serveRound(context, call, round);
+}
+
+/**
+ * The retry of a call whose upstream (a 2026-07-28 server) answered `input_required`: the sealed
+ * state names the upstream and tool and carries the upstream's own state, so any copy of the
+ * gateway can send the retry on, with the client's answers. The approval, if any, was given before
+ * the first upstream call, which the sealed state proves.
+ */
+async function resumeUpstream(
+  context: ModernContext,
+  retry: { state: string; params: { name: string; arguments?: Record<string, unknown> | undefined }; round: CallRound },
+): Promise<CallToolResult | InputRequiredResult> {
+  const { params, round } = retry;
+  const sealed = context.seal.open(retry.state);
+  const target = findCallTarget(context.catalog, params.name);
+  if (sealed.tool !== params.name || ("tool" in target && target.tool.server !== sealed.server)) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `This requestState belongs to a call of "${sealed.tool}", but the retry calls "${params.name}"; retry the same tool with the same arguments.`,
+      { code: "REQUEST_STATE_MISMATCH", reason: "invalid_request_state" },
+    );
+  }
+  if ("failure" in target) return target.failure;
+  const inputResponses = round.ctx.mcpReq.inputResponses;
+  return startCall(context, {
+    target,
+    args: params.arguments ?? {},
+    round,
+    retry: {
+      ...(inputResponses === undefined ? {} : { inputResponses }),
+      ...(sealed.upstreamState === undefined ? {} : { requestState: sealed.upstreamState }),
+    },
+  });
 }
 
 /**
@@ -266,7 +333,43 @@ async function serveRound(
     context.pending.release(call);
     return outcome.result;
   }
+  if ("upstreamInput" in outcome) {
+    context.pending.release(call);
+    return passUpstreamInput(context, { call, input: outcome.upstreamInput, round });
+  }
   return inputRequired({ inputRequests: outcome.inputRequests, requestState: context.pending.park(call) });
+}
+
+/** Which client capability each request an upstream may embed in its input_required needs. */
+const INPUT_CAPABILITY: Readonly<Record<string, "elicitation" | "sampling" | "roots">> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
+/**
+ * A 2026-07-28 upstream's own `input_required`, passed to the client with the same questions and a
+ * sealed requestState (see RequestStateSeal): nothing waits in this copy. A question the client
+ * did not declare the capability for ends the call with the refusal that says so, as on 2025.
+ */
+function passUpstreamInput(
+  context: ModernContext,
+  passed: { call: ModernCall; input: MCPInputRequired; round: CallRound },
+): CallToolResult | InputRequiredResult {
+  const { call, input, round } = passed;
+  for (const request of Object.values(input.inputRequests)) {
+    const method = (request as { method?: unknown } | null)?.method;
+    const capability = typeof method === "string" ? INPUT_CAPABILITY[method] : undefined;
+    if (capability !== undefined && round.capabilities?.[capability] === undefined) {
+      return failure(
+        `MCP server "${call.server}" asked for ${capability}, but the gateway's client did not declare the ${capability} capability.`,
+      );
+    }
+  }
+  return inputRequired({
+    inputRequests: input.inputRequests as InputRequests,
+    requestState: context.seal.seal({ server: call.server, tool: call.tool, upstreamState: input.requestState }),
+  });
 }
 
 function progressTokenOf(meta: Record<string, unknown> | undefined): string | number | undefined {
