@@ -1,9 +1,11 @@
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { startV2HttpServer, type V2HttpServer } from "@mcp-tool-adapter/test-servers";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createGateway, GatewayError, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { CLI_BIN, GATEWAY_DIR } from "./fixtures.js";
 import { callToolByHand, questionOf } from "./modern-by-hand.js";
 
 // An upstream that itself speaks 2026-07-28 (the official v2 SDK's server, modern only, over
@@ -180,4 +182,18 @@ describe("a 2026-07-28 upstream's input_required, passed on statelessly", () => 
   it("needs a requestStateKey of at least 32 characters", () => {
     expect(() => createGateway({ servers: {}, requestStateKey: "too short" })).toThrow(GatewayError);
   });
+
+  it(
+    "serve --request-state-key-env refuses a variable without a long enough secret before it connects anything",
+    { timeout: 90_000 },
+    () => {
+      const served = spawnSync(
+        process.execPath,
+        [CLI_BIN, "serve", "--http", "--port", "0", "--request-state-key-env", "GATEWAY_STATE_KEY", "-s", "none"],
+        { cwd: GATEWAY_DIR, env: { ...process.env, GATEWAY_STATE_KEY: "short" }, encoding: "utf8", timeout: 60_000 },
+      );
+      expect(served.status).toBe(2);
+      expect(served.stderr).toMatch(/--request-state-key-env GATEWAY_STATE_KEY: .*at least 32 characters/);
+    },
+  );
 });
