@@ -6,13 +6,11 @@ import {
   inputRequired,
   inputResponse,
   ProtocolError,
-  ProtocolErrorCode,
   Server,
   type CallToolResult,
   type ClientCapabilities,
   type Implementation,
   type InputRequiredResult,
-  type InputRequests,
   type McpHttpHandler,
   type ServerContext,
 } from "@modelcontextprotocol/server";
@@ -36,7 +34,8 @@ import { inRequestSpan } from "./request-span.js";
 import { ModernCall, type CallRound, type RoundOutcome, type UpstreamOutcome } from "./modern-call.js";
 import { DEFAULT_INPUT_TIMEOUT_MS, PendingCalls } from "./pending-calls.js";
 import { createRequestStateSeal, type RequestStateSeal } from "./request-state-seal.js";
-import type { MCPInputRequired, MCPInputRetry } from "@mcp-tool-adapter/adapter";
+import type { MCPInputRetry } from "@mcp-tool-adapter/adapter";
+import { checkSealedRetry, passUpstreamInput } from "./upstream-input.js";
 
 /** The low-level v2 `Server` the 2026-07-28 handlers live on (see statelessServer for why not McpServer). */
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server on purpose
@@ -289,13 +288,7 @@ async function resumeUpstream(
   const { params, round } = retry;
   const sealed = context.seal.open(retry.state);
   const target = findCallTarget(context.catalog, params.name);
-  if (sealed.tool !== params.name || ("tool" in target && target.tool.server !== sealed.server)) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `This requestState belongs to a call of "${sealed.tool}", but the retry calls "${params.name}"; retry the same tool with the same arguments.`,
-      { code: "REQUEST_STATE_MISMATCH", reason: "invalid_request_state" },
-    );
-  }
+  checkSealedRetry(sealed, { tool: params.name, server: "tool" in target ? target.tool.server : undefined });
   if ("failure" in target) return target.failure;
   const inputResponses = round.ctx.mcpReq.inputResponses;
   return startCall(context, {
@@ -335,41 +328,14 @@ async function serveRound(
   }
   if ("upstreamInput" in outcome) {
     context.pending.release(call);
-    return passUpstreamInput(context, { call, input: outcome.upstreamInput, round });
+    return passUpstreamInput(context.seal, {
+      server: call.server,
+      tool: call.tool,
+      input: outcome.upstreamInput,
+      capabilities: round.capabilities,
+    });
   }
   return inputRequired({ inputRequests: outcome.inputRequests, requestState: context.pending.park(call) });
-}
-
-/** Which client capability each request an upstream may embed in its input_required needs. */
-const INPUT_CAPABILITY: Readonly<Record<string, "elicitation" | "sampling" | "roots">> = {
-  "elicitation/create": "elicitation",
-  "sampling/createMessage": "sampling",
-  "roots/list": "roots",
-};
-
-/**
- * A 2026-07-28 upstream's own `input_required`, passed to the client with the same questions and a
- * sealed requestState (see RequestStateSeal): nothing waits in this copy. A question the client
- * did not declare the capability for ends the call with the refusal that says so, as on 2025.
- */
-function passUpstreamInput(
-  context: ModernContext,
-  passed: { call: ModernCall; input: MCPInputRequired; round: CallRound },
-): CallToolResult | InputRequiredResult {
-  const { call, input, round } = passed;
-  for (const request of Object.values(input.inputRequests)) {
-    const method = (request as { method?: unknown } | null)?.method;
-    const capability = typeof method === "string" ? INPUT_CAPABILITY[method] : undefined;
-    if (capability !== undefined && round.capabilities?.[capability] === undefined) {
-      return failure(
-        `MCP server "${call.server}" asked for ${capability}, but the gateway's client did not declare the ${capability} capability.`,
-      );
-    }
-  }
-  return inputRequired({
-    inputRequests: input.inputRequests as InputRequests,
-    requestState: context.seal.seal({ server: call.server, tool: call.tool, upstreamState: input.requestState }),
-  });
 }
 
 function progressTokenOf(meta: Record<string, unknown> | undefined): string | number | undefined {
