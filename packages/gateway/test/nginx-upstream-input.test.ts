@@ -44,7 +44,7 @@ afterAll(async () => {
   await Promise.all(gateways.map((gateway) => stopProcess(gateway.process)));
   await upstream.close();
   await directory.remove();
-  delete process.env[KEY_VARIABLE];
+  Reflect.deleteProperty(process.env, KEY_VARIABLE);
 }, 60_000);
 
 const urlOf = (gateway: RunningGateway | undefined): string => `http://127.0.0.1:${String(gateway?.port)}/mcp`;
