@@ -1,7 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger, MCPEngine, MCPEngineAuthProvider } from "@mcp-tool-adapter/core";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
-import type { ElicitationHandler, MCPRoot, SamplingHandler } from "./client-features/types.js";
+import type { ElicitationHandler, MCPRoot, RootsListHandler, SamplingHandler } from "./client-features/types.js";
 import type { MCPBuiltInEngine } from "./engine/built-in-engines.js";
 import type { ToolCallInterceptor } from "./interceptors/types.js";
 import type { ToolPinningOptions } from "./pinning/pin-gate.js";
@@ -89,7 +89,12 @@ export interface MCPToolAdapterOptions {
   samplingTools?: boolean;
   /** The folders (file:// URIs) the server may work in; declares the roots capability. See setRoots(). */
   roots?: readonly MCPRoot[];
-  /** How long an elicitation, sampling handler may take before the server gets a timeout error. Default 300000. */
+  /**
+   * With `roots`: answers each `roots/list` of the server (given the adapter's roots), for an answer
+   * that depends on the moment, e.g. a gateway asking the client whose call runs. Default: the roots.
+   */
+  onRootsList?: RootsListHandler;
+  /** How long an elicitation, sampling or roots handler may take before the server gets a timeout error. Default 300000. */
   clientRequestTimeoutMs?: number;
   /**
    * Restart a server that exits (or start a new session when an HTTP server forgot ours) with

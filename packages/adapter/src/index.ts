@@ -33,6 +33,8 @@ export type {
   MCPProgress,
   MCPToolAnnotations,
   MCPToolDescriptor,
+  MCPInputRequired,
+  MCPInputRetry,
   MCPToolErrorKind,
   MCPToolFilter,
   MCPToolResult,
@@ -90,6 +92,8 @@ export type {
   MCPSamplingRequest,
   MCPSamplingResponse,
   MCPUrlElicitation,
+  RootsListContext,
+  RootsListHandler,
   SamplingHandler,
 } from "./client-features/types.js";
 export type { BeforeCallDecision, ToolCallInfo, ToolCallInterceptor } from "./interceptors/types.js";

@@ -53,7 +53,9 @@ export type MCPToolErrorKind =
   /** An interceptor (an approval, a policy) or tool pinning refused the call; it was not sent. */
   | "refused"
   /** An interceptor threw, returned something unusable or ran past its timeout. */
-  | "interceptor_failed";
+  | "interceptor_failed"
+  /** Only with InvokeOptions.inputRequired: the server asks for input first (see the result's `inputRequired`). */
+  | "input_required";
 
 /** What a tool call returned: always a `content` list, plus whatever else the server sent. */
 export interface MCPToolResultData {
@@ -72,6 +74,21 @@ export interface MCPToolResult {
   durationMs: number;
   /** Set on every failure. */
   errorKind?: MCPToolErrorKind;
+  /** With InvokeOptions.inputRequired, when the server answered `input_required` (errorKind "input_required"). */
+  inputRequired?: MCPInputRequired;
+}
+
+/** A 2026-07-28 server's `input_required` answer to a call, as it came: what it asks, and the state to echo. */
+export interface MCPInputRequired {
+  /** The embedded requests (elicitation/create, sampling/createMessage, roots/list), by key. */
+  readonly inputRequests: Readonly<Record<string, unknown>>;
+  readonly requestState?: string;
+}
+
+/** A retry of a call the server answered with `input_required`: the answers by key, and its state echoed. */
+export interface MCPInputRetry {
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  readonly requestState?: string;
 }
 
 export interface ConnectOptions {
@@ -90,6 +107,13 @@ export interface InvokeOptions {
   resetTimeoutOnProgress?: boolean;
   /** With resetTimeoutOnProgress: the call never runs longer than this in total. */
   maxTotalTimeoutMs?: number;
+  /**
+   * For a proxy passing the exchange on to its own client (the gateway): on a 2026-07-28
+   * connection an `input_required` answer comes back as the result's `inputRequired` instead of
+   * being answered by the handlers, and the given `inputResponses` / `requestState` go with the call
+   * (a retry; `{}` for a first call). Ignored on 2025 connections, where a server asks with requests.
+   */
+  inputRequired?: MCPInputRetry;
 }
 
 /**

@@ -300,6 +300,32 @@ describe("roots", () => {
     );
   });
 
+  it("answers each roots/list through onRootsList, given the adapter's roots; a bad answer is the server's error", async () => {
+    const asked: unknown[] = [];
+    let answer: { uri: string }[] = [{ uri: "file:///srv/for-this-call" }];
+    const { server } = await connectedHarness(
+      {},
+      {
+        roots: [{ uri: "file:///srv/shared" }],
+        onRootsList: (context) => {
+          asked.push({
+            serverName: context.serverName,
+            roots: context.roots,
+            signal: context.signal instanceof AbortSignal,
+          });
+          return answer;
+        },
+      },
+    );
+    expect(server.clientCapabilities?.roots).toEqual({ listChanged: true });
+    expect(await server.requestFromClient("roots/list")).toEqual({ roots: [{ uri: "file:///srv/for-this-call" }] });
+    expect(asked).toEqual([{ serverName: "test-server", roots: [{ uri: "file:///srv/shared" }], signal: true }]);
+    answer = [{ uri: "http://not-a-folder" }];
+    const error = await server.requestFromClient("roots/list").catch((e: unknown) => e);
+    expect(codeOf(error)).toBe(ErrorCode.InternalError);
+    expect((error as Error).message).toMatch(/onRootsList handler .*must be a "file:\/\/" URI/);
+  });
+
   it("declares roots set on an adapter made without them from the next connect on", async () => {
     const { adapter, server } = await connectedHarness({});
     expect(codeOf(await server.requestFromClient("roots/list").catch((e: unknown) => e))).toBe(

@@ -44,6 +44,12 @@ export interface MCPEngineRequestOptions {
   onprogress?: (progress: MCPProgress) => void;
   /** Aborting it cancels the request (the server is told). */
   signal?: AbortSignal;
+  /**
+   * On a 2026-07-28 connection: a `tools/call` answered with `input_required` resolves with that
+   * result as it is (`resultType`, `inputRequests`, `requestState`), instead of the engine
+   * answering its embedded requests with the handlers and retrying. Ignored on 2025.
+   */
+  allowInputRequired?: boolean;
 }
 
 /** A JSON-RPC request or notification: a method and its params. */

@@ -92,4 +92,27 @@ describe("input_required on 2026-07-28, answered by the adapter's handlers", () 
     // The server reads the client's capabilities from the request and does not ask.
     expect(result.error).toContain("the request's client capabilities do not declare the required capability");
   });
+
+  it("with InvokeOptions.inputRequired, hands the input_required back as it came and sends a retry's answers", async () => {
+    const asked: unknown[] = [];
+    const adapter = await connected(() => {
+      asked.push("the handler");
+      return { action: "accept", content: { name: "never" } };
+    });
+    const first = await adapter.invoke("ask", {}, { inputRequired: {} });
+    expect(first).toMatchObject({ success: false, errorKind: "input_required", data: null });
+    expect(first.error).toContain('tool "ask" on MCP server "modern" asks for input');
+    expect(first.inputRequired?.inputRequests["who"]).toMatchObject({
+      method: "elicitation/create",
+      params: { message: "Who are you?" },
+    });
+    const retried = await adapter.invoke(
+      "ask",
+      {},
+      { inputRequired: { inputResponses: { who: { action: "accept", content: { name: "Passed" } } } } },
+    );
+    expect(retried).toMatchObject({ success: true, data: { content: [{ type: "text", text: "hello Passed" }] } });
+    // The handler was never asked: the caller answered.
+    expect(asked).toEqual([]);
+  });
 });

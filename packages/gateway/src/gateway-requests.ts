@@ -1,4 +1,5 @@
 import type { MCPToolResult, ServerSetAdapter } from "mcp-tool-adapter";
+import type { MCPInputRetry } from "@mcp-tool-adapter/adapter";
 import {
   ErrorCode,
   McpError,
@@ -55,6 +56,8 @@ export interface ForwardedCall<Client> {
   readonly signal: AbortSignal;
   /** Passes the upstream's progress on; absent when the client sent no progress token. */
   readonly onProgress?: ((progress: { progress: number; total?: number; message?: string }) => void) | undefined;
+  /** A 2026-07-28 client's call: an upstream's input_required comes back as it is (with this retry's answers and state). */
+  readonly inputRetry?: MCPInputRetry | undefined;
 }
 
 /**
@@ -63,6 +66,15 @@ export interface ForwardedCall<Client> {
  * Not async, and the router's bookkeeping is settled in the same callbacks: no extra promise turns.
  */
 export function forwardCall<Client>(call: ForwardedCall<Client>): Promise<CallToolResult> {
+  return runUpstream(call, (result) => callToolResult(call.tool, result));
+}
+
+/** The upstream call as the adapter answers it, marked running on its server for the router meanwhile. */
+export function invokeUpstream<Client>(call: ForwardedCall<Client>): Promise<MCPToolResult> {
+  return runUpstream(call, (result) => result);
+}
+
+function runUpstream<Client, T>(call: ForwardedCall<Client>, settle: (result: MCPToolResult) => T): Promise<T> {
   const { tool, adapter } = call;
   const done = call.router.beginCall(tool.server, call.client);
   let invoked: Promise<MCPToolResult>;
@@ -70,6 +82,7 @@ export function forwardCall<Client>(call: ForwardedCall<Client>): Promise<CallTo
     invoked = adapter.invoke(tool.upstreamName, call.args, {
       signal: call.signal,
       ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
+      ...(call.inputRetry === undefined ? {} : { inputRequired: call.inputRetry }),
     });
   } catch (error) {
     done();
@@ -78,7 +91,7 @@ export function forwardCall<Client>(call: ForwardedCall<Client>): Promise<CallTo
   return invoked.then(
     (result) => {
       done();
-      return downstreamResult(tool, result);
+      return settle(result);
     },
     (error: unknown) => {
       done();
@@ -87,7 +100,8 @@ export function forwardCall<Client>(call: ForwardedCall<Client>): Promise<CallTo
   );
 }
 
-function downstreamResult(tool: CatalogTool, result: MCPToolResult): CallToolResult {
+/** An upstream call's adapter result as a tools/call result. */
+export function callToolResult(tool: CatalogTool, result: MCPToolResult): CallToolResult {
   const { data } = result;
   if (data === null)
     return failure(

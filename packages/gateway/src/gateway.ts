@@ -38,6 +38,21 @@ export interface GatewayOptions {
    * client's retry with the answer before the upstream gets `cancel`. Default 300000 (five minutes).
    */
   inputTimeoutMs?: number;
+  /**
+   * How many 2026-07-28 calls may wait for their client's answer (an upstream's elicitation or
+   * sampling, asked as `input_required`) at once in this gateway copy; each holds an upstream request
+   * open. A new call past it is refused with the JSON-RPC error -32603, `data.code`
+   * `TOO_MANY_CALLS_AWAITING_INPUT`, and its upstream's question is answered `cancel`. Default 100;
+   * 0 refuses every such wait.
+   */
+  maxCallsAwaitingInput?: number;
+  /**
+   * The secret (at least 32 characters) that seals the `requestState` of a 2026-07-28 upstream's
+   * `input_required` passed on to the client, so that its retry can reach any copy: give every copy
+   * the same one (`serve --request-state-key-env NAME`). Default: a random secret of this process,
+   * so a retry reaching another copy is refused with `REQUEST_STATE_UNKNOWN`.
+   */
+  requestStateKey?: string;
   /** Expose upstream names without a server prefix. Default: true with exactly one server. Needs exactly one server. */
   singleServer?: boolean;
   /** What the gateway calls itself in `initialize`. */
@@ -119,6 +134,13 @@ export class ServerSetGateway implements Gateway {
         `singleServer needs exactly one upstream server, and the config has ${names.length} (${names.join(", ") || "none"}); drop singleServer or keep one server.`,
       );
     }
+    const maxWaiting = options.maxCallsAwaitingInput;
+    if (maxWaiting !== undefined && (!Number.isInteger(maxWaiting) || maxWaiting < 0)) {
+      throw new GatewayError(
+        "GATEWAY_OPTIONS_INVALID",
+        `maxCallsAwaitingInput must be a whole number of at least 0, and it is ${String(maxWaiting)}.`,
+      );
+    }
     this.#logger = options.logger;
     // An empty roots list declares the roots capability to each upstream, so a downstream client's roots can be passed up later.
     this.#configuredRoots = new Set(names.filter((name) => options.servers[name]?.roots !== undefined));
@@ -129,7 +151,7 @@ export class ServerSetGateway implements Gateway {
       ...options.serverSet,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
       clientFeatures: {
-        ...forwardClientRequests(this.#router),
+        ...forwardClientRequests({ router: this.#router, fixedRoots: this.#configuredRoots }),
         onLog: (entry) => {
           for (const session of this.#router.sessions) session.forwardLog(entry);
           this.#stateless.forwardLog(entry);
@@ -155,6 +177,8 @@ export class ServerSetGateway implements Gateway {
       ...this.#context,
       router: this.#router,
       inputTimeoutMs: options.inputTimeoutMs,
+      maxCallsAwaitingInput: maxWaiting,
+      requestStateKey: options.requestStateKey,
     });
   }
 

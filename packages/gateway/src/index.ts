@@ -1,4 +1,5 @@
 export { createGateway, DEFAULT_MAX_CLIENT_SESSIONS } from "./create-gateway.js";
+export { DEFAULT_MAX_CALLS_AWAITING_INPUT } from "./pending-calls.js";
 export {
   type Gateway,
   type GatewayConnection,

@@ -1,4 +1,5 @@
 import type { MCPServerLogEntry, SamplingHandler } from "mcp-tool-adapter";
+import type { MCPInputRequired, MCPRoot } from "@mcp-tool-adapter/adapter";
 import type { ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import {
   inputResponse,
@@ -10,7 +11,7 @@ import {
   type InputRequests,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { GatewayError } from "./errors.js";
+import { GatewayError, type GatewayErrorCode } from "./errors.js";
 
 // The shapes a 2025 session's elicit() takes and gives, so a call routes like a session (RoutedClient).
 type ElicitRequest = ElicitRequestFormParams | ElicitRequestURLParams;
@@ -31,6 +32,12 @@ type Question =
       readonly request: InputRequest;
       readonly answer: (result: SamplingAnswer) => void;
       readonly fail: (error: Error) => void;
+    }
+  | {
+      readonly kind: "roots";
+      readonly request: InputRequest;
+      readonly answer: (roots: readonly MCPRoot[]) => void;
+      readonly fail: (error: Error) => void;
     };
 
 /** The request of the client that this call answers now: the first call, or one of its retries. */
@@ -40,8 +47,15 @@ export interface CallRound {
   readonly progressToken: string | number | undefined;
 }
 
-/** What one round of a call ends with: the call's result, or the upstream's questions for the client. */
-export type RoundOutcome = { readonly result: CallToolResult } | { readonly inputRequests: InputRequests };
+/** How the upstream call ends: its result, or (a 2026-07-28 upstream) its own `input_required`, passed on as it is. */
+export type UpstreamOutcome = { readonly result: CallToolResult } | { readonly upstreamInput: MCPInputRequired };
+
+/**
+ * What one round of a call ends with: the call's result, the questions the upstream asked with
+ * requests of its own (a 2025-era upstream: the call waits here for the answers), or a 2026-07-28
+ * upstream's `input_required` (the call is over here; the client's retry starts a new one).
+ */
+export type RoundOutcome = UpstreamOutcome | { readonly inputRequests: InputRequests };
 
 /**
  * One tool call of a 2026-07-28 client whose upstream (a 2025-era connection, which asks with a
@@ -59,7 +73,7 @@ export class ModernCall {
   #round: CallRound | undefined;
   /** What the client's latest request declared: an upstream may ask while the call waits parked between rounds. */
   #capabilities: ClientCapabilities | undefined;
-  #outcome: { result: CallToolResult } | { error: unknown } | undefined;
+  #outcome: UpstreamOutcome | { error: unknown } | undefined;
   #wake: (() => void) | undefined;
 
   constructor(target: { server: string; tool: string }) {
@@ -72,15 +86,15 @@ export class ModernCall {
     return this.#abort.signal;
   }
 
-  /** Starts the upstream call; its result or failure is what a later round returns. */
-  run(call: Promise<CallToolResult>): void {
+  /** Starts the upstream call; its outcome or failure is what a later round returns. */
+  run(call: Promise<UpstreamOutcome>): void {
     call.then(
-      (result) => this.#settle({ result }),
+      (outcome) => this.#settle(outcome),
       (error: unknown) => this.#settle({ error }),
     );
   }
 
-  declares(capability: "elicitation" | "sampling"): boolean {
+  declares(capability: "elicitation" | "sampling" | "roots"): boolean {
     return this.#capabilities?.[capability] !== undefined;
   }
 
@@ -98,6 +112,18 @@ export class ModernCall {
     const embedded = { method: "sampling/createMessage", params: request };
     return new Promise((answer, fail) => {
       this.#ask({ kind: "sampling", request: embedded as InputRequest, answer, fail }, signal);
+    });
+  }
+
+  /**
+   * The upstream's `roots/list` during the call, asked of this call's client (2026-07-28 has roots
+   * only as the answer to an `input_required`); undefined when the client did not declare roots.
+   */
+  listRoots(signal: AbortSignal): Promise<readonly MCPRoot[]> | undefined {
+    if (!this.declares("roots")) return undefined;
+    const embedded = { method: "roots/list" };
+    return new Promise((answer, fail) => {
+      this.#ask({ kind: "roots", request: embedded as InputRequest, answer, fail }, signal);
     });
   }
 
@@ -129,8 +155,10 @@ export class ModernCall {
       if (dropped?.includes(key)) throw invalidAnswer(key, question.kind, "it is not a bare result object");
       if (responses?.[key] === undefined) continue;
       const view = inputResponse(responses, key);
-      const expected = question.kind === "elicitation" ? "elicit" : "sampling";
-      if (view.kind !== expected) throw invalidAnswer(key, question.kind, `it reads as ${describeView(view.kind)}`);
+      if (view.kind !== ANSWER_KIND[question.kind])
+        throw invalidAnswer(key, question.kind, `it reads as ${describeView(view.kind)}`);
+      if (view.kind === "roots" && !view.roots.every(isFileRoot))
+        throw invalidAnswer(key, question.kind, 'a root is not an object with a "file://" uri');
     }
   }
 
@@ -147,6 +175,8 @@ export class ModernCall {
         } as ElicitAnswer);
       } else if (question.kind === "sampling" && view.kind === "sampling") {
         question.answer(view.result as unknown as SamplingAnswer);
+      } else if (question.kind === "roots" && view.kind === "roots") {
+        question.answer(view.roots);
       }
     }
   }
@@ -184,14 +214,17 @@ export class ModernCall {
     }
   }
 
-  /** Ends a call nobody retried: elicitations answered `cancel`, sampling refused, the upstream call cancelled. */
-  giveUp(reason: string): void {
+  /**
+   * Ends a call that will get no answer (nobody retried in time, too many calls wait, the gateway
+   * closes): elicitations answered `cancel`, sampling refused with `code`, the upstream call cancelled.
+   */
+  giveUp(reason: string, code: GatewayErrorCode): void {
     for (const question of this.#questions.values()) {
       if (question.kind === "elicitation") question.answer({ action: "cancel" });
-      else question.fail(new GatewayError("INPUT_TIMEOUT", reason));
+      else question.fail(new GatewayError(code, reason));
     }
     this.#questions.clear();
-    this.#abort.abort(new GatewayError("INPUT_TIMEOUT", reason));
+    this.#abort.abort(new GatewayError(code, reason));
   }
 
   #ask(question: Question, signal: AbortSignal): void {
@@ -208,22 +241,34 @@ export class ModernCall {
     this.#wake?.();
   }
 
-  #settle(outcome: { result: CallToolResult } | { error: unknown }): void {
+  #settle(outcome: UpstreamOutcome | { error: unknown }): void {
     this.#outcome = outcome;
     this.#wake?.();
   }
 }
 
+/** The kind of answer (`inputResponse`'s view) each kind of question takes. */
+const ANSWER_KIND = { elicitation: "elicit", sampling: "sampling", roots: "roots" } as const;
+
+/** The answer each kind of question takes, as a retry's error names it. */
+const ANSWER_SHAPE = {
+  elicitation: "an elicitation result ({ action: accept | decline | cancel, content? })",
+  sampling: "a sampling result ({ role, content, model })",
+  roots: "a roots result ({ roots: [{ uri, name? }] })",
+} as const;
+
 function invalidAnswer(key: string, kind: Question["kind"], why: string): ProtocolError {
-  const shape =
-    kind === "elicitation"
-      ? "an elicitation result ({ action: accept | decline | cancel, content? })"
-      : "a sampling result ({ role, content, model })";
+  const shape = ANSWER_SHAPE[kind];
   return new ProtocolError(
     ProtocolErrorCode.InvalidParams,
     `inputResponses["${key}"] must answer the upstream's ${kind} request with ${shape}, but ${why}; retry with that answer (the call is still waiting).`,
     { code: "INPUT_RESPONSE_INVALID", key },
   );
+}
+
+function isFileRoot(root: unknown): boolean {
+  const uri = (root as { uri?: unknown } | null)?.uri;
+  return typeof uri === "string" && uri.startsWith("file://");
 }
 
 function describeView(kind: string): string {

@@ -5,32 +5,74 @@ import type { ModernCall } from "./modern-call.js";
 /** How long a call waits for the client's retry after asking it a question, by default: five minutes. */
 export const DEFAULT_INPUT_TIMEOUT_MS = 300_000;
 
+/** How many 2026-07-28 calls of one gateway copy may wait for their client's answer at once, by default. */
+export const DEFAULT_MAX_CALLS_AWAITING_INPUT = 100;
+
+/** The JSON-RPC error code of a call refused because too many calls wait for input (InternalError: the gateway's condition, not the client's). */
+export const TOO_MANY_CALLS_AWAITING_INPUT_RPC_CODE = ProtocolErrorCode.InternalError;
+
+export interface PendingCallsOptions {
+  /** How long a parked call waits for its retry (default DEFAULT_INPUT_TIMEOUT_MS). */
+  readonly timeoutMs?: number | undefined;
+  /** How many calls may wait at once (default DEFAULT_MAX_CALLS_AWAITING_INPUT). */
+  readonly maxCalls?: number | undefined;
+}
+
 /**
  * The 2026-07-28 calls of this gateway copy that wait for a client's answers, each under an opaque,
  * unguessable `requestState` (32 random bytes) that the client echoes in its retry. A state is good
  * for one retry: the retry takes the call out, and a further question parks it under a new state.
  * A call nobody retries within the timeout is given up (its upstream answered `cancel`).
+ *
+ * Each waiting call holds an upstream request open, so at most `maxCalls` wait at once: a call holds
+ * its slot from its first question until it ends (while a retry is being served too, so a call
+ * already waiting is never pushed out by a new one), and a new call past the limit is given up at once.
  */
 export class PendingCalls {
   readonly #calls = new Map<string, { call: ModernCall; timer: NodeJS.Timeout }>();
+  /** Calls holding a slot: parked now, or between a retry and their next question or result. */
+  readonly #slots = new Set<ModernCall>();
   readonly #timeoutMs: number;
+  readonly #maxCalls: number;
 
-  constructor(timeoutMs: number = DEFAULT_INPUT_TIMEOUT_MS) {
-    this.#timeoutMs = timeoutMs;
+  constructor(options: PendingCallsOptions = {}) {
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS;
+    this.#maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS_AWAITING_INPUT;
   }
 
+  /** Calls parked now (waiting for a retry). */
   get size(): number {
     return this.#calls.size;
   }
 
-  /** Parks `call` until its retry; returns the `requestState` that retry must carry. */
+  /** Calls holding a slot: parked, or being served a retry. */
+  get holding(): number {
+    return this.#slots.size;
+  }
+
+  /**
+   * Parks `call` until its retry; returns the `requestState` that retry must carry. A call that holds
+   * no slot yet and finds them all taken is given up (its upstream's questions answered `cancel` /
+   * refused, its upstream call cancelled) and a TOO_MANY_CALLS_AWAITING_INPUT error is thrown.
+   */
   park(call: ModernCall): string {
+    if (!this.#slots.has(call) && this.#slots.size >= this.#maxCalls) {
+      const reason = `The gateway already has ${this.#maxCalls} calls waiting for their clients' answers (maxCallsAwaitingInput), so the call of "${call.tool}" cannot wait for one more; its upstream's question was answered with cancel. Try again when fewer calls wait.`;
+      call.giveUp(reason, "TOO_MANY_CALLS_AWAITING_INPUT");
+      throw new ProtocolError(TOO_MANY_CALLS_AWAITING_INPUT_RPC_CODE, reason, {
+        code: "TOO_MANY_CALLS_AWAITING_INPUT",
+        limit: this.#maxCalls,
+      });
+    }
+    this.#slots.add(call);
     const state = randomBytes(32).toString("base64url");
     const timer = setTimeout(() => {
       if (this.#calls.get(state)?.call !== call) return;
       this.#calls.delete(state);
+      this.#slots.delete(call);
       call.giveUp(
         `The client did not retry the call of "${call.tool}" within ${Math.round(this.#timeoutMs / 1000)} s of the gateway asking it for input, so the upstream's question was answered with cancel.`,
+        "INPUT_TIMEOUT",
       );
     }, this.#timeoutMs);
     timer.unref();
@@ -38,10 +80,15 @@ export class PendingCalls {
     return state;
   }
 
+  /** The call ended (a result, or a failure) after a retry: its slot is free again. */
+  release(call: ModernCall): void {
+    this.#slots.delete(call);
+  }
+
   /**
    * The parked call a retry names, checked before it is taken: `check` may throw (a bad answer) and
    * the call stays parked under the same state. Unknown state, or a retry of another tool: a
-   * classified InvalidParams error saying why.
+   * classified InvalidParams error saying why. The call keeps its slot until `release`.
    */
   take(state: string, retry: { tool: string; check: (call: ModernCall) => void }): ModernCall {
     const entry = this.#calls.get(state);
@@ -69,8 +116,9 @@ export class PendingCalls {
   close(): void {
     for (const { call, timer } of this.#calls.values()) {
       clearTimeout(timer);
-      call.giveUp("The gateway closed while the call waited for the client's answer.");
+      call.giveUp("The gateway closed while the call waited for the client's answer.", "INPUT_TIMEOUT");
     }
     this.#calls.clear();
+    this.#slots.clear();
   }
 }

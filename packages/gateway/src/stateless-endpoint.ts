@@ -16,21 +16,26 @@ import {
 } from "@modelcontextprotocol/server";
 import type { TracerProvider } from "@opentelemetry/api";
 import { approvalAnswer, approvalStep, type GatewayApproval } from "./approval.js";
-import type { Catalog } from "./catalog.js";
+import type { Catalog, CatalogTool } from "./catalog.js";
+import type { ServerSetAdapter } from "mcp-tool-adapter";
 import type { ClientRouter } from "./client-router.js";
 import type { RoutedClient } from "./forward-client-requests.js";
 import {
+  callToolResult,
   complete,
   failure,
   findCallTarget,
-  forwardCall,
   getPrompt,
+  invokeUpstream,
   listToolsResult,
   readResource,
 } from "./gateway-requests.js";
 import { inRequestSpan } from "./request-span.js";
-import { ModernCall, type CallRound, type RoundOutcome } from "./modern-call.js";
-import { PendingCalls } from "./pending-calls.js";
+import { ModernCall, type CallRound, type RoundOutcome, type UpstreamOutcome } from "./modern-call.js";
+import { DEFAULT_INPUT_TIMEOUT_MS, PendingCalls } from "./pending-calls.js";
+import { createRequestStateSeal, type RequestStateSeal } from "./request-state-seal.js";
+import type { MCPInputRetry } from "@mcp-tool-adapter/adapter";
+import { checkSealedRetry, passUpstreamInput } from "./upstream-input.js";
 
 /** The low-level v2 `Server` the 2026-07-28 handlers live on (see statelessServer for why not McpServer). */
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server on purpose
@@ -46,6 +51,10 @@ export interface StatelessContext {
   readonly tracerProvider: TracerProvider | undefined;
   /** How long a call that asked the client for input waits for its retry (default five minutes). */
   readonly inputTimeoutMs?: number | undefined;
+  /** How many calls may wait for their client's answer at once (default DEFAULT_MAX_CALLS_AWAITING_INPUT). */
+  readonly maxCallsAwaitingInput?: number | undefined;
+  /** The secret every copy shares to seal the state of an upstream's passed-on `input_required` (default: this process's own). */
+  readonly requestStateKey?: string | undefined;
 }
 
 /** The endpoint's own bookkeeping next to the shared context: nothing here outlives a call. */
@@ -54,6 +63,8 @@ interface ModernContext extends StatelessContext {
   readonly pending: PendingCalls;
   /** Calls with a request of their client running now (where upstream logs go). */
   readonly running: Set<ModernCall>;
+  /** Seals what the retry of a 2026-07-28 upstream's input_required needs into its requestState. */
+  readonly seal: RequestStateSeal;
 }
 
 /** The 2026-07-28 side of the gateway: one HTTP exchange in, one answer out, no session. */
@@ -86,8 +97,12 @@ const APPROVAL_INPUT_KEY = "gateway_approval";
 export function createStatelessEndpoint(shared: StatelessContext): StatelessEndpoint {
   const context: ModernContext = {
     ...shared,
-    pending: new PendingCalls(shared.inputTimeoutMs),
+    pending: new PendingCalls({ timeoutMs: shared.inputTimeoutMs, maxCalls: shared.maxCallsAwaitingInput }),
     running: new Set(),
+    seal: createRequestStateSeal({
+      key: shared.requestStateKey,
+      lifetimeMs: shared.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS,
+    }),
   };
   const handler: McpHttpHandler = createMcpHandler(() => statelessServer(context), {
     legacy: "reject",
@@ -197,6 +212,8 @@ async function callTool(
     progressToken: progressTokenOf(params._meta),
   };
   const state = ctx.mcpReq.requestState<string>();
+  if (typeof state === "string" && context.seal.isSealed(state))
+    return resumeUpstream(context, { state, params, round });
   if (typeof state === "string") {
     const call = context.pending.take(state, {
       tool: params.name,
@@ -224,9 +241,23 @@ async function callTool(
     const refusal = approvalAnswer(target.tool, answer);
     if (refusal !== undefined) return failure(refusal);
   }
-  const call = new ModernCall({ server: target.tool.server, tool: params.name });
-  call.run(
-    forwardCall<RoutedClient>({
+  return startCall(context, { target, args, round, retry: {} });
+}
+
+/** Starts the upstream call of a 2026-07-28 client's request and serves its first round. */
+function startCall(
+  context: ModernContext,
+  start: {
+    target: { tool: CatalogTool; adapter: ServerSetAdapter };
+    args: Record<string, unknown>;
+    round: CallRound;
+    retry: MCPInputRetry;
+  },
+): Promise<CallToolResult | InputRequiredResult> {
+  const { target, args, round, retry } = start;
+  const call = new ModernCall({ server: target.tool.server, tool: target.tool.exposedName });
+  const upstream = async (): Promise<UpstreamOutcome> => {
+    const result = await invokeUpstream<RoutedClient>({
       ...target,
       args,
       client: call,
@@ -235,9 +266,40 @@ async function callTool(
       onProgress: (progress) => {
         call.progress(progress);
       },
-    }),
-  );
+      inputRetry: retry,
+    });
+    if (result.inputRequired !== undefined) return { upstreamInput: result.inputRequired };
+    return { result: callToolResult(target.tool, result) };
+  };
+  call.run(upstream());
   return serveRound(context, call, round);
+}
+
+/**
+ * The retry of a call whose upstream (a 2026-07-28 server) answered `input_required`: the sealed
+ * state names the upstream and tool and carries the upstream's own state, so any copy of the
+ * gateway can send the retry on, with the client's answers. The approval, if any, was given before
+ * the first upstream call, which the sealed state proves.
+ */
+async function resumeUpstream(
+  context: ModernContext,
+  retry: { state: string; params: { name: string; arguments?: Record<string, unknown> | undefined }; round: CallRound },
+): Promise<CallToolResult | InputRequiredResult> {
+  const { params, round } = retry;
+  const sealed = context.seal.open(retry.state);
+  const target = findCallTarget(context.catalog, params.name);
+  checkSealedRetry(sealed, { tool: params.name, server: "tool" in target ? target.tool.server : undefined });
+  if ("failure" in target) return target.failure;
+  const inputResponses = round.ctx.mcpReq.inputResponses;
+  return startCall(context, {
+    target,
+    args: params.arguments ?? {},
+    round,
+    retry: {
+      ...(inputResponses === undefined ? {} : { inputResponses }),
+      ...(sealed.upstreamState === undefined ? {} : { requestState: sealed.upstreamState }),
+    },
+  });
 }
 
 /**
@@ -254,10 +316,25 @@ async function serveRound(
   let outcome: RoundOutcome;
   try {
     outcome = await call.serve(round);
+  } catch (error) {
+    context.pending.release(call);
+    throw error;
   } finally {
     context.running.delete(call);
   }
-  if ("result" in outcome) return outcome.result;
+  if ("result" in outcome) {
+    context.pending.release(call);
+    return outcome.result;
+  }
+  if ("upstreamInput" in outcome) {
+    context.pending.release(call);
+    return passUpstreamInput(context.seal, {
+      server: call.server,
+      tool: call.tool,
+      input: outcome.upstreamInput,
+      capabilities: round.capabilities,
+    });
+  }
   return inputRequired({ inputRequests: outcome.inputRequests, requestState: context.pending.park(call) });
 }
 

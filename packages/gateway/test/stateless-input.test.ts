@@ -3,14 +3,10 @@ import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  LOG_LEVEL_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
-} from "@modelcontextprotocol/server";
+import { LOG_LEVEL_META_KEY } from "@modelcontextprotocol/server";
 import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
 import { CLI_BIN, GATEWAY_DIR, realUpstreams, type Upstreams } from "./fixtures.js";
+import { callToolByHand, questionOf, type ModernAnswer } from "./modern-by-hand.js";
 
 // An upstream's elicitation and sampling (server-everything's trigger-* tools, a 2025-era server
 // over a real stdio pipe) passed on to 2026-07-28 clients as `input_required`, answered in the
@@ -183,52 +179,10 @@ describe("upstream logs on 2026-07-28", () => {
 });
 
 describe("retries by hand", () => {
-  function envelope(capabilities: Record<string, unknown> = { elicitation: { form: {} } }): Record<string, unknown> {
-    return {
-      [PROTOCOL_VERSION_META_KEY]: "2026-07-28",
-      [CLIENT_INFO_META_KEY]: { name: "by-hand", version: "1" },
-      [CLIENT_CAPABILITIES_META_KEY]: capabilities,
-    };
-  }
-  interface Answer {
-    result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown> } & Record<
-      string,
-      unknown
-    >;
-    error?: { code: number; message: string; data?: { code?: string } };
-  }
-  let id = 100;
-  async function callTool(extra: Record<string, unknown> = {}, name = ELICIT_TOOL): Promise<Answer> {
-    const response = await fetch(http.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": name,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: ++id,
-        method: "tools/call",
-        params: { name, arguments: {}, _meta: envelope(), ...extra },
-      }),
-    });
-    const text = await response.text();
-    // JSON, or one SSE event carrying the answer.
-    const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
-    return JSON.parse(json) as Answer;
-  }
-  async function ask(): Promise<{ state: string; key: string }> {
-    const first = await callTool();
-    expect(first.result?.resultType).toBe("input_required");
-    const state = first.result?.requestState;
-    const key = Object.keys(first.result?.inputRequests ?? {})[0];
-    expect(typeof state).toBe("string");
-    expect(key).toBeDefined();
-    return { state: state ?? "", key: key ?? "" };
-  }
+  // Written by hand (modern-by-hand.ts): retries no real client would send.
+  const callTool = (extra: Record<string, unknown> = {}, name = ELICIT_TOOL): Promise<ModernAnswer> =>
+    callToolByHand({ url: http.url, name, extra });
+  const ask = async (): Promise<{ state: string; key: string }> => questionOf(await callTool());
 
   it("refuses a forged requestState with a classified error, and goes on", { timeout: 60_000 }, async () => {
     const forged = await callTool({ requestState: "forged-state", inputResponses: {} });

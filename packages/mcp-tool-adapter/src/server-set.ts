@@ -10,6 +10,7 @@ import type {
   PinAction,
   ToolCallInterceptor,
   RegisterToolsOptions,
+  RootsListHandler,
   SamplingHandler,
   ServerLogListener,
   ToolListCacheOptions,
@@ -114,6 +115,8 @@ export interface ServerSetClientFeatures {
   onSampling?: SamplingHandler;
   samplingTools?: boolean;
   clientRequestTimeoutMs?: number;
+  /** Answers each server's `roots/list` (for a server whose entry sets `roots`); see MCPToolAdapterOptions.onRootsList. */
+  onRootsList?: RootsListHandler;
   /** Every server's log messages, each tagged with its server's name. */
   onLog?: ServerLogListener;
 }

@@ -9,7 +9,7 @@ import { checkElicitationAnswer, toElicitationRequest } from "./elicitation.js";
 import { callHostHandler } from "./host-handler.js";
 import { ClientTasks } from "./client-tasks.js";
 import { checkRoots } from "./roots.js";
-import type { ElicitationHandler, MCPRoot, MCPSamplingRequest, SamplingHandler } from "./types.js";
+import type { ElicitationHandler, MCPRoot, MCPSamplingRequest, RootsListHandler, SamplingHandler } from "./types.js";
 
 const DEFAULT_CLIENT_REQUEST_TIMEOUT_MS = 300_000;
 
@@ -18,6 +18,7 @@ export interface ClientFeatureOptions {
   onSampling?: SamplingHandler | undefined;
   samplingTools?: boolean | undefined;
   roots?: readonly MCPRoot[] | undefined;
+  onRootsList?: RootsListHandler | undefined;
   clientRequestTimeoutMs?: number | undefined;
 }
 
@@ -108,9 +109,26 @@ export class ClientFeatures {
     }
     if (onElicitation !== undefined || onSampling !== undefined) addTaskHandlers(handlers, new ClientTasks());
     if (this.#roots !== undefined) {
-      handlers["roots/list"] = () => ({
-        roots: this.#roots?.map((root) => ({ ...root })) ?? [],
-      });
+      const { onRootsList } = this.#options;
+      handlers["roots/list"] =
+        onRootsList === undefined
+          ? () => ({ roots: this.roots.map((root) => ({ ...root })) })
+          : (_params, extra) =>
+              callHostHandler({
+                what: "roots/list",
+                serverName,
+                timeoutMs: this.#timeoutMs,
+                serverSignal: extra.signal,
+                logger,
+                run: async (context) => {
+                  const roots = await onRootsList({ ...context, roots: this.roots });
+                  return {
+                    roots: checkRoots(roots, `The roots the onRootsList handler gave MCP server "${serverName}"`).map(
+                      (root) => ({ ...root }),
+                    ),
+                  };
+                },
+              });
     }
     return handlers;
   }

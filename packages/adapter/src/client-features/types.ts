@@ -41,3 +41,15 @@ export interface MCPRoot {
   readonly uri: string;
   readonly name?: string;
 }
+
+/** What a roots handler gets: which server asks, a signal, and the roots the adapter holds (its `roots` option, or setRoots()). */
+export interface RootsListContext extends ClientRequestContext {
+  readonly roots: readonly MCPRoot[];
+}
+
+/**
+ * Answers one `roots/list` of the server, when the answer depends on the moment (a gateway asks
+ * the client whose call is running). Only with the roots capability declared (the `roots` option);
+ * without a handler the adapter answers its roots. The answer is checked like the `roots` option.
+ */
+export type RootsListHandler = (context: RootsListContext) => readonly MCPRoot[] | Promise<readonly MCPRoot[]>;

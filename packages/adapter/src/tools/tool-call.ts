@@ -22,7 +22,7 @@ import { clampTimer, positiveOr } from "../timeouts.js";
 import { ToolCatalog, type CatalogEntry } from "../tool-catalog.js";
 import type { ToolSync } from "../tool-sync.js";
 import { createdTaskId } from "../tool-task.js";
-import type { CapabilityOverridesByTool, InvokeOptions, Logger, MCPToolResult } from "../types.js";
+import type { CapabilityOverridesByTool, InvokeOptions, Logger, MCPInputRetry, MCPToolResult } from "../types.js";
 
 /** What the call pipeline is built from; the facade fills it once. */
 export interface ToolCallContext {
@@ -70,6 +70,9 @@ type ToolCallParams = {
   name: string;
   arguments: Record<string, unknown>;
   _meta?: Record<string, unknown>;
+  /** A 2026-07-28 retry's answers and state (InvokeOptions.inputRequired). */
+  inputResponses?: Readonly<Record<string, unknown>>;
+  requestState?: string;
 };
 
 /**
@@ -295,6 +298,8 @@ export class ToolCalls {
     }
     const timeoutMs = this.#timeoutOf(options);
     const requestOptions: RequestOptions = { timeout: timeoutMs };
+    const { inputRequired } = options;
+    if (inputRequired !== undefined) requestOptions.allowInputRequired = true;
     if (options.resetTimeoutOnProgress === true) {
       requestOptions.resetTimeoutOnProgress = true;
       if (options.maxTotalTimeoutMs !== undefined)
@@ -316,7 +321,7 @@ export class ToolCalls {
     let raw: unknown;
     if (attempt !== undefined) attempt.sent = true;
     try {
-      const params = this.#params(name, args, intercepted?.meta, call.traced);
+      const params = withInputRetry(this.#params(name, args, intercepted?.meta, call.traced), inputRequired);
       raw = entry.requiresTask
         ? await this.#asTask(session, params, requestOptions, signal)
         : await session.request({ method: "tools/call", params }, requestOptions, signal);
@@ -331,6 +336,7 @@ export class ToolCalls {
         error,
       );
     }
+    if (inputRequired !== undefined && isInputRequired(raw)) return inputRequiredResult(outcome, start, raw, name);
     return callResult(outcome, start, raw, entry);
   }
 
@@ -428,4 +434,43 @@ export class ToolCalls {
       );
     });
   }
+}
+
+/** A retry's answers and state, beside the call's params (only the fields it has). */
+function withInputRetry(params: ToolCallParams, retry: MCPInputRetry | undefined): ToolCallParams {
+  if (retry === undefined || (retry.inputResponses === undefined && retry.requestState === undefined)) return params;
+  return {
+    ...params,
+    ...(retry.inputResponses === undefined ? {} : { inputResponses: retry.inputResponses }),
+    ...(retry.requestState === undefined ? {} : { requestState: retry.requestState }),
+  };
+}
+
+function isInputRequired(raw: unknown): raw is { inputRequests?: unknown; requestState?: unknown } {
+  return (raw as { resultType?: unknown } | null)?.resultType === "input_required";
+}
+
+/** A server's input_required, handed back as it came (the caller asked for it: InvokeOptions.inputRequired). */
+function inputRequiredResult(
+  outcome: CallOutcomeContext,
+  start: number,
+  raw: { inputRequests?: unknown; requestState?: unknown },
+  name: string,
+): MCPToolResult {
+  const inputRequests =
+    typeof raw.inputRequests === "object" && raw.inputRequests !== null
+      ? (raw.inputRequests as Record<string, unknown>)
+      : {};
+  return {
+    ...failure(
+      outcome,
+      start,
+      "input_required",
+      `input required: tool "${name}" on MCP server "${outcome.serverName}" asks for input before it answers (${Object.keys(inputRequests).join(", ") || "no request, state only"})`,
+    ),
+    inputRequired: {
+      inputRequests,
+      ...(typeof raw.requestState === "string" ? { requestState: raw.requestState } : {}),
+    },
+  };
 }

@@ -32,6 +32,8 @@ export interface ServeCommandOptions {
   connectTimeoutMs?: number;
   /** Each HTTP session gets its own upstream connections, at most this many sessions at once. */
   upstreamPerClient?: number;
+  /** The environment variable holding the secret every copy shares to seal passed-on requestStates. */
+  requestStateKeyEnv?: string;
 }
 
 /** What `serve` uses of `@mcp-tool-adapter/gateway` (its public entry). */
@@ -87,6 +89,12 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
         "give each HTTP session its own upstream servers (at most <max-sessions> sessions at once)",
       ).argParser(Number),
     )
+    .addOption(
+      new Option(
+        "--request-state-key-env <var>",
+        "environment variable holding the secret (32+ characters) every gateway copy shares for 2026-07-28 retries",
+      ),
+    )
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(
         await runServeCommand(context, {
@@ -107,6 +115,7 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
           ...(flags.approval === undefined ? {} : { approval: flags.approval as ServeCommandOptions["approval"] }),
           ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout as number }),
           ...(flags.upstreamPerClient === undefined ? {} : { upstreamPerClient: flags.upstreamPerClient as number }),
+          ...(flags.requestStateKeyEnv === undefined ? {} : { requestStateKeyEnv: flags.requestStateKeyEnv as string }),
         }),
       );
     });
@@ -145,6 +154,14 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
     context.err(`--token-env ${options.tokenEnv}: that environment variable is empty; set it to the bearer token.`);
     return EXIT_USAGE;
   }
+  const requestStateKey =
+    options.requestStateKeyEnv === undefined ? undefined : context.env[options.requestStateKeyEnv];
+  if (options.requestStateKeyEnv !== undefined && (requestStateKey === undefined || requestStateKey.length < 32)) {
+    context.err(
+      `--request-state-key-env ${options.requestStateKeyEnv}: that environment variable must hold a secret of at least 32 characters, the same for every gateway copy.`,
+    );
+    return EXIT_USAGE;
+  }
   if ((options.oauthIssuer === undefined) !== (options.oauthResource === undefined)) {
     context.err(
       "--oauth-issuer and --oauth-resource go together: the issuer whose tokens are accepted, and this gateway's URL.",
@@ -175,6 +192,7 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
     ...(options.upstreamPerClient === undefined
       ? {}
       : { upstreamPerClient: { maxSessions: options.upstreamPerClient } }),
+    ...(requestStateKey === undefined ? {} : { requestStateKey }),
     logger: stderrLogger(context),
   });
   const report = await gateway.start();

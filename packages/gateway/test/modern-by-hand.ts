@@ -1,0 +1,74 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+} from "@modelcontextprotocol/server";
+
+// A 2026-07-28 tools/call written by hand (plain fetch, the envelope in `_meta`): for the retries a
+// real client would never send (forged or altered states, retries on another copy, stale states).
+
+/** The JSON-RPC answer of one call: its result (a tool result, or input_required) or its error. */
+export interface ModernAnswer {
+  result?: { resultType?: string; requestState?: string; inputRequests?: Record<string, unknown> } & Record<
+    string,
+    unknown
+  >;
+  error?: { code: number; message: string; data?: { code?: string } & Record<string, unknown> };
+}
+
+export interface ModernCallByHand {
+  /** The gateway's (or a copy's) MCP endpoint. */
+  readonly url: string;
+  readonly name: string;
+  readonly arguments?: Record<string, unknown>;
+  /** Extra params: `requestState`, `inputResponses`. */
+  readonly extra?: Record<string, unknown>;
+  /** The client capabilities in the envelope; default elicitation (form). */
+  readonly capabilities?: Record<string, unknown>;
+}
+
+let nextId = 1_000;
+
+export async function callToolByHand(call: ModernCallByHand): Promise<ModernAnswer> {
+  const response = await fetch(call.url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": call.name,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: ++nextId,
+      method: "tools/call",
+      params: {
+        name: call.name,
+        arguments: call.arguments ?? {},
+        _meta: {
+          [PROTOCOL_VERSION_META_KEY]: "2026-07-28",
+          [CLIENT_INFO_META_KEY]: { name: "by-hand", version: "1" },
+          [CLIENT_CAPABILITIES_META_KEY]: call.capabilities ?? { elicitation: { form: {} } },
+        },
+        ...call.extra,
+      },
+    }),
+  });
+  const text = await response.text();
+  // JSON, or one SSE event carrying the answer.
+  const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
+  return JSON.parse(json) as ModernAnswer;
+}
+
+/** The state and first question key of an `input_required` answer; fails the test when it is none. */
+export function questionOf(answer: ModernAnswer): { state: string; key: string } {
+  if (answer.result?.resultType !== "input_required") {
+    throw new Error(`expected an input_required result, got ${JSON.stringify(answer)}`);
+  }
+  const key = Object.keys(answer.result.inputRequests ?? {})[0];
+  const state = answer.result.requestState;
+  if (typeof state !== "string" || key === undefined)
+    throw new Error(`no state or question in ${JSON.stringify(answer)}`);
+  return { state, key };
+}
