@@ -141,6 +141,13 @@ export class ServerSetGateway implements Gateway {
         `maxCallsAwaitingInput must be a whole number of at least 0, and it is ${String(maxWaiting)}.`,
       );
     }
+    const inputTimeout = options.inputTimeoutMs;
+    if (inputTimeout !== undefined && (!Number.isInteger(inputTimeout) || inputTimeout < 1)) {
+      throw new GatewayError(
+        "GATEWAY_OPTIONS_INVALID",
+        `inputTimeoutMs must be a whole number of milliseconds of at least 1, and it is ${String(inputTimeout)}.`,
+      );
+    }
     this.#logger = options.logger;
     // An empty roots list declares the roots capability to each upstream, so a downstream client's roots can be passed up later.
     this.#configuredRoots = new Set(names.filter((name) => options.servers[name]?.roots !== undefined));

@@ -1,7 +1,10 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGateway, GatewayError, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { everythingStdioServer } from "@mcp-tool-adapter/test-servers";
-import { callToolByHand, questionOf } from "./modern-by-hand.js";
+import { createTempDirectory, everythingStdioServer } from "@mcp-tool-adapter/test-servers";
+import { startGateway, stopProcess } from "./balancer.js";
+import { callToolByHand, questionOf, type ModernAnswer } from "./modern-by-hand.js";
 
 // maxCallsAwaitingInput: server-everything's elicitation and sampling tools (a 2025-era upstream over
 // a real stdio pipe) asked by 2026-07-28 calls written by hand, with room for one waiting call. Two
@@ -93,6 +96,83 @@ describe("maxCallsAwaitingInput", () => {
       }
       expect(thrown).toBeInstanceOf(GatewayError);
       expect((thrown as GatewayError).code).toBe("GATEWAY_OPTIONS_INVALID");
+    }
+  });
+});
+
+describe("serve --max-calls-awaiting-input <n> --input-timeout <ms>", () => {
+  it(
+    "passes both to the gateway: a second waiting call is refused, and the first one's slot frees when its wait times out",
+    { timeout: 180_000 },
+    async () => {
+      const directory = await createTempDirectory("gateway-serve-waits-");
+      const configFile = join(directory.path, "mcp.json");
+      const { one, two } = SERVERS;
+      await writeFile(configFile, JSON.stringify({ mcpServers: { one, two } }));
+      const served = await startGateway(configFile, "w1", [
+        "--max-calls-awaiting-input",
+        "1",
+        "--input-timeout",
+        "1500",
+      ]);
+      try {
+        const url = `http://127.0.0.1:${served.port}/mcp`;
+        const first = questionOf(await callToolByHand({ url, name: ELICIT_ONE }));
+        const refused = await callToolByHand({ url, name: ELICIT_TWO });
+        expect(refused.error?.data?.code).toBe("TOO_MANY_CALLS_AWAITING_INPUT");
+        expect(refused.error?.data?.["limit"]).toBe(1);
+
+        // Nobody answers the first question: after --input-timeout the gateway gives that call up,
+        // which frees its slot (polled: a loaded machine may fire the timer late).
+        let next: ModernAnswer | undefined;
+        for (let attempt = 0; attempt < 60; attempt += 1) {
+          const answer = await callToolByHand({ url, name: ELICIT_TWO });
+          if (answer.result?.resultType === "input_required") {
+            next = answer;
+            break;
+          }
+          expect(answer.error?.data?.code).toBe("TOO_MANY_CALLS_AWAITING_INPUT");
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+        expect(next?.result?.resultType).toBe("input_required");
+
+        const late = await callToolByHand({
+          url,
+          name: ELICIT_ONE,
+          extra: {
+            requestState: first.state,
+            inputResponses: { [first.key]: { action: "accept", content: { name: "Too late" } } },
+          },
+        });
+        expect(late.error?.data?.code).toBe("REQUEST_STATE_UNKNOWN");
+      } finally {
+        await stopProcess(served.process);
+        await directory.remove();
+      }
+    },
+  );
+
+  it("refuses a value the gateway cannot take, naming it", { timeout: 120_000 }, async () => {
+    const directory = await createTempDirectory("gateway-serve-waits-");
+    const configFile = join(directory.path, "mcp.json");
+    await writeFile(configFile, JSON.stringify({ mcpServers: { one: SERVERS.one } }));
+    try {
+      for (const [flag, value, named] of [
+        ["--max-calls-awaiting-input", "-1", "maxCallsAwaitingInput"],
+        ["--input-timeout", "soon", "inputTimeoutMs"],
+      ] as const) {
+        const failed = await startGateway(configFile, "w2", [flag, value]).then(
+          async (running) => {
+            await stopProcess(running.process);
+            return undefined;
+          },
+          (error: unknown) => error,
+        );
+        expect(String(failed)).toMatch(/gateway exited \(1\)/);
+        expect(String(failed)).toContain(named);
+      }
+    } finally {
+      await directory.remove();
     }
   });
 });

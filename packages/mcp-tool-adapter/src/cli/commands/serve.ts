@@ -34,6 +34,10 @@ export interface ServeCommandOptions {
   upstreamPerClient?: number;
   /** The environment variable holding the secret every copy shares to seal passed-on requestStates. */
   requestStateKeyEnv?: string;
+  /** How long a 2026-07-28 call waits for its client's answer to an upstream's question (the gateway's inputTimeoutMs). */
+  inputTimeoutMs?: number;
+  /** How many 2026-07-28 calls may wait for their client's answer at once (the gateway's maxCallsAwaitingInput). */
+  maxCallsAwaitingInput?: number;
 }
 
 /** What `serve` uses of `@mcp-tool-adapter/gateway` (its public entry). */
@@ -95,6 +99,18 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
         "environment variable holding the secret (32+ characters) every gateway copy shares for 2026-07-28 retries",
       ),
     )
+    .addOption(
+      new Option(
+        "--input-timeout <ms>",
+        "how long a 2026-07-28 call waits for its client's answer to an upstream's question (default 300000)",
+      ).argParser(Number),
+    )
+    .addOption(
+      new Option(
+        "--max-calls-awaiting-input <n>",
+        "how many 2026-07-28 calls may wait for their client's answer at once (default 100; 0 refuses every wait)",
+      ).argParser(Number),
+    )
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(
         await runServeCommand(context, {
@@ -116,6 +132,10 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
           ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout as number }),
           ...(flags.upstreamPerClient === undefined ? {} : { upstreamPerClient: flags.upstreamPerClient as number }),
           ...(flags.requestStateKeyEnv === undefined ? {} : { requestStateKeyEnv: flags.requestStateKeyEnv as string }),
+          ...(flags.inputTimeout === undefined ? {} : { inputTimeoutMs: flags.inputTimeout as number }),
+          ...(flags.maxCallsAwaitingInput === undefined
+            ? {}
+            : { maxCallsAwaitingInput: flags.maxCallsAwaitingInput as number }),
         }),
       );
     });
@@ -193,6 +213,7 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
       ? {}
       : { upstreamPerClient: { maxSessions: options.upstreamPerClient } }),
     ...(requestStateKey === undefined ? {} : { requestStateKey }),
+    ...pick(options, ["inputTimeoutMs", "maxCallsAwaitingInput"]),
     logger: stderrLogger(context),
   });
   const report = await gateway.start();
