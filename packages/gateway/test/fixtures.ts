@@ -1,4 +1,7 @@
 import { writeFile } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { afterAll, beforeAll } from "vitest";
+import { createGateway, type Gateway } from "../src/index.js";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import type { ServerEntries } from "mcp-tool-adapter";
@@ -42,3 +45,48 @@ export async function realUpstreams(
 export const CLI_BIN = fileURLToPath(new URL("../../mcp-tool-adapter/bin/mcp-tool-adapter.mjs", import.meta.url));
 /** The gateway package's own directory: the CLI finds `@mcp-tool-adapter/gateway` from here. */
 export const GATEWAY_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+/** A gateway in this process over real upstreams, for one test file: started before its tests, closed after them. */
+export interface GatewayForFile {
+  readonly gateway: Gateway;
+  readonly upstreams: Upstreams;
+}
+
+export function gatewayForFile(names: Parameters<typeof realUpstreams>[0]): GatewayForFile {
+  let started: GatewayForFile | undefined;
+  beforeAll(async () => {
+    const upstreams = await realUpstreams(names);
+    const gateway = createGateway({ servers: upstreams.servers });
+    started = { gateway, upstreams };
+    await gateway.start();
+  }, 120_000);
+  afterAll(async () => {
+    await started?.gateway.close();
+    await started?.upstreams.remove();
+  }, 60_000);
+  const current = (): GatewayForFile => {
+    if (started === undefined) throw new Error("the gateway starts in beforeAll: use it inside a test");
+    return started;
+  };
+  return {
+    get gateway() {
+      return current().gateway;
+    },
+    get upstreams() {
+      return current().upstreams;
+    },
+  };
+}
+
+/** The non-empty lines written to `stream` so far, kept up to date as it is written. */
+export function linesOf(stream: Readable): string[] {
+  const lines: string[] = [];
+  let buffered = "";
+  stream.setEncoding("utf8").on("data", (chunk: string) => {
+    buffered += chunk;
+    const parts = buffered.split("\n");
+    buffered = parts.pop() ?? "";
+    lines.push(...parts.filter((line) => line.length > 0));
+  });
+  return lines;
+}

@@ -1,9 +1,9 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { PassThrough } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CallToolRequestSchema, CallToolResultSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createGateway, listenHttp, serveStdio, type Gateway } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { listenHttp, serveStdio } from "../src/index.js";
+import { gatewayForFile, linesOf } from "./fixtures.js";
 
 // Issue 34: the gateway adds no more than one parse and one serialization per message. A tools/call
 // goes client → gateway → server-everything (real stdio) and back; the gateway, in this process,
@@ -15,33 +15,14 @@ import { realUpstreams, type Upstreams } from "./fixtures.js";
 const MARKER = "parse-count-probe";
 const CALLS = 20;
 
-let upstreams: Upstreams;
-let gateway: Gateway;
-
-beforeAll(async () => {
-  upstreams = await realUpstreams(["everything"]);
-  gateway = createGateway({ servers: upstreams.servers });
-  await gateway.start();
-}, 120_000);
-
-afterAll(async () => {
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = gatewayForFile(["everything"]);
 
 describe("parses and serializations per message", () => {
   it("parses and serializes each tools/call request and its answer once in the gateway", async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const lines: string[] = [];
-    let buffered = "";
-    stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      buffered += chunk;
-      const parts = buffered.split("\n");
-      buffered = parts.pop() ?? "";
-      lines.push(...parts.filter((line) => line.length > 0));
-    });
-    const served = await serveStdio(gateway, { stdin, stdout });
+    const lines = linesOf(stdout);
+    const served = await serveStdio(running.gateway, { stdin, stdout });
     // Answers are told apart from the upstream's log notifications without parsing them (a parse here would be counted).
     const answered = (): string[] => lines.filter((text) => text.includes('"id":'));
     const wait = async (count: number): Promise<void> => {
@@ -91,7 +72,7 @@ describe("parses and serializations per message", () => {
   }, 60_000);
 
   it("parses and serializes each tools/call request and its answer once over HTTP too", async () => {
-    const http = await listenHttp(gateway);
+    const http = await listenHttp(running.gateway);
     try {
       const headers: Record<string, string> = {
         "content-type": "application/json",

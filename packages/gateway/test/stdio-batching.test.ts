@@ -1,26 +1,14 @@
 import { PassThrough } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, serveStdio, type Gateway } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { describe, expect, it } from "vitest";
+import { serveStdio } from "../src/index.js";
+import { gatewayForFile, linesOf } from "./fixtures.js";
 
 // The gateway's stdio side writes the answers that are ready in the same tick as one write: 30
 // calls sent in one chunk (as a host with calls in flight sends them) all come back, each once;
 // 30 answers the gateway gives at once (unknown tools: no upstream round trip, so all are ready in
 // the same tick whatever the machine's load) leave in one write, not thirty. server-everything
 // behind it over real stdio.
-let upstreams: Upstreams;
-let gateway: Gateway;
-
-beforeAll(async () => {
-  upstreams = await realUpstreams(["everything"]);
-  gateway = createGateway({ servers: upstreams.servers });
-  await gateway.start();
-}, 120_000);
-
-afterAll(async () => {
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = gatewayForFile(["everything"]);
 
 describe("the stdio side with many calls in flight", () => {
   it("answers every call once, writing ready answers together", async () => {
@@ -32,15 +20,8 @@ describe("the stdio side with many calls in flight", () => {
       writes += 1;
       return write(...args);
     }) as typeof stdout.write;
-    const lines: string[] = [];
-    let buffered = "";
-    stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      buffered += chunk;
-      const parts = buffered.split("\n");
-      buffered = parts.pop() ?? "";
-      lines.push(...parts.filter((line) => line.length > 0));
-    });
-    const served = await serveStdio(gateway, { stdin, stdout });
+    const lines = linesOf(stdout);
+    const served = await serveStdio(running.gateway, { stdin, stdout });
     const send = (message: object): void => {
       stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
     };
@@ -84,15 +65,8 @@ describe("the stdio side with many calls in flight", () => {
   it("skips lines that are not JSON-RPC, leaves malformed calls to the SDK's checks, and goes on", async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    const lines: string[] = [];
-    let buffered = "";
-    stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      buffered += chunk;
-      const parts = buffered.split("\n");
-      buffered = parts.pop() ?? "";
-      lines.push(...parts.filter((line) => line.length > 0));
-    });
-    const served = await serveStdio(gateway, { stdin, stdout });
+    const lines = linesOf(stdout);
+    const served = await serveStdio(running.gateway, { stdin, stdout });
     const answer = async (id: number): Promise<{ result?: { content: unknown[] }; error?: { code: number } }> => {
       const deadline = Date.now() + 30_000;
       for (;;) {

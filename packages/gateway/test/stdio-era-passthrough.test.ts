@@ -1,26 +1,14 @@
 import { PassThrough } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, serveStdio, type Gateway } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { describe, expect, it } from "vitest";
+import { serveStdio } from "../src/index.js";
+import { gatewayForFile } from "./fixtures.js";
 
 // Once a stream connection is pinned to the 2025 era, its messages go from the wire to the session
 // directly instead of through the SDK's era entry (WireTap). The switch happens while the entry may
 // still hold queued messages: a client that sends its whole opening (initialize, initialized, a
 // listing, calls) in one chunk must get every answer once, in a session that works afterwards, and
 // the connection must still close when stdin ends. server-everything behind it over real stdio.
-let upstreams: Upstreams;
-let gateway: Gateway;
-
-beforeAll(async () => {
-  upstreams = await realUpstreams(["everything"]);
-  gateway = createGateway({ servers: upstreams.servers });
-  await gateway.start();
-}, 120_000);
-
-afterAll(async () => {
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = gatewayForFile(["everything"]);
 
 interface Answer {
   id: number;
@@ -45,7 +33,7 @@ describe("a 2025 client over stdio, after the era is pinned", () => {
       buffered = parts.pop() ?? "";
       for (const line of parts) if (line.length > 0) answers.push(JSON.parse(line) as Answer);
     });
-    const served = await serveStdio(gateway, { stdin, stdout });
+    const served = await serveStdio(running.gateway, { stdin, stdout });
     const line = (message: object): string => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
     const call = (id: number): string =>
       line({ id, method: "tools/call", params: { name: "echo", arguments: { message: `call ${id}` } } });
