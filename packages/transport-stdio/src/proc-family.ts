@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from "node:fs";
 import type { FamilyMembers, ProcessFamily, ProcessFamilyStrategy } from "./process-family-types.js";
 import { signalProcessGroup } from "./process-group.js";
 import {
@@ -222,9 +223,22 @@ function sendSignal(pid: number, signal: NodeJS.Signals): void {
 }
 
 /**
- * 16 random bytes as hex, from the global Web Crypto: node:crypto, imported at module load, cost
- * every import of this package 8-12 ms; the global loads its parts on first use, at a spawn.
+ * 16 random bytes as hex, read from the kernel's /dev/urandom (this family runs only where /proc
+ * is, so on Linux): three system calls, where the first Web Crypto call of a process loads
+ * webcrypto's modules, 5-9 ms of CPU inside `connect()` before the server is spawned (and
+ * node:crypto, imported at module load, cost every import of this package 8-12 ms). Web Crypto
+ * stays the fallback for a sandbox without /dev/urandom.
  */
 function randomHexToken(): string {
+  const bytes = Buffer.alloc(16);
+  let fd: number | undefined;
+  try {
+    fd = openSync("/dev/urandom", "r");
+    if (readSync(fd, bytes, 0, bytes.length, null) === bytes.length) return bytes.toString("hex");
+  } catch {
+    // Not readable here: Web Crypto below.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
   return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16))).toString("hex");
 }
