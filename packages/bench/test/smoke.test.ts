@@ -68,6 +68,7 @@ const EXPECTED_FIGURES = [
   "server-set.connect.solo",
   "server-set.connect.parallel-over-solo",
   "server-set.floor.connect.parallel",
+  "server-set.floor.connect.parallel.cpu",
   "server-set.floor.connect.solo",
   "server-set.floor.connect.parallel-over-solo",
   "server-set.connect.parallel-vs-floor",

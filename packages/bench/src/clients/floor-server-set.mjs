@@ -3,7 +3,8 @@
 // waits for the answer and sends the initialized notification; nothing else (no listing, no
 // validation, no process families). The server-set scenario runs it as the floor of
 // MCPServerSet.connect(): first each server alone, one after another, then all of them in
-// parallel. Prints one JSON line: { soloConnectMs: number[], parallelConnectMs: number }.
+// parallel. Prints one JSON line: { soloConnectMs: number[], parallelConnectMs: number,
+// parallelConnectCpuMs: number }.
 // A server that fails to connect (exits, answers with an error, misses the deadline) fails the
 // run (exit 1, the reason on stderr), so the floor cannot look fast by failing.
 //
@@ -89,13 +90,15 @@ async function measure() {
     soloConnectMs.push(performance.now() - started);
     await stop(server);
   }
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const connected = await Promise.allSettled(names.map(connect));
   const parallelConnectMs = performance.now() - started;
+  const spent = process.cpuUsage(cpu);
   await Promise.all(connected.filter((each) => each.status === "fulfilled").map((each) => stop(each.value)));
   const failed = connected.filter((each) => each.status === "rejected");
   if (failed.length > 0) throw new Error(failed.map((each) => each.reason.message).join("\n"));
-  return { soloConnectMs, parallelConnectMs };
+  return { soloConnectMs, parallelConnectMs, parallelConnectCpuMs: (spent.user + spent.system) / 1000 };
 }
 
 measure().then(

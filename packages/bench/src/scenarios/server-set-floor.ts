@@ -12,6 +12,8 @@ export interface ServerSetFloorResult {
   readonly soloConnectMs: readonly number[];
   /** All of them connected in parallel. */
   readonly parallelConnectMs: number;
+  /** This process's CPU during that parallel connect (spawns and handshakes). */
+  readonly parallelConnectCpuMs: number;
 }
 
 /**
@@ -31,7 +33,11 @@ export async function runServerSetFloorSide(job: ServerSetFloorJob): Promise<Ser
   });
   if (code !== 0) throw new Error(`the server-set floor side exited with ${code}: ${errors.trim()}`);
   const result = JSON.parse(output) as ServerSetFloorResult;
-  if (result.soloConnectMs.length !== job.servers || !(result.parallelConnectMs > 0))
+  if (
+    result.soloConnectMs.length !== job.servers ||
+    !(result.parallelConnectMs > 0) ||
+    !(result.parallelConnectCpuMs > 0)
+  )
     throw new Error(`the server-set floor side printed an incomplete result: ${output.trim()}`);
   return result;
 }

@@ -130,6 +130,13 @@ export async function runServerSetScenario(context: BenchContext): Promise<Figur
       note: "floor-server-set.mjs, a fresh plain Node process per round, rotated with ours: spawn, initialize, initialized, nothing else (no listing, no process families)",
     }),
     single({
+      id: "server-set.floor.connect.parallel.cpu",
+      group,
+      label: "floor: client CPU of that parallel connect, per server",
+      unit: "ms",
+      value: pickFloor((r) => r.parallelConnectCpuMs / settings.serverSetServers),
+    }),
+    single({
       id: "server-set.floor.connect.solo",
       group,
       label: "floor: slowest single connect, each server alone",
