@@ -395,15 +395,18 @@ export class StdioTransport implements Transport {
     }
     this.#state = "closing";
     this.#stopSnapshots();
-    // Found while the server still runs: a child it started with a scrubbed environment is only
-    // recognisable as its child, which it stops being when the server exits on stdin EOF.
-    const known = this.#exit === undefined ? this.#family.find() : undefined;
+    // Noted while the server still runs: a child it started with a scrubbed environment is only
+    // recognisable as its child, which it stops being when the server exits on stdin EOF. A
+    // snapshot reads the family's `children` files only; the token and group members it does
+    // not list keep their token and group, and the scan after the exit finds them. (A whole
+    // /proc scan here held the EOF back by 4-8 ms on every close, `call`'s exit included.)
+    if (this.#exit === undefined) this.#rememberFamily();
     // The polite way first (the MCP spec's shutdown order): end stdin and let the server exit.
     // What was sent before close() still goes out first.
     this.#flush();
     child.stdin.end();
     await untilOrAfter(this.#leaderExited, this.#killGraceMs);
-    await this.#terminateFamily(known);
+    await this.#terminateFamily();
     // The family is gone from /proc, but Node may not have delivered the leader's exit event yet:
     // wait for it too (it is sure to come), so `exit` is known once close() resolves.
     await Promise.all([

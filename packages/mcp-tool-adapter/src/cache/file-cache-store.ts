@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { lstat, mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { lstatSync, readFileSync } from "node:fs";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CacheStore, Logger } from "@mcp-tool-adapter/adapter";
@@ -46,11 +47,18 @@ class FileCacheStore implements CacheStore {
     this.#logger = logger;
   }
 
-  async get(key: string): Promise<string | undefined> {
+  // Read synchronously: a local file, on `call`'s path between the server's initialize
+  // answer and the call; each fs.promises step is a thread-pool round trip (five for lstat and
+  // readFile), the first of which starts the pool, while the server waits for the next request.
+  get(key: string): Promise<string | undefined> {
+    return Promise.resolve(this.#readNow(key));
+  }
+
+  #readNow(key: string): string | undefined {
     const path = this.#path(key);
     let info;
     try {
-      info = await lstat(path);
+      info = lstatSync(path);
     } catch {
       return undefined;
     }
@@ -60,7 +68,7 @@ class FileCacheStore implements CacheStore {
       return undefined;
     }
     try {
-      return await readFile(path, "utf8");
+      return readFileSync(path, "utf8");
     } catch (error) {
       this.#logger?.debug?.(`Cache file ${path} could not be read`, { path, error });
       return undefined;

@@ -1,3 +1,4 @@
+import { isatty } from "node:tty";
 import picocolors from "picocolors";
 import type { MCPEngine } from "@mcp-tool-adapter/adapter";
 import type { ServerSetAdapterFactory } from "../server-set/types.js";
@@ -87,7 +88,9 @@ export function createCliContext(io: CliIO): CliContext {
     loadEngine2026:
       io.loadEngine2026 ?? (async (cwd) => (await import("./engine-2026-loader.js")).loadInstalledEngine2026(cwd)),
     ...(io.now === undefined ? {} : { now: io.now }),
-    stdinIsTTY: io.stdinIsTTY ?? process.stdin.isTTY,
+    // isatty(0), not process.stdin.isTTY: the getter builds a stream over fd 0 (a pipe handle when
+    // stdin is a pipe) that a command which never reads stdin, like `call`, has no use for.
+    stdinIsTTY: io.stdinIsTTY ?? isatty(0),
     ...(io.showAuthorizationUrl === undefined ? {} : { showAuthorizationUrl: io.showAuthorizationUrl }),
     confirm: io.confirm ?? confirmOnTerminal,
     out: (line = "") => stdout.write(`${line}\n`),

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
 import { loadConfigFile, type MCPServersConfig } from "../config-file/load-config-file.js";
@@ -35,5 +36,13 @@ export function loadSelectedConfig(context: CliContext, selection: ServerSelecti
   const servers =
     selection.servers === undefined || selection.servers.length === 0 ? {} : { servers: selection.servers };
   const source = selectConfigSource(context, selection.config);
-  return loadConfigFile(source.file, { env: source.env, ...servers });
+  return loadConfigFile(source.file, { env: source.env, readFile: readTextNow, ...servers });
+}
+
+/**
+ * The CLI reads its small local files synchronously: `call` does so while its server starts, and
+ * fs.promises would start Node's thread pool (four threads) and wait on it for each step.
+ */
+function readTextNow(file: string): Promise<string> {
+  return Promise.resolve(readFileSync(file, "utf8"));
 }

@@ -1,4 +1,5 @@
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
 import type { ServerToolPins } from "@mcp-tool-adapter/adapter";
 import { describeCause, MCPToolAdapterError } from "@mcp-tool-adapter/core";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
@@ -25,11 +26,19 @@ export class MCPToolLockError extends MCPToolAdapterError<MCPToolLockErrorCode> 
   }
 }
 
+/**
+ * A small local file read synchronously: `call` reads the lock while its server starts, and
+ * fs.promises would start Node's thread pool and wait on it for each step (open, stat, read, close).
+ */
+function readTextNow(path: string): Promise<string> {
+  return Promise.resolve(readFileSync(path, "utf8"));
+}
+
 /** Reads a lock file; undefined when it does not exist. Throws MCPToolLockError when it is unreadable or malformed. */
 export async function readToolLock(path: string): Promise<ToolLock | undefined> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readTextNow(path);
   } catch (error) {
     if ((error as { code?: unknown }).code === "ENOENT") return undefined;
     throw new MCPToolLockError("LOCK_UNREADABLE", `Cannot read the tool lock file ${path}: ${describeCause(error)}.`, {
