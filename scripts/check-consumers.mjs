@@ -343,7 +343,10 @@ for (const installed of [installedByNpm, installedByPnpm]) {
     }
   });
 
-  if (umbrella !== undefined) await runUmbrellaScript(manager.name, dir);
+  if (umbrella !== undefined) {
+    await runUmbrellaScript(manager.name, dir);
+    await runInstalledCli(manager.name, dir);
+  }
   // Types only where nothing is hoisted: what npm's flat layout would add is already seen here,
   // and the nodenext run checks every .d.ts of the MCP SDK (40 s of CPU).
   if (manager.types)
@@ -411,6 +414,52 @@ console.log(JSON.stringify(await globalThis.resolvedModuleUrls()));
     "mcp-tool-adapter",
     "lazy loading (the stdio script loads no CLI, HTTP transport, OAuth, model-tools or config-file code)",
     notNeeded.length > 0 ? `loaded: ${notNeeded.join(", ")}` : undefined,
+  );
+}
+
+/**
+ * The installed `mcp-tool-adapter` command: its bin runs the published dist/cli/main.js (one
+ * file, bundled after the build; see the package's scripts/bundle-cli-entry.mjs), so this is the
+ * one place that build is run as a user runs it: `--help`, then a write and a read against real
+ * server-memory through a JSON config, each exiting by itself.
+ */
+async function runInstalledCli(manager, dir) {
+  const bin = resolveBin("mcp-tool-adapter", dir);
+  const configFile = join(dir, "cli-mcp.json");
+  const memoryFile = join(dir, "cli-memory.jsonl");
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      mcpServers: {
+        memory: { command: process.execPath, args: [serverMemoryEntry], env: { MEMORY_FILE_PATH: memoryFile } },
+      },
+    }),
+  );
+  const help = await run(process.execPath, [bin, "--help"], { cwd: dir });
+  record(
+    manager,
+    "mcp-tool-adapter",
+    "bin --help",
+    help.code === 0 && help.stdout.includes("call") ? undefined : describeRun(help),
+  );
+  const entities = JSON.stringify({
+    entities: [{ name: "from-the-bin", entityType: "check", observations: ["written by call"] }],
+  });
+  const write = await run(
+    process.execPath,
+    [bin, "call", "memory/create_entities", "--config", configFile, "--args", entities, "--yes"],
+    { cwd: dir },
+  );
+  const read = await run(process.execPath, [bin, "call", "memory/read_graph", "--config", configFile], { cwd: dir });
+  record(
+    manager,
+    "mcp-tool-adapter",
+    "bin call (server-memory over stdio: a write, then a read that sees it)",
+    write.code !== 0
+      ? describeRun(write)
+      : read.code === 0 && read.stdout.includes("from-the-bin")
+        ? undefined
+        : describeRun(read),
   );
 }
 
