@@ -344,7 +344,7 @@ export class MCPToolAdapter {
    * Calls a tool. Throws MCPNotConnectedError when not connected; every other failure is a
    * result with `success: false`, an `error` message and an `errorKind`.
    */
-  invoke(name: string, args: Record<string, unknown> = {}, options: InvokeOptions = {}): Promise<MCPToolResult> {
+  invoke(name: string, args: Record<string, unknown> = {}, options?: InvokeOptions): Promise<MCPToolResult> {
     return this.#calls.invoke(name, args, options);
   }
 }

@@ -13,6 +13,12 @@ export class ConnectionLost extends Error {
   }
 }
 
+/** What Session.requestThen() hands a request's outcome to (each called unbound, as `then` calls them). */
+export interface RequestSettlement<T> {
+  readonly answered: (value: unknown) => T;
+  readonly failed: (error: unknown) => T;
+}
+
 /** A request in flight through the wrapper; `close` settles it at once when the session goes away. */
 interface PendingRequest {
   close(why: string): void;
@@ -91,6 +97,26 @@ export class Session {
         },
       );
     });
+  }
+
+  /**
+   * request() with its outcome handed straight to `settle`: the answer to `answered`, the failure
+   * (as request() would reject with it) to `failed`. The engine's promise is followed once, so the
+   * caller's result is one promise turn after the answer, where `request().then()` takes two: on
+   * a sequential call that turn sits between the answer's bytes and the caller.
+   */
+  requestThen<T>(
+    request: MCPEngineMessage,
+    options: MCPEngineRequestOptions,
+    callerSignal: AbortSignal | undefined,
+    settle: RequestSettlement<T>,
+  ): Promise<T> {
+    const { connection } = this;
+    if (this.state !== "open" || connection.abandonRequests === undefined)
+      return this.request(request, options, callerSignal).then(settle.answered, settle.failed);
+    return connection
+      .request(request, callerSignal === undefined ? options : { ...options, signal: callerSignal })
+      .then(settle.answered, (error: unknown) => settle.failed(this.#failed(this, error)));
   }
 
   /** Marks the session closed and settles every request in flight with a ConnectionLost carrying `why`. */

@@ -48,6 +48,7 @@ export {
 } from "./json-rpc-check.js";
 export { cutOffByProxy, jsonRpcErrorIn, type HttpErrorAnswer, type JsonRpcErrorAnswer } from "./http-error-answer.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
+export { SENT_AT_ONCE } from "./sent-at-once.js";
 export { untilAborted } from "./until-aborted.js";
 export type {
   MCPClientRequestContext,

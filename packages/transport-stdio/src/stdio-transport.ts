@@ -2,7 +2,7 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
-import { describeCause } from "@mcp-tool-adapter/core";
+import { describeCause, isPlainJsonRpcResultOrCall, SENT_AT_ONCE } from "@mcp-tool-adapter/core";
 import { markParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { assertStdioServerConfig } from "./config-check.js";
 import type { StdioServerConfig } from "./config.js";
@@ -235,14 +235,10 @@ export class StdioTransport implements Transport {
     const line = `${JSON.stringify(message)}\n`;
     let batch = this.#outgoing;
     if (batch === undefined) {
-      batch = new OutgoingBatch(child);
       // A lone message (a sequential call, the next page of a listing) is written at once: waiting
       // for the end of the tick would put whatever else the tick does ahead of the server's work.
-      if (!this.#answersArriveTogether) {
-        batch.text = line;
-        this.#write(batch);
-        return batch.written;
-      }
+      if (!this.#answersArriveTogether) return this.#writeNow(child, line);
+      batch = new OutgoingBatch(child);
       this.#outgoing = batch;
       process.nextTick(this.#flushOutgoing);
     }
@@ -265,11 +261,43 @@ export class StdioTransport implements Transport {
   }
 
   #write(batch: OutgoingBatch): void {
-    const { child } = batch;
-    child.stdin.write(batch.text, (error) => {
-      if (!error) batch.resolve();
-      else void this.#exitOrGiveUp(child).then(() => batch.reject(this.#writeFailed(error)));
+    batch.child.stdin.write(batch.text, (error) => {
+      this.#settle(batch, error);
     });
+  }
+
+  /**
+   * Writes one message now. When the pipe takes it whole at once (the usual case) it is written
+   * with no callback: a write callback costs Node a nextTick and a tick-info object per write, on
+   * the path of every sequential call. Otherwise (the pipe is full, the write failed) its promise
+   * settles as a batch's does.
+   */
+  #writeNow(child: ChildProcessWithoutNullStreams, line: string): Promise<void> {
+    const { stdin } = child;
+    // Something still queued (or a closed stream): the write must wait its turn, with a callback.
+    if (stdin.writableLength > 0 || !stdin.writable) return this.#writeBatch(child, line);
+    stdin.write(line);
+    // Nothing left in the stream's queue and no error: the bytes are in the pipe.
+    if (stdin.writableLength === 0 && stdin.errored === null) return SENT_AT_ONCE;
+    const batch = new OutgoingBatch(child);
+    const failed = stdin.errored;
+    if (failed !== null) this.#settle(batch, failed);
+    // Part of it waits for the pipe: an empty write queued behind it reports when it is through
+    // (a stream calls its write callbacks in order).
+    else stdin.write("", (error) => this.#settle(batch, error));
+    return batch.written;
+  }
+
+  #writeBatch(child: ChildProcessWithoutNullStreams, text: string): Promise<void> {
+    const batch = new OutgoingBatch(child);
+    batch.text = text;
+    this.#write(batch);
+    return batch.written;
+  }
+
+  #settle(batch: OutgoingBatch, error: Error | null | undefined): void {
+    if (!error) batch.resolve();
+    else void this.#exitOrGiveUp(batch.child).then(() => batch.reject(this.#writeFailed(error)));
   }
 
   close(): Promise<void> {
@@ -529,6 +557,12 @@ export class StdioTransport implements Transport {
       );
       return;
     }
+    // The usual message (a result, a request or a notification without `_meta`) is delivered as
+    // parsed: the check below would pass it unchanged, in an object made for the purpose.
+    if (isPlainJsonRpcResultOrCall(parsed)) {
+      this.#deliverParsed(parsed as JSONRPCMessage);
+      return;
+    }
     const result = checkJsonRpcMessage(parsed);
     if (result instanceof Promise) {
       this.#holdUntil(result, (checked) => {
@@ -565,9 +599,13 @@ export class StdioTransport implements Transport {
       );
       return;
     }
+    this.#deliverParsed(result.data);
+  }
+
+  #deliverParsed(message: JSONRPCMessage): void {
     // Parsed from our own read just now: a reader that keeps the result may freeze it in place.
-    markParsedFromWire((result.data as { result?: unknown }).result);
-    this.#deliver(result.data);
+    markParsedFromWire((message as { result?: unknown }).result);
+    this.#deliver(message);
   }
 
   #deliver(message: JSONRPCMessage): void {

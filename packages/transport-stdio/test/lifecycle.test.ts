@@ -1,7 +1,9 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
+import { createTempDirectory, expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeFile } from "node:fs/promises";
 import type { Socket } from "node:net";
+import { join } from "node:path";
 import type { Writable } from "node:stream";
 import { createStdioTransport, liveServerCount, StdioTransportError, type StdioTransport } from "../src/index.js";
 import { nodePlatform } from "../src/platform.js";
@@ -86,6 +88,47 @@ describe("sending and receiving", () => {
     );
     expect(received).toEqual([ping(1)]);
     await transport.close();
+  });
+
+  it("settles a lone send() the pipe cannot take at once only when its bytes are through", async () => {
+    // A server that reads nothing until the flag file exists, then echoes its stdin.
+    const directory = await createTempDirectory();
+    const flag = join(directory.path, "read-now");
+    const observed = observe({
+      command: process.execPath,
+      args: [
+        "-e",
+        "const t = setInterval(() => { if (require('fs').existsSync(process.argv[1])) { clearInterval(t); process.stdin.pipe(process.stdout); } }, 20)",
+        flag,
+      ],
+    });
+    try {
+      const received: JSONRPCMessage[] = [];
+      observed.transport.onmessage = (message) => received.push(message);
+      await observed.transport.start();
+      // Far more than any pipe holds: the write cannot finish while the server is not reading.
+      const big: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/x", params: { text: "x".repeat(4 << 20) } };
+      let settled = false;
+      const sent = observed.transport.send(big).then(() => {
+        settled = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(settled).toBe(false);
+      await writeFile(flag, "");
+      await within(sent, BOUND_MS, "the write");
+      await within(
+        (async () => {
+          while (received.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+        })(),
+        BOUND_MS,
+        "the echo",
+      );
+      expect(received).toEqual([big]);
+      expect(observed.errors).toEqual([]);
+    } finally {
+      await observed.transport.close();
+      await directory.remove();
+    }
   });
 
   it("writes what was sent in the same tick as close() before ending the server's stdin", async () => {

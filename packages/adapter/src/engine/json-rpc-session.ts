@@ -2,6 +2,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import {
   MCPProtocolError,
+  SENT_AT_ONCE,
   type MCPEngineListeners,
   type MCPEngineMessage,
   type MCPEngineRequestOptions,
@@ -118,6 +119,8 @@ export class JsonRpcSession implements PendingRequestOwner {
     // send() (an in-process transport may answer at once): a timer for nothing would hold the
     // process open.
     if (this.#pending.get(id) === pending) this.#deadlines.watch(pending.deadline);
+    // Written before send() returned (core's SENT_AT_ONCE): no failure can follow.
+    if (sent === SENT_AT_ONCE) return pending.promise;
     sent.catch((error: unknown) => {
       if (this.#pending.get(id) !== pending) return;
       this.#forget(id);

@@ -15,7 +15,7 @@ import { describeCause } from "../errors.js";
 import type { InterceptorChain } from "../interceptors/interceptor-chain.js";
 import { invokeWithRecovery, type CallAttempt } from "../recovery/call-retry.js";
 import { isSessionExpired, neverReachedServer } from "../recovery/call-safety.js";
-import type { Session } from "../session.js";
+import type { RequestSettlement, Session } from "../session.js";
 import type { RecoveryPolicy } from "../recovery/options.js";
 import { OTEL_GLOBAL_KEY, type Instrumentation, type TracedOperation } from "../telemetry/instrumentation.js";
 import { clampTimer, positiveOr } from "../timeouts.js";
@@ -23,6 +23,9 @@ import { ToolCatalog, type CatalogEntry } from "../tool-catalog.js";
 import type { ToolSync } from "../tool-sync.js";
 import { createdTaskId } from "../tool-task.js";
 import type { CapabilityOverridesByTool, InvokeOptions, Logger, MCPInputRetry, MCPToolResult } from "../types.js";
+
+/** The options of a call given none: one shared record (nothing writes to it), not a new `{}` per call. */
+const NO_INVOKE_OPTIONS: InvokeOptions = Object.freeze({});
 
 /** What the call pipeline is built from; the facade fills it once. */
 export interface ToolCallContext {
@@ -98,8 +101,15 @@ export class ToolCalls {
   }
 
   /** Throws MCPNotConnectedError when not connected; every other failure is a result. */
-  invoke(name: string, args: Record<string, unknown>, options: InvokeOptions): Promise<MCPToolResult> {
-    const call: ToolCall = { name, args, options, start: this.#context.now(), traced: undefined, attempt: undefined };
+  invoke(name: string, args: Record<string, unknown>, options: InvokeOptions | undefined): Promise<MCPToolResult> {
+    const call: ToolCall = {
+      name,
+      args,
+      options: options ?? NO_INVOKE_OPTIONS,
+      start: this.#context.now(),
+      traced: undefined,
+      attempt: undefined,
+    };
     const instrumentation = this.#instrumentation;
     // The cheap look first (a field and the global's presence), so an unobserved call never enters
     // the telemetry module; the instrumentation's own `observed` has the last word.
@@ -265,9 +275,11 @@ export class ToolCalls {
 
   /**
    * Checks the arguments (the interceptors' when they rewrote them), sends tools/call and builds
-   * the result.
+   * the result. Not async: the result is built in the one `then` that follows the request, so it
+   * reaches the caller one promise turn after the answer (an async step here, awaiting the
+   * request, added a turn and a suspended frame to every call).
    */
-  async #send(
+  #send(
     call: ToolCall,
     session: Session,
     entry: CatalogEntry,
@@ -285,15 +297,17 @@ export class ToolCalls {
       // and the arguments checked again are the ones sent.
       args = omitNullOptionals(entry.descriptor.inputSchema, given);
       if (args !== given) invalid = entry.checkInput(args, outcome.validator);
-      if (invalid !== undefined) return failure(outcome, start, "validation", invalid);
+      if (invalid !== undefined) return Promise.resolve(failure(outcome, start, "validation", invalid));
     }
     const { signal } = options;
     if (signal?.aborted === true) {
-      return failure(
-        outcome,
-        start,
-        "cancelled",
-        `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`,
+      return Promise.resolve(
+        failure(
+          outcome,
+          start,
+          "cancelled",
+          `cancelled: the call to tool "${name}" was aborted before it was sent${reasonSuffix(signal.reason)}`,
+        ),
       );
     }
     const timeoutMs = this.#timeoutOf(options);
@@ -318,26 +332,32 @@ export class ToolCalls {
       };
     }
 
-    let raw: unknown;
     if (attempt !== undefined) attempt.sent = true;
+    const settle: RequestSettlement<MCPToolResult> = {
+      answered: (raw) =>
+        inputRequired !== undefined && isInputRequired(raw)
+          ? inputRequiredResult(outcome, start, raw, name)
+          : callResult(outcome, start, raw, entry),
+      failed: (error) => {
+        if (attempt !== undefined) {
+          if (neverReachedServer(error, session.connection)) attempt.sent = false;
+          attempt.sessionExpired = isSessionExpired(error, session.connection);
+        }
+        return callFailure(
+          outcome,
+          { start, name, signal, timeoutMs, maxTotalMs: requestOptions.maxTotalTimeout },
+          error,
+        );
+      },
+    };
     try {
       const params = withInputRetry(this.#params(name, args, intercepted?.meta, call.traced), inputRequired);
-      raw = entry.requiresTask
-        ? await this.#asTask(session, params, requestOptions, signal)
-        : await session.request({ method: "tools/call", params }, requestOptions, signal);
+      return entry.requiresTask
+        ? this.#asTask(session, params, requestOptions, signal).then(settle.answered, settle.failed)
+        : session.requestThen({ method: "tools/call", params }, requestOptions, signal, settle);
     } catch (error) {
-      if (attempt !== undefined) {
-        if (neverReachedServer(error, session.connection)) attempt.sent = false;
-        attempt.sessionExpired = isSessionExpired(error, session.connection);
-      }
-      return callFailure(
-        outcome,
-        { start, name, signal, timeoutMs, maxTotalMs: requestOptions.maxTotalTimeout },
-        error,
-      );
+      return Promise.resolve(settle.failed(error));
     }
-    if (inputRequired !== undefined && isInputRequired(raw)) return inputRequiredResult(outcome, start, raw, name);
-    return callResult(outcome, start, raw, entry);
   }
 
   /** The call's deadline: its timeoutMs when positive, else the adapter's default; clamped for setTimeout. */
