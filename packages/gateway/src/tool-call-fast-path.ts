@@ -58,6 +58,7 @@ export function answerToolCallsFirst(transport: Transport, handle: ToolCallHandl
     transport.send(response).catch((error: unknown) => {
       transport.onerror?.(new Error(`Failed to send the response to tools/call ${String(id)}`, { cause: error }));
     });
+    controllers.refillAfterWrites();
   };
 
   // Not async: the handler's promise is answered by direct callbacks, without a wrapper promise and

@@ -1,6 +1,7 @@
-import { setImmediate as afterIo } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { ControllersAhead } from "../src/controllers-ahead.js";
+
+const nextTick = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
 
 // Calls take controllers made ahead: each must still be a controller of its own, never handed out
 // twice, so that cancelling one call aborts that call's signal and no other.
@@ -11,7 +12,8 @@ describe("controllers made ahead", () => {
     for (let turn = 0; turn < 4; turn += 1) {
       // Bursts larger than the spare ones, then single takes: both paths of take().
       for (let i = 0; i < (turn % 2 === 0 ? 20 : 1); i += 1) taken.push(controllers.take());
-      await afterIo();
+      controllers.refillAfterWrites();
+      await nextTick();
     }
     expect(new Set(taken).size).toBe(taken.length);
     expect(new Set(taken.map((controller) => controller.signal)).size).toBe(taken.length);
@@ -21,7 +23,8 @@ describe("controllers made ahead", () => {
     cancelled?.abort(new Error("the client cancelled"));
     expect(cancelled?.signal.aborted).toBe(true);
     expect(others.some((controller) => controller.signal.aborted)).toBe(false);
-    await afterIo();
+    controllers.refillAfterWrites();
+    await nextTick();
     expect(controllers.take().signal.aborted).toBe(false);
   });
 });
