@@ -73,14 +73,19 @@ export class BatchedStdioServerTransport implements Transport {
 
   readonly #onData = (chunk: Buffer | string): void => {
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    let buffer = this.#buffered === undefined ? bytes : Buffer.concat([this.#buffered, bytes]);
+    const buffer = this.#buffered === undefined ? bytes : Buffer.concat([this.#buffered, bytes]);
+    // Lines are read at offsets into the read's bytes: no Buffer view made per line.
+    let start = 0;
     let newline = buffer.indexOf(10);
     while (newline !== -1) {
-      this.#receive(buffer.toString("utf8", 0, newline > 0 && buffer[newline - 1] === 13 ? newline - 1 : newline));
-      buffer = buffer.subarray(newline + 1);
-      newline = buffer.indexOf(10);
+      this.#receive(
+        buffer.toString("utf8", start, newline > start && buffer[newline - 1] === 13 ? newline - 1 : newline),
+      );
+      start = newline + 1;
+      newline = buffer.indexOf(10, start);
     }
-    if (buffer.length > MAX_LINE_BYTES) {
+    const rest = buffer.length - start;
+    if (rest > MAX_LINE_BYTES) {
       this.#buffered = undefined;
       this.onerror?.(
         new Error(
@@ -90,7 +95,7 @@ export class BatchedStdioServerTransport implements Transport {
       void this.close();
       return;
     }
-    this.#buffered = buffer.length === 0 ? undefined : buffer;
+    this.#buffered = rest === 0 ? undefined : buffer.subarray(start);
   };
 
   #receive(line: string): void {

@@ -8,10 +8,24 @@ import {
   trace,
   type Context,
   type Span,
+  type Tracer,
   type TracerProvider,
 } from "@opentelemetry/api";
 
 const TRACER_NAME = "@mcp-tool-adapter/gateway";
+
+/**
+ * The tracer of the provider last asked, kept: without a registered provider the global one hands
+ * out a new proxy tracer on every call. A tracer of the global proxy provider follows whatever
+ * provider is registered later, and `trace.disable()` makes a new proxy provider, so keying on the
+ * provider object never keeps a stale one.
+ */
+let lastTracer: { provider: TracerProvider; tracer: Tracer } | undefined;
+
+function tracerOf(provider: TracerProvider): Tracer {
+  if (lastTracer?.provider !== provider) lastTracer = { provider, tracer: provider.getTracer(TRACER_NAME) };
+  return lastTracer.tracer;
+}
 
 /**
  * Runs `work` inside a SERVER span for one downstream request, child of the trace context the
@@ -25,7 +39,7 @@ export function inRequestSpan<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const parent = request.meta === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.meta);
-  const tracer = (tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
+  const tracer = tracerOf(tracerProvider ?? trace.getTracerProvider());
   const span = tracer.startSpan(
     `${request.method} ${request.target}`,
     { kind: SpanKind.SERVER, attributes: { "mcp.method.name": request.method, "gen_ai.tool.name": request.target } },

@@ -7,6 +7,7 @@ import {
   type ProgressNotification,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { ControllersAhead } from "./controllers-ahead.js";
 
 /** A downstream `tools/call` the fast path answers, as the SDK Server's handler would see it. */
 export interface FastToolCall {
@@ -46,6 +47,7 @@ const RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
  */
 export function answerToolCallsFirst(transport: Transport, handle: ToolCallHandler): void {
   const inFlight = new Map<RequestId, AbortController>();
+  const controllers = new ControllersAhead();
   const sdkOnMessage = transport.onmessage;
   const sdkOnClose = transport.onclose;
 
@@ -56,12 +58,13 @@ export function answerToolCallsFirst(transport: Transport, handle: ToolCallHandl
     transport.send(response).catch((error: unknown) => {
       transport.onerror?.(new Error(`Failed to send the response to tools/call ${String(id)}`, { cause: error }));
     });
+    controllers.refillAfterWrites();
   };
 
   // Not async: the handler's promise is answered by direct callbacks, without a wrapper promise and
   // its turns per call.
   const answer = (id: RequestId, params: ToolCallParams): void => {
-    const controller = new AbortController();
+    const controller = controllers.take();
     inFlight.set(id, controller);
     const { signal } = controller;
     let answered: Promise<CallToolResult>;

@@ -19,6 +19,13 @@ import { median, medianPairedRatio } from "../stats.js";
 const GROUP = "Gateway overhead (issue 34)";
 /** Issue 34's target: p50 through the gateway at most this many times the direct p50. */
 const P50_RATIO_LIMIT = 1.3;
+/**
+ * What the gateway may cost beyond the proxy floor (a bare Node forwarder, one parse and one
+ * serialization per message): p50 sequential at most this many times the floor's. Issue 34's own
+ * target is against direct, and over stdio even the floor misses it on a two-core machine; this one
+ * judges what is the gateway's own doing.
+ */
+const FLOOR_P50_RATIO_LIMIT = 1.15;
 const IN_FLIGHT = 50;
 /** Rounds per transport, and echo calls per worker process. HTTP calls cost far more CPU, so fewer. */
 const FULL = {
@@ -168,31 +175,42 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
   if (results.floor.length === 0) return figures;
   const floorNote = `"adapter" = through the proxy floor (a bare Node process forwarding newline-delimited JSON, ids rewritten, no policy), "raw" = server-everything directly; median of ${rounds} rounds, ratio = median of per-round ratios`;
   const againstFloorNote = `"adapter" = through the gateway, "raw" = through the proxy floor: what the gateway costs beyond any Node process in the middle; median of ${rounds} rounds, ratio = median of per-round ratios`;
-  const floorFigure = (id: string, label: string, key: keyof CallJobResult, against: "direct" | "floor"): Figure =>
-    compared({
-      id: `gateway.${transport}.floor.${id}`,
-      group: GROUP,
-      label: `${transport}: ${label}`,
-      unit: "µs",
-      ...(against === "direct" ? figure(key, "floor", "direct") : figure(key, "gateway", "floor")),
-      note: against === "direct" ? floorNote : againstFloorNote,
-    });
+  const floorFigure = (
+    id: string,
+    label: string,
+    measured: { key: keyof CallJobResult; against: "direct" | "floor" },
+    target?: Parameters<typeof compared>[1],
+  ): Figure =>
+    compared(
+      {
+        id: `gateway.${transport}.floor.${id}`,
+        group: GROUP,
+        label: `${transport}: ${label}`,
+        unit: "µs",
+        ...(measured.against === "direct"
+          ? figure(measured.key, "floor", "direct")
+          : figure(measured.key, "gateway", "floor")),
+        note: measured.against === "direct" ? floorNote : againstFloorNote,
+      },
+      target,
+    );
   return [
     ...figures,
-    floorFigure("p50", "proxy floor: echo p50, sequential (vs direct)", "p50Us", "direct"),
+    floorFigure("p50", "proxy floor: echo p50, sequential (vs direct)", { key: "p50Us", against: "direct" }),
+    floorFigure("in-flight-p50", `proxy floor: echo p50, ${IN_FLIGHT} in flight (vs direct)`, {
+      key: "inFlightP50Us",
+      against: "direct",
+    }),
     floorFigure(
-      "in-flight-p50",
-      `proxy floor: echo p50, ${IN_FLIGHT} in flight (vs direct)`,
-      "inFlightP50Us",
-      "direct",
+      "gateway-p50",
+      "gateway vs proxy floor: echo p50, sequential",
+      { key: "p50Us", against: "floor" },
+      ratioAtMost(FLOOR_P50_RATIO_LIMIT, "proxy floor"),
     ),
-    floorFigure("gateway-p50", "gateway vs proxy floor: echo p50, sequential", "p50Us", "floor"),
-    floorFigure(
-      "gateway-in-flight-p50",
-      `gateway vs proxy floor: echo p50, ${IN_FLIGHT} in flight`,
-      "inFlightP50Us",
-      "floor",
-    ),
+    floorFigure("gateway-in-flight-p50", `gateway vs proxy floor: echo p50, ${IN_FLIGHT} in flight`, {
+      key: "inFlightP50Us",
+      against: "floor",
+    }),
     ...middleCpuFigures(transport, "floor", results.floor),
   ];
 }
