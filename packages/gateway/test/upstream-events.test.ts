@@ -13,7 +13,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { everythingStdioServer } from "@mcp-tool-adapter/test-servers";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { servedOverHttpForFile, serveOverHttp, type ServedOverHttp } from "./fixtures.js";
 
 // What an upstream does on its own, seen through the gateway by an SDK 1.x Client over HTTP: its
 // tool list changing, its log messages, an interceptor in the call path, and its credentials
@@ -95,43 +95,39 @@ async function eventually(check: () => boolean | Promise<boolean>, ms = 20_000):
 
 describe("an upstream's own events through the gateway", () => {
   let upstream: Upstream;
-  let gateway: Gateway;
-  let http: GatewayHttpServer;
   const intercepted: string[] = [];
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    gateway = createGateway({
-      servers: {
-        up: { transport: "streamable-http", url: upstream.url, headers: { Authorization: `Bearer ${UPSTREAM_TOKEN}` } },
-      },
-      serverSet: {
-        interceptors: [
-          {
-            name: "suffix",
-            beforeCall: (call) => {
-              intercepted.push(call.toolName);
-              return { arguments: { ...call.arguments, text: `${String(call.arguments.text)} (checked)` } };
-            },
-          },
-        ],
-      },
-    });
-    await gateway.start();
-    http = await listenHttp(gateway);
   }, 60_000);
 
   afterAll(async () => {
-    await http.close();
-    await gateway.close();
     await upstream.close();
   }, 30_000);
+
+  // Registered after the upstream's hooks: starts after it, and (hooks after tests run in reverse) closes before it.
+  const running = servedOverHttpForFile(() => ({
+    servers: {
+      up: { transport: "streamable-http", url: upstream.url, headers: { Authorization: `Bearer ${UPSTREAM_TOKEN}` } },
+    },
+    serverSet: {
+      interceptors: [
+        {
+          name: "suffix",
+          beforeCall: (call) => {
+            intercepted.push(call.toolName);
+            return { arguments: { ...call.arguments, text: `${String(call.arguments.text)} (checked)` } };
+          },
+        },
+      ],
+    },
+  }));
 
   it(
     "forwards list_changed, logs and calls through an interceptor, and never shows the client the upstream's token",
     { timeout: 60_000 },
     async () => {
-      const transport = new StreamableHTTPClientTransport(new URL(http.url));
+      const transport = new StreamableHTTPClientTransport(new URL(running.http.url));
       const client = new Client({ name: "events-test", version: "1" });
       await client.connect(transport);
       const received = recordReceived(transport);
@@ -187,12 +183,10 @@ describe("an upstream's own events through the gateway", () => {
 });
 
 describe("recovery of an upstream server", () => {
-  let gateway: Gateway | undefined;
-  let http: GatewayHttpServer | undefined;
+  let served: ServedOverHttp | undefined;
 
   afterEach(async () => {
-    await http?.close();
-    await gateway?.close();
+    await served?.close();
   }, 30_000);
 
   /** This process's child processes running server-everything (the gateway's upstream). */
@@ -216,16 +210,14 @@ describe("recovery of an upstream server", () => {
     "serves calls again after the upstream process dies and the server set restarts it",
     { timeout: 90_000 },
     async () => {
-      gateway = createGateway({
+      served = await serveOverHttp({
         servers: {
           everything: { transport: "stdio", ...everythingStdioServer(), env: { GATEWAY_TEST_SECRET: UPSTREAM_TOKEN } },
         },
         serverSet: { recovery: { initialDelayMs: 50, maxDelayMs: 500 } },
       });
-      await gateway.start();
-      http = await listenHttp(gateway);
       const client = new Client({ name: "recovery-test", version: "1" });
-      const transport = new StreamableHTTPClientTransport(new URL(http.url));
+      const transport = new StreamableHTTPClientTransport(new URL(served.http.url));
       await client.connect(transport);
       const received = recordReceived(transport);
       try {
