@@ -1,12 +1,11 @@
-import { createServer, request as httpRequest, type ClientRequest, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request as httpRequest, type ClientRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { listenHttp, type GatewayHttpServer } from "../src/index.js";
 import { servedOverHttpForFile } from "./fixtures.js";
+import { startSdkHttpUpstream } from "./sdk-http-upstream.js";
 
 // What the gateway's own 2025-era streamable HTTP endpoint decides, seen by a raw HTTP client: JSON
 // or an event stream per answer, the session and protocol-version checks, the GET stream, DELETE,
@@ -25,8 +24,6 @@ interface Upstream {
 async function startUpstream(): Promise<Upstream> {
   const cancelled = new Set<string>();
   const started = new Set<string>();
-  const servers: McpServer[] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const makeServer = (): McpServer => {
     const server = new McpServer({ name: "upstream", version: "1" });
     server.registerTool(
@@ -70,46 +67,16 @@ async function startUpstream(): Promise<Upstream> {
       "add-tool",
       { description: "Adds a tool (the tool list changes)", inputSchema: { name: z.string() } },
       ({ name }) => {
-        for (const each of servers) {
+        for (const each of upstream.servers) {
           each.registerTool(name, { description: "added" }, () => ({ content: [{ type: "text", text: name }] }));
         }
         return { content: [{ type: "text", text: `added ${name}` }] };
       },
     );
-    servers.push(server);
     return server;
   };
-  const http: HttpServer = createServer((request, response) => {
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
-      const body = chunks.length === 0 ? undefined : (JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown);
-      const id = request.headers["mcp-session-id"];
-      let transport = typeof id === "string" ? sessions.get(id) : undefined;
-      if (transport === undefined) {
-        const created = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => crypto.randomUUID(),
-          onsessioninitialized: (sessionId) => {
-            sessions.set(sessionId, created);
-          },
-        });
-        transport = created;
-        await makeServer().connect(transport);
-      }
-      await transport.handleRequest(request, response, body);
-    })().catch(() => response.headersSent || response.writeHead(500).end());
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    cancelled,
-    started,
-    close: async () => {
-      await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  const upstream = await startSdkHttpUpstream({ server: makeServer });
+  return { url: upstream.url, cancelled, started, close: () => upstream.close() };
 }
 
 /** One raw HTTP exchange, its events read as they come. */
