@@ -1,4 +1,5 @@
 import {
+  invalidSamplingRequest,
   samplingTurns,
   type MCPPairedToolResult,
   type MCPSamplingContent,
@@ -96,6 +97,4 @@ export function toStopReason(reason: FinishReason): MCPSamplingStopReason {
   }
 }
 
-function invalid(message: string): AISDKSamplingError {
-  return new AISDKSamplingError("SAMPLING_REQUEST_INVALID", `Invalid sampling/createMessage request: ${message}`);
-}
+const invalid = invalidSamplingRequest((code, message) => new AISDKSamplingError(code, message));

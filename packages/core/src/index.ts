@@ -32,6 +32,7 @@ export {
 } from "./engine.js";
 export {
   chooseSamplingModel,
+  invalidSamplingRequest,
   samplingAnswer,
   samplingTurns,
   toolResultText,

@@ -75,6 +75,17 @@ export function samplingTurns(
   return turns;
 }
 
+/**
+ * How a ready sampling handler raises a request that breaks the spec's rules (for `samplingTurns`
+ * and its own conversion): its own error class, made by `create` from the one code and wording
+ * every bridge uses.
+ */
+export function invalidSamplingRequest<E extends Error>(
+  create: (code: "SAMPLING_REQUEST_INVALID", message: string) => E,
+): (problem: string) => E {
+  return (problem) => create("SAMPLING_REQUEST_INVALID", `Invalid sampling/createMessage request: ${problem}`);
+}
+
 /** A tool result as text for a model: its text blocks, else its structured content as JSON. */
 export function toolResultText(result: MCPToolResultContent): string {
   const texts = result.content.flatMap((block) =>

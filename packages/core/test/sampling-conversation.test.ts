@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   chooseSamplingModel,
+  invalidSamplingRequest,
   samplingAnswer,
   samplingTurns,
   toolResultText,
@@ -74,6 +75,37 @@ describe("samplingTurns", () => {
     expect(() =>
       samplingTurns({ messages: [{ role: "user", content: [result("x")] }] }, (p) => new BridgeError(p)),
     ).toThrow(BridgeError);
+  });
+});
+
+describe("invalidSamplingRequest", () => {
+  it("makes the caller's error with the one code and wording, and samplingTurns throws it", () => {
+    class BridgeError extends Error {
+      constructor(
+        readonly code: string,
+        message: string,
+      ) {
+        super(message);
+      }
+    }
+    const bridgeInvalid = invalidSamplingRequest((code, message) => new BridgeError(code, message));
+    expect(bridgeInvalid("messages[0]: bad")).toMatchObject({
+      code: "SAMPLING_REQUEST_INVALID",
+      message: "Invalid sampling/createMessage request: messages[0]: bad",
+    });
+    const thrown = (() => {
+      try {
+        samplingTurns({ messages: [{ role: "user", content: [result("nope")] }] }, bridgeInvalid);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(thrown).toBeInstanceOf(BridgeError);
+    expect(thrown).toMatchObject({
+      code: "SAMPLING_REQUEST_INVALID",
+      message: /^Invalid sampling\/createMessage request: messages\[0\]/,
+    });
   });
 });
 

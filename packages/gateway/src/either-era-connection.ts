@@ -1,11 +1,10 @@
 import type { Logger } from "mcp-tool-adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
-import type { Transport as StreamTransport } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { DownstreamSession } from "./downstream-session.js";
 import { WireTap } from "./pinned-legacy-channel.js";
 import type { ModernServer } from "./stateless-endpoint.js";
+import { sdkServeStdio, type ServeStdioLegacyProduct } from "./v2-serve-stdio-contract.js";
 
 /** One stream connection in whichever era its client opens with. */
 export interface EitherEraConnection {
@@ -31,19 +30,17 @@ export interface EitherEraOptions {
  * 2025 sessions run on SDK 1.x, so the legacy instance is the session behind the two methods
  * `serveStdio` calls on a legacy product (connect, close); its messages pass through untouched,
  * and once the connection is pinned to 2025 they go between the wire and the session directly
- * (see WireTap).
+ * (see WireTap). What this leans on beyond the SDK's types is named and checked in
+ * v2-serve-stdio-contract.ts.
  */
 export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
   const { transport, logger } = options;
   const tap = new WireTap();
-  const handle = serveStdio(
+  const handle = sdkServeStdio(
     ({ era }) =>
-      era === "modern"
-        ? options.modern()
-        : (legacyProduct(options.legacy(), (channel) => tap.pinLegacy(channel)) as unknown as ModernServer),
+      era === "modern" ? options.modern() : legacyProduct(options.legacy(), (channel) => tap.pinLegacy(channel)),
     {
-      // The SDK types both transports alike (start, send, close, onmessage, onclose, onerror).
-      transport: transport as unknown as StreamTransport,
+      transport,
       onerror: (error) => {
         logger?.debug?.(`gateway: a stream client's message was refused or failed: ${describeCause(error)}`);
       },
@@ -67,13 +64,7 @@ export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
 }
 
 /** A 2025 session as the legacy product `serveStdio` connects to its channel and closes at the end. */
-function legacyProduct(
-  session: DownstreamSession,
-  pinned: (channel: Transport) => Transport,
-): {
-  connect(channel: Transport): Promise<void>;
-  close(): Promise<void>;
-} {
+function legacyProduct(session: DownstreamSession, pinned: (channel: Transport) => Transport): ServeStdioLegacyProduct {
   return {
     connect: (channel) => session.connect(pinned(channel)),
     close: () => session.close(),

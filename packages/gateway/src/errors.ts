@@ -28,7 +28,8 @@ export type GatewayErrorCode =
   | "TOO_MANY_CALLS_AWAITING_INPUT"
   | "INPUT_RESPONSE_INVALID"
   | "REQUEST_STATE_UNKNOWN"
-  | "REQUEST_STATE_MISMATCH";
+  | "REQUEST_STATE_MISMATCH"
+  | "SDK_INCOMPATIBLE";
 
 export class GatewayError extends MCPToolAdapterError<GatewayErrorCode> {
   static override readonly errorName: string = "GatewayError";

@@ -1,5 +1,6 @@
 import { BatchedStdioServerTransport } from "./batched-stdio-transport.js";
 import type { Gateway, GatewayStreamConnection } from "./gateway.js";
+import { ensureServeStdioContract } from "./v2-serve-stdio-contract.js";
 
 /**
  * The gateway serving the one client on this process's stdin/stdout (a host's `mcpServers` entry),
@@ -11,10 +12,12 @@ export interface StdioGateway {
   readonly closed: Promise<void>;
 }
 
-export function serveStdio(
+export async function serveStdio(
   gateway: Gateway,
   streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
 ): Promise<StdioGateway> {
+  // Fails with SDK_INCOMPATIBLE, before reading stdin, when the v2 SDK no longer serves as expected.
+  await ensureServeStdioContract();
   const stdin = streams.stdin ?? process.stdin;
   const transport = new BatchedStdioServerTransport(
     stdin as typeof process.stdin,
@@ -22,5 +25,5 @@ export function serveStdio(
   );
   const connection = gateway.serveConnection(transport);
   const closed = Promise.race([connection.closed, new Promise<void>((resolve) => stdin.once("end", resolve))]);
-  return Promise.resolve({ connection, closed });
+  return { connection, closed };
 }

@@ -1,29 +1,16 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, GatewayError, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { describe, expect, it } from "vitest";
+import { createGateway, GatewayError } from "../src/index.js";
 import { createTempDirectory, everythingStdioServer } from "@mcp-tool-adapter/test-servers";
 import { startGateway, stopProcess } from "./balancer.js";
+import { servedOverHttpForFile } from "./fixtures.js";
 import { callToolByHand, questionOf, type ModernAnswer } from "./modern-by-hand.js";
 
 // maxCallsAwaitingInput: server-everything's elicitation and sampling tools (a 2025-era upstream over
 // a real stdio pipe) asked by 2026-07-28 calls written by hand, with room for one waiting call. Two
 // copies of the server (one and two), so that each waiting call is the only call on its upstream
 // connection and its question can be attributed to it.
-let gateway: Gateway;
-let http: GatewayHttpServer;
-
-beforeAll(async () => {
-  gateway = createGateway({ servers: SERVERS, maxCallsAwaitingInput: 1 });
-  await gateway.start();
-  http = await listenHttp(gateway);
-}, 120_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-}, 60_000);
-
 const SERVERS = {
   one: { transport: "stdio" as const, ...everythingStdioServer() },
   two: { transport: "stdio" as const, ...everythingStdioServer() },
@@ -31,13 +18,14 @@ const SERVERS = {
 const ELICIT_ONE = "one__trigger-elicitation-request";
 const ELICIT_TWO = "two__trigger-elicitation-request";
 const SAMPLE_TWO = "two__trigger-sampling-request";
+const running = servedOverHttpForFile(() => ({ servers: SERVERS, maxCallsAwaitingInput: 1 }));
 
 describe("maxCallsAwaitingInput", () => {
   it(
     "refuses a new waiting call past the limit with a classified error, keeps the waiting one, and frees the slot when it ends",
     { timeout: 120_000 },
     async () => {
-      const url = http.url;
+      const url = running.http.url;
       const first = questionOf(await callToolByHand({ url, name: ELICIT_ONE }));
 
       const second = await callToolByHand({ url, name: ELICIT_TWO });

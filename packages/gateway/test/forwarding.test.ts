@@ -7,32 +7,16 @@ import {
   ListRootsRequestSchema,
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { httpGatewayForFile, serveOverHttp, type ServedOverHttp } from "./fixtures.js";
 
 // What flows both ways through the gateway, with server-everything (over stdio) behind it and the
 // SDK 1.x Client in front: progress and cancellation down to up, elicitation and sampling up to
 // down (or refused when the client did not declare them), roots from the client up.
-let upstreams: Upstreams;
-let gateway: Gateway;
-let http: GatewayHttpServer;
-
-beforeAll(async () => {
-  upstreams = await realUpstreams(["everything", "memory"]);
-  gateway = createGateway({ servers: upstreams.servers });
-  await gateway.start();
-  http = await listenHttp(gateway);
-}, 120_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = httpGatewayForFile({ upstreams: ["everything", "memory"] });
 
 async function connect(capabilities: ConstructorParameters<typeof Client>[1] = {}): Promise<Client> {
   const client = new Client({ name: "forwarding-test", version: "1" }, capabilities);
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(running.http.url)));
   return client;
 }
 
@@ -155,22 +139,18 @@ describe("forwarding", () => {
 });
 
 describe("approval in front of tools that may write", () => {
-  let approving: Gateway;
-  let approvingHttp: GatewayHttpServer;
-  let refusing: Gateway;
-  let refusingHttp: GatewayHttpServer;
+  let approving: ServedOverHttp;
+  let refusing: ServedOverHttp;
 
   beforeAll(async () => {
-    approving = createGateway({ servers: { memory: upstreams.servers.memory! }, approval: { mode: "elicit" } });
-    refusing = createGateway({ servers: { memory: upstreams.servers.memory! }, approval: { mode: "refuse" } });
-    await Promise.all([approving.start(), refusing.start()]);
-    approvingHttp = await listenHttp(approving);
-    refusingHttp = await listenHttp(refusing);
+    const memory = { memory: running.upstreams.servers.memory! };
+    [approving, refusing] = await Promise.all([
+      serveOverHttp({ servers: memory, approval: { mode: "elicit" } }),
+      serveOverHttp({ servers: memory, approval: { mode: "refuse" } }),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
-    await approvingHttp.close();
-    await refusingHttp.close();
     await approving.close();
     await refusing.close();
   }, 60_000);
@@ -185,7 +165,7 @@ describe("approval in front of tools that may write", () => {
       asked.push(request.params.message);
       return { action: answer };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(approvingHttp.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(approving.http.url)));
     try {
       const declined = await client.callTool({ name: "create_entities", arguments: entity });
       expect(declined.isError).toBe(true);
@@ -209,7 +189,7 @@ describe("approval in front of tools that may write", () => {
 
   it("refuses a writing tool for a client without elicitation, saying why", async () => {
     const client = new Client({ name: "no-elicitation", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(approvingHttp.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(approving.http.url)));
     try {
       const result = await client.callTool({ name: "create_entities", arguments: entity });
       expect(result.isError).toBe(true);
@@ -221,7 +201,7 @@ describe("approval in front of tools that may write", () => {
 
   it("refuses writing tools outright when the config says so", async () => {
     const client = new Client({ name: "refused", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(refusingHttp.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(refusing.http.url)));
     try {
       const result = await client.callTool({ name: "create_entities", arguments: entity });
       expect(JSON.stringify(result.content)).toMatch(/refused/);

@@ -2,16 +2,23 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createGateway, GatewayError, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { GatewayError, listenHttp, type GatewayHttpServer } from "../src/index.js";
+import { httpGatewayForFile } from "./fixtures.js";
 
 // Hostile downstream input against a gateway on 127.0.0.1: each gets a clear, classified refusal,
 // and a well-behaved client still lists and calls through the same gateway afterwards.
 const TOKEN = "a-long-random-token-for-the-test-0123456789";
-let upstreams: Upstreams;
-let gateway: Gateway;
-let open: GatewayHttpServer;
+const running = httpGatewayForFile({ upstreams: ["everything"], http: { maxBodyBytes: 64 * 1024 } });
+// The same gateway behind a second listener that asks for a bearer token.
 let guarded: GatewayHttpServer;
+
+beforeAll(async () => {
+  guarded = await listenHttp(running.gateway, { auth: { bearerToken: TOKEN } });
+}, 60_000);
+
+afterAll(async () => {
+  await guarded.close();
+}, 60_000);
 
 interface RawResponse {
   status: number;
@@ -68,41 +75,29 @@ async function stillServes(url: string, headers: Record<string, string> = {}): P
   }
 }
 
-beforeAll(async () => {
-  upstreams = await realUpstreams(["everything"]);
-  gateway = createGateway({ servers: upstreams.servers });
-  await gateway.start();
-  open = await listenHttp(gateway, { maxBodyBytes: 64 * 1024 });
-  guarded = await listenHttp(gateway, { auth: { bearerToken: TOKEN } });
-}, 120_000);
-
-afterAll(async () => {
-  await open.close();
-  await guarded.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
-
 describe("DNS rebinding", () => {
   it("refuses a foreign Origin with 403 FORBIDDEN_ORIGIN and goes on", async () => {
-    const response = await raw(open.url, {
+    const response = await raw(running.http.url, {
       headers: { ...mcpHeaders, origin: "https://evil.example" },
       body: initialize,
     });
     expect(response.status).toBe(403);
     expect(errorCode(response)).toBe("FORBIDDEN_ORIGIN");
     expect(response.body).toContain("evil.example");
-    await stillServes(open.url);
+    await stillServes(running.http.url);
   });
 
   it("refuses a Host header naming another site with 403 FORBIDDEN_HOST", async () => {
-    const response = await raw(open.url, { headers: { ...mcpHeaders, host: "attacker.example:80" }, body: initialize });
+    const response = await raw(running.http.url, {
+      headers: { ...mcpHeaders, host: "attacker.example:80" },
+      body: initialize,
+    });
     expect(response.status).toBe(403);
     expect(errorCode(response)).toBe("FORBIDDEN_HOST");
   });
 
   it("lets a local page's Origin through", async () => {
-    const response = await raw(open.url, {
+    const response = await raw(running.http.url, {
       headers: { ...mcpHeaders, origin: "http://localhost:5173" },
       body: initialize,
     });
@@ -118,20 +113,20 @@ describe("hostile messages", () => {
       method: "initialize",
       params: { padding: "x".repeat(200_000) },
     });
-    const response = await raw(open.url, { headers: mcpHeaders, body: big });
+    const response = await raw(running.http.url, { headers: mcpHeaders, body: big });
     expect(response.status).toBe(413);
     expect(errorCode(response)).toBe("PAYLOAD_TOO_LARGE");
-    await stillServes(open.url);
+    await stillServes(running.http.url);
   });
 
   it("answers a body that is not JSON with 400", async () => {
-    const response = await raw(open.url, { headers: mcpHeaders, body: "{not json" });
+    const response = await raw(running.http.url, { headers: mcpHeaders, body: "{not json" });
     expect(response.status).toBe(400);
     expect(errorCode(response)).toBe("BAD_REQUEST");
   });
 
   it("answers an unknown session with 404 naming what to do", async () => {
-    const response = await raw(open.url, {
+    const response = await raw(running.http.url, {
       headers: { ...mcpHeaders, "mcp-session-id": "no-such-session" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
     });
@@ -141,7 +136,7 @@ describe("hostile messages", () => {
 
   it("answers an unknown method with JSON-RPC method-not-found and goes on", async () => {
     const client = new Client({ name: "unknown-method", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(open.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.http.url)));
     try {
       await expect(
         client.request(
@@ -178,7 +173,7 @@ describe("authorization", () => {
   });
 
   it("will not listen beyond loopback without authorization", async () => {
-    const attempt = listenHttp(gateway, { host: "0.0.0.0" });
+    const attempt = listenHttp(running.gateway, { host: "0.0.0.0" });
     await expect(attempt).rejects.toSatisfy(
       (error: unknown) => GatewayError.isInstance(error) && error.code === "GATEWAY_OPTIONS_INVALID",
     );
@@ -186,6 +181,6 @@ describe("authorization", () => {
   });
 
   it("refuses a short bearer token", async () => {
-    await expect(listenHttp(gateway, { auth: { bearerToken: "short" } })).rejects.toThrow(/shorter than 16/);
+    await expect(listenHttp(running.gateway, { auth: { bearerToken: "short" } })).rejects.toThrow(/shorter than 16/);
   });
 });

@@ -1,11 +1,11 @@
-import { createServer, request as httpRequest, type ClientRequest, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request as httpRequest, type ClientRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { listenHttp, type GatewayHttpServer } from "../src/index.js";
+import { servedOverHttpForFile } from "./fixtures.js";
+import { startSdkHttpUpstream } from "./sdk-http-upstream.js";
 
 // What the gateway's own 2025-era streamable HTTP endpoint decides, seen by a raw HTTP client: JSON
 // or an event stream per answer, the session and protocol-version checks, the GET stream, DELETE,
@@ -24,8 +24,6 @@ interface Upstream {
 async function startUpstream(): Promise<Upstream> {
   const cancelled = new Set<string>();
   const started = new Set<string>();
-  const servers: McpServer[] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const makeServer = (): McpServer => {
     const server = new McpServer({ name: "upstream", version: "1" });
     server.registerTool(
@@ -69,46 +67,16 @@ async function startUpstream(): Promise<Upstream> {
       "add-tool",
       { description: "Adds a tool (the tool list changes)", inputSchema: { name: z.string() } },
       ({ name }) => {
-        for (const each of servers) {
+        for (const each of upstream.servers) {
           each.registerTool(name, { description: "added" }, () => ({ content: [{ type: "text", text: name }] }));
         }
         return { content: [{ type: "text", text: `added ${name}` }] };
       },
     );
-    servers.push(server);
     return server;
   };
-  const http: HttpServer = createServer((request, response) => {
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
-      const body = chunks.length === 0 ? undefined : (JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown);
-      const id = request.headers["mcp-session-id"];
-      let transport = typeof id === "string" ? sessions.get(id) : undefined;
-      if (transport === undefined) {
-        const created = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => crypto.randomUUID(),
-          onsessioninitialized: (sessionId) => {
-            sessions.set(sessionId, created);
-          },
-        });
-        transport = created;
-        await makeServer().connect(transport);
-      }
-      await transport.handleRequest(request, response, body);
-    })().catch(() => response.headersSent || response.writeHead(500).end());
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    cancelled,
-    started,
-    close: async () => {
-      await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  const upstream = await startSdkHttpUpstream({ server: makeServer });
+  return { url: upstream.url, cancelled, started, close: () => upstream.close() };
 }
 
 /** One raw HTTP exchange, its events read as they come. */
@@ -214,27 +182,32 @@ function errorCode(exchanged: Exchange): unknown {
 
 describe("the gateway's 2025-era streamable HTTP endpoint", () => {
   let upstream: Upstream;
-  let gateway: Gateway;
-  let http: GatewayHttpServer;
   let quiet: GatewayHttpServer;
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    gateway = createGateway({ servers: { up: { transport: "streamable-http", url: upstream.url } } });
-    await gateway.start();
-    http = await listenHttp(gateway);
-    quiet = await listenHttp(gateway, { keepAliveMs: 100 });
   }, 60_000);
 
   afterAll(async () => {
-    await quiet.close();
-    await http.close();
-    await gateway.close();
     await upstream.close();
   }, 30_000);
 
+  // Registered after the upstream's hooks: starts after it, and (hooks after tests run in reverse) closes before it.
+  const running = servedOverHttpForFile(() => ({
+    servers: { up: { transport: "streamable-http", url: upstream.url } },
+  }));
+
+  // A second listener on the same gateway that keeps a silent answer alive after 100 ms.
+  beforeAll(async () => {
+    quiet = await listenHttp(running.gateway, { keepAliveMs: 100 });
+  }, 30_000);
+
+  afterAll(async () => {
+    await quiet.close();
+  }, 30_000);
+
   /** Opens a session on `url`; returns its id and the headers every later request carries. */
-  async function openSession(url = http.url): Promise<{ id: string; headers: Record<string, string> }> {
+  async function openSession(url = running.http.url): Promise<{ id: string; headers: Record<string, string> }> {
     const initialized = await exchange(url, {
       headers: { "content-type": "application/json", accept: ACCEPT_BOTH },
       body: {
@@ -273,7 +246,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
   }
 
   it("answers a call with one JSON body, and a call with progress as an event stream with the progress first", async () => {
-    const initialized = await exchange(http.url, {
+    const initialized = await exchange(running.http.url, {
       headers: { "content-type": "application/json", accept: ACCEPT_BOTH },
       body: {
         jsonrpc: "2.0",
@@ -291,7 +264,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
     });
 
     const { headers } = await openSession();
-    const echoed = await exchange(http.url, { headers, body: call(1, "echo", { text: "hi" }) });
+    const echoed = await exchange(running.http.url, { headers, body: call(1, "echo", { text: "hi" }) });
     await echoed.ended;
     expect(echoed.status).toBe(200);
     expect(echoed.headers["content-type"]).toBe("application/json");
@@ -300,7 +273,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
       { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } },
     ]);
 
-    const waited = await exchange(http.url, {
+    const waited = await exchange(running.http.url, {
       headers,
       body: call(2, "wait", { label: "progress", ms: 300, steps: 3 }, { progressToken: "p2" }),
     });
@@ -313,7 +286,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
 
   it("answers a batch with an array, and takes a batch of notifications with 202", async () => {
     const { headers } = await openSession();
-    const batch = await exchange(http.url, {
+    const batch = await exchange(running.http.url, {
       headers,
       body: [call(1, "echo", { text: "a" }), call(2, "echo", { text: "b" })],
     });
@@ -382,7 +355,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
         },
       ];
     for (const refused of cases) {
-      const answer = await exchange(http.url, {
+      const answer = await exchange(running.http.url, {
         method: refused.method ?? "POST",
         headers: refused.headers,
         body: refused.body,
@@ -394,7 +367,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
       });
       if (refused.code === "METHOD_NOT_ALLOWED") expect(answer.headers.allow).toBe("GET, POST, DELETE");
     }
-    const listed = await exchange(http.url, { headers, body: listTools });
+    const listed = await exchange(running.http.url, { headers, body: listTools });
     await listed.ended;
     const tools = (listed.messages()[0] as unknown as { result: { tools: { name: string }[] } }).result.tools;
     expect(tools.map((tool) => tool.name)).toContain("echo");
@@ -403,24 +376,30 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
 
   it("carries what relates to no request on the GET stream, one per session, and DELETE ends the session", async () => {
     const { headers } = await openSession();
-    const stream = await exchange(http.url, { method: "GET", headers: { ...headers, accept: "text/event-stream" } });
+    const stream = await exchange(running.http.url, {
+      method: "GET",
+      headers: { ...headers, accept: "text/event-stream" },
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers["content-type"]).toBe("text/event-stream");
-    const second = await exchange(http.url, { method: "GET", headers: { ...headers, accept: "text/event-stream" } });
+    const second = await exchange(running.http.url, {
+      method: "GET",
+      headers: { ...headers, accept: "text/event-stream" },
+    });
     await second.ended;
     expect({ status: second.status, code: errorCode(second) }).toEqual({ status: 409, code: "STREAM_CONFLICT" });
 
-    const added = await exchange(http.url, { headers, body: call(3, "add-tool", { name: "late" }) });
+    const added = await exchange(running.http.url, { headers, body: call(3, "add-tool", { name: "late" }) });
     await added.ended;
     expect(added.messages()[0]).toMatchObject({ id: 3, result: { content: [{ text: "added late" }] } });
     // The upstream's list change is the gateway's own, related to no request of this client.
     await stream.waitFor((message) => "method" in message && message.method === "notifications/tools/list_changed");
 
-    const deleted = await exchange(http.url, { method: "DELETE", headers });
+    const deleted = await exchange(running.http.url, { method: "DELETE", headers });
     await deleted.ended;
     expect(deleted.status).toBe(200);
     await stream.ended;
-    const after = await exchange(http.url, { headers, body: call(4, "echo", { text: "gone?" }) });
+    const after = await exchange(running.http.url, { headers, body: call(4, "echo", { text: "gone?" }) });
     await after.ended;
     expect({ status: after.status, code: errorCode(after) }).toEqual({ status: 404, code: "SESSION_UNKNOWN" });
   });
@@ -430,10 +409,10 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
     // Timers the process holds now: a call left running (the gateway's answer, the adapter's call
     // timeout, the upstream's wait) would hold more after the client left.
     // Measured after a call, so the timers that any call leaves running (connection pools) are counted in.
-    const warm = await exchange(http.url, { headers, body: call(4, "echo", { text: "warm" }) });
+    const warm = await exchange(running.http.url, { headers, body: call(4, "echo", { text: "warm" }) });
     await warm.ended;
     const timersBefore = activeTimers();
-    const streaming = await exchange(http.url, {
+    const streaming = await exchange(running.http.url, {
       headers,
       body: call(5, "wait", { label: "gone-mid-stream", ms: 60_000, steps: 600 }, { progressToken: "p5" }),
     });
@@ -443,7 +422,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
     expect(await eventually(() => upstream.cancelled.has("gone-mid-stream"))).toBe(true);
 
     // Gone before any byte of the answer was sent (it would have been one JSON body).
-    const silent = httpRequest(http.url, { method: "POST", headers, agent: false });
+    const silent = httpRequest(running.http.url, { method: "POST", headers, agent: false });
     silent.on("error", () => undefined);
     silent.end(JSON.stringify(call(6, "wait", { label: "gone-silent", ms: 60_000 })));
     expect(await eventually(() => upstream.started.has("gone-silent"))).toBe(true);
@@ -451,7 +430,7 @@ describe("the gateway's 2025-era streamable HTTP endpoint", () => {
     expect(await eventually(() => upstream.cancelled.has("gone-silent"))).toBe(true);
     expect(await eventually(() => activeTimers() <= timersBefore, 10_000)).toBe(true);
 
-    const echoed = await exchange(http.url, { headers, body: call(7, "echo", { text: "still here" }) });
+    const echoed = await exchange(running.http.url, { headers, body: call(7, "echo", { text: "still here" }) });
     await echoed.ended;
     expect(echoed.messages()[0]).toMatchObject({ id: 7, result: { content: [{ text: "still here" }] } });
   });

@@ -2,13 +2,12 @@ import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
 import { MCPToolAdapter } from "mcp-tool-adapter";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { CLI_BIN, GATEWAY_DIR, realUpstreams, type Upstreams } from "./fixtures.js";
+import { CLI_BIN, GATEWAY_DIR, httpGatewayForFile } from "./fixtures.js";
 
 // Clients no one here wrote (the SDK v2 client, LangChain's MCP adapters, the MCP Inspector's CLI)
 // and our own adapter, each listing and calling through the gateway over streamable HTTP (a gateway
@@ -20,27 +19,12 @@ const INSPECTOR_CLI = join(
   "index.js",
 );
 
-let upstreams: Upstreams;
-let gateway: Gateway;
-let http: GatewayHttpServer;
-const serveArgs = (): string[] => [CLI_BIN, "serve", "--config", upstreams.configFile];
-
-beforeAll(async () => {
-  upstreams = await realUpstreams();
-  gateway = createGateway({ servers: upstreams.servers });
-  await gateway.start();
-  http = await listenHttp(gateway);
-}, 120_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = httpGatewayForFile();
+const serveArgs = (): string[] => [CLI_BIN, "serve", "--config", running.upstreams.configFile];
 
 describe("SDK v2 client (@modelcontextprotocol/client), 2025 era", () => {
   const transports = [
-    { label: "HTTP", make: () => new V2HttpTransport(new URL(http.url)) },
+    { label: "HTTP", make: () => new V2HttpTransport(new URL(running.http.url)) },
     {
       label: "stdio",
       make: () =>
@@ -68,7 +52,7 @@ describe("SDK v2 client (@modelcontextprotocol/client), 2025 era", () => {
 
 describe("LangChain MCP adapters (MultiServerMCPClient)", () => {
   const connections = [
-    { label: "HTTP", connection: () => ({ transport: "http" as const, url: http.url }) },
+    { label: "HTTP", connection: () => ({ transport: "http" as const, url: running.http.url }) },
     {
       label: "stdio",
       connection: () => ({
@@ -92,7 +76,9 @@ describe("LangChain MCP adapters (MultiServerMCPClient)", () => {
       const output: unknown = await echo?.invoke({ message: "langchain says hi" });
       expect(JSON.stringify(output)).toContain("langchain says hi");
       const listDirectory = tools.find((tool) => tool.name === "filesystem__list_directory");
-      expect(JSON.stringify(await listDirectory?.invoke({ path: upstreams.directory.path }))).toContain("hello.txt");
+      expect(JSON.stringify(await listDirectory?.invoke({ path: running.upstreams.directory.path }))).toContain(
+        "hello.txt",
+      );
     } finally {
       await client.close();
     }
@@ -116,7 +102,7 @@ describe("MCP Inspector CLI (@modelcontextprotocol/inspector-cli), as a child pr
     return JSON.parse(stdout) as unknown;
   };
   const targets = [
-    { label: "HTTP", target: () => ({ server: http.url }) },
+    { label: "HTTP", target: () => ({ server: running.http.url }) },
     // `serve` finds @mcp-tool-adapter/gateway from its working directory, and the inspector starts it in its own.
     {
       label: "stdio",
@@ -142,7 +128,10 @@ describe("MCP Inspector CLI (@modelcontextprotocol/inspector-cli), as a child pr
 
 describe("our own adapter (MCPToolAdapter)", () => {
   const configs = [
-    { label: "HTTP", config: () => ({ name: "gateway", transport: "streamable-http" as const, url: http.url }) },
+    {
+      label: "HTTP",
+      config: () => ({ name: "gateway", transport: "streamable-http" as const, url: running.http.url }),
+    },
     {
       label: "stdio",
       config: () => ({
@@ -163,7 +152,7 @@ describe("our own adapter (MCPToolAdapter)", () => {
         expect.arrayContaining(["everything__echo", "filesystem__read_text_file"]),
       );
       const read = await adapter.invoke("filesystem__read_text_file", {
-        path: join(upstreams.directory.path, "hello.txt"),
+        path: join(running.upstreams.directory.path, "hello.txt"),
       });
       expect(read.success).toBe(true);
       expect(JSON.stringify(read.data)).toContain("hello from the filesystem server");

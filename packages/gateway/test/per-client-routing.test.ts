@@ -1,36 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { httpGatewayForFile } from "./fixtures.js";
 
 // Two downstream clients at once over HTTP, each with its own roots and its own answer to an
 // elicitation, in front of one shared server-everything (over stdio): an upstream's question goes
 // to the client whose call asked, never to the other one, and is refused when it cannot be told
 // whose it is; the upstream sees the union of the connected clients' roots, and a client leaving
 // takes its roots with it.
-let upstreams: Upstreams;
-let gateway: Gateway;
-let http: GatewayHttpServer;
+const running = httpGatewayForFile({ upstreams: ["everything"] });
 const clients: Client[] = [];
-
-beforeAll(async () => {
-  upstreams = await realUpstreams(["everything"]);
-  gateway = createGateway({ servers: upstreams.servers });
-  await gateway.start();
-  http = await listenHttp(gateway);
-}, 120_000);
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
 });
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
 
 interface TestClient {
   readonly client: Client;
@@ -52,7 +36,7 @@ async function connect(name: string, roots: string[]): Promise<TestClient> {
   client.setRequestHandler(ListRootsRequestSchema, () => ({
     roots: roots.map((uri) => ({ uri, name: `${name}'s folder` })),
   }));
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(running.http.url)));
   clients.push(client);
   return { client, asked };
 }
@@ -89,12 +73,12 @@ describe("per-client routing through one shared upstream", () => {
   it("refuses an elicitation it cannot attribute while another client's call runs there, and asks no one", async () => {
     const ada = await connect("ada", []);
     const grace = await connect("grace", []);
-    let running!: () => void;
-    const started = new Promise<void>((resolve) => (running = resolve));
+    let markRunning!: () => void;
+    const started = new Promise<void>((resolve) => (markRunning = resolve));
     const long = ada.client.callTool(
       { name: "trigger-long-running-operation", arguments: { duration: 4, steps: 4 } },
       undefined,
-      { onprogress: () => running(), timeout: 60_000 },
+      { onprogress: () => markRunning(), timeout: 60_000 },
     );
     await started;
     const asked = await grace.client.callTool({ name: "trigger-elicitation-request", arguments: {} });

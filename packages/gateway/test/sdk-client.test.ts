@@ -3,38 +3,21 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { CLI_BIN, GATEWAY_DIR, realUpstreams, type Upstreams } from "./fixtures.js";
+import { CLI_BIN, GATEWAY_DIR, httpGatewayForFile } from "./fixtures.js";
 
 // The SDK 1.x Client (no one here wrote it) through the gateway, in front of server-everything,
 // server-memory and server-filesystem over real stdio pipes: over HTTP to a gateway in this
 // process, and over stdio to `mcp-tool-adapter serve` as a host starts it.
-let upstreams: Upstreams;
-let gateway: Gateway;
-let http: GatewayHttpServer;
-
-beforeAll(async () => {
-  upstreams = await realUpstreams();
-  gateway = createGateway({ servers: upstreams.servers });
-  const report = await gateway.start();
-  expect(report.failed).toEqual([]);
-  http = await listenHttp(gateway);
-}, 120_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = httpGatewayForFile();
 
 const transports: { label: string; make: () => Transport }[] = [
-  { label: "streamable HTTP", make: () => new StreamableHTTPClientTransport(new URL(http.url)) },
+  { label: "streamable HTTP", make: () => new StreamableHTTPClientTransport(new URL(running.http.url)) },
   {
     label: "stdio (mcp-tool-adapter serve)",
     make: () =>
       new StdioClientTransport({
         command: process.execPath,
-        args: [CLI_BIN, "serve", "--config", upstreams.configFile],
+        args: [CLI_BIN, "serve", "--config", running.upstreams.configFile],
         cwd: GATEWAY_DIR,
         stderr: "pipe",
       }),
@@ -70,7 +53,7 @@ describe.each(transports)("SDK 1.x Client over $label", ({ make }) => {
     expect(JSON.stringify(echo.content)).toContain("through the gateway");
     const listing = await client.callTool({
       name: "filesystem__list_directory",
-      arguments: { path: upstreams.directory.path },
+      arguments: { path: running.upstreams.directory.path },
     });
     expect(listing.isError).not.toBe(true);
     expect(JSON.stringify(listing.content)).toContain("hello.txt");

@@ -1,30 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
 } from "@modelcontextprotocol/server";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { httpGatewayForFile } from "./fixtures.js";
 
 // Hostile or malformed 2026-07-28 requests, sent by hand with fetch: each gets a clear answer and
 // the gateway goes on serving.
-let upstreams: Upstreams;
-let gateway: Gateway;
-let http: GatewayHttpServer;
-
-beforeAll(async () => {
-  upstreams = await realUpstreams(["everything"]);
-  gateway = createGateway({ servers: upstreams.servers });
-  await gateway.start();
-  http = await listenHttp(gateway);
-}, 120_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = httpGatewayForFile({ upstreams: ["everything"] });
 
 function envelope(version = "2026-07-28"): Record<string, unknown> {
   return {
@@ -41,7 +25,7 @@ function post(
   status: number;
   json: { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { code?: string } } };
 }> {
-  return fetch(http.url, {
+  return fetch(running.http.url, {
     method: "POST",
     headers: {
       "content-type": "application/json",

@@ -1,37 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { LOG_LEVEL_META_KEY } from "@modelcontextprotocol/server";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { CLI_BIN, GATEWAY_DIR, realUpstreams, type Upstreams } from "./fixtures.js";
+import { CLI_BIN, GATEWAY_DIR, httpGatewayForFile } from "./fixtures.js";
 import { callToolByHand, questionOf, type ModernAnswer } from "./modern-by-hand.js";
 
 // An upstream's elicitation and sampling (server-everything's trigger-* tools, a 2025-era server
 // over a real stdio pipe) passed on to 2026-07-28 clients as `input_required`, answered in the
 // client's retry: the official v2 client and our adapter on engine-2026, over HTTP and over stdio
 // (`mcp-tool-adapter serve`); and by hand, the hostile retries. One upstream: names have no prefix.
-let upstreams: Upstreams;
-let gateway: Gateway;
-let http: GatewayHttpServer;
-
-beforeAll(async () => {
-  upstreams = await realUpstreams(["everything"]);
-  gateway = createGateway({ servers: upstreams.servers, inputTimeoutMs: 1_500 });
-  await gateway.start();
-  http = await listenHttp(gateway);
-}, 120_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = httpGatewayForFile({ upstreams: ["everything"], gateway: { inputTimeoutMs: 1_500 } });
 
 const ELICIT_TOOL = "trigger-elicitation-request";
 const SAMPLE_TOOL = "trigger-sampling-request";
-const serveArgs = (): string[] => [CLI_BIN, "serve", "--config", upstreams.configFile];
+const serveArgs = (): string[] => [CLI_BIN, "serve", "--config", running.upstreams.configFile];
 
 /** The v2 client pinned to 2026-07-28, answering elicitation and sampling when `answers` says so. */
 function v2Client(answers: { elicitation?: boolean; sampling?: boolean }): Client {
@@ -62,7 +46,7 @@ function v2Client(answers: { elicitation?: boolean; sampling?: boolean }): Clien
 }
 
 const transports = [
-  { label: "HTTP", make: () => new StreamableHTTPClientTransport(new URL(http.url)) },
+  { label: "HTTP", make: () => new StreamableHTTPClientTransport(new URL(running.http.url)) },
   {
     label: "stdio (serve)",
     make: () =>
@@ -113,7 +97,7 @@ describe.each(transports)("the v2 client on 2026-07-28 over $label", ({ make }) 
 
 describe("our adapter on engine-2026", () => {
   const configs = [
-    { label: "HTTP", config: () => ({ transport: "streamable-http" as const, url: http.url }) },
+    { label: "HTTP", config: () => ({ transport: "streamable-http" as const, url: running.http.url }) },
     {
       label: "stdio (serve)",
       config: () => ({ transport: "stdio" as const, command: process.execPath, args: serveArgs(), cwd: GATEWAY_DIR }),
@@ -156,7 +140,7 @@ describe("upstream logs on 2026-07-28", () => {
     client.setNotificationHandler("notifications/message", (notification) => {
       logs.push({ level: notification.params.level, logger: notification.params.logger });
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.http.url)));
     try {
       // server-everything logs every 5 s once asked to; a 12 s call hears some of it.
       await client.callTool({ name: "toggle-simulated-logging", arguments: {} });
@@ -181,7 +165,7 @@ describe("upstream logs on 2026-07-28", () => {
 describe("retries by hand", () => {
   // Written by hand (modern-by-hand.ts): retries no real client would send.
   const callTool = (extra: Record<string, unknown> = {}, name = ELICIT_TOOL): Promise<ModernAnswer> =>
-    callToolByHand({ url: http.url, name, extra });
+    callToolByHand({ url: running.http.url, name, extra });
   const ask = async (): Promise<{ state: string; key: string }> => questionOf(await callTool());
 
   it("refuses a forged requestState with a classified error, and goes on", { timeout: 60_000 }, async () => {

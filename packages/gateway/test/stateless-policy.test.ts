@@ -3,30 +3,12 @@ import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startV2HttpServer, type V2HttpServer } from "@mcp-tool-adapter/test-servers";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { realUpstreams, serveOverHttp, type ServedOverHttp, type Upstreams } from "./fixtures.js";
 
 // The gateway's policy and the upstreams' own events for 2026-07-28 clients, which keep no
 // session: approval asked through an `input_required` result (the client's answer comes back in
 // the retried call), an upstream's elicitation refused with the reason, and an upstream's list
 // change reaching a client's `subscriptions/listen` stream.
-
-interface Served {
-  readonly gateway: Gateway;
-  readonly http: GatewayHttpServer;
-}
-
-async function serve(options: Parameters<typeof createGateway>[0]): Promise<Served> {
-  const gateway = createGateway(options);
-  const report = await gateway.start();
-  expect(report.failed).toEqual([]);
-  return { gateway, http: await listenHttp(gateway) };
-}
-
-async function stop(served: Served | undefined): Promise<void> {
-  await served?.http.close();
-  await served?.gateway.close();
-}
 
 async function modernClient(
   url: string,
@@ -52,18 +34,18 @@ async function modernClient(
 
 describe("approval and upstream questions on 2026-07-28", () => {
   let upstreams: Upstreams;
-  let approving: Served | undefined;
-  let plain: Served | undefined;
+  let approving: ServedOverHttp | undefined;
+  let plain: ServedOverHttp | undefined;
 
   beforeAll(async () => {
     upstreams = await realUpstreams(["everything", "memory"]);
-    approving = await serve({ servers: { memory: upstreams.servers.memory! }, approval: { mode: "elicit" } });
-    plain = await serve({ servers: { everything: upstreams.servers.everything! } });
+    approving = await serveOverHttp({ servers: { memory: upstreams.servers.memory! }, approval: { mode: "elicit" } });
+    plain = await serveOverHttp({ servers: { everything: upstreams.servers.everything! } });
   }, 120_000);
 
   afterAll(async () => {
-    await stop(approving);
-    await stop(plain);
+    await approving?.close();
+    await plain?.close();
     await upstreams.remove();
   }, 60_000);
 
@@ -136,18 +118,18 @@ describe("approval and upstream questions on 2026-07-28", () => {
 
 describe("an upstream's list change on 2026-07-28", () => {
   let upstream: V2HttpServer;
-  let served: Served | undefined;
+  let served: ServedOverHttp | undefined;
 
   beforeAll(async () => {
     upstream = await startV2HttpServer({ modernOnly: true });
-    served = await serve({
+    served = await serveOverHttp({
       servers: { v2: { transport: "streamable-http", url: upstream.url, protocol: "2026-07-28" } },
       serverSet: { engine: createEngine2026() },
     });
   }, 60_000);
 
   afterAll(async () => {
-    await stop(served);
+    await served?.close();
     await upstream.close();
   }, 30_000);
 

@@ -6,8 +6,7 @@ import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { createTempDirectory, v2StdioServerConfig, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { CLI_BIN, GATEWAY_DIR } from "./fixtures.js";
+import { CLI_BIN, GATEWAY_DIR, servedOverHttpForFile } from "./fixtures.js";
 import { callToolByHand, questionOf } from "./modern-by-hand.js";
 
 // A 2026-07-28 client's roots passed up. The upstream is the official v2 SDK's server over a real
@@ -15,29 +14,23 @@ import { callToolByHand, questionOf } from "./modern-by-hand.js";
 // (`roots/list`) during the call. The gateway asks the 2026-07-28 client whose call runs (an
 // input_required holding a roots request) and answers the upstream with that client's roots: the
 // v2 client and our adapter on engine-2026, over HTTP and over stdio (`mcp-tool-adapter serve`).
+const UPSTREAM = v2StdioServerConfig();
+const running = servedOverHttpForFile(() => ({ servers: { v2: { transport: "stdio", ...UPSTREAM } } }));
 let directory: TempDirectory;
 let configFile: string;
-let gateway: Gateway;
-let http: GatewayHttpServer;
 
 beforeAll(async () => {
   directory = await createTempDirectory("gateway-roots-");
-  const upstream = v2StdioServerConfig();
   configFile = join(directory.path, "mcp.json");
-  await writeFile(configFile, JSON.stringify({ mcpServers: { v2: upstream } }));
-  gateway = createGateway({ servers: { v2: { transport: "stdio", ...upstream } } });
-  await gateway.start();
-  http = await listenHttp(gateway);
-}, 120_000);
+  await writeFile(configFile, JSON.stringify({ mcpServers: { v2: UPSTREAM } }));
+}, 60_000);
 
 afterAll(async () => {
-  await http.close();
-  await gateway.close();
   await directory.remove();
 }, 60_000);
 
 const transports = [
-  { label: "HTTP", make: () => new StreamableHTTPClientTransport(new URL(http.url)) },
+  { label: "HTTP", make: () => new StreamableHTTPClientTransport(new URL(running.http.url)) },
   {
     label: "stdio (serve)",
     make: () =>
@@ -91,7 +84,7 @@ describe.each(transports)("the v2 client on 2026-07-28 over $label", ({ make }) 
 
 describe("our adapter on engine-2026", () => {
   const configs = [
-    { label: "HTTP", config: () => ({ transport: "streamable-http" as const, url: http.url }) },
+    { label: "HTTP", config: () => ({ transport: "streamable-http" as const, url: running.http.url }) },
     {
       label: "stdio (serve)",
       config: () => ({
@@ -124,10 +117,12 @@ describe("a roots answer by hand", () => {
     "that is not a list of file:// roots is refused, and the call waits for a good one",
     { timeout: 60_000 },
     async () => {
-      const asked = questionOf(await callToolByHand({ url: http.url, name: "roots", capabilities: { roots: {} } }));
+      const asked = questionOf(
+        await callToolByHand({ url: running.http.url, name: "roots", capabilities: { roots: {} } }),
+      );
       const retry = (roots: unknown): ReturnType<typeof callToolByHand> =>
         callToolByHand({
-          url: http.url,
+          url: running.http.url,
           name: "roots",
           capabilities: { roots: {} },
           extra: { requestState: asked.state, inputResponses: { [asked.key]: { roots } } },

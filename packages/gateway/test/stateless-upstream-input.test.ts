@@ -4,8 +4,8 @@ import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { startV2HttpServer, type V2HttpServer } from "@mcp-tool-adapter/test-servers";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createGateway, GatewayError, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { CLI_BIN, GATEWAY_DIR } from "./fixtures.js";
+import { createGateway, GatewayError, type GatewayHttpServer } from "../src/index.js";
+import { CLI_BIN, GATEWAY_DIR, serveOverHttp, type ServedOverHttp } from "./fixtures.js";
 import { callToolByHand, questionOf } from "./modern-by-hand.js";
 
 // An upstream that itself speaks 2026-07-28 (the official v2 SDK's server, modern only, over
@@ -14,19 +14,16 @@ import { callToolByHand, questionOf } from "./modern-by-hand.js";
 // copy: copies one and two share a requestStateKey, copy three has its own.
 const SHARED_KEY = "a-secret-shared-by-copies-one-and-two-0123456789";
 let upstream: V2HttpServer;
-const copies: { gateway: Gateway; http: GatewayHttpServer }[] = [];
+const copies: ServedOverHttp[] = [];
 
 async function copy(requestStateKey: string): Promise<GatewayHttpServer> {
-  const gateway = createGateway({
+  const served = await serveOverHttp({
     servers: { v2: { transport: "streamable-http", url: upstream.url, protocol: "2026-07-28" } },
     serverSet: { engine: createEngine2026() },
     requestStateKey,
   });
-  const report = await gateway.start();
-  expect(report.failed).toEqual([]);
-  const http = await listenHttp(gateway);
-  copies.push({ gateway, http });
-  return http;
+  copies.push(served);
+  return served.http;
 }
 
 let one: GatewayHttpServer;
@@ -41,10 +38,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const { gateway, http } of copies.splice(0)) {
-    await http.close();
-    await gateway.close();
-  }
+  for (const served of copies.splice(0)) await served.close();
   await upstream.close();
 }, 60_000);
 

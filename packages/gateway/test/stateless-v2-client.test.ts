@@ -4,36 +4,19 @@ import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Transport2025 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { httpGatewayForFile } from "./fixtures.js";
 
 // The official v2 client (`@modelcontextprotocol/client` 2.x) pinned to 2026-07-28 through the
 // gateway's stateless mode, in front of server-everything, -memory and -filesystem over real stdio
 // pipes; and a 2025 client on the same endpoint, which still gets a session.
-let upstreams: Upstreams;
-let gateway: Gateway;
-let http: GatewayHttpServer;
-
-beforeAll(async () => {
-  upstreams = await realUpstreams();
-  gateway = createGateway({ servers: upstreams.servers });
-  const report = await gateway.start();
-  expect(report.failed).toEqual([]);
-  http = await listenHttp(gateway);
-}, 120_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
+const running = httpGatewayForFile();
 
 async function modernClient(): Promise<Client> {
   const client = new Client(
     { name: "v2-modern", version: "1.0.0" },
     { versionNegotiation: { mode: { pin: "2026-07-28" } } },
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(running.http.url)));
   return client;
 }
 
@@ -50,7 +33,7 @@ describe("the v2 client on 2026-07-28", () => {
     expect(client.getProtocolEra()).toBe("modern");
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
-    expect(gateway.connectionCount).toBe(0);
+    expect(running.gateway.connectionCount).toBe(0);
   });
 
   it("lists every upstream's tools and calls tools of each", async () => {
@@ -63,7 +46,7 @@ describe("the v2 client on 2026-07-28", () => {
     expect(JSON.stringify(echo.content)).toContain("stateless hello");
     const listing = await client.callTool({
       name: "filesystem__list_directory",
-      arguments: { path: upstreams.directory.path },
+      arguments: { path: running.upstreams.directory.path },
     });
     expect(listing.isError).not.toBe(true);
     expect(JSON.stringify(listing.content)).toContain("hello.txt");
@@ -73,7 +56,7 @@ describe("the v2 client on 2026-07-28", () => {
     });
     const graph = await client.callTool({ name: "memory__read_graph", arguments: {} });
     expect(JSON.stringify(graph.content)).toContain("stateless");
-    expect(gateway.connectionCount).toBe(0);
+    expect(running.gateway.connectionCount).toBe(0);
   });
 
   it("passes progress of an upstream call to the client", async () => {
@@ -111,9 +94,9 @@ describe("the v2 client on 2026-07-28", () => {
 describe("both eras on one endpoint", () => {
   it("gives a 2025 client a session next to the stateless 2026-07-28 traffic", async () => {
     const legacy = new Client2025({ name: "sdk-2025", version: "1.0.0" });
-    await legacy.connect(new Transport2025(new URL(http.url)));
+    await legacy.connect(new Transport2025(new URL(running.http.url)));
     try {
-      expect(gateway.connectionCount).toBe(1);
+      expect(running.gateway.connectionCount).toBe(1);
       const modern = await modernClient();
       try {
         const [old, now] = await Promise.all([
@@ -134,10 +117,10 @@ describe("both eras on one endpoint", () => {
 describe("our adapter on engine-2026 (2026-07-28)", () => {
   it("lists and calls tools of every upstream through the gateway", { timeout: 60_000 }, async () => {
     const adapter = new MCPToolAdapter(
-      { name: "gateway", transport: "streamable-http", url: http.url, protocol: "2026-07-28" },
+      { name: "gateway", transport: "streamable-http", url: running.http.url, protocol: "2026-07-28" },
       { engine: createEngine2026() },
     );
-    const sessionsBefore = gateway.connectionCount;
+    const sessionsBefore = running.gateway.connectionCount;
     await adapter.connect();
     try {
       expect(adapter.protocolEra).toBe("2026-07-28");
@@ -149,13 +132,13 @@ describe("our adapter on engine-2026 (2026-07-28)", () => {
       expect(echo.success, echo.error ?? "").toBe(true);
       expect(JSON.stringify(echo.data)).toContain("adapter on 2026");
       const file = await adapter.invoke("filesystem__read_text_file", {
-        path: `${upstreams.directory.path}/hello.txt`,
+        path: `${running.upstreams.directory.path}/hello.txt`,
       });
       expect(JSON.stringify(file.data)).toContain("hello from the filesystem server");
       const graph = await adapter.invoke("memory__read_graph", {});
       expect(graph.success, graph.error ?? "").toBe(true);
       // No session was opened for it.
-      expect(gateway.connectionCount).toBe(sessionsBefore);
+      expect(running.gateway.connectionCount).toBe(sessionsBefore);
     } finally {
       await adapter.disconnect();
     }

@@ -1,19 +1,17 @@
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { everythingStdioServer } from "@mcp-tool-adapter/test-servers";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { servedOverHttpForFile, serveOverHttp, type ServedOverHttp } from "./fixtures.js";
+import { startSdkHttpUpstream, type SdkHttpUpstream } from "./sdk-http-upstream.js";
 
 // What an upstream does on its own, seen through the gateway by an SDK 1.x Client over HTTP: its
 // tool list changing, its log messages, an interceptor in the call path, and its credentials
@@ -21,55 +19,20 @@ import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from 
 // 127.0.0.1 that refuses requests without its token; recovery uses server-everything over stdio.
 const UPSTREAM_TOKEN = "upstream-secret-7f3a9c";
 
-interface Upstream {
-  readonly url: string;
-  readonly servers: McpServer[];
-  close(): Promise<void>;
-}
-
-async function startUpstream(): Promise<Upstream> {
-  const servers: McpServer[] = [];
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const http: HttpServer = createServer((request, response) => {
-    void (async () => {
-      if (request.headers.authorization !== `Bearer ${UPSTREAM_TOKEN}`) {
-        response.writeHead(401).end();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
-      const body = chunks.length === 0 ? undefined : (JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown);
-      const id = request.headers["mcp-session-id"];
-      let transport = typeof id === "string" ? sessions.get(id) : undefined;
-      if (transport === undefined) {
-        transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => crypto.randomUUID(),
-          onsessioninitialized: (sessionId) => {
-            sessions.set(sessionId, transport!);
-          },
-        });
-        const server = new McpServer({ name: "upstream", version: "1" }, { capabilities: { logging: {} } });
-        server.registerTool(
-          "shout",
-          { description: "Upper-cases text", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
-          ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
-        );
-        servers.push(server);
-        await server.connect(transport);
-      }
-      await transport.handleRequest(request, response, body);
-    })().catch(() => response.headersSent || response.writeHead(500).end());
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    servers,
-    close: async () => {
-      await Promise.all(servers.map((server) => server.close().catch(() => undefined)));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+/** The upstream: a server with a `shout` tool per session, behind a bearer token. */
+function startUpstream(): Promise<SdkHttpUpstream> {
+  return startSdkHttpUpstream({
+    authorization: `Bearer ${UPSTREAM_TOKEN}`,
+    server: () => {
+      const server = new McpServer({ name: "upstream", version: "1" }, { capabilities: { logging: {} } });
+      server.registerTool(
+        "shout",
+        { description: "Upper-cases text", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+        ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
+      );
+      return server;
     },
-  };
+  });
 }
 
 /** Every message the client receives from now on, whatever the SDK does with it afterwards. */
@@ -94,44 +57,40 @@ async function eventually(check: () => boolean | Promise<boolean>, ms = 20_000):
 }
 
 describe("an upstream's own events through the gateway", () => {
-  let upstream: Upstream;
-  let gateway: Gateway;
-  let http: GatewayHttpServer;
+  let upstream: SdkHttpUpstream;
   const intercepted: string[] = [];
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    gateway = createGateway({
-      servers: {
-        up: { transport: "streamable-http", url: upstream.url, headers: { Authorization: `Bearer ${UPSTREAM_TOKEN}` } },
-      },
-      serverSet: {
-        interceptors: [
-          {
-            name: "suffix",
-            beforeCall: (call) => {
-              intercepted.push(call.toolName);
-              return { arguments: { ...call.arguments, text: `${String(call.arguments.text)} (checked)` } };
-            },
-          },
-        ],
-      },
-    });
-    await gateway.start();
-    http = await listenHttp(gateway);
   }, 60_000);
 
   afterAll(async () => {
-    await http.close();
-    await gateway.close();
     await upstream.close();
   }, 30_000);
+
+  // Registered after the upstream's hooks: starts after it, and (hooks after tests run in reverse) closes before it.
+  const running = servedOverHttpForFile(() => ({
+    servers: {
+      up: { transport: "streamable-http", url: upstream.url, headers: { Authorization: `Bearer ${UPSTREAM_TOKEN}` } },
+    },
+    serverSet: {
+      interceptors: [
+        {
+          name: "suffix",
+          beforeCall: (call) => {
+            intercepted.push(call.toolName);
+            return { arguments: { ...call.arguments, text: `${String(call.arguments.text)} (checked)` } };
+          },
+        },
+      ],
+    },
+  }));
 
   it(
     "forwards list_changed, logs and calls through an interceptor, and never shows the client the upstream's token",
     { timeout: 60_000 },
     async () => {
-      const transport = new StreamableHTTPClientTransport(new URL(http.url));
+      const transport = new StreamableHTTPClientTransport(new URL(running.http.url));
       const client = new Client({ name: "events-test", version: "1" });
       await client.connect(transport);
       const received = recordReceived(transport);
@@ -187,12 +146,10 @@ describe("an upstream's own events through the gateway", () => {
 });
 
 describe("recovery of an upstream server", () => {
-  let gateway: Gateway | undefined;
-  let http: GatewayHttpServer | undefined;
+  let served: ServedOverHttp | undefined;
 
   afterEach(async () => {
-    await http?.close();
-    await gateway?.close();
+    await served?.close();
   }, 30_000);
 
   /** This process's child processes running server-everything (the gateway's upstream). */
@@ -216,16 +173,14 @@ describe("recovery of an upstream server", () => {
     "serves calls again after the upstream process dies and the server set restarts it",
     { timeout: 90_000 },
     async () => {
-      gateway = createGateway({
+      served = await serveOverHttp({
         servers: {
           everything: { transport: "stdio", ...everythingStdioServer(), env: { GATEWAY_TEST_SECRET: UPSTREAM_TOKEN } },
         },
         serverSet: { recovery: { initialDelayMs: 50, maxDelayMs: 500 } },
       });
-      await gateway.start();
-      http = await listenHttp(gateway);
       const client = new Client({ name: "recovery-test", version: "1" });
-      const transport = new StreamableHTTPClientTransport(new URL(http.url));
+      const transport = new StreamableHTTPClientTransport(new URL(served.http.url));
       await client.connect(transport);
       const received = recordReceived(transport);
       try {

@@ -1,45 +1,35 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { listDescendantProcesses } from "@mcp-tool-adapter/test-servers";
 import type { GatewayError } from "../src/index.js";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { createGateway } from "../src/index.js";
 import { startGateway, stopProcess } from "./balancer.js";
-import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { httpGatewayForFile } from "./fixtures.js";
 
 // `upstreamPerClient`: each 2025-era session gets its own upstream processes (server-everything and
 // server-filesystem over stdio, from the npm registry). Two SDK clients at once, each with its own
 // roots and its own answer to an elicitation: their questions are never refused as unattributable
 // (they are with one shared upstream, see per-client-routing.test.ts), each upstream sees exactly
 // its client's roots, a session past the limit is refused, and a session's processes end with it.
-let upstreams: Upstreams;
-let gateway: Gateway;
-let http: GatewayHttpServer;
+const MAX_SESSIONS = 2;
+const running = httpGatewayForFile({
+  upstreams: ["everything", "filesystem"],
+  gateway: { upstreamPerClient: { maxSessions: MAX_SESSIONS } },
+});
 const clients: Client[] = [];
 
-const MAX_SESSIONS = 2;
-
 beforeAll(async () => {
-  upstreams = await realUpstreams(["everything", "filesystem"]);
-  await Promise.all(["ada", "grace"].map((name) => mkdir(join(upstreams.directory.path, name))));
-  gateway = createGateway({ servers: upstreams.servers, upstreamPerClient: { maxSessions: MAX_SESSIONS } });
-  await gateway.start();
-  http = await listenHttp(gateway);
-}, 120_000);
+  await Promise.all(["ada", "grace"].map((name) => mkdir(join(running.upstreams.directory.path, name))));
+});
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => close(client)));
 });
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await upstreams.remove();
-}, 60_000);
 
 interface TestClient {
   readonly client: Client;
@@ -49,7 +39,7 @@ interface TestClient {
 }
 
 async function connect(name: string): Promise<TestClient> {
-  const folder = join(upstreams.directory.path, name);
+  const folder = join(running.upstreams.directory.path, name);
   const client = new Client(
     { name, version: "1" },
     { capabilities: { elicitation: { form: {} }, roots: { listChanged: true } } },
@@ -65,7 +55,7 @@ async function connect(name: string): Promise<TestClient> {
   client.setRequestHandler(ListRootsRequestSchema, () => ({
     roots: [{ uri: pathToFileURL(folder).href, name: `${name}'s folder` }],
   }));
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(running.http.url)));
   clients.push(client);
   return { client, folder, asked };
 }
@@ -144,7 +134,7 @@ describe("upstreamPerClient: every session with upstream connections of its own"
       await close(ada.client);
       await close(grace.client);
       expect(await eventually(() => JSON.stringify(upstreamProcesses()) === JSON.stringify(shared))).toBe(true);
-      expect(gateway.connectionCount).toBe(0);
+      expect(running.gateway.connectionCount).toBe(0);
     },
   );
 
@@ -157,7 +147,7 @@ describe("upstreamPerClient: every session with upstream connections of its own"
       const ada = await connect("ada");
       await connect("grace");
       const third = new Client({ name: "third", version: "1" });
-      const refused = await third.connect(new StreamableHTTPClientTransport(new URL(http.url))).then(
+      const refused = await third.connect(new StreamableHTTPClientTransport(new URL(running.http.url))).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -172,7 +162,7 @@ describe("upstreamPerClient: every session with upstream connections of its own"
   );
 
   it("refuses a maxSessions that is not a whole number of at least 1", () => {
-    expect(() => createGateway({ servers: upstreams.servers, upstreamPerClient: { maxSessions: 0 } })).toThrow(
+    expect(() => createGateway({ servers: running.upstreams.servers, upstreamPerClient: { maxSessions: 0 } })).toThrow(
       expect.objectContaining({ code: "GATEWAY_OPTIONS_INVALID" }) as GatewayError,
     );
   });
@@ -180,7 +170,7 @@ describe("upstreamPerClient: every session with upstream connections of its own"
 
 describe("serve --http --upstream-per-client <max-sessions>", () => {
   it("passes the limit to the gateway: one session served, the next refused", { timeout: 180_000 }, async () => {
-    const served = await startGateway(upstreams.configFile, "p1", ["--upstream-per-client", "1"]);
+    const served = await startGateway(running.upstreams.configFile, "p1", ["--upstream-per-client", "1"]);
     const url = new URL(`http://127.0.0.1:${served.port}/mcp`);
     const first = new Client({ name: "first", version: "1" });
     const second = new Client({ name: "second", version: "1" });

@@ -1,4 +1,5 @@
 import {
+  invalidSamplingRequest,
   samplingTurns,
   toolResultText,
   type MCPPairedToolResult,
@@ -88,6 +89,4 @@ export function toStopReason(message: AIMessage): MCPSamplingStopReason {
   }
 }
 
-function invalid(message: string): LangChainSamplingError {
-  return new LangChainSamplingError("SAMPLING_REQUEST_INVALID", `Invalid sampling/createMessage request: ${message}`);
-}
+const invalid = invalidSamplingRequest((code, message) => new LangChainSamplingError(code, message));

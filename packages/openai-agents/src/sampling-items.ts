@@ -1,4 +1,5 @@
 import {
+  invalidSamplingRequest,
   samplingTurns,
   toolResultText,
   type MCPPairedToolResult,
@@ -78,9 +79,4 @@ function toResultItem({ result, toolName }: MCPPairedToolResult): AgentInputItem
   };
 }
 
-function invalid(message: string): OpenAIAgentsSamplingError {
-  return new OpenAIAgentsSamplingError(
-    "SAMPLING_REQUEST_INVALID",
-    `Invalid sampling/createMessage request: ${message}`,
-  );
-}
+const invalid = invalidSamplingRequest((code, message) => new OpenAIAgentsSamplingError(code, message));

@@ -1,3 +1,4 @@
+import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/core/protocol";
 import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
@@ -24,18 +25,6 @@ const SILENT_WAV = Buffer.from(
   "524946462400000057415645666d7420100000000100010044ac000088580100020010006461746100000000",
   "hex",
 ).toString("base64");
-
-/** Severity order of the MCP log levels, lowest first (RFC 5424 names). */
-const LEVEL_ORDER: readonly LoggingLevel[] = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
 
 const PROMPT_ARGUMENT_WORDS = ["paris", "park", "party", "test", "testing"];
 
@@ -284,7 +273,7 @@ function registerElicitationTools(server: McpServer): void {
 }
 
 async function sendLog(extra: Extra, log: { level: LoggingLevel; data: string; minimum: LoggingLevel }): Promise<void> {
-  if (LEVEL_ORDER.indexOf(log.level) < LEVEL_ORDER.indexOf(log.minimum)) return;
+  if (MCP_LOG_LEVELS.indexOf(log.level) < MCP_LOG_LEVELS.indexOf(log.minimum)) return;
   // Through `extra`: related to the call, so it travels on the call's own response stream.
   await extra.sendNotification({
     method: "notifications/message",
