@@ -23,9 +23,11 @@ const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 /**
  * The checks before a request reaches MCP: Host and Origin against DNS rebinding (a page on another
  * site that resolves its name to 127.0.0.1 sends its own Host and Origin), then authorization.
- * Throws a GatewayError naming what was refused.
+ * Throws a GatewayError naming what was refused, at once for Host and Origin. Without an
+ * `authorize` check nothing is left to wait for, so it returns undefined rather than a promise
+ * (a request is then read in the turn it arrived in).
  */
-export async function guardRequest(request: IncomingMessage, options: HttpGuardOptions): Promise<void> {
+export function guardRequest(request: IncomingMessage, options: HttpGuardOptions): Promise<void> | undefined {
   const host = hostName(request.headers.host);
   if (host === undefined || !options.allowedHosts.includes(host)) {
     throw new GatewayError(
@@ -46,7 +48,7 @@ export async function guardRequest(request: IncomingMessage, options: HttpGuardO
   } else if (origin === "null") {
     throw new GatewayError("FORBIDDEN_ORIGIN", 'Origin "null" (a sandboxed or local page) may not call this gateway.');
   }
-  await options.authorize?.(request);
+  return options.authorize?.(request);
 }
 
 function hostName(header: string | undefined): string | undefined {

@@ -123,7 +123,8 @@ export async function listenHttp(gateway: Gateway, options: GatewayHttpOptions =
     if (pathname !== path) {
       throw new GatewayError("SESSION_UNKNOWN", `Nothing is served at ${pathname}; MCP is at ${path}.`);
     }
-    await guardRequest(request, guard);
+    const authorizing = guardRequest(request, guard);
+    if (authorizing !== undefined) await authorizing;
     const sessionId = header(request, "mcp-session-id");
     const body = request.method === "POST" ? await readJson(request, maxBodyBytes) : undefined;
     if (sessionId !== undefined) {

@@ -92,27 +92,25 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
     return limitResponse(response, options, requestBody, release);
   }
 
-  async function direct(
-    client: DirectClient,
-    request: DirectRequestParts,
-    init: RequestInit | undefined,
-  ): Promise<Response> {
+  /** Not async: the direct client's promise is handed back with only the failure bookkeeping on it. */
+  function direct(client: DirectClient, request: DirectRequestParts, init: RequestInit | undefined): Promise<Response> {
     rememberHeaderSecrets(request.headers, options.secrets);
     const shared = init?.signal ?? undefined;
     // fetch rejects with the signal's reason, whatever it is.
-    if (isAborted(shared)) throw shared?.reason;
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+    if (isAborted(shared)) return Promise.reject(shared?.reason);
     const requestBody = typeof request.body === "string" ? request.body : undefined;
-    try {
-      return await client.send({
+    return client
+      .send({
         ...request,
         meterFor: (status, headers) => meterFor(status, headers, options),
         overLimit: (meter, status) => overLimit(options, meter, status, requestBody),
         linkAbort: (abort) => linkToShared(shared, abort),
+      })
+      .catch((error: unknown) => {
+        if (!isAborted(shared) && !HttpTransportError.isInstance(error)) lastNetworkError = error;
+        throw error;
       });
-    } catch (error) {
-      if (!isAborted(shared) && !HttpTransportError.isInstance(error)) lastNetworkError = error;
-      throw error;
-    }
   }
 
   const client =
@@ -123,11 +121,18 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
         })
       : undefined;
 
-  const guarded: FetchLike = async (input, init) => {
-    if (options.fetch !== undefined) return viaFetch(options.fetch, input, init);
-    if (client === undefined) return viaFetch(globalThis.fetch, input, init);
-    const request = directRequestParts(input, init);
-    return request === undefined ? viaFetch(client.fetch, input, init) : direct(client, request, init);
+  // Not async (each path returns its own promise); a throw while reading the request becomes a rejection.
+  const guarded: FetchLike = (input, init) => {
+    try {
+      if (options.fetch !== undefined) return viaFetch(options.fetch, input, init);
+      if (client === undefined) return viaFetch(globalThis.fetch, input, init);
+      const request = directRequestParts(input, init);
+      return request === undefined ? viaFetch(client.fetch, input, init) : direct(client, request, init);
+    } catch (error) {
+      // As the async function it replaces: the failure as thrown.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
   };
 
   return {

@@ -1,3 +1,4 @@
+import { discardBody } from "./body-reader.js";
 import type { FetchLike } from "./guarded-fetch.js";
 
 const MAX_REDIRECTS = 5;
@@ -17,7 +18,7 @@ export async function fetchWithinOrigin(fetch: FetchLike, url: URL, init: Reques
     const target = redirectTarget(response, from);
     const keepsMethod = response.status === 307 || response.status === 308 || (init.method ?? "GET") === "GET";
     if (target === undefined || !keepsMethod || !isSameOrigin(from, target)) return response;
-    await response.body?.cancel().catch(() => undefined);
+    await discardBody(response);
     from = target;
     response = await fetch(target, manual);
   }

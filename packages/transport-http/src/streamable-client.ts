@@ -4,6 +4,7 @@ import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.
 import type { JsonRpcMessageCheck } from "@mcp-tool-adapter/core";
 import { markParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { authorize } from "./auth-flow.js";
+import { bodyReader, discardBody } from "./body-reader.js";
 import type { FetchLike } from "./guarded-fetch.js";
 import { fetchWithinOrigin, unfollowedRedirect } from "./redirects.js";
 import { SseParser, type ServerSentEvent } from "./sse-parser.js";
@@ -115,16 +116,17 @@ export class StreamableHttpClient implements Transport {
    * Sends a message. A failure is thrown only, not reported: HttpTransport reports a failed send
    * itself, as a request's failure (reported here first, it was classified as the event stream's).
    */
-  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: TransportSendOptions): Promise<void> {
     if (options?.resumptionToken !== undefined) {
       const replayMessageId =
         !Array.isArray(message) && "method" in message && "id" in message ? message.id : undefined;
       this.openStream({ reconnectable: true, resumptionToken: options.resumptionToken, replayMessageId }).catch(
         (error: unknown) => this.report(error),
       );
-      return;
+      return Promise.resolve();
     }
-    await this.post(message, options?.onresumptiontoken);
+    // Not async: the POST's own promise is the send's, with no wrapper and its turns per message.
+    return this.post(message, options?.onresumptiontoken);
   }
 
   /** Ends the server's session with a DELETE; a 405 (the server keeps sessions itself) is fine. */
@@ -135,7 +137,7 @@ export class StreamableHttpClient implements Transport {
       headers: await this.headers(),
       signal: this.abort?.signal ?? null,
     });
-    await response.body?.cancel().catch(() => undefined);
+    await discardBody(response);
     if (!response.ok && response.status !== 405) {
       throw new HttpStatusError(
         response.status,
@@ -149,7 +151,8 @@ export class StreamableHttpClient implements Transport {
     message: JSONRPCMessage | JSONRPCMessage[],
     onresumptiontoken: ((token: string) => void) | undefined,
   ): Promise<void> {
-    const headers = await this.headers();
+    // Without an auth provider the headers are at hand: no turn spent waiting for them.
+    const headers = this.authProvider === undefined ? this.ownHeaders() : await this.headers();
     headers["content-type"] = "application/json";
     headers.accept = POST_ACCEPT;
     const response = await fetchWithinOrigin(this.fetch, this.url, {
@@ -167,13 +170,13 @@ export class StreamableHttpClient implements Transport {
     this.justAuthorized = false;
     this.lastUpscopingChallenge = undefined;
     if (response.status === 202) {
-      await response.body?.cancel().catch(() => undefined);
+      await discardBody(response);
       if (isInitializedNotification(message))
         this.openStream({ reconnectable: true }).catch((error: unknown) => this.report(error));
       return;
     }
     if (!hasRequest(message)) {
-      await response.body?.cancel().catch(() => undefined);
+      await discardBody(response);
       return;
     }
     const mediaType = mediaTypeOf(response.headers.get("content-type"));
@@ -182,7 +185,7 @@ export class StreamableHttpClient implements Transport {
     } else if (mediaType === "application/json") {
       await this.deliverJson(await response.text());
     } else {
-      await response.body?.cancel().catch(() => undefined);
+      await discardBody(response);
       throw new HttpStatusError(-1, `Unexpected content type: ${response.headers.get("content-type") ?? "none"}`);
     }
   }
@@ -249,7 +252,7 @@ export class StreamableHttpClient implements Transport {
       signal: this.abort?.signal ?? null,
     });
     if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
+      await discardBody(response);
       if (response.status === 401 && this.authProvider !== undefined) {
         await this.authorize(this.authProvider, this.authFetch);
         return this.openStream({ reconnectable: true });
@@ -269,8 +272,8 @@ export class StreamableHttpClient implements Transport {
   }
 
   private async consumeStream(response: Response, options: StreamOptions): Promise<void> {
-    const body = response.body;
-    if (body === null) return;
+    const reader = bodyReader(response);
+    if (reader === undefined) return;
     // Written by `deliver`, read after the loop (a record: TypeScript does not see closures assign).
     const progress: { lastEventId: string | undefined; answered: boolean } = {
       lastEventId: undefined,
@@ -293,7 +296,6 @@ export class StreamableHttpClient implements Transport {
         if (await this.deliverEvent(event.data, options.replayMessageId)) progress.answered = true;
       }
     };
-    const reader: ReadableStreamDefaultReader<Uint8Array> = body.getReader();
     try {
       for (;;) {
         const chunk = await reader.read();
@@ -374,13 +376,16 @@ export class StreamableHttpClient implements Transport {
     return Math.min(initialDelayMs * growFactor ** attempt, maxDelayMs);
   }
 
-  /** The headers every request carries; the config's win over the transport's own. */
+  /** The headers every request carries, the auth provider's token among them; the config's win over the transport's own. */
   private async headers(): Promise<Record<string, string>> {
+    const tokens = await this.authProvider?.tokens();
+    return this.ownHeaders(tokens === undefined ? undefined : `Bearer ${tokens.access_token}`);
+  }
+
+  /** The headers every request carries, with `authorization` when given; the config's win over the transport's own. */
+  private ownHeaders(authorization?: string): Record<string, string> {
     const headers: Record<string, string> = {};
-    if (this.authProvider !== undefined) {
-      const tokens = await this.authProvider.tokens();
-      if (tokens !== undefined) headers.authorization = `Bearer ${tokens.access_token}`;
-    }
+    if (authorization !== undefined) headers.authorization = authorization;
     if (this.session !== undefined) headers["mcp-session-id"] = this.session;
     if (this.protocolVersion !== undefined) headers["mcp-protocol-version"] = this.protocolVersion;
     return Object.assign(headers, this.configHeaders);

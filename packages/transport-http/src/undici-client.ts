@@ -4,6 +4,7 @@ import type * as Undici from "undici";
 import type { Dispatcher } from "undici";
 import type { DirectClient, DirectClientOptions, DirectRequest } from "./direct-client.js";
 import { HttpTransportError } from "./errors.js";
+import { directResponse, NodeBody } from "./node-body.js";
 
 /** Where undici keeps the global dispatcher, shared by Node's own fetch and every npm undici. */
 const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
@@ -176,8 +177,7 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 /**
  * Sends one request and resolves with a fetch Response whose body is counted as it streams: with
- * the count done here, the body needs no second stream around it (on Node 20 every web stream is
- * made transferable at construction, which costs more than the count itself).
+ * the count done here, the body needs no second stream around it.
  */
 function send(inflate: typeof NodeZlib, dispatcher: Dispatcher, request: DirectRequest): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
@@ -227,9 +227,10 @@ function send(inflate: typeof NodeZlib, dispatcher: Dispatcher, request: DirectR
 }
 
 /**
- * The Response for undici's answer: a web stream fed from its body, paused while the reader is
- * behind. Once the body has ended only the abort link is undone, so the connection is reused; a
- * failed or cancelled body also closes the connection. `fail` errors the body (once).
+ * The Response for undici's answer, its body read from undici's stream as it comes (node-body.ts:
+ * no web stream unless someone asks for `body`). Once the body has ended only the abort link is
+ * undone, so the connection is reused; a failed or cancelled body also closes the connection.
+ * `fail` errors the body (once).
  */
 function respond(
   inflate: typeof NodeZlib,
@@ -250,48 +251,15 @@ function respond(
     return { response: new Response(null, init), fail: () => undefined };
   }
   const meter = request.meterFor(status, headers);
-  const source = decoded(inflate, incoming, headers);
-  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  let finished = false;
-  const finish = (error?: unknown): void => {
-    if (finished) return;
-    finished = true;
-    if (error === undefined) {
-      unlink();
-      controller?.close();
-    } else {
-      closeConnection();
-      controller?.error(error);
-    }
-  };
-  const body = new ReadableStream<Uint8Array>({
-    start(streamController) {
-      controller = streamController;
-    },
-    pull() {
-      source.resume();
-    },
-    cancel() {
-      finished = true;
-      closeConnection();
-    },
+  const body = new NodeBody({
+    source: decoded(inflate, incoming, headers),
+    incoming,
+    meter,
+    overLimit: (meter) => request.overLimit(meter, status),
+    onEnd: unlink,
+    onBroken: closeConnection,
   });
-  source.on("data", (chunk: Buffer) => {
-    if (finished) return;
-    const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    if (meter?.add(bytes) === true) {
-      finish(request.overLimit(meter, status));
-      return;
-    }
-    controller?.enqueue(bytes);
-    if ((controller?.desiredSize ?? 0) <= 0) source.pause();
-  });
-  source.once("end", () => finish());
-  // `on`, not `once`: a second error event with no listener would crash the host process.
-  const terminated = (cause: unknown): void => finish(new TypeError("terminated", { cause }));
-  source.on("error", terminated);
-  if (source !== incoming) incoming.on("error", terminated);
-  return { response: new Response(body, init), fail: finish };
+  return { response: directResponse(body, init), fail: (error) => body.fail(error) };
 }
 
 /** undici's parsed headers as a Headers; a header fetch would refuse is left out. */

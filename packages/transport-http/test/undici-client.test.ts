@@ -3,6 +3,7 @@ import { gzipSync } from "node:zlib";
 import { startFaultHttpServer, type FaultHttpServer, type FaultPlan } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpTransportError } from "../src/index.js";
+import { bodyReader, discardBody, type BodyReader } from "../src/body-reader.js";
 import { createGuardedFetch, type GuardedFetch } from "../src/guarded-fetch.js";
 
 // Without an injected fetch, the guard sends the transports' own requests (redirect: "manual",
@@ -83,6 +84,50 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
     expect(seen?.headers["content-length"]).toBe(String(seen?.body.length));
     // Only what the transport set: none of fetch's own defaults (it did not go through fetch).
     expect(seen?.headers["sec-fetch-mode"]).toBeUndefined();
+  });
+
+  it("hands out an ordinary fetch Response, whichever way its body is read", async () => {
+    const server = await serve({ kind: "status", status: 200, body: { ok: true } });
+    const { fetch } = guard();
+    const json = '{"ok":true}';
+
+    const read = await fetch(server.url, post("{}"));
+    expect(read).toBeInstanceOf(Response);
+    expect(read.bodyUsed).toBe(false);
+    expect(await read.json()).toEqual({ ok: true });
+    expect(read.bodyUsed).toBe(true);
+    await expect(read.text()).rejects.toThrow(TypeError);
+
+    const cloned = await fetch(server.url, post("{}"));
+    const copy = cloned.clone();
+    expect(new TextDecoder().decode(await copy.arrayBuffer())).toBe(json);
+    expect(await cloned.text()).toBe(json);
+
+    const streamed = await fetch(server.url, post("{}"));
+    const reader = streamed.body?.getReader() as ReadableStreamDefaultReader<Uint8Array>;
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(json);
+    expect((await reader.read()).done).toBe(true);
+    await expect(streamed.text()).rejects.toThrow(TypeError);
+    expect(server.openConnections).toBeGreaterThan(0);
+  });
+
+  it("lets the transports read a body chunk by chunk without a web stream, and closes the connection when one is dropped", async () => {
+    const server = await serve({
+      kind: "chunks",
+      contentType: "text/event-stream",
+      chunks: [event('{"n":1}'), event('{"n":2}')],
+      intervalMs: 20,
+      keepOpen: true,
+    });
+    const response = await guard().fetch(server.url, post("{}"));
+    const reader = bodyReader(response) as BodyReader;
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe(event('{"n":1}'));
+    expect(response.bodyUsed).toBe(true);
+    expect(bodyReader(response)).toBe(reader);
+    await discardBody(response);
+    expect((await reader.read()).done).toBe(true);
+    await expect.poll(() => server.openConnections).toBe(0);
   });
 
   it("keeps one connection for sequential requests, empty and body-less answers included", async () => {
