@@ -435,7 +435,10 @@ async function runInstalledCli(manager, dir) {
       },
     }),
   );
-  const help = await run(process.execPath, [bin, "--help"], { cwd: dir });
+  // The command's tool-list cache stays in the scratch project: never the user's own cache
+  // (the tests beside this check fail a run that writes there).
+  const env = { ...process.env, MCP_TOOL_ADAPTER_CACHE_DIR: join(dir, "cli-cache") };
+  const help = await run(process.execPath, [bin, "--help"], { cwd: dir, env });
   record(
     manager,
     "mcp-tool-adapter",
@@ -448,9 +451,12 @@ async function runInstalledCli(manager, dir) {
   const write = await run(
     process.execPath,
     [bin, "call", "memory/create_entities", "--config", configFile, "--args", entities, "--yes"],
-    { cwd: dir },
+    { cwd: dir, env },
   );
-  const read = await run(process.execPath, [bin, "call", "memory/read_graph", "--config", configFile], { cwd: dir });
+  const read = await run(process.execPath, [bin, "call", "memory/read_graph", "--config", configFile], {
+    cwd: dir,
+    env,
+  });
   record(
     manager,
     "mcp-tool-adapter",
