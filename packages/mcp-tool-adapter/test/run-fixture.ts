@@ -16,14 +16,20 @@ export interface FixtureRun {
  * Runs a fixture script from source (native ESM through tsx, one module per source file) and
  * waits for it to exit by itself, at most FIXTURE_BOUND_MS (then it is killed and reported as hung).
  */
-export async function runUntilExit(args: readonly string[]): Promise<FixtureRun> {
+export async function runUntilExit(
+  args: readonly string[],
+  { stdoutClosed = false }: { readonly stdoutClosed?: boolean } = {},
+): Promise<FixtureRun> {
   const child = spawn(process.execPath, ["--conditions=@mcp-tool-adapter/source", "--import", "tsx", ...args], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, ...leakMarkerEnv() },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // stdoutClosed: the reading end is closed before the script writes anything, as a reader that
+  // leaves early does (`| head -1`); the output is then its stderr alone.
+  if (stdoutClosed) child.stdout.destroy();
+  else child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   let timer: NodeJS.Timeout | undefined;
   const exit = await Promise.race([
