@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { LOG_LEVEL_META_KEY } from "@modelcontextprotocol/server";
-import { CLI_BIN, GATEWAY_DIR, httpGatewayForFile } from "./fixtures.js";
+import { CLI_BIN, httpGatewayForFile } from "./fixtures.js";
+import { gatewayEndpoints } from "./gateway-endpoints.js";
 import { callToolByHand, questionOf, type ModernAnswer } from "./modern-by-hand.js";
 
 // An upstream's elicitation and sampling (server-everything's trigger-* tools, a 2025-era server
@@ -45,14 +45,7 @@ function v2Client(answers: { elicitation?: boolean; sampling?: boolean }): Clien
   return client;
 }
 
-const transports = [
-  { label: "HTTP", make: () => new StreamableHTTPClientTransport(new URL(running.http.url)) },
-  {
-    label: "stdio (serve)",
-    make: () =>
-      new StdioClientTransport({ command: process.execPath, args: serveArgs(), cwd: GATEWAY_DIR, stderr: "ignore" }),
-  },
-];
+const { v2Transports: transports, adapterConfigs } = gatewayEndpoints(() => running.http.url, serveArgs);
 
 describe.each(transports)("the v2 client on 2026-07-28 over $label", ({ make }) => {
   it(
@@ -96,14 +89,7 @@ describe.each(transports)("the v2 client on 2026-07-28 over $label", ({ make }) 
 });
 
 describe("our adapter on engine-2026", () => {
-  const configs = [
-    { label: "HTTP", config: () => ({ transport: "streamable-http" as const, url: running.http.url }) },
-    {
-      label: "stdio (serve)",
-      config: () => ({ transport: "stdio" as const, command: process.execPath, args: serveArgs(), cwd: GATEWAY_DIR }),
-    },
-  ];
-  it.each(configs)("answers elicitation and sampling over $label", { timeout: 120_000 }, async ({ config }) => {
+  it.each(adapterConfigs)("answers elicitation and sampling over $label", { timeout: 120_000 }, async ({ config }) => {
     const adapter = new MCPToolAdapter(
       { name: "gateway", protocol: "2026-07-28", ...config() },
       {

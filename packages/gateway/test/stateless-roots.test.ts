@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { createTempDirectory, v2StdioServerConfig, type TempDirectory } from "@mcp-tool-adapter/test-servers";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { CLI_BIN, GATEWAY_DIR, servedOverHttpForFile } from "./fixtures.js";
+import { Client } from "@modelcontextprotocol/client";
+import { CLI_BIN, servedOverHttpForFile } from "./fixtures.js";
+import { gatewayEndpoints } from "./gateway-endpoints.js";
 import { callToolByHand, questionOf } from "./modern-by-hand.js";
 
 // A 2026-07-28 client's roots passed up. The upstream is the official v2 SDK's server over a real
@@ -29,19 +29,10 @@ afterAll(async () => {
   await directory.remove();
 }, 60_000);
 
-const transports = [
-  { label: "HTTP", make: () => new StreamableHTTPClientTransport(new URL(running.http.url)) },
-  {
-    label: "stdio (serve)",
-    make: () =>
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI_BIN, "serve", "--config", configFile],
-        cwd: GATEWAY_DIR,
-        stderr: "ignore",
-      }),
-  },
-];
+const { v2Transports: transports, adapterConfigs } = gatewayEndpoints(
+  () => running.http.url,
+  () => [CLI_BIN, "serve", "--config", configFile],
+);
 
 function v2Client(roots: { uri: string; name?: string }[] | undefined): Client {
   const client = new Client(
@@ -83,19 +74,7 @@ describe.each(transports)("the v2 client on 2026-07-28 over $label", ({ make }) 
 });
 
 describe("our adapter on engine-2026", () => {
-  const configs = [
-    { label: "HTTP", config: () => ({ transport: "streamable-http" as const, url: running.http.url }) },
-    {
-      label: "stdio (serve)",
-      config: () => ({
-        transport: "stdio" as const,
-        command: process.execPath,
-        args: [CLI_BIN, "serve", "--config", configFile],
-        cwd: GATEWAY_DIR,
-      }),
-    },
-  ];
-  it.each(configs)("passes its roots up over $label", { timeout: 120_000 }, async ({ config }) => {
+  it.each(adapterConfigs)("passes its roots up over $label", { timeout: 120_000 }, async ({ config }) => {
     const adapter = new MCPToolAdapter(
       { name: "gateway", protocol: "2026-07-28", ...config() },
       { engine: createEngine2026(), roots: [{ uri: "file:///work/adapter-b", name: "b" }] },
