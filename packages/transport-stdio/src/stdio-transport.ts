@@ -20,7 +20,7 @@ import {
   type ProcessFamily,
   type ProcessFamilyStrategy,
 } from "./process-family.js";
-import { findPerl, launchInOwnProcessGroup, type Launch } from "./own-process-group.js";
+import { findLauncher, launchInOwnProcessGroup, type Launch } from "./own-process-group.js";
 import { nodePlatform, readEnv, type StdioPlatform } from "./platform.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
 import { resolveWindowsLaunch } from "./windows-command.js";
@@ -40,8 +40,9 @@ export interface StdioTransportOptions {
   /**
    * How the server and everything it starts are found and stopped at close, crash and host exit.
    * `"tagged"` (Linux, the default there): the server stays in the host's session, like the SDK's
-   * own transport, leading a process group of its own (started through perl, which calls setpgid
-   * and execs the server in place; without perl on the PATH it stays in the host's group).
+   * own transport, leading a process group of its own (started through a launcher that calls
+   * setpgid and execs the server in place: this package's own on Linux x64, else perl on the PATH;
+   * without either it stays in the host's group).
    * `"group"` (the default where /proc cannot be read): the server is spawned detached and
    * everything in its session is signalled too, at the price of a new session (on Linux, a new
    * scheduling autogroup: slower round trips on a busy machine). On Linux both signal everything
@@ -370,7 +371,7 @@ export class StdioTransport implements Transport {
    * With "tagged" the server leads a process group of its own inside the host's session (through
    * a launcher that calls setpgid and execs it in place), so a child that empties its environment
    * but stays in the group is found even after its parent died before any snapshot. Without the
-   * launcher (no perl) the server is spawned as is, in the host's group.
+   * launcher (not Linux x64 and no perl) the server is spawned as is, in the host's group.
    */
   #launch(): Launch & { windowsVerbatimArguments?: boolean } {
     const { command, cwd } = this.#config;
@@ -383,10 +384,13 @@ export class StdioTransport implements Transport {
     // Windows: `.cmd` shims (npx, uvx, npm bins) need cmd.exe, with arguments escaped for it.
     if (platform.name === "win32") return { ...resolveWindowsLaunch({ ...plain, cwd }, platform), env: plain.env };
     if (this.#family.strategy !== "tagged") return plain;
-    const launch = launchInOwnProcessGroup({ ...plain, cwd }, findPerl(readEnv(platform.env, "PATH", platform.name)));
+    const launch = launchInOwnProcessGroup(
+      { ...plain, cwd },
+      findLauncher(readEnv(platform.env, "PATH", platform.name)),
+    );
     if (launch === undefined)
       this.#logger?.debug?.(
-        `No perl on PATH: MCP server "${command}" stays in the host's process group, so a child that empties its environment is found only while its parent lives or once a snapshot saw it`,
+        `No launcher (this package's own runs on Linux x64 only, and there is no perl on PATH): MCP server "${command}" stays in the host's process group, so a child that empties its environment is found only while its parent lives or once a snapshot saw it`,
         { command },
       );
     return launch ?? plain;
