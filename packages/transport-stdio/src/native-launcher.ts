@@ -26,6 +26,13 @@ export interface NativeLauncherPlace {
 
 /** Found once per process and place: the launcher's path, or null where it cannot be run. */
 const found = new Map<string, string | null>();
+/** Set when an exec of the launcher was refused: perl for the rest of the process. */
+let refused = false;
+
+/** The system refused to execute the native launcher (see StdioTransport): use perl from now on. */
+export function refuseNativeLauncher(): void {
+  refused = true;
+}
 
 /**
  * The native launcher's path where it can run: Linux x64, its private copy in place (written if
@@ -35,7 +42,8 @@ const found = new Map<string, string | null>();
  * and hold exactly the image. Anything else is left alone and perl is used.
  */
 export function findNativeLauncher(place: NativeLauncherPlace = {}): string | undefined {
-  if ((place.platform ?? process.platform) !== "linux" || (place.arch ?? process.arch) !== "x64") return undefined;
+  if (refused || (place.platform ?? process.platform) !== "linux" || (place.arch ?? process.arch) !== "x64")
+    return undefined;
   const parent = place.parent ?? tmpdir();
   let file = found.get(parent);
   if (file === undefined) {
