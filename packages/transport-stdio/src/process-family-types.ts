@@ -11,8 +11,9 @@
  *   SDK's own stdio transport, but leads a process group of its own (a launcher calls setpgid and
  *   execs it in place), so a child that scrubbed its environment is found through the group even
  *   after its parent died. Only a child that scrubbed its environment and left the group (setsid,
- *   setpgid) is found just while its parent lives or once a snapshot saw it. Without perl on the
- *   PATH the server stays in the host's group and every scrubbed child is in that case.
+ *   setpgid) is found just while its parent lives or once a snapshot saw it. Without a launcher
+ *   (this package's own runs on Linux x64; elsewhere perl on the PATH) the server stays in the
+ *   host's group and every scrubbed child is in that case.
  * - `"group"` (the default where /proc cannot be read): the server is spawned detached, leading a
  *   new session and process group; its family also holds everything still in that group or
  *   session, so a child that scrubbed its environment is found even after its parent died. A new

@@ -20,7 +20,8 @@ import {
   type ProcessFamily,
   type ProcessFamilyStrategy,
 } from "./process-family.js";
-import { findPerl, launchInOwnProcessGroup, type Launch } from "./own-process-group.js";
+import { refuseNativeLauncher } from "./native-launcher.js";
+import { findLauncher, launchInOwnProcessGroup, type Launch } from "./own-process-group.js";
 import { nodePlatform, readEnv, type StdioPlatform } from "./platform.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
 import { resolveWindowsLaunch } from "./windows-command.js";
@@ -40,8 +41,9 @@ export interface StdioTransportOptions {
   /**
    * How the server and everything it starts are found and stopped at close, crash and host exit.
    * `"tagged"` (Linux, the default there): the server stays in the host's session, like the SDK's
-   * own transport, leading a process group of its own (started through perl, which calls setpgid
-   * and execs the server in place; without perl on the PATH it stays in the host's group).
+   * own transport, leading a process group of its own (started through a launcher that calls
+   * setpgid and execs the server in place: this package's own on Linux x64, else perl on the PATH;
+   * without either it stays in the host's group).
    * `"group"` (the default where /proc cannot be read): the server is spawned detached and
    * everything in its session is signalled too, at the price of a new session (on Linux, a new
    * scheduling autogroup: slower round trips on a busy machine). On Linux both signal everything
@@ -306,25 +308,10 @@ export class StdioTransport implements Transport {
   }
 
   async #spawn(): Promise<void> {
-    const { command, cwd } = this.#config;
+    const { command } = this.#config;
     let child: ChildProcessWithoutNullStreams;
     try {
-      const launch = this.#launch();
-      child = this.#platform.spawn(launch.command, launch.args, {
-        cwd,
-        env: launch.env,
-        stdio: ["pipe", "pipe", "pipe"],
-        shell: false,
-        // Only the "group" family detaches. libuv's only detach flag calls setsid (there is no
-        // setpgid alone), so detached means a new session too, and with Linux's scheduler
-        // autogroups a session is its own scheduling group: on a busy machine the server then
-        // waits several times longer on the run queue per round trip (docs/transports.md). The
-        // "tagged" family finds the server's processes through /proc instead, so on Linux the
-        // server stays in the host's session.
-        detached: this.#family.detached,
-        windowsHide: true,
-        windowsVerbatimArguments: launch.windowsVerbatimArguments ?? false,
-      }) as ChildProcessWithoutNullStreams;
+      child = this.#spawnServer();
     } catch (error) {
       throw this.#failStart(error);
     }
@@ -367,12 +354,50 @@ export class StdioTransport implements Transport {
   }
 
   /**
+   * Spawns the server (through its launcher). The native launcher runs from a temp directory,
+   * where a policy (SELinux, AppArmor) may refuse to execute it though access() allowed it, and a
+   * temp cleaner may have removed it since: when its spawn fails for any reason it is given up for
+   * the rest of the process and the server is spawned through perl instead.
+   */
+  #spawnServer(): ChildProcessWithoutNullStreams {
+    const launch = this.#launch();
+    try {
+      const child = this.#spawnChild(launch);
+      // Node reports a refused exec (EACCES) on the child, with no pid, a tick later.
+      if (child.pid !== undefined || !launch.native) return child;
+      child.once("error", () => undefined);
+    } catch (error) {
+      if (!launch.native) throw error;
+    }
+    refuseNativeLauncher();
+    return this.#spawnChild(this.#launch());
+  }
+
+  #spawnChild(launch: Launch & { windowsVerbatimArguments?: boolean }): ChildProcessWithoutNullStreams {
+    return this.#platform.spawn(launch.command, launch.args, {
+      cwd: this.#config.cwd,
+      env: launch.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      shell: false,
+      // Only the "group" family detaches. libuv's only detach flag calls setsid (there is no
+      // setpgid alone), so detached means a new session too, and with Linux's scheduler
+      // autogroups a session is its own scheduling group: on a busy machine the server then
+      // waits several times longer on the run queue per round trip (docs/transports.md). The
+      // "tagged" family finds the server's processes through /proc instead, so on Linux the
+      // server stays in the host's session.
+      detached: this.#family.detached,
+      windowsHide: true,
+      windowsVerbatimArguments: launch.windowsVerbatimArguments ?? false,
+    }) as ChildProcessWithoutNullStreams;
+  }
+
+  /**
    * With "tagged" the server leads a process group of its own inside the host's session (through
    * a launcher that calls setpgid and execs it in place), so a child that empties its environment
    * but stays in the group is found even after its parent died before any snapshot. Without the
-   * launcher (no perl) the server is spawned as is, in the host's group.
+   * launcher (not Linux x64 and no perl) the server is spawned as is, in the host's group.
    */
-  #launch(): Launch & { windowsVerbatimArguments?: boolean } {
+  #launch(): Launch & { windowsVerbatimArguments?: boolean; native?: boolean } {
     const { command, cwd } = this.#config;
     const platform = this.#platform;
     const plain: Launch = {
@@ -383,13 +408,14 @@ export class StdioTransport implements Transport {
     // Windows: `.cmd` shims (npx, uvx, npm bins) need cmd.exe, with arguments escaped for it.
     if (platform.name === "win32") return { ...resolveWindowsLaunch({ ...plain, cwd }, platform), env: plain.env };
     if (this.#family.strategy !== "tagged") return plain;
-    const launch = launchInOwnProcessGroup({ ...plain, cwd }, findPerl(readEnv(platform.env, "PATH", platform.name)));
+    const launcher = findLauncher(readEnv(platform.env, "PATH", platform.name));
+    const launch = launchInOwnProcessGroup({ ...plain, cwd }, launcher);
     if (launch === undefined)
       this.#logger?.debug?.(
-        `No perl on PATH: MCP server "${command}" stays in the host's process group, so a child that empties its environment is found only while its parent lives or once a snapshot saw it`,
+        `No launcher (this package's own runs on Linux x64 only, and there is no perl on PATH): MCP server "${command}" stays in the host's process group, so a child that empties its environment is found only while its parent lives or once a snapshot saw it`,
         { command },
       );
-    return launch ?? plain;
+    return launch === undefined ? plain : { ...launch, native: launcher?.kind === "native" };
   }
 
   #rememberFamily(): void {

@@ -3,7 +3,8 @@ import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createTempDirectory, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
-import { findPerl, launchInOwnProcessGroup } from "../src/own-process-group.js";
+import { findNativeLauncher } from "../src/native-launcher.js";
+import { findLauncher, findPerl, launchInOwnProcessGroup, type Launcher } from "../src/own-process-group.js";
 import { resolveCommand } from "../src/resolve-command.js";
 
 const directories: TempDirectory[] = [];
@@ -58,41 +59,84 @@ describe("resolveCommand (what execvp would run)", () => {
   });
 });
 
+describe("findLauncher", () => {
+  it("takes the native launcher on Linux x64 and perl elsewhere", () => {
+    const native = findNativeLauncher();
+    if (process.platform === "linux" && process.arch === "x64") {
+      expect(native, "the native launcher can run on this machine").toBeDefined();
+      expect(findLauncher("/nonexistent")).toEqual({ kind: "native", file: native });
+    }
+    expect(findNativeLauncher({ platform: "darwin" })).toBeUndefined();
+    expect(findNativeLauncher({ arch: "arm64" })).toBeUndefined();
+  });
+});
+
+const perl = findPerl();
+const native = findNativeLauncher();
+const LAUNCHERS: Launcher[] = [
+  ...(native === undefined ? [] : [{ kind: "native" as const, file: native }]),
+  { kind: "perl", file: perl ?? "perl is not on this machine's PATH (Debian and Ubuntu always have it)" },
+];
+
+/** First line: `$0|pid|pgid|sid` of the shell the launcher ran; then its environment. */
+const REPORT = 'echo "$0|$$|$(ps -o pgid= -p $$ | tr -d " ")|$(ps -o sid= -p $$ | tr -d " ")"; env';
+
+function parseReport(stdout: string): { fields: string[]; environment: Record<string, string> } {
+  const [first, ...lines] = stdout.trim().split("\n");
+  const environment = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+  delete environment["PWD"];
+  delete environment["SHLVL"];
+  delete environment["_"];
+  return { fields: first!.split("|"), environment };
+}
+
 describe("launchInOwnProcessGroup", () => {
-  it("is unavailable without perl, and then the server is spawned as it is", () => {
+  it("is unavailable without a launcher (no perl), and then the server is spawned as it is", () => {
     expect(findPerl("/nonexistent")).toBeUndefined();
     expect(launchInOwnProcessGroup({ command: "cat", args: [], env: { PATH: "/usr/bin:/bin" } }, undefined)).toBe(
       undefined,
     );
   });
 
-  it("runs the server in place with its own arguments and exactly the environment it was meant to get", () => {
-    const perl = findPerl();
-    expect(perl, "perl is on this machine's PATH (Debian and Ubuntu always have it)").toBeDefined();
-    const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", PERL5OPT: "-Mstrict=not-a-tag", KEEP: "x y" };
-    const target = { command: "sh", args: ["-c", 'echo "$0|$$|$(ps -o pgid= -p $$)"; env', "arg zero"], env };
-    const launch = launchInOwnProcessGroup(target, perl)!;
-    const run = spawnSync(launch.command, launch.args, { env: launch.env, encoding: "utf8" });
-    // A PERL5OPT meant for the server neither breaks the launcher nor is lost on the way.
-    expect(run.stderr).toBe("");
-    const [first, ...environment] = run.stdout.trim().split("\n");
-    const [argv0, pid, pgid] = first!.split("|");
-    expect(argv0).toBe("arg zero");
-    expect(Number(pgid)).toBe(Number(pid));
-    expect(pid).toBe(String(run.pid));
-    const seen = Object.fromEntries(
-      environment.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
-    );
-    delete seen["PWD"];
-    delete seen["SHLVL"];
-    delete seen["_"];
-    expect(seen).toEqual(env);
-  });
+  describe.each(LAUNCHERS)("with the $kind launcher", (launcher) => {
+    it("runs the server in place, leading its own group in the host's session, with its own arguments and exactly the environment it was meant to get", () => {
+      const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", PERL5OPT: "-Mstrict=not-a-tag", KEEP: "x y" };
+      const target = { command: "sh", args: ["-c", REPORT, "arg zero"], env };
+      const launch = launchInOwnProcessGroup(target, launcher)!;
+      const run = spawnSync(launch.command, launch.args, { env: launch.env, encoding: "utf8" });
+      // A PERL5OPT meant for the server neither breaks a launcher nor is lost on the way.
+      expect(run.stderr).toBe("");
+      const { fields, environment } = parseReport(run.stdout);
+      const [argv0, pid, pgid, sid] = fields;
+      expect(argv0).toBe("arg zero");
+      expect(pid).toBe(String(run.pid));
+      expect(pgid).toBe(pid);
+      // Not a new session: setsid would make the server a session leader (sid = its pid).
+      expect(sid).toBe(spawnSync("ps", ["-o", "sid=", "-p", String(process.pid)], { encoding: "utf8" }).stdout.trim());
+      expect(environment).toEqual(env);
+    });
 
-  it("reports a command it cannot run as spawn would (ENOENT, EACCES), before anything starts", () => {
-    const env = { PATH: "/nonexistent" };
-    expect(codeOf(() => launchInOwnProcessGroup({ command: "no-such-server", args: [], env }, "/usr/bin/perl"))).toBe(
-      "ENOENT",
-    );
+    it('runs a script without "#!" through /bin/sh, as spawn (execvp) does', async () => {
+      const root = await scratch();
+      const server = join(root, "plain-script");
+      await writeFile(server, 'echo "ran $0 with $1"\n');
+      await chmod(server, 0o755);
+      const launch = launchInOwnProcessGroup(
+        { command: server, args: ["an argument"], env: { PATH: "/usr/bin:/bin" } },
+        launcher,
+      )!;
+      const run = spawnSync(launch.command, launch.args, { env: launch.env, encoding: "utf8" });
+      expect(run.stdout).toBe(`ran ${server} with an argument\n`);
+      expect(run.status).toBe(0);
+    });
+
+    it("reports a command it cannot run as spawn would (ENOENT, EACCES), before anything starts", () => {
+      const env = { PATH: "/nonexistent" };
+      expect(codeOf(() => launchInOwnProcessGroup({ command: "no-such-server", args: [], env }, launcher))).toBe(
+        "ENOENT",
+      );
+    });
   });
 });

@@ -55,7 +55,13 @@ async function grandchildOf(observed: Observed): Promise<number> {
   return parseGrandchildPids(observed.transport.stderrTail)[0]!;
 }
 
-function tokenOf(pid: number): string | undefined {
+/**
+ * The token in the process's environment. Read once the environment is readable: right after
+ * start() the launcher may be in the middle of its exec of the server, when the kernel shows an
+ * empty environment for a moment (a server started here always has some).
+ */
+async function tokenOf(pid: number): Promise<string | undefined> {
+  await waitFor(() => environOf(pid).length > 0, `the environment of ${pid} after its exec`);
   const prefix = `${SERVER_TOKEN_ENV_VAR}=`;
   return environOf(pid)
     .find((entry) => entry.startsWith(prefix))
@@ -140,8 +146,8 @@ describe("the server's token", () => {
       observe({ command: "cat", env: { [SERVER_TOKEN_ENV_VAR]: "chosen-by-config" } }, { processFamily: "tagged" }),
     ).transport;
     await second.start();
-    const firstToken = tokenOf(first.pid!);
-    const secondToken = tokenOf(second.pid!);
+    const firstToken = await tokenOf(first.pid!);
+    const secondToken = await tokenOf(second.pid!);
     expect(SERVER_TOKEN_ENV_VAR).toBe("MCP_TOOL_ADAPTER_SERVER_TOKEN");
     expect(firstToken).toMatch(/^[0-9a-f]{32}$/);
     expect(secondToken).toMatch(/^[0-9a-f]{32}$/);
@@ -150,7 +156,7 @@ describe("the server's token", () => {
 
   it('is set with "group" too where /proc can be read (a child that left the group and session keeps it)', async () => {
     const transport = await startCat("group");
-    expect(tokenOf(transport.pid!)).toMatch(/^[0-9a-f]{32}$/);
+    expect(await tokenOf(transport.pid!)).toMatch(/^[0-9a-f]{32}$/);
   });
 });
 
