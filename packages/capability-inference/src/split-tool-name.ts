@@ -9,11 +9,11 @@ const DIGIT_THEN_LETTER = /(\p{N})(\p{L})/gu;
 // (":", "@", "+") separates words too, so "repo:list" still reads as "repo list".
 const SEPARATORS = /[^\p{L}\p{M}\p{N}]+/u;
 
-// The same boundaries for a name of ASCII characters only (most tool names), where \p{Ll} is
+// The same boundaries for a name of printable ASCII only (most tool names), where \p{Ll} is
 // a-z, \p{Lu} A-Z, \p{L} A-Za-z, \p{N} 0-9 and \p{M} nothing. Why twice: V8 builds the Unicode
 // property classes above when a pattern first runs, about 1 ms of CPU on Node 24 for one server's
 // listing, on a CLI `call`'s path; these small classes cost next to nothing.
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_ONLY = /^[ -~]*$/;
 const ASCII_LOWER_OR_DIGIT_THEN_UPPER = /([a-z0-9])([A-Z])/g;
 const ASCII_ACRONYM_THEN_WORD = /([A-Z])([A-Z][a-z])/g;
 const ASCII_LETTER_THEN_DIGIT = /([A-Za-z])([0-9])/g;
