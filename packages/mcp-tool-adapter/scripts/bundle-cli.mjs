@@ -6,23 +6,26 @@
 // link: about 0.5 ms of CPU each on Node 24), on 2 cores the server's own start-up also needs.
 //
 // The files, each bundled from the built chunks:
-//   dist/cli/main.js               the bin's entry (the fast path that spawns the server)
-//   dist/cli/call-path/run-cli.js  the command line, once the server is spawned
-//   dist/cli/call-path/call.js     `call` itself: config, arguments, output
-//   dist/cli/call-path/connect-servers.js  the server set, the adapter's wiring, the cache
-// In each, the static imports of the package's own chunks are inlined. A dynamic import of the next
-// file on that list points to it; every other dynamic import (commander's program, the error
-// reporter, approval, OAuth, the HTTP transports, the early spawn...) stays an import of the shared
-// chunk, and every bare import (node builtins, sibling packages, dependencies) stays an import. The
-// dynamic imports are kept as boundaries so each step loads what it did before and no more:
-// `--help` loads no adapter, and a `call` the fast path did not start still spawns before the
-// adapter loads.
+//   dist/cli/main.js                        the bin's entry (the fast path)
+//   dist/cli/call-path/early-server.js      the spawn of the server, before the rest loads
+//   dist/cli/call-path/run-cli.js           the command line, once the server is spawned
+//   dist/cli/call-path/call.js              `call` itself: config, arguments, output
+//   dist/cli/call-path/connect-servers.js   the server set, the adapter's wiring, the cache
+// In each, the static imports of the package's own chunks are inlined. A dynamic import of one of
+// these sources (from any of these files) points to its file; every other dynamic import
+// (commander's program, the error reporter, approval, OAuth, the HTTP transports...) stays an
+// import of the shared chunk, and every bare import (node builtins, sibling packages,
+// dependencies) stays an import. The dynamic imports stay boundaries, so each step loads what it
+// did before and no more: `--help` loads no adapter, and a `call` the fast path did not start
+// still spawns before the adapter loads.
 //
-// What this gives two copies of: a module the call path inlines and a shared chunk also holds,
-// once a rarely taken path loads that chunk too. Those modules keep no state that two copies
-// would split: functions, constants, and error classes that are recognised with `isInstance`
-// (a shared marker, not `instanceof`). The library's entries (dist/index.js and the rest) are
-// not touched and never load these files.
+// What this gives two copies of: a module two of these files inline (the default transport's
+// wiring and the generated config schema are in early-server.js and again further on), or one of
+// them and a shared chunk a rarer path loads. Those modules keep no state that two copies would
+// split: functions, constants, a lazily imported module, and error classes that are recognised
+// with `isInstance` (a shared marker, not `instanceof`); check-consumers runs the installed bin
+// through the error reporter's chunk. The library's entries (dist/index.js and the rest) are not
+// touched and never load these files.
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,11 +33,18 @@ import { build } from "esbuild";
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(packageDir, "dist");
-const chunksDir = join(dist, "chunks");
 const callPathDir = join(dist, "cli", "call-path");
 
-/** The call path after the entry, in load order: each is a dynamic import of the one before. */
-const CALL_PATH_SOURCES = ["src/cli/run-cli.ts", "src/cli/commands/call.ts", "src/cli/connect-servers.ts"];
+/** What `call` imports dynamically from the bin's entry on: each gets a file of its own. */
+const CALL_PATH_SOURCES = [
+  "src/cli/early-server.ts",
+  "src/cli/run-cli.ts",
+  "src/cli/commands/call.ts",
+  "src/cli/connect-servers.ts",
+];
+/** esbuild names the chunk of a dynamic import's target after its file: `call.ts` -> `call-<hash>.js`. */
+const chunkNamePattern = (source) => new RegExp(`^${basename(source, ".ts")}-[A-Z0-9]+\\.js$`);
+const outputOf = (source) => join(callPathDir, `${basename(source, ".ts")}.js`);
 
 /** An import specifier for `target` as seen from a file in `fromDir`. */
 function specifier(fromDir, target) {
@@ -44,14 +54,12 @@ function specifier(fromDir, target) {
 
 /**
  * Bundles the built module `input` for `output`: its static chunk imports inlined, the rest kept as
- * imports. A dynamic import of the chunk named after `next` (esbuild names a dynamic import's chunk
- * after its source file: `call.ts` -> `call-<hash>.js`) points to `nextOutput`. Gives the text and
- * that chunk.
+ * imports; a dynamic import of a call-path source's chunk points to that source's file. Gives the
+ * text, the built modules it inlined, and the call-path chunks it imports (source -> chunk).
  */
-async function bundle(input, output, next, nextOutput) {
+async function bundle(input, output) {
   const outputDir = dirname(output);
-  const nextChunk = next === undefined ? undefined : new RegExp(`^${basename(next, ".ts")}-[A-Z0-9]+\\.js$`);
-  const nextTargets = new Set();
+  const callPathImports = new Map();
   const result = await build({
     entryPoints: [input],
     absWorkingDir: packageDir,
@@ -74,11 +82,10 @@ async function bundle(input, output, next, nextOutput) {
             if (!args.path.startsWith(".")) return { path: args.path, external: true };
             if (args.kind !== "dynamic-import") return undefined;
             const target = join(args.resolveDir, args.path);
-            if (nextChunk?.test(basename(target))) {
-              nextTargets.add(target);
-              return { path: specifier(outputDir, nextOutput), external: true };
-            }
-            return { path: specifier(outputDir, target), external: true };
+            const source = CALL_PATH_SOURCES.find((candidate) => chunkNamePattern(candidate).test(basename(target)));
+            if (source === undefined) return { path: specifier(outputDir, target), external: true };
+            callPathImports.set(source, target);
+            return { path: specifier(outputDir, outputOf(source)), external: true };
           });
         },
       },
@@ -86,30 +93,37 @@ async function bundle(input, output, next, nextOutput) {
   });
   const [file] = result.outputFiles;
   if (file === undefined) throw new Error(`bundle-cli: esbuild wrote nothing for ${relative(dist, input)}`);
-  if (next !== undefined && nextTargets.size !== 1)
-    throw new Error(`bundle-cli: ${relative(dist, input)} imports ${nextTargets.size} chunks for ${next}, not 1`);
   // The built modules inlined, each read as the shared build wrote it.
   const inlined = Object.keys(result.metafile.inputs).map((path) => readFileSync(join(packageDir, path), "utf8"));
-  return { text: file.text, inlined, nextInput: [...nextTargets][0] };
+  return { text: file.text, inlined, callPathImports };
 }
 
 const entry = join(dist, "cli", "main.js");
 if (!readFileSync(entry, "utf8").startsWith("#!")) throw new Error("bundle-cli: dist/cli/main.js has no shebang");
-const written = [];
-let input = entry;
-let output = entry;
-for (const [index, next] of [...CALL_PATH_SOURCES, undefined].entries()) {
-  const nextOutput = next === undefined ? undefined : join(callPathDir, `${basename(next, ".ts")}.js`);
-  const { text, inlined, nextInput } = await bundle(input, output, next, nextOutput);
-  // Each bundle holds its source's own code (the shared build heads each module's code with `// <its path>`).
-  const source = CALL_PATH_SOURCES[index - 1];
-  if (source !== undefined && !inlined.some((built) => built.split("\n").includes(`// ${source}`)))
-    throw new Error(`bundle-cli: ${relative(dist, output)} lacks ${source}`);
-  written.push([output, text]);
-  input = nextInput;
-  output = nextOutput;
+const entryBundle = await bundle(entry, entry);
+const written = new Map([[entry, entryBundle.text]]);
+/** Call-path source -> its chunk, as found from the entry on; each chunk is bundled once. */
+const chunks = new Map();
+const pending = [entryBundle.callPathImports];
+while (pending.length > 0) {
+  for (const [source, chunk] of pending.pop()) {
+    if (chunks.has(source)) {
+      if (chunks.get(source) !== chunk) throw new Error(`bundle-cli: two chunks are named after ${source}`);
+      continue;
+    }
+    chunks.set(source, chunk);
+    const { text, inlined, callPathImports } = await bundle(chunk, outputOf(source));
+    // The file holds its source's own code (the shared build heads each module's code with `// <its path>`).
+    if (!inlined.some((built) => built.split("\n").includes(`// ${source}`)))
+      throw new Error(`bundle-cli: the chunk named after ${source} does not hold it`);
+    written.set(outputOf(source), text);
+    pending.push(callPathImports);
+  }
 }
+// A renamed source or a dynamic import gone from the path fails the build, not the bin.
+const missing = CALL_PATH_SOURCES.filter((source) => !chunks.has(source));
+if (missing.length > 0) throw new Error(`bundle-cli: not reached from the entry: ${missing.join(", ")}`);
 const shebang = "#!/usr/bin/env node\n";
-if (!written[0][1].startsWith("#!")) written[0][1] = shebang + written[0][1];
+if (!entryBundle.text.startsWith("#!")) written.set(entry, shebang + entryBundle.text);
 mkdirSync(callPathDir, { recursive: true });
 for (const [path, text] of written) writeFileSync(path, text);
