@@ -418,10 +418,13 @@ console.log(JSON.stringify(await globalThis.resolvedModuleUrls()));
 }
 
 /**
- * The installed `mcp-tool-adapter` command: its bin runs the published dist/cli/main.js (one
- * file, bundled after the build; see the package's scripts/bundle-cli-entry.mjs), so this is the
- * one place that build is run as a user runs it: `--help`, then a write and a read against real
- * server-memory through a JSON config, each exiting by itself.
+ * The installed `mcp-tool-adapter` command: its bin runs the published dist/cli/main.js (the
+ * entry and the files of `call`'s path, each bundled after the build, loading the other shared
+ * chunks on rarer paths; see the package's scripts/bundle-cli.mjs), so this is the one place that
+ * build is run as a user runs it: `--help`, then a write and a read against real server-memory
+ * through a JSON config, each exiting by itself; a bad target (a usage error the bundled `call`
+ * throws and the shared error reporter must recognise: exit 2), and an entry the bin's fast path
+ * leaves to `call`'s own early spawn.
  */
 async function runInstalledCli(manager, dir) {
   const bin = resolveBin("mcp-tool-adapter", dir);
@@ -466,6 +469,30 @@ async function runInstalledCli(manager, dir) {
       : read.code === 0 && read.stdout.includes("from-the-bin")
         ? undefined
         : describeRun(read),
+  );
+  const usage = await run(process.execPath, [bin, "call", "memory", "--config", configFile], { cwd: dir, env });
+  record(
+    manager,
+    "mcp-tool-adapter",
+    "bin call with a bad target (usage error, exit 2)",
+    usage.code === 2 && usage.stderr.includes("is not a tool name") ? undefined : describeRun(usage),
+  );
+  // A field the fast path does not read (connectTimeoutMs): `call` reads the config and spawns the server itself.
+  const slowConfigFile = join(dir, "cli-mcp-timeout.json");
+  const { mcpServers } = JSON.parse(readFileSync(configFile, "utf8"));
+  writeFileSync(
+    slowConfigFile,
+    JSON.stringify({ mcpServers: { memory: { ...mcpServers.memory, connectTimeoutMs: 60_000 } } }),
+  );
+  const early = await run(process.execPath, [bin, "call", "memory/read_graph", "--config", slowConfigFile], {
+    cwd: dir,
+    env,
+  });
+  record(
+    manager,
+    "mcp-tool-adapter",
+    "bin call of an entry the fast path leaves to call (server-memory over stdio)",
+    early.code === 0 && early.stdout.includes("from-the-bin") ? undefined : describeRun(early),
   );
 }
 

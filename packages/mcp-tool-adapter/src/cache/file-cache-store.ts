@@ -1,9 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
-import { mkdir, open, rename, rm } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CacheStore, Logger } from "@mcp-tool-adapter/adapter";
+import { sha256Hex } from "./sha256-hex.js";
 
 export interface FileCacheStoreOptions {
   /** Where the files go. Default: {@link defaultCacheDirectory}. */
@@ -75,10 +74,14 @@ class FileCacheStore implements CacheStore {
     }
   }
 
+  // node:fs/promises loads on the first write or delete: a `call` with a warm cache only reads.
   async set(key: string, value: string): Promise<void> {
+    const { mkdir, open, rename, rm } = await import("node:fs/promises");
     await mkdir(this.#directory, { recursive: true, mode: 0o700 });
     const path = this.#path(key);
-    const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+    // Unique enough among concurrent writers (the "wx" open fails rather than share a file), and
+    // no node:crypto to load for it: the directory is the user's own (0700).
+    const temporary = `${path}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
     const file = await open(temporary, "wx", 0o600);
     try {
       await file.writeFile(value, "utf8");
@@ -95,11 +98,12 @@ class FileCacheStore implements CacheStore {
   }
 
   async delete(key: string): Promise<void> {
+    const { rm } = await import("node:fs/promises");
     await rm(this.#path(key), { force: true });
   }
 
   #path(key: string): string {
-    return join(this.#directory, `${createHash("sha256").update(key).digest("hex")}.json`);
+    return join(this.#directory, `${sha256Hex(key)}.json`);
   }
 }
 

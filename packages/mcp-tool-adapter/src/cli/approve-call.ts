@@ -16,7 +16,7 @@ export async function refuseUnapprovedCall(
   if (!(await needsApproval("writes", tool, args))) return undefined;
   const what =
     tool.capabilities.destructive === true ? "may write destructively" : "may write (it is not known to be read-only)";
-  if (!context.stdinIsTTY) {
+  if (!context.isStdinTTY()) {
     return `refused: ${target} ${what}, and stdin is not a terminal to ask for approval; pass --yes to call it without asking`;
   }
   const approved = await context.confirm(`${target} ${what}. Call it with ${JSON.stringify(args)}?`);

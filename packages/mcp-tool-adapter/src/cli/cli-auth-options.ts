@@ -12,7 +12,7 @@ export function cliAuthOptions(context: CliContext, loginHint: (server: string) 
   return {
     store: createFileStore({ directory: defaultCredentialsDirectory(context.env) }),
     loginHint,
-    ...(context.isTTY && context.stdinIsTTY
+    ...(context.isTTY && context.isStdinTTY()
       ? {
           interactive: {
             showAuthorizationUrl: (url: URL) =>

@@ -14,7 +14,7 @@ type Field = { type?: string; title?: string; description?: string; enum?: unkno
  */
 export function cliElicitationHandler(context: CliContext): ElicitationHandler {
   return async (request, { serverName, signal }) => {
-    if (!context.stdinIsTTY) {
+    if (!context.isStdinTTY()) {
       context.err(
         context.colors.yellow(
           `Server "${serverName}" asked for input ("${request.message}"); declined because stdin is not a terminal.`,

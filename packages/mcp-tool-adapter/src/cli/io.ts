@@ -1,11 +1,8 @@
-import { isatty } from "node:tty";
-import picocolors from "picocolors";
 import type { MCPEngine } from "@mcp-tool-adapter/adapter";
 import type { ServerSetAdapterFactory } from "../server-set/types.js";
+import { cliColors, type CliColors } from "./colors.js";
 import type { PrestartedServer } from "./early-server.js";
 import type { Engine2026Loader } from "./engine-2026-loader.js";
-
-type Colors = ReturnType<typeof picocolors.createColors>;
 
 /** Where the CLI writes: process.stdout / process.stderr, or any collector in tests. */
 export interface CliWritable {
@@ -55,14 +52,15 @@ export interface CliContext {
   readonly cwd: string;
   readonly isTTY: boolean;
   readonly columns: number;
-  readonly colors: Colors;
+  readonly colors: CliColors;
   readonly adapterFactory?: ServerSetAdapterFactory;
   readonly engine?: MCPEngine;
   readonly loadEngine2026: Engine2026Loader;
   readonly now?: () => number;
   /** The server the bin's fast path spawned for `call`, before the command line was parsed. */
   readonly prestarted?: PrestartedServer;
-  readonly stdinIsTTY: boolean;
+  /** Someone can answer questions on stdin (CliIO's stdinIsTTY, else whether fd 0 is a terminal). */
+  isStdinTTY(): boolean;
   readonly showAuthorizationUrl?: (url: URL) => void | Promise<void>;
   confirm(question: string): Promise<boolean>;
   out(line?: string): void;
@@ -74,6 +72,7 @@ export function createCliContext(io: CliIO): CliContext {
   const stderr = io.stderr ?? process.stderr;
   const env = io.env ?? process.env;
   const isTTY = io.isTTY ?? stdout.isTTY === true;
+  let stdinIsTTY = io.stdinIsTTY;
   return {
     stdout,
     stderr,
@@ -81,21 +80,29 @@ export function createCliContext(io: CliIO): CliContext {
     cwd: io.cwd ?? process.cwd(),
     isTTY,
     columns: io.columns ?? stdout.columns ?? 80,
-    colors: picocolors.createColors(colorEnabled(env, isTTY)),
+    colors: cliColors(colorEnabled(env, isTTY)),
     ...(io.adapterFactory === undefined ? {} : { adapterFactory: io.adapterFactory }),
     ...(io.engine === undefined ? {} : { engine: io.engine }),
     // Loaded when a command connects servers, so --help and --version stay as quick as before.
     loadEngine2026:
       io.loadEngine2026 ?? (async (cwd) => (await import("./engine-2026-loader.js")).loadInstalledEngine2026(cwd)),
     ...(io.now === undefined ? {} : { now: io.now }),
-    // isatty(0), not process.stdin.isTTY: the getter builds a stream over fd 0 (a pipe handle when
-    // stdin is a pipe) that a command which never reads stdin, like `call`, has no use for.
-    stdinIsTTY: io.stdinIsTTY ?? isatty(0),
+    isStdinTTY: () => (stdinIsTTY ??= stdinIsTerminal()),
     ...(io.showAuthorizationUrl === undefined ? {} : { showAuthorizationUrl: io.showAuthorizationUrl }),
     confirm: io.confirm ?? confirmOnTerminal,
     out: (line = "") => stdout.write(`${line}\n`),
     err: (line = "") => stderr.write(`${line}\n`),
   };
+}
+
+/**
+ * isatty(0), asked when a command needs to know (an approval or a server's question), not at start:
+ * node:tty costs about 6 ms of CPU to load on Node 24, and `call --yes` never asks. Not
+ * process.stdin.isTTY: that getter builds a stream over fd 0 (a pipe handle when stdin is a pipe)
+ * that a command which never reads stdin has no use for.
+ */
+function stdinIsTerminal(): boolean {
+  return process.getBuiltinModule("node:tty").isatty(0);
 }
 
 /** y/N on stderr (stdout stays the command's output); the prompt library loads only when asked. */

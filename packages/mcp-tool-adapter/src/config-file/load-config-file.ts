@@ -1,4 +1,3 @@
-import { readFile as readFileFromDisk } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Toolsets } from "@mcp-tool-adapter/registry";
 import type { ServerEntry } from "../server-set/server-entry.js";
@@ -61,7 +60,9 @@ export function parseConfig(text: string, options: ParseConfigOptions): MCPServe
  */
 export async function loadConfigFile(path: string, options: LoadConfigFileOptions = {}): Promise<MCPServersConfig> {
   const file = resolve(options.cwd ?? process.cwd(), path);
-  const read = options.readFile ?? ((target: string) => readFileFromDisk(target, "utf8"));
+  // node:fs/promises loads here, not with the module: the CLI reads its config synchronously.
+  const read =
+    options.readFile ?? (async (target: string) => (await import("node:fs/promises")).readFile(target, "utf8"));
   let text: string;
   try {
     text = await read(file);

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
 import type { ServerToolPins } from "@mcp-tool-adapter/adapter";
 import { describeCause, MCPToolAdapterError } from "@mcp-tool-adapter/core";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
@@ -74,6 +73,8 @@ export async function writeToolLock(path: string, lock: ToolLock): Promise<void>
       .sort()
       .map((name) => [name, lock.servers[name]]),
   );
+  // Loaded for `pin` only: `call` reads the lock and never writes it.
+  const { rename, writeFile } = await import("node:fs/promises");
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, `${JSON.stringify({ lockfileVersion: 1, servers }, null, 2)}\n`, "utf8");
   await rename(temporary, path);
