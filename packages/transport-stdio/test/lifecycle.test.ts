@@ -118,7 +118,12 @@ describe("sending and receiving", () => {
     expect(writes).toEqual([`${JSON.stringify(burst[0])}\n`]);
     await Promise.all(sent);
     expect(writes).toHaveLength(2);
-    expect(writes[1]).toBe(burst.slice(1).map((message) => `${JSON.stringify(message)}\n`).join(""));
+    expect(writes[1]).toBe(
+      burst
+        .slice(1)
+        .map((message) => `${JSON.stringify(message)}\n`)
+        .join(""),
+    );
     // A send in a later tick is lone again: written at once, in a write of its own.
     await new Promise((resolve) => setImmediate(resolve));
     const lone = transport.send(ping(20));
