@@ -87,14 +87,15 @@ function runUpstream<Client, T>(call: ForwardedCall<Client>, settle: (result: MC
   }
   // Marked running after it went upstream (the request is written before invoke returns): the
   // server's answer, or a request of its own the router must attribute, comes in a later read.
-  const done = call.router.beginCall(tool.server, call.client);
+  const { router, client } = call;
+  router.beginCall(tool.server, client);
   return invoked.then(
     (result) => {
-      done();
+      router.endCall(tool.server, client);
       return settle(result);
     },
     (error: unknown) => {
-      done();
+      router.endCall(tool.server, client);
       throw error;
     },
   );
