@@ -49,7 +49,7 @@ export class BatchedStdioServerTransport implements Transport {
       const written = new Promise<void>((done) => (resolve = done));
       batch = { text: "", written, resolve };
       this.#pending = batch;
-      process.nextTick(() => this.#flush());
+      process.nextTick(this.#flushPending);
     }
     batch.text += `${JSON.stringify(message)}\n`;
     return batch.written;
@@ -66,6 +66,10 @@ export class BatchedStdioServerTransport implements Transport {
     this.onclose?.();
     return Promise.resolve();
   }
+
+  readonly #flushPending = (): void => {
+    this.#flush();
+  };
 
   readonly #onError = (error: Error): void => {
     this.onerror?.(error);

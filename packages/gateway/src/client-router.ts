@@ -12,7 +12,11 @@ export type Attribution<Session> =
  */
 export class ClientRouter<Session> {
   readonly #sessions = new Set<Session>();
-  /** Per upstream server: how many calls of each client are running on it. */
+  /**
+   * Per upstream server: how many calls of each client are running on it. A connected session's
+   * entry stays at 0 between its calls and a server's map stays when it empties: sequential calls
+   * then make and drop no Map (nor entry) each. Only counts above 0 are calls running.
+   */
   readonly #calls = new Map<string, Map<Session, number>>();
 
   get sessions(): ReadonlySet<Session> {
@@ -25,31 +29,40 @@ export class ClientRouter<Session> {
 
   remove(session: Session): void {
     this.#sessions.delete(session);
+    // A call still running keeps its count until it ends (endCall drops the entry then).
+    for (const running of this.#calls.values()) if (running.get(session) === 0) running.delete(session);
   }
 
-  /** Marks a call of `session` to `server` as running; the returned function marks it done. */
-  beginCall(server: string, session: Session): () => void {
+  /** Marks a call of `session` to `server` as running, until endCall with the same two. */
+  beginCall(server: string, session: Session): void {
     let running = this.#calls.get(server);
     if (running === undefined) {
       running = new Map();
       this.#calls.set(server, running);
     }
     running.set(session, (running.get(session) ?? 0) + 1);
-    const calls = running;
-    return () => {
-      const left = (calls.get(session) ?? 1) - 1;
-      if (left > 0) calls.set(session, left);
-      else calls.delete(session);
-      if (calls.size === 0 && this.#calls.get(server) === calls) this.#calls.delete(server);
-    };
+  }
+
+  /** A call beginCall marked has ended. */
+  endCall(server: string, session: Session): void {
+    const running = this.#calls.get(server);
+    const left = (running?.get(session) ?? 1) - 1;
+    if (left > 0 || this.#sessions.has(session)) running?.set(session, Math.max(left, 0));
+    else running?.delete(session);
   }
 
   route(server: string): Attribution<Session> {
-    const running = this.#calls.get(server);
-    if (running !== undefined && running.size === 1) return { session: running.keys().next().value as Session };
-    if (running !== undefined && running.size > 1) {
+    let clients = 0;
+    let only: Session | undefined;
+    for (const [session, calls] of this.#calls.get(server) ?? []) {
+      if (calls === 0) continue;
+      clients += 1;
+      only = session;
+    }
+    if (clients === 1) return { session: only as Session };
+    if (clients > 1) {
       return {
-        problem: `calls of ${running.size} downstream clients are running on it at once, so the gateway cannot tell whose call asked`,
+        problem: `calls of ${clients} downstream clients are running on it at once, so the gateway cannot tell whose call asked`,
       };
     }
     // Nothing running (a request outside any call): only a lone client can be meant.

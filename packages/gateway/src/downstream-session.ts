@@ -30,6 +30,7 @@ import {
   type ElicitRequestURLParams,
   type ElicitResult,
   type Implementation,
+  type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { TracerProvider } from "@opentelemetry/api";
 import { approveCall, knownNotToNeedApproval, type GatewayApproval } from "./approval.js";
@@ -103,13 +104,9 @@ export class DownstreamSession {
       previous?.();
     };
     await this.server.connect(transport);
-    answerToolCallsFirst(transport, (call) =>
-      this.#answerToolCall(call.params, {
-        signal: call.signal,
-        sendProgress: call.sendProgress,
-        sendRequest: (request, schema) => this.server.request(request, schema, { relatedRequestId: call.id }),
-      }),
-    );
+    // The fast path's call is passed on as it is (its id names the request a roots/list asked
+    // during it belongs to): nothing made per call on the way upstream.
+    answerToolCallsFirst(transport, (call) => this.#answerToolCall(call.params, call, call.id));
   }
 
   close(): Promise<void> {
@@ -169,11 +166,11 @@ export class DownstreamSession {
     });
     // The calls the fast path does not take (task-augmented ones, malformed ones the SDK refuses).
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.#answerToolCall(request.params, {
-        signal: extra.signal,
-        sendProgress: extra.sendNotification,
-        sendRequest: extra.sendRequest,
-      }),
+      this.#answerToolCall(
+        request.params,
+        { signal: extra.signal, sendProgress: extra.sendNotification },
+        extra.sendRequest,
+      ),
     );
     this.server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await catalog.listPrompts() }));
     this.server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
@@ -219,15 +216,13 @@ export class DownstreamSession {
     );
   }
 
+  /** `askWith`: how a roots/list asked during the call is sent, or the id of the request it belongs to. */
   #answerToolCall(
     params: ToolCallParams,
-    call: {
-      signal: AbortSignal;
-      sendProgress: ProgressSender;
-      sendRequest: RelatedRequestSender;
-    },
+    call: { readonly signal: AbortSignal; sendProgress: ProgressSender },
+    askWith: RelatedRequestSender | RequestId,
   ): Promise<CallToolResult> {
-    this.#askRootsOnce(call.sendRequest);
+    this.#askRootsOnce(askWith);
     return inRequestSpan(
       { method: "tools/call", target: params.name, meta: params._meta },
       this.#context.tracerProvider,
@@ -238,7 +233,7 @@ export class DownstreamSession {
   /** Not async: a call with no approval to ask goes to forwardCall in the same turn, and its promise is the answer's. */
   #callTool(
     params: ToolCallParams,
-    call: { signal: AbortSignal; sendProgress: ProgressSender },
+    call: { readonly signal: AbortSignal; sendProgress: ProgressSender },
   ): Promise<CallToolResult> {
     const { catalog, approval } = this.#context;
     let target: ReturnType<typeof findCallTarget>;
@@ -259,7 +254,7 @@ export class DownstreamSession {
     target: { tool: CatalogTool; adapter: ServerSetAdapter },
     args: Record<string, unknown>,
     params: ToolCallParams,
-    call: { signal: AbortSignal; sendProgress: ProgressSender },
+    call: { readonly signal: AbortSignal; sendProgress: ProgressSender },
   ): Promise<CallToolResult> {
     const progressToken = params._meta?.progressToken;
     return forwardCall({
@@ -286,10 +281,14 @@ export class DownstreamSession {
    * may not be open yet then, while a request tied to one of the client's goes out on its response.
    * Not awaited: the answer comes back on its own, and the client's request is not held up.
    */
-  #askRootsOnce(sendRequest: RelatedRequestSender): void {
+  #askRootsOnce(askWith: RelatedRequestSender | RequestId): void {
     if (this.#rootsAsked || !this.declares("roots")) return;
     this.#rootsAsked = true;
-    sendRequest({ method: "roots/list" }, ListRootsResultSchema).then(
+    const asked =
+      typeof askWith === "function"
+        ? askWith({ method: "roots/list" }, ListRootsResultSchema)
+        : this.server.request({ method: "roots/list" }, ListRootsResultSchema, { relatedRequestId: askWith });
+    asked.then(
       ({ roots }) => {
         this.#setRoots(roots);
       },

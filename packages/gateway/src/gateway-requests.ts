@@ -1,5 +1,5 @@
 import type { MCPToolResult, ServerSetAdapter } from "mcp-tool-adapter";
-import type { MCPInputRetry } from "@mcp-tool-adapter/adapter";
+import type { InvokeOptions, MCPInputRetry } from "@mcp-tool-adapter/adapter";
 import {
   ErrorCode,
   McpError,
@@ -76,25 +76,26 @@ export function invokeUpstream<Client>(call: ForwardedCall<Client>): Promise<MCP
 
 function runUpstream<Client, T>(call: ForwardedCall<Client>, settle: (result: MCPToolResult) => T): Promise<T> {
   const { tool, adapter } = call;
-  const done = call.router.beginCall(tool.server, call.client);
+  const options: InvokeOptions = { signal: call.signal };
+  if (call.onProgress !== undefined) options.onProgress = call.onProgress;
+  if (call.inputRetry !== undefined) options.inputRequired = call.inputRetry;
   let invoked: Promise<MCPToolResult>;
   try {
-    invoked = adapter.invoke(tool.upstreamName, call.args, {
-      signal: call.signal,
-      ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
-      ...(call.inputRetry === undefined ? {} : { inputRequired: call.inputRetry }),
-    });
+    invoked = adapter.invoke(tool.upstreamName, call.args, options);
   } catch (error) {
-    done();
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
+  // Marked running after it went upstream (the request is written before invoke returns): the
+  // server's answer, or a request of its own the router must attribute, comes in a later read.
+  const { router, client } = call;
+  router.beginCall(tool.server, client);
   return invoked.then(
     (result) => {
-      done();
+      router.endCall(tool.server, client);
       return settle(result);
     },
     (error: unknown) => {
-      done();
+      router.endCall(tool.server, client);
       throw error;
     },
   );

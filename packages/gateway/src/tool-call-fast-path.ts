@@ -15,8 +15,11 @@ export interface FastToolCall {
   readonly params: ToolCallParams;
   /** Aborted when the client cancels the request or the connection closes. */
   readonly signal: AbortSignal;
-  /** Sends a progress notification tied to this request (on its HTTP response stream), unless it was cancelled. */
-  readonly sendProgress: (notification: Pick<ProgressNotification, "method" | "params">) => Promise<void>;
+  /**
+   * Sends a progress notification tied to this request (on its HTTP response stream), unless it was
+   * cancelled. A method: call it on the call (`call.sendProgress(...)`), do not take it off.
+   */
+  sendProgress(notification: Pick<ProgressNotification, "method" | "params">): Promise<void>;
 }
 
 export interface ToolCallParams {
@@ -62,25 +65,17 @@ export function answerToolCallsFirst(transport: Transport, handle: ToolCallHandl
   };
 
   // Not async: the handler's promise is answered by direct callbacks, without a wrapper promise and
-  // its turns per call.
+  // its turns per call. The call goes to the handler (and upstream, in the same turn) first; the
+  // bookkeeping for its cancellation after: a cancellation can only arrive in a later read.
   const answer = (id: RequestId, params: ToolCallParams): void => {
     const controller = controllers.take();
-    inFlight.set(id, controller);
-    const { signal } = controller;
     let answered: Promise<CallToolResult>;
     try {
-      answered = handle({
-        id,
-        params,
-        signal,
-        sendProgress: (notification) =>
-          signal.aborted
-            ? Promise.resolve()
-            : transport.send({ jsonrpc: "2.0", ...notification }, { relatedRequestId: id }),
-      });
+      answered = handle(new ForwardedToolCall(id, params, controller.signal, transport));
     } catch (error) {
       answered = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+    inFlight.set(id, controller);
     answered.then(
       (result) => {
         respond(id, controller, { jsonrpc: "2.0", id, result });
@@ -106,6 +101,27 @@ export function answerToolCallsFirst(transport: Transport, handle: ToolCallHandl
     inFlight.clear();
     sdkOnClose?.();
   };
+}
+
+/** One call on its way: a class, so a call costs one object and no closures of its own. */
+class ForwardedToolCall implements FastToolCall {
+  readonly id: RequestId;
+  readonly params: ToolCallParams;
+  readonly signal: AbortSignal;
+  readonly #transport: Transport;
+
+  constructor(id: RequestId, params: ToolCallParams, signal: AbortSignal, transport: Transport) {
+    this.id = id;
+    this.params = params;
+    this.signal = signal;
+    this.#transport = transport;
+  }
+
+  sendProgress(notification: Pick<ProgressNotification, "method" | "params">): Promise<void> {
+    return this.signal.aborted
+      ? Promise.resolve()
+      : this.#transport.send({ jsonrpc: "2.0", ...notification }, { relatedRequestId: this.id });
+  }
 }
 
 /** The request's id and params when it is a tools/call this path answers; else undefined. */

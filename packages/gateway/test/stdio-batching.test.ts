@@ -6,18 +6,18 @@ import { gatewayForFile, linesOf } from "./fixtures.js";
 // The gateway's stdio side writes the answers that are ready in the same tick as one write: 30
 // calls sent in one chunk (as a host with calls in flight sends them) all come back, each once;
 // 30 answers the gateway gives at once (unknown tools: no upstream round trip, so all are ready in
-// the same tick whatever the machine's load) leave in one write, not thirty. server-everything
-// behind it over real stdio.
+// the same tick whatever the machine's load) leave in one write, not thirty (whatever else the
+// gateway writes meanwhile is not counted). server-everything behind it over real stdio.
 const running = gatewayForFile(["everything"]);
 
 describe("the stdio side with many calls in flight", () => {
   it("answers every call once, writing ready answers together", async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
-    let writes = 0;
+    const writes: string[] = [];
     const write = stdout.write.bind(stdout);
     stdout.write = ((...args: Parameters<typeof write>) => {
-      writes += 1;
+      writes.push(String(args[0]));
       return write(...args);
     }) as typeof stdout.write;
     const lines = linesOf(stdout);
@@ -47,7 +47,7 @@ describe("the stdio side with many calls in flight", () => {
       expect(JSON.stringify(answer.result?.content)).toContain(`call ${answer.id}`);
     }
     lines.length = 0;
-    writes = 0;
+    writes.length = 0;
     const unknown = Array.from({ length: 30 }, (_, index) => ({
       id: 100 + index,
       method: "tools/call",
@@ -55,10 +55,13 @@ describe("the stdio side with many calls in flight", () => {
     }));
     stdin.write(unknown.map((call) => `${JSON.stringify({ jsonrpc: "2.0", ...call })}\n`).join(""));
     const refusedBy = Date.now() + 30_000;
-    while (lines.length < 30 && Date.now() < refusedBy) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(lines).toHaveLength(30);
-    expect(lines.every((line) => line.includes("Unknown tool"))).toBe(true);
-    expect(writes).toBe(1);
+    // Only the answers to these 30 are judged: anything else the gateway may write meanwhile (an
+    // upstream's log or list change passed on) is another tick's write and says nothing of batching.
+    const refusals = (): string[] => lines.filter((line) => /"id":1[0-2]\d\b/.test(line));
+    while (refusals().length < 30 && Date.now() < refusedBy) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(refusals()).toHaveLength(30);
+    expect(refusals().every((line) => line.includes("Unknown tool"))).toBe(true);
+    expect(writes.filter((text) => /"id":1[0-2]\d\b/.test(text))).toHaveLength(1);
     await served.connection.close();
   }, 60_000);
 

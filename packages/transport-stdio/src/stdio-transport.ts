@@ -136,8 +136,17 @@ export class StdioTransport implements Transport {
    * to the end of the tick. Cleared when that batch is written.
    */
   #answersArriveTogether = false;
+  /**
+   * A message was written at once in this tick: a further send before the tick ends (requests a
+   * gateway forwards from one read of its client, each call's sends of one turn) joins a batch
+   * instead of making a write of its own. Cleared at the end of the tick.
+   */
+  #wroteThisTick = false;
   readonly #flushOutgoing = (): void => {
     this.#flush();
+  };
+  readonly #endWriteTick = (): void => {
+    this.#wroteThisTick = false;
   };
   readonly #leaderExited: Promise<void>;
   #resolveLeaderExited!: () => void;
@@ -239,13 +248,20 @@ export class StdioTransport implements Transport {
     if (batch === undefined) {
       // A lone message (a sequential call, the next page of a listing) is written at once: waiting
       // for the end of the tick would put whatever else the tick does ahead of the server's work.
-      if (!this.#answersArriveTogether) return this.#writeNow(child, line);
+      // Only the first of a tick: the ones after it in the same tick are batched below, so a burst
+      // costs two writes (the first at once, the rest at the end of the tick) instead of one each.
+      if (!this.#answersArriveTogether && !this.#wroteThisTick) {
+        this.#wroteThisTick = true;
+        process.nextTick(this.#endWriteTick);
+        return this.#writeNow(child, line);
+      }
       batch = new OutgoingBatch(child);
       this.#outgoing = batch;
       process.nextTick(this.#flushOutgoing);
     }
     // Messages sent in the same tick as several answers arrived (many calls in flight, each answer
-    // sending the next call) leave as one string in one write system call, with one write
+    // sending the next call), or after another message was written at once in this tick, leave as
+    // one string in one write system call, with one write
     // callback and one promise for all of them: the pipe write is the largest single cost of a
     // call on the client, and per-message stream bookkeeping the next. Every send() of a batch
     // resolves once its bytes are written (or rejects with WRITE_FAILED).
