@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { ServerEntries } from "mcp-tool-adapter";
-import { workerEnvironment, workerNodeArgs, workerPath } from "../workers/spawn-worker.js";
+import { builtPackagesNodeArgs, workerEnvironment, workerNodeArgs, workerPath } from "../workers/spawn-worker.js";
 import type { CallJob, CallJobResult, CpuReport } from "./call-job.js";
 
 /** Longest a worker or gateway may take before the bench gives up on it. */
@@ -10,17 +10,28 @@ const GATEWAY_START_TIMEOUT_MS = 2 * 60_000;
 
 const hostPath = (): string => workerPath("../gateway/gateway-host.ts");
 
+/** The gateway host's node flags: our packages' dist builds (what users run), or their sources with `fromSource`. */
+const hostNodeArgs = (fromSource: boolean): string[] => (fromSource ? workerNodeArgs() : builtPackagesNodeArgs());
+
 /** Where the gateway runs: its upstream servers, and the file it reports its CPU time to (see gateway-host.ts). */
 export interface GatewayHostOptions {
   readonly servers: ServerEntries;
   readonly cpuReportPath?: string;
 }
 
+/** How the bench runs the gateway host: from our packages' sources through tsx instead of their builds. */
+export interface GatewayRunMode {
+  readonly fromSource: boolean;
+}
+
 /** The command that starts the gateway on stdio in front of `servers`: a stdio target for a call worker. */
-export function stdioGatewayCommand(options: GatewayHostOptions): { command: string; args: string[] } {
+export function stdioGatewayCommand(
+  options: GatewayHostOptions,
+  mode: GatewayRunMode,
+): { command: string; args: string[] } {
   return {
     command: process.execPath,
-    args: [...workerNodeArgs(), hostPath(), JSON.stringify({ downstream: "stdio", ...options })],
+    args: [...hostNodeArgs(mode.fromSource), hostPath(), JSON.stringify({ downstream: "stdio", ...options })],
   };
 }
 
@@ -93,10 +104,10 @@ export interface RunningHttpGateway {
 }
 
 /** Starts the gateway over HTTP in its own process in front of `options.servers`; resolves with its URL. */
-export function startHttpGateway(options: GatewayHostOptions): Promise<RunningHttpGateway> {
+export function startHttpGateway(options: GatewayHostOptions, mode: GatewayRunMode): Promise<RunningHttpGateway> {
   const child = spawn(
     process.execPath,
-    [...workerNodeArgs(), hostPath(), JSON.stringify({ downstream: "http", ...options })],
+    [...hostNodeArgs(mode.fromSource), hostPath(), JSON.stringify({ downstream: "http", ...options })],
     {
       env: workerEnvironment(),
       stdio: ["ignore", "pipe", "pipe"],

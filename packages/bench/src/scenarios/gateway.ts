@@ -12,8 +12,10 @@ import {
   startHttpGateway,
   stdioFloorCommand,
   stdioGatewayCommand,
+  type GatewayRunMode,
   type MiddleCpuPerCall,
 } from "../gateway/run-processes.js";
+import { staleBuilds } from "../peers/dist-check.js";
 import { median, medianPairedRatio } from "../stats.js";
 
 const GROUP = "Gateway overhead (issue 34)";
@@ -54,11 +56,20 @@ type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | unde
  */
 export async function runGatewayScenario(context: BenchContext): Promise<Figure[]> {
   const plan = context.settings.name === "quick" ? QUICK : FULL;
+  const mode: GatewayRunMode = { fromSource: context.peers.fromSource };
+  if (!mode.fromSource) {
+    const stale = await staleBuilds(["@mcp-tool-adapter/gateway"]);
+    if (stale.length > 0) {
+      throw new Error(
+        `the gateway bench measures our published builds, and these are missing or out of date: ${stale.join("; ")}. Run \`pnpm build\` first (or pass --from-source).`,
+      );
+    }
+  }
   const figures: Figure[] = [];
   for (const transport of ["stdio", "http"] as const) {
     context.progress(`${GROUP}: ${transport}, ${plan.rounds} rounds per side`);
     const calls = { ...plan[transport], inFlight: IN_FLIGHT };
-    const results = await measure(transport, { rounds: plan.rounds, calls });
+    const results = await measure(transport, { rounds: plan.rounds, calls }, mode);
     figures.push(...figuresFor(transport, results, plan.rounds));
   }
   return figures;
@@ -67,6 +78,7 @@ export async function runGatewayScenario(context: BenchContext): Promise<Figure[
 async function measure(
   transport: Transport,
   plan: { rounds: number; calls: Omit<CallJob, "target"> },
+  mode: GatewayRunMode,
 ): Promise<Record<Side, SideResult[]>> {
   const results: Record<Side, SideResult[]> = { direct: [], gateway: [], floor: [] };
   const sides: Side[] = transport === "stdio" ? ["direct", "gateway", "floor"] : ["direct", "gateway"];
@@ -78,7 +90,7 @@ async function measure(
         : { everything: { transport: "streamable-http", url: http.url } };
     for (let round = 0; round < plan.rounds; round += 1) {
       const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
-      for (const side of order) results[side].push(await runSide(side, upstream, { http, calls: plan.calls }));
+      for (const side of order) results[side].push(await runSide(side, upstream, { http, calls: plan.calls, mode }));
     }
   } finally {
     await http?.stop();
@@ -89,9 +101,9 @@ async function measure(
 async function runSide(
   side: Side,
   servers: ServerEntries,
-  options: { http: { url: string } | undefined; calls: Omit<CallJob, "target"> },
+  options: { http: { url: string } | undefined; calls: Omit<CallJob, "target">; mode: GatewayRunMode },
 ): Promise<SideResult> {
-  const { http, calls } = options;
+  const { http, calls, mode } = options;
   const server = everythingStdioServer();
   if (side === "direct") {
     const target =
@@ -109,10 +121,10 @@ async function runSide(
       const target = { kind: "stdio" as const, ...stdioFloorCommand({ upstream: server, cpuReportPath }) };
       result = await runCallWorker({ ...job, target });
     } else if (http === undefined) {
-      const target = { kind: "stdio" as const, ...stdioGatewayCommand({ servers, cpuReportPath }) };
+      const target = { kind: "stdio" as const, ...stdioGatewayCommand({ servers, cpuReportPath }, mode) };
       result = await runCallWorker({ ...job, target });
     } else {
-      const gateway = await startHttpGateway({ servers, cpuReportPath });
+      const gateway = await startHttpGateway({ servers, cpuReportPath }, mode);
       try {
         result = await runCallWorker({ ...job, target: { kind: "http", url: gateway.url, pid: gateway.pid } });
       } finally {

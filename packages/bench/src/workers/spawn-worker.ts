@@ -11,6 +11,15 @@ function inheritedProfilingArgs(): string[] {
   return process.execArgv.filter((arg) => arg.startsWith("--cpu-prof") || arg.startsWith("--heap-prof"));
 }
 
+/**
+ * Node flags for a worker file written in TypeScript that runs our published builds: the tsx
+ * loader for the worker's own file, without the source condition, so our packages resolve to their
+ * dist (what users run), plus inherited profiling flags.
+ */
+export function builtPackagesNodeArgs(): string[] {
+  return ["--import", import.meta.resolve("tsx"), ...inheritedProfilingArgs()];
+}
+
 /** Every node flag a worker needs: TypeScript from source, inherited profiling flags, then `extra`. */
 export function workerNodeArgs(extra: readonly string[] = []): string[] {
   return [...typeScriptNodeArgs(), ...inheritedProfilingArgs(), ...extra];
