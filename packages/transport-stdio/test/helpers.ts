@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { expectNoLeakedProcesses, leakMarkerEnv, readProcess } from "@mcp-tool-adapter/test-servers";
+import {
+  createTempDirectory,
+  expectNoLeakedProcesses,
+  leakMarkerEnv,
+  readProcess,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
 import { afterEach } from "vitest";
 import {
   createStdioTransport,
@@ -95,4 +101,17 @@ export function closeAfterEach(): { clients: Client[]; transports: StdioTranspor
     await expectNoLeakedProcesses();
   });
   return { clients, transports };
+}
+
+/** A new temporary directory per call, each removed after the test that asked for it. */
+export function scratchDirectoriesAfterEach(): () => Promise<string> {
+  const directories: TempDirectory[] = [];
+  afterEach(async () => {
+    await Promise.all(directories.splice(0).map((directory) => directory.remove()));
+  });
+  return async () => {
+    const directory = await createTempDirectory();
+    directories.push(directory);
+    return directory.path;
+  };
 }

@@ -1,24 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createTempDirectory, type TempDirectory } from "@mcp-tool-adapter/test-servers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findNativeLauncher, NATIVE_LAUNCHER_IMAGE } from "../src/native-launcher.js";
+import { scratchDirectoriesAfterEach } from "./helpers.js";
 
 const onLinuxX64 = process.platform === "linux" && process.arch === "x64";
 const uid = process.getuid?.() ?? -1;
 const SOURCE = new URL("../launcher/own-group-linux-x64.s", import.meta.url);
 
-const directories: TempDirectory[] = [];
-afterEach(async () => {
-  await Promise.all(directories.splice(0).map((directory) => directory.remove()));
-});
-
-async function scratch(): Promise<string> {
-  const directory = await createTempDirectory();
-  directories.push(directory);
-  return directory.path;
-}
+const scratch = scratchDirectoriesAfterEach();
 
 function hasBinutils(): boolean {
   return spawnSync("as", ["--version"]).status === 0 && spawnSync("ld", ["--version"]).status === 0;

@@ -1,22 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createTempDirectory, type TempDirectory } from "@mcp-tool-adapter/test-servers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findNativeLauncher } from "../src/native-launcher.js";
 import { findLauncher, findPerl, launchInOwnProcessGroup, type Launcher } from "../src/own-process-group.js";
 import { resolveCommand } from "../src/resolve-command.js";
+import { scratchDirectoriesAfterEach } from "./helpers.js";
 
-const directories: TempDirectory[] = [];
-afterEach(async () => {
-  await Promise.all(directories.splice(0).map((directory) => directory.remove()));
-});
-
-async function scratch(): Promise<string> {
-  const directory = await createTempDirectory();
-  directories.push(directory);
-  return directory.path;
-}
+const scratch = scratchDirectoriesAfterEach();
 
 async function script(path: string, mode: number): Promise<void> {
   await writeFile(path, "#!/bin/sh\nexit 0\n");
