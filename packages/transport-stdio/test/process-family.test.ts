@@ -249,15 +249,17 @@ describe("a child that empties its environment and loses its parent before any s
   );
 
   // Server -> A (keeps the token, holds the server's stdout) -> B (empty environment, own session).
-  // The server exits as soon as B runs; A exits 150 ms later, which ends the stdio drain, and
+  // The server exits as soon as B runs; A exits 200 ms later, which ends the stdio drain, and
   // orphans B with nothing that ties it to the server: only the lookup at the server's exit,
-  // when B was still A's child, knows it.
+  // when B was still A's child, knows it. A must go before the drain's 250 ms run out (else the
+  // close finds B through A, alive); the rest is the margin for the server's exit event, which a
+  // loaded CI machine once delivered more than 150 ms late.
   const B_SCRIPT = "setInterval(() => {}, 1000); setTimeout(() => process.exit(0), 60000);";
   const A_SCRIPT = `
     const { spawn } = require("node:child_process");
     const b = spawn(process.execPath, ["-e", ${JSON.stringify(B_SCRIPT)}], { env: {}, detached: true, stdio: "ignore" });
     process.stderr.write("b-pid=" + b.pid + "\\n");
-    setTimeout(() => process.exit(0), 150);
+    setTimeout(() => process.exit(0), 200);
   `;
   const SERVER_SCRIPT = `
     const { spawn } = require("node:child_process");
