@@ -132,8 +132,9 @@ export class StdioTransport implements Transport {
   /** Lines in the stdout chunk being read: each answer may send the next request. */
   #linesRead = 0;
   /**
-   * The last stdout chunk held several lines (many calls in flight): what they send is batched
-   * to the end of the tick. Cleared when that batch is written.
+   * The stdout chunk read in this tick held several lines (many calls in flight): what their
+   * answers send is batched to the end of the tick. Cleared at the end of that tick, whether or
+   * not anything was sent: a send in a later tick is lone again.
    */
   #answersArriveTogether = false;
   /**
@@ -147,6 +148,17 @@ export class StdioTransport implements Transport {
   };
   readonly #endWriteTick = (): void => {
     this.#wroteThisTick = false;
+  };
+  readonly #endAnswersTick = (): void => {
+    this.#answersArriveTogether = false;
+  };
+  /**
+   * Runs as a microtask queued by the stdout handler: the answers' continuations (which send) are
+   * promise reactions queued during the read, and a nextTick queued by the handler itself would
+   * run before all of them. A nextTick queued from a microtask runs once the microtasks are done.
+   */
+  readonly #endAnswersTickLater = (): void => {
+    process.nextTick(this.#endAnswersTick);
   };
   readonly #leaderExited: Promise<void>;
   #resolveLeaderExited!: () => void;
@@ -274,7 +286,6 @@ export class StdioTransport implements Transport {
     const batch = this.#outgoing;
     if (batch === undefined) return;
     this.#outgoing = undefined;
-    this.#answersArriveTogether = false;
     this.#write(batch);
   }
 
@@ -348,7 +359,10 @@ export class StdioTransport implements Transport {
       if (this.#state === "closed") return;
       this.#linesRead = 0;
       this.#reader.push(chunk);
-      this.#answersArriveTogether = this.#linesRead > 1;
+      if (this.#linesRead > 1) {
+        this.#answersArriveTogether = true;
+        queueMicrotask(this.#endAnswersTickLater);
+      }
     });
     child.stderr.on("data", (chunk: Buffer) => this.#handleStderr(chunk));
     child.stdin.on("error", (error) => this.#reportWriteError(error));

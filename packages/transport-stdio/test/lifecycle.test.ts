@@ -90,64 +90,6 @@ describe("sending and receiving", () => {
     await transport.close();
   });
 
-  it("writes a burst sent in one turn in two writes: the first at once, the rest together", async () => {
-    // What a gateway does with the requests of one read of its client: every one is sent upstream
-    // in the same turn, and none of them arrived together from this server.
-    const writes: string[] = [];
-    const transport = createStdioTransport(CAT, {
-      platform: {
-        ...nodePlatform,
-        spawn: (command, args, options) => {
-          const child = nodePlatform.spawn(command, args, options);
-          const stdin = child.stdin!;
-          const write = stdin.write.bind(stdin) as (chunk: unknown, ...rest: unknown[]) => boolean;
-          stdin.write = ((chunk: unknown, ...rest: unknown[]) => {
-            writes.push(String(chunk));
-            return write(chunk, ...rest);
-          }) as typeof stdin.write;
-          return child;
-        },
-      },
-    });
-    const received: JSONRPCMessage[] = [];
-    transport.onmessage = (message) => received.push(message);
-    await transport.start();
-    const burst = Array.from({ length: 20 }, (_, index) => ping(index));
-    const sent = burst.map((message) => transport.send(message));
-    // The first left before the others were sent; the rest wait for the end of the tick.
-    expect(writes).toEqual([`${JSON.stringify(burst[0])}\n`]);
-    await Promise.all(sent);
-    expect(writes).toHaveLength(2);
-    expect(writes[1]).toBe(
-      burst
-        .slice(1)
-        .map((message) => `${JSON.stringify(message)}\n`)
-        .join(""),
-    );
-    const echoes = (count: number) =>
-      within(
-        (async () => {
-          while (received.length < count) await new Promise((resolve) => setTimeout(resolve, 10));
-        })(),
-        BOUND_MS,
-        "the echoes",
-      );
-    await echoes(20);
-    // The burst's echoes may have come back several to a chunk, which batches what the next tick
-    // sends (answers arriving together): one more round trip, answered alone, ends that.
-    await transport.send(ping(20));
-    await echoes(21);
-    // A send in a later tick is lone again: written at once, in a write of its own.
-    await new Promise((resolve) => setImmediate(resolve));
-    const before = writes.length;
-    const lone = transport.send(ping(21));
-    expect(writes.slice(before)).toEqual([`${JSON.stringify(ping(21))}\n`]);
-    await lone;
-    await echoes(22);
-    expect(received).toEqual([...burst, ping(20), ping(21)]);
-    await transport.close();
-  });
-
   it("settles a lone send() the pipe cannot take at once only when its bytes are through", async () => {
     // A server that reads nothing until the flag file exists, then echoes its stdin.
     const directory = await createTempDirectory();
