@@ -1,6 +1,7 @@
 import { accessSync, constants, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { StdioPlatform } from "./platform.js";
 
 /**
  * The launcher of the "tagged" family on Linux x64: a static executable of 552 bytes, no libc, no
@@ -16,14 +17,6 @@ export const NATIVE_LAUNCHER_IMAGE =
 /** The image's name on disk: a new image gets a new name, so an old copy is never run for it. */
 const FILE_NAME = "own-group-linux-x64-1";
 
-/** Edges a test can point elsewhere. */
-export interface NativeLauncherPlace {
-  /** The directory that holds the user's private directory; default os.tmpdir(). */
-  readonly parent?: string;
-  readonly platform?: NodeJS.Platform;
-  readonly arch?: string;
-}
-
 /** Found once per process and place: the launcher's path, or null where it cannot be run. */
 const found = new Map<string, string | null>();
 /** Set when an exec of the launcher was refused: perl for the rest of the process. */
@@ -35,16 +28,19 @@ export function refuseNativeLauncher(): void {
 }
 
 /**
- * The native launcher's path where it can run: Linux x64, its private copy in place (written if
+ * The native launcher's path where it can run: on a `platform` that is Linux x64 (the transport's,
+ * injected or real: never this process's behind its back), its private copy in place (written if
  * missing) and executable there (not a noexec mount). Undefined otherwise: then perl is the
- * launcher. The copy lives in `<tmpdir>/mcp-tool-adapter-<uid>`, which must be a directory of
- * this user that nobody else can write; the file must be this user's, writable by nobody else,
- * and hold exactly the image. Anything else is left alone and perl is used.
+ * launcher. The copy lives in `<parent>/mcp-tool-adapter-<uid>` (parent: os.tmpdir() but in
+ * tests), which must be a directory of this user that nobody else can write; the file must be
+ * this user's, writable by nobody else, and hold exactly the image. Anything else is left alone
+ * and perl is used.
  */
-export function findNativeLauncher(place: NativeLauncherPlace = {}): string | undefined {
-  if (refused || (place.platform ?? process.platform) !== "linux" || (place.arch ?? process.arch) !== "x64")
-    return undefined;
-  const parent = place.parent ?? tmpdir();
+export function findNativeLauncher(
+  platform: Pick<StdioPlatform, "name" | "arch">,
+  parent: string = tmpdir(),
+): string | undefined {
+  if (refused || platform.name !== "linux" || platform.arch !== "x64") return undefined;
   let file = found.get(parent);
   if (file === undefined) {
     file = installedCopy(parent) ?? null;

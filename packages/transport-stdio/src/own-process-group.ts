@@ -1,4 +1,5 @@
 import { findNativeLauncher } from "./native-launcher.js";
+import { readEnv, type StdioPlatform } from "./platform.js";
 import { resolveCommand } from "./resolve-command.js";
 
 /** What to spawn: the command itself, or a launcher that runs it. */
@@ -47,11 +48,11 @@ export interface Launcher {
   readonly file: string;
 }
 
-/** The launcher to use: the native one where it runs, else perl on `searchPath`, else none. */
-export function findLauncher(searchPath: string | undefined = process.env["PATH"]): Launcher | undefined {
-  const file = findNativeLauncher();
+/** The launcher to use on `platform`: the native one where it runs, else perl on its PATH, else none. */
+export function findLauncher(platform: Pick<StdioPlatform, "name" | "arch" | "env">): Launcher | undefined {
+  const file = findNativeLauncher(platform);
   if (file !== undefined) return { kind: "native", file };
-  const perlFile = findPerl(searchPath);
+  const perlFile = findPerl(readEnv(platform.env, "PATH", platform.name));
   return perlFile === undefined ? undefined : { kind: "perl", file: perlFile };
 }
 

@@ -9,12 +9,14 @@ export interface FileFacts {
 }
 
 /**
- * The operating system as the stdio transport sees it: which platform, the host's environment,
- * the file system (only what command resolution needs) and process creation. The transport uses
- * the real one; tests inject another to run the Windows rules on Linux.
+ * The operating system as the stdio transport sees it: which platform and processor, the host's
+ * environment, the file system (only what command resolution needs) and process creation. The
+ * transport uses the real one; tests inject another to run the Windows rules on Linux.
  */
 export interface StdioPlatform {
   readonly name: NodeJS.Platform;
+  /** The processor architecture, as `process.arch`: which launcher can run (see findLauncher). */
+  readonly arch: NodeJS.Architecture;
   readonly env: NodeJS.ProcessEnv;
   /** Facts about `path`, or undefined when nothing is there (or it cannot be read). */
   stat(path: string): FileFacts | undefined;
@@ -28,6 +30,7 @@ export interface StdioPlatform {
 /** The machine this process runs on. */
 export const nodePlatform: StdioPlatform = {
   name: process.platform,
+  arch: process.arch,
   env: process.env,
   stat(path) {
     try {

@@ -22,7 +22,7 @@ import {
 } from "./process-family.js";
 import { refuseNativeLauncher } from "./native-launcher.js";
 import { findLauncher, launchInOwnProcessGroup, type Launch } from "./own-process-group.js";
-import { nodePlatform, readEnv, type StdioPlatform } from "./platform.js";
+import { nodePlatform, type StdioPlatform } from "./platform.js";
 import { StderrLines, StderrTail } from "./stderr-tail.js";
 import { resolveWindowsLaunch } from "./windows-command.js";
 import { killFamilyNow, terminateFamily } from "./terminate-family.js";
@@ -438,7 +438,7 @@ export class StdioTransport implements Transport {
     // Windows: `.cmd` shims (npx, uvx, npm bins) need cmd.exe, with arguments escaped for it.
     if (platform.name === "win32") return { ...resolveWindowsLaunch({ ...plain, cwd }, platform), env: plain.env };
     if (this.#family.strategy !== "tagged") return plain;
-    const launcher = findLauncher(readEnv(platform.env, "PATH", platform.name));
+    const launcher = findLauncher(platform);
     const launch = launchInOwnProcessGroup({ ...plain, cwd }, launcher);
     if (launch === undefined)
       this.#logger?.debug?.(

@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findNativeLauncher, NATIVE_LAUNCHER_IMAGE } from "../src/native-launcher.js";
+import { nodePlatform } from "../src/platform.js";
 import { scratchDirectoriesAfterEach } from "./helpers.js";
 
 const onLinuxX64 = process.platform === "linux" && process.arch === "x64";
@@ -29,7 +30,7 @@ describe.runIf(onLinuxX64)("the native launcher", () => {
 
   it("is written once to a private directory of this user and run from there", async () => {
     const parent = await scratch();
-    const file = findNativeLauncher({ parent })!;
+    const file = findNativeLauncher(nodePlatform, parent)!;
     expect(file).toBe(join(parent, `mcp-tool-adapter-${uid}`, "own-group-linux-x64-1"));
     expect((await stat(join(parent, `mcp-tool-adapter-${uid}`))).mode & 0o777).toBe(0o700);
     expect((await readFile(file)).toString("base64")).toBe(NATIVE_LAUNCHER_IMAGE);
@@ -46,7 +47,7 @@ describe.runIf(onLinuxX64)("the native launcher", () => {
     const directory = join(parent, `mcp-tool-adapter-${uid}`);
     await mkdir(directory, { mode: 0o700 });
     await writeFile(join(directory, "own-group-linux-x64-1"), "#!/bin/sh\necho not the launcher\n", { mode: 0o700 });
-    const file = findNativeLauncher({ parent })!;
+    const file = findNativeLauncher(nodePlatform, parent)!;
     expect((await readFile(file)).toString("base64")).toBe(NATIVE_LAUNCHER_IMAGE);
   });
 
@@ -55,11 +56,11 @@ describe.runIf(onLinuxX64)("the native launcher", () => {
     const directory = join(parent, `mcp-tool-adapter-${uid}`);
     await mkdir(directory);
     await chmod(directory, 0o777);
-    expect(findNativeLauncher({ parent })).toBeUndefined();
+    expect(findNativeLauncher(nodePlatform, parent)).toBeUndefined();
   });
 
   it("says so on stderr and exits 127 when the server vanished before its exec", async () => {
-    const file = findNativeLauncher({ parent: await scratch() })!;
+    const file = findNativeLauncher(nodePlatform, await scratch())!;
     const run = spawnSync(file, ["/nonexistent/server", "server"], { encoding: "utf8" });
     expect(run.status).toBe(127);
     expect(run.stderr).toBe("mcp-tool-adapter: could not execute the MCP server\n");

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findNativeLauncher } from "../src/native-launcher.js";
 import { findLauncher, findPerl, launchInOwnProcessGroup, type Launcher } from "../src/own-process-group.js";
+import { nodePlatform } from "../src/platform.js";
 import { resolveCommand } from "../src/resolve-command.js";
 import { scratchDirectoriesAfterEach } from "./helpers.js";
 
@@ -52,18 +53,25 @@ describe("resolveCommand (what execvp would run)", () => {
 
 describe("findLauncher", () => {
   it("takes the native launcher on Linux x64 and perl elsewhere", () => {
-    const native = findNativeLauncher();
+    const native = findNativeLauncher(nodePlatform);
     if (process.platform === "linux" && process.arch === "x64") {
       expect(native, "the native launcher can run on this machine").toBeDefined();
-      expect(findLauncher("/nonexistent")).toEqual({ kind: "native", file: native });
+      expect(findLauncher({ ...nodePlatform, env: { PATH: "/nonexistent" } })).toEqual({ kind: "native", file: native });
     }
-    expect(findNativeLauncher({ platform: "darwin" })).toBeUndefined();
-    expect(findNativeLauncher({ arch: "arm64" })).toBeUndefined();
+    expect(findNativeLauncher({ name: "darwin", arch: "x64" })).toBeUndefined();
+    expect(findNativeLauncher({ name: "linux", arch: "arm64" })).toBeUndefined();
+  });
+
+  it("looks for perl on the given platform's PATH when the native launcher cannot run there", () => {
+    const linuxArm = { ...nodePlatform, name: "linux" as const, arch: "arm64" as const };
+    const perlFile = findPerl(nodePlatform.env["PATH"]);
+    expect(findLauncher(linuxArm)).toEqual(perlFile === undefined ? undefined : { kind: "perl", file: perlFile });
+    expect(findLauncher({ ...linuxArm, env: { PATH: "/nonexistent" } })).toBeUndefined();
   });
 });
 
 const perl = findPerl();
-const native = findNativeLauncher();
+const native = findNativeLauncher(nodePlatform);
 const LAUNCHERS: Launcher[] = [
   ...(native === undefined ? [] : [{ kind: "native" as const, file: native }]),
   { kind: "perl", file: perl ?? "perl is not on this machine's PATH (Debian and Ubuntu always have it)" },

@@ -10,6 +10,7 @@ function windowsPlatform(files: Record<string, string>, env: NodeJS.ProcessEnv =
   const byPath = new Map(Object.entries(files).map(([path, content]) => [path.toLowerCase(), content]));
   return {
     name: "win32",
+    arch: "x64",
     env,
     stat: (path) => (byPath.has(path.toLowerCase()) ? { isFile: true, executable: true } : undefined),
     readHead: (path, bytes) => byPath.get(path.toLowerCase())?.slice(0, bytes),

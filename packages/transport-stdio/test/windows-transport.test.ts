@@ -25,6 +25,7 @@ function windowsOnLinux(realServer: { command: string; args: string[] }): {
   const spawned: Spawned[] = [];
   const platform: StdioPlatform = {
     name: "win32",
+    arch: "x64",
     env: {
       Path: "C:\\nodejs",
       PATHEXT: ".com;.exe;.bat;.cmd",
