@@ -9,7 +9,13 @@ interface CharacterClasses {
 }
 
 // Unicode-aware so names in any script split the same way ASCII names do.
-const UNICODE: CharacterClasses = { lower: "\\p{Ll}", upper: "\\p{Lu}", letter: "\\p{L}", mark: "\\p{M}", digit: "\\p{N}" };
+const UNICODE: CharacterClasses = {
+  lower: "\\p{Ll}",
+  upper: "\\p{Lu}",
+  letter: "\\p{L}",
+  mark: "\\p{M}",
+  digit: "\\p{N}",
+};
 // The same classes for a name of printable ASCII only (most tool names). Why both: V8 builds the
 // Unicode property classes when such a pattern is first compiled, about 1 ms of CPU on Node 24
 // for one server's listing, on a CLI `call`'s path; these small classes cost next to nothing.

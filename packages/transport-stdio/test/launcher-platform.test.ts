@@ -68,7 +68,7 @@ describe("the launcher a transport picks", () => {
     }
   });
 
-  it("is none for an injected platform that is not Linux (its family is \"group\": no launcher)", async () => {
+  it('is none for an injected platform that is not Linux (its family is "group": no launcher)', async () => {
     const { platform, spawned } = recordingSpawns({ name: "darwin", arch: "x64" });
     await startCat(platform);
     expect(spawned).toEqual(["cat"]);

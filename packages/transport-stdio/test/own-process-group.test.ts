@@ -56,7 +56,10 @@ describe("findLauncher", () => {
     const native = findNativeLauncher(nodePlatform);
     if (process.platform === "linux" && process.arch === "x64") {
       expect(native, "the native launcher can run on this machine").toBeDefined();
-      expect(findLauncher({ ...nodePlatform, env: { PATH: "/nonexistent" } })).toEqual({ kind: "native", file: native });
+      expect(findLauncher({ ...nodePlatform, env: { PATH: "/nonexistent" } })).toEqual({
+        kind: "native",
+        file: native,
+      });
     }
     expect(findNativeLauncher({ name: "darwin", arch: "x64" })).toBeUndefined();
     expect(findNativeLauncher({ name: "linux", arch: "arm64" })).toBeUndefined();
