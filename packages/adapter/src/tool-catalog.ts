@@ -104,15 +104,25 @@ export class ToolCatalog {
    */
   readonly fromCache: boolean;
 
-  constructor(entries: readonly CatalogEntry[], filter: CompiledToolFilter, fromCache = false) {
+  /**
+   * `entries`: the listed tools by name, in listing order (what CatalogEntriesBuilder.finish
+   * returns). The catalog takes the map over when the filter keeps every tool, so a discovery of
+   * thousands of tools does not build a second map of them; nobody may change it afterwards.
+   */
+  constructor(entries: ReadonlyMap<string, CatalogEntry>, filter: CompiledToolFilter, fromCache = false) {
     this.filter = filter;
     this.fromCache = fromCache;
-    const exposed = new Map<string, CatalogEntry>();
-    for (const entry of entries) {
-      if (filter.matches(entry.descriptor.name)) exposed.set(entry.descriptor.name, entry);
+    let exposed = entries;
+    if (!filter.keepsAll) {
+      const kept = new Map<string, CatalogEntry>();
+      for (const [name, entry] of entries) if (filter.matches(name)) kept.set(name, entry);
+      exposed = kept;
     }
     this.#exposed = exposed;
-    this.tools = Object.freeze([...exposed.values()].map((e) => e.descriptor));
+    const tools = new Array<MCPToolDescriptor>(exposed.size);
+    let index = 0;
+    for (const entry of exposed.values()) tools[index++] = entry.descriptor;
+    this.tools = Object.freeze(tools);
   }
 
   get(name: string): CatalogEntry | undefined {
@@ -161,7 +171,10 @@ export class CatalogEntriesBuilder {
    */
   addPage(rawTools: readonly unknown[], { serverName, owned = false }: { serverName: string; owned?: boolean }): void {
     const entries = this.#entries;
-    for (const raw of rawTools) {
+    // An index loop: for...of allocates an iterator result per tool until the loop is optimized,
+    // and a discovery runs this loop once per page, mostly unoptimized.
+    for (let index = 0; index < rawTools.length; index++) {
+      const raw = rawTools[index];
       if (
         typeof raw !== "object" ||
         raw === null ||
@@ -188,13 +201,16 @@ export class CatalogEntriesBuilder {
     }
   }
 
-  /** Logs the warnings of every page added, and returns the entries in listing order. */
-  finish(logger: Logger | undefined): CatalogEntry[] {
+  /**
+   * Logs the warnings of every page added, and returns the entries by name in listing order: the
+   * builder's own map, handed over (the builder is done with it).
+   */
+  finish(logger: Logger | undefined): Map<string, CatalogEntry> {
     for (const { message, meta } of this.#warnings) {
       if (meta === undefined) logger?.warn?.(message);
       else logger?.warn?.(message, meta);
     }
-    return [...this.#entries.values()];
+    return this.#entries;
   }
 }
 
@@ -260,16 +276,16 @@ function optionalJsonEqual(listed: unknown, kept: unknown): boolean {
 function toEntry(listed: ListedTool, owned: boolean): CatalogEntry {
   const { title, outputSchema, annotations, ui } = listed;
   const freeze = owned ? freezeOwnedJson : frozenSnapshot;
-  const descriptor: MCPToolDescriptor = {
-    name: listed.name,
-    ...(title !== undefined ? { title } : {}),
-    description: listed.description,
-    // The shared defaults are frozen already, so their snapshot is the object itself.
-    inputSchema: freeze(listed.inputSchema),
-    ...(outputSchema !== undefined ? { outputSchema: freeze(outputSchema) } : {}),
-    ...(annotations !== undefined ? { annotations: freeze(annotations) } : {}),
-    ...(ui !== undefined ? { ui } : {}),
-  };
+  const { name, description } = listed;
+  // The shared defaults are frozen already, so their snapshot is the object itself.
+  const inputSchema = freeze(listed.inputSchema);
+  // Built by assignment, not with conditional spreads: a spread allocates an object per optional
+  // field per tool, and discovery builds thousands of these. The key order stays the same.
+  const descriptor: { -readonly [K in keyof MCPToolDescriptor]: MCPToolDescriptor[K] } =
+    title === undefined ? { name, description, inputSchema } : { name, title, description, inputSchema };
+  if (outputSchema !== undefined) descriptor.outputSchema = freeze(outputSchema);
+  if (annotations !== undefined) descriptor.annotations = freeze(annotations);
+  if (ui !== undefined) descriptor.ui = ui;
   return new CatalogEntry(Object.freeze(descriptor), listed.inputProblem, listed.requiresTask);
 }
 

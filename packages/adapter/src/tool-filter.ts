@@ -4,6 +4,8 @@ import type { MCPToolFilter } from "./types.js";
 /** A filter compiled once: exact names in a Set, glob patterns as one RegExp per list. */
 export interface CompiledToolFilter {
   readonly source: MCPToolFilter | undefined;
+  /** True when the filter lets every tool through (none given, or empty lists). */
+  readonly keepsAll: boolean;
   matches(toolName: string): boolean;
 }
 
@@ -39,7 +41,7 @@ function matchesAny(matcher: NameMatcher, name: string): boolean {
   return matcher.exact.has(name) || (matcher.pattern?.test(name) ?? false);
 }
 
-const KEEP_ALL: CompiledToolFilter = Object.freeze({ source: undefined, matches: () => true });
+const KEEP_ALL: CompiledToolFilter = Object.freeze({ source: undefined, keepsAll: true, matches: () => true });
 
 /** Compiles include / exclude lists; a malformed filter is an MCPConfigError. */
 export function compileToolFilter(filter: MCPToolFilter | null | undefined): CompiledToolFilter {
@@ -51,9 +53,10 @@ export function compileToolFilter(filter: MCPToolFilter | null | undefined): Com
   }
   const include = compileNames(checkNames(filter.include, "include"));
   const exclude = compileNames(checkNames(filter.exclude, "exclude"));
-  if (include === undefined && exclude === undefined) return { source: filter, matches: () => true };
+  if (include === undefined && exclude === undefined) return { source: filter, keepsAll: true, matches: () => true };
   return {
     source: filter,
+    keepsAll: false,
     matches(toolName) {
       if (exclude !== undefined && matchesAny(exclude, toolName)) return false;
       return include === undefined || matchesAny(include, toolName);

@@ -177,12 +177,13 @@ export class ToolSync implements SessionHooks {
     const { logger, serverName } = this.#context;
     const builder = new CatalogEntriesBuilder(this.#lastListed);
     const fromCache = await this.#listTools(session, (page, owned) => builder.addPage(page, { serverName, owned }));
-    let entries = builder.finish(logger);
+    const entries = builder.finish(logger);
     const { pins } = this.#context;
     if (pins !== undefined) {
-      const exposed = entries.filter((entry) => filter.matches(entry.descriptor.name)).map((entry) => entry.descriptor);
+      const exposed: MCPToolDescriptor[] = [];
+      for (const [name, entry] of entries) if (filter.matches(name)) exposed.push(entry.descriptor);
       const withheld = await pins.check(exposed);
-      if (withheld.size > 0) entries = entries.filter((entry) => !withheld.has(entry.descriptor.name));
+      for (const name of withheld) entries.delete(name);
     }
     const catalog = new ToolCatalog(entries, filter, fromCache);
     if (session.state !== "open") throw this.#closedDuring(session, "tool discovery");
