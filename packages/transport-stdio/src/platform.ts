@@ -15,8 +15,12 @@ export interface FileFacts {
  */
 export interface StdioPlatform {
   readonly name: NodeJS.Platform;
-  /** The processor architecture, as `process.arch`: which launcher can run (see findLauncher). */
-  readonly arch: NodeJS.Architecture;
+  /**
+   * The processor architecture, as `process.arch`: which launcher can run (see findLauncher).
+   * Optional so a platform written before it existed still compiles; left out, the architecture
+   * counts as unknown and the package's own native launcher is never used (perl is).
+   */
+  readonly arch?: NodeJS.Architecture;
   readonly env: NodeJS.ProcessEnv;
   /** Facts about `path`, or undefined when nothing is there (or it cannot be read). */
   stat(path: string): FileFacts | undefined;

@@ -59,6 +59,14 @@ describe.runIf(onLinuxX64)("the native launcher", () => {
     expect(findNativeLauncher(nodePlatform, parent)).toBeUndefined();
   });
 
+  it("is not used on a platform that leaves its processor out, nor on another processor", async () => {
+    const parent = await scratch();
+    const { arch: _real, ...withoutArch } = nodePlatform;
+    expect(findNativeLauncher(withoutArch, parent)).toBeUndefined();
+    expect(findNativeLauncher({ ...nodePlatform, arch: "arm64" }, parent)).toBeUndefined();
+    expect(findNativeLauncher(nodePlatform, parent)).toBeDefined();
+  });
+
   it("says so on stderr and exits 127 when the server vanished before its exec", async () => {
     const file = findNativeLauncher(nodePlatform, await scratch())!;
     const run = spawnSync(file, ["/nonexistent/server", "server"], { encoding: "utf8" });
