@@ -4,10 +4,15 @@
 // the gateway's SERVER spans both follow them, so they are written down once, here. Spelled out
 // because the semantic-conventions package marks them incubating.
 
+/** The request's JSON-RPC method, on every MCP span. */
 export const ATTR_MCP_METHOD_NAME = "mcp.method.name";
+/** The resource a request is about (`resources/read`, `subscribe`, `unsubscribe`). */
 export const ATTR_MCP_RESOURCE_URI = "mcp.resource.uri";
+/** `execute_tool` on a tool call's span, so it reads like any GenAI tool execution. */
 export const ATTR_GEN_AI_OPERATION_NAME = "gen_ai.operation.name";
+/** The tool a `tools/call` calls. */
 export const ATTR_GEN_AI_TOOL_NAME = "gen_ai.tool.name";
+/** The prompt a `prompts/get` gets. */
 export const ATTR_GEN_AI_PROMPT_NAME = "gen_ai.prompt.name";
 
 /** The span of one MCP request, as the conventions name and describe it. */
