@@ -112,7 +112,7 @@ export class MCPToolAdapter {
     const tools = new ToolSync({ ...toolBase, maxListPages, adapter: this, pins, listingCache });
     this.#tools = tools;
     if (options.onToolsChanged !== undefined) tools.addListener(options.onToolsChanged);
-    const request = connection.request;
+    const request = connection.tracedRequest;
     this.#features = new ServerFeatures({ ...base, ...settings, request, current }, options);
     // Tools forget a replaced session's catalog before the features resend subscriptions and the log level.
     connection.attach(tools, this.#features);

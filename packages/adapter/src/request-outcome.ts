@@ -98,6 +98,14 @@ export async function runRequest<T>(
   return { success: true, data: accepted.data, error: null, durationMs: context.now() - start };
 }
 
+/**
+ * The error kind of a request that rejected with `error`, as runRequest would report it (what a
+ * request's client span records as `error.type`). The words of the message are not needed here.
+ */
+export function requestErrorKind(error: unknown, signal: AbortSignal | undefined): MCPRequestErrorKind {
+  return classifyRequestError({ what: "", serverName: "", signal, timeoutMs: 0 }, error)[0];
+}
+
 /** The request that failed: what classifyRequestError's messages name. */
 interface FailedRequest {
   readonly what: string;

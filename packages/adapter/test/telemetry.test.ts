@@ -99,6 +99,56 @@ describe("OpenTelemetry (real SDK, in-memory exporter)", () => {
     expect(byMethod("initialize")?.value.count).toBe(1);
   });
 
+  it("traces prompts, resources and completions, named after their prompt, with the URI an attribute", async () => {
+    exporter.reset();
+    const { adapter } = await connectedHarness(
+      {
+        prompts: [{ name: "greet", arguments: [{ name: "who" }] }],
+        resources: [
+          { uri: "test://doc", name: "doc" },
+          {
+            uri: "test://broken",
+            name: "broken",
+            read: () => {
+              throw new Error("disk on fire");
+            },
+          },
+        ],
+        complete: () => ["Ada"],
+      },
+      { telemetry: { tracerProvider, meterProvider } },
+    );
+    expect((await adapter.getPrompt("greet", { who: "Ada" })).success).toBe(true);
+    expect((await adapter.readResource("test://doc")).success).toBe(true);
+    const broken = await adapter.readResource("test://broken");
+    expect(broken.errorKind).toBe("server_error");
+    expect((await adapter.complete({ type: "ref/prompt", name: "greet" }, { name: "who", value: "A" })).success).toBe(
+      true,
+    );
+    await adapter.disconnect();
+
+    const spans = exporter
+      .getFinishedSpans()
+      .filter((span) => span.name !== "initialize" && span.name !== "tools/list");
+    expect(spans.map((span) => span.name)).toEqual([
+      "prompts/list",
+      "prompts/get greet",
+      "resources/read",
+      "resources/read",
+      "completion/complete",
+    ]);
+    for (const span of spans) expect(span.kind).toBe(SpanKind.CLIENT);
+    expect(spans[1]!.attributes).toMatchObject({ "mcp.method.name": "prompts/get", "gen_ai.prompt.name": "greet" });
+    expect(spans[2]!.attributes["mcp.resource.uri"]).toBe("test://doc");
+    expect(spans[3]!.attributes).toMatchObject({ "mcp.resource.uri": "test://broken", "error.type": "server_error" });
+    expect(spans[3]!.status.code).toBe(SpanStatusCode.ERROR);
+
+    // The URI names a span, never a metric point: its cardinality has no bound.
+    const histogram = await histogramPoints();
+    const reads = histogram?.dataPoints.filter((point) => point.attributes["mcp.method.name"] === "resources/read");
+    expect(reads?.map((point) => point.attributes["mcp.resource.uri"])).toEqual([undefined, undefined]);
+  });
+
   it("parents the call span on the caller's active span", async () => {
     exporter.reset();
     const { adapter } = await connectedHarness(

@@ -50,6 +50,16 @@ export {
 export { cutOffByProxy, jsonRpcErrorIn, type HttpErrorAnswer, type JsonRpcErrorAnswer } from "./http-error-answer.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
 export { SENT_AT_ONCE } from "./sent-at-once.js";
+export {
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_PROMPT_NAME,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_RESOURCE_URI,
+  describeMCPRequestSpan,
+  type MCPRequestSpanDescription,
+} from "./mcp-span-conventions.js";
+export { OTEL_GLOBAL_KEY, otelRegistered, type OTelGlobalApi } from "./otel-registered.js";
 export { untilAborted } from "./until-aborted.js";
 export type {
   MCPClientRequestContext,

@@ -159,11 +159,15 @@ export class DownstreamSession {
   }
 
   #handle(): void {
-    const { catalog } = this.#context;
-    this.server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
-      this.#askRootsOnce(extra.sendRequest);
-      return listToolsResult(catalog);
-    });
+    const { catalog, tracerProvider } = this.#context;
+    // Every request the gateway answers itself runs in its SERVER span (request-span.ts); what
+    // the SDK answers on its own (initialize, ping, logging/setLevel) has none.
+    this.server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
+      inRequestSpan(request.method, request.params, tracerProvider, () => {
+        this.#askRootsOnce(extra.sendRequest);
+        return Promise.resolve(listToolsResult(catalog));
+      }),
+    );
     // The calls the fast path does not take (task-augmented ones, malformed ones the SDK refuses).
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.#answerToolCall(
@@ -172,48 +176,72 @@ export class DownstreamSession {
         extra.sendRequest,
       ),
     );
-    this.server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await catalog.listPrompts() }));
+    this.server.setRequestHandler(ListPromptsRequestSchema, (request) =>
+      inRequestSpan(request.method, request.params, tracerProvider, async () => ({
+        prompts: await catalog.listPrompts(),
+      })),
+    );
     this.server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
-      getPrompt(catalog, request.params, extra.signal),
+      inRequestSpan(request.method, request.params, tracerProvider, () =>
+        getPrompt(catalog, request.params, extra.signal),
+      ),
     );
-    this.server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-      resources: await catalog.listResources(),
-    }));
-    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-      resourceTemplates: await catalog.listResourceTemplates(),
-    }));
+    this.server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+      inRequestSpan(request.method, request.params, tracerProvider, async () => ({
+        resources: await catalog.listResources(),
+      })),
+    );
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
+      inRequestSpan(request.method, request.params, tracerProvider, async () => ({
+        resourceTemplates: await catalog.listResourceTemplates(),
+      })),
+    );
     this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-      readResource(catalog, request.params.uri, extra.signal),
+      inRequestSpan(request.method, request.params, tracerProvider, () =>
+        readResource(catalog, request.params.uri, extra.signal),
+      ),
     );
-    this.server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
-      const { uri } = request.params;
-      if (this.#subscriptions.has(uri)) return {};
-      const adapter = await resourceUpstream(catalog, uri, "subscribeResource");
-      const subscription = unwrap(
-        await adapter.subscribeResource(
-          uri,
-          () => {
-            this.server.sendResourceUpdated({ uri }).catch(() => undefined);
-          },
-          { signal: extra.signal },
-        ),
-        `subscribing to resource "${uri}"`,
-      );
-      // A second subscribe of the same URI while the first was on its way: keep one listener.
-      if (this.#subscriptions.has(uri)) void subscription.unsubscribe().catch(() => undefined);
-      else this.#subscriptions.set(uri, subscription);
-      return {};
-    });
-    this.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-      const subscription = this.#subscriptions.get(request.params.uri);
-      this.#subscriptions.delete(request.params.uri);
-      const result = await subscription?.unsubscribe();
-      if (result !== undefined && !result.success) unwrap(result, `unsubscribing from "${request.params.uri}"`);
-      return {};
-    });
+    this.server.setRequestHandler(SubscribeRequestSchema, (request, extra) =>
+      inRequestSpan(request.method, request.params, tracerProvider, () =>
+        this.#subscribe(request.params.uri, extra.signal),
+      ),
+    );
+    this.server.setRequestHandler(UnsubscribeRequestSchema, (request) =>
+      inRequestSpan(request.method, request.params, tracerProvider, () => this.#unsubscribe(request.params.uri)),
+    );
     this.server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
-      complete(catalog, request.params, extra.signal),
+      inRequestSpan(request.method, request.params, tracerProvider, () =>
+        complete(catalog, request.params, extra.signal),
+      ),
     );
+  }
+
+  /** resources/subscribe: one listener on the upstream that owns `uri`, kept until unsubscribe or the session ends. */
+  async #subscribe(uri: string, signal: AbortSignal): Promise<Record<string, never>> {
+    if (this.#subscriptions.has(uri)) return {};
+    const adapter = await resourceUpstream(this.#context.catalog, uri, "subscribeResource");
+    const subscription = unwrap(
+      await adapter.subscribeResource(
+        uri,
+        () => {
+          this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+        },
+        { signal },
+      ),
+      `subscribing to resource "${uri}"`,
+    );
+    // A second subscribe of the same URI while the first was on its way: keep one listener.
+    if (this.#subscriptions.has(uri)) void subscription.unsubscribe().catch(() => undefined);
+    else this.#subscriptions.set(uri, subscription);
+    return {};
+  }
+
+  async #unsubscribe(uri: string): Promise<Record<string, never>> {
+    const subscription = this.#subscriptions.get(uri);
+    this.#subscriptions.delete(uri);
+    const result = await subscription?.unsubscribe();
+    if (result !== undefined && !result.success) unwrap(result, `unsubscribing from "${uri}"`);
+    return {};
   }
 
   /** `askWith`: how a roots/list asked during the call is sent, or the id of the request it belongs to. */
@@ -223,11 +251,7 @@ export class DownstreamSession {
     askWith: RelatedRequestSender | RequestId,
   ): Promise<CallToolResult> {
     this.#askRootsOnce(askWith);
-    return inRequestSpan(
-      { method: "tools/call", target: params.name, meta: params._meta },
-      this.#context.tracerProvider,
-      () => this.#callTool(params, call),
-    );
+    return inRequestSpan("tools/call", params, this.#context.tracerProvider, () => this.#callTool(params, call));
   }
 
   /** Not async: a call with no approval to ask goes to forwardCall in the same turn, and its promise is the answer's. */

@@ -6,13 +6,30 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  type Attributes,
   type Context,
   type Span,
   type Tracer,
   type TracerProvider,
 } from "@opentelemetry/api";
+import { ATTR_MCP_RESOURCE_URI, describeMCPRequestSpan, otelRegistered } from "@mcp-tool-adapter/core";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 const TRACER_NAME = "@mcp-tool-adapter/gateway";
+
+/** What a downstream request's span can come from: a tracer provider, or a propagator passing a client's trace on. */
+const TRACING_GLOBALS = ["trace", "propagation"] as const;
+
+// Attributes of the OpenTelemetry semantic conventions a failed request's span carries.
+const ATTR_ERROR_TYPE = "error.type";
+const ATTR_RPC_RESPONSE_STATUS_CODE = "rpc.response.status_code";
+
+/**
+ * JSON-RPC codes that say the client asked for something the gateway cannot serve (a bad request,
+ * an unknown method, bad params such as an unknown tool or prompt, an unknown resource): the MCP
+ * conventions keep a server span's status unset for them; every other code is the server's error.
+ */
+const CALLER_FAULT_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32002]);
 
 /**
  * The tracer of the provider last asked, kept: without a registered provider the global one hands
@@ -28,32 +45,45 @@ function tracerOf(provider: TracerProvider): Tracer {
 }
 
 /**
- * Runs `work` inside a SERVER span for one downstream request, child of the trace context the
- * client sent in `_meta` (W3C `traceparent` / `tracestate`, read by the registered propagator), so
- * the adapter's CLIENT span for the upstream call, started in the active context, becomes its
- * child. With no tracer provider (given or registered) the spans are no-ops.
+ * Runs `work`, the gateway's answer to one downstream request (`method` with its wire `params`),
+ * inside a SERVER span named after the MCP conventions (`tools/call {tool}`, `prompts/get
+ * {prompt}`, the method alone otherwise, a resource's URI as `mcp.resource.uri`), child of the
+ * trace context the client sent in `params._meta` (W3C `traceparent` / `tracestate`, read by the
+ * registered propagator). The adapter's CLIENT span of an upstream request the work makes, started
+ * in the active context, becomes its child. With no tracer provider (given or registered) the
+ * spans are no-ops.
  */
 export function inRequestSpan<T>(
-  request: { method: string; target: string; meta: Record<string, unknown> | undefined },
+  method: string,
+  params: object | undefined,
   tracerProvider: TracerProvider | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
-  const parent = request.meta === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, request.meta);
-  const tracer = tracerOf(tracerProvider ?? trace.getTracerProvider());
-  const span = tracer.startSpan(
-    `${request.method} ${request.target}`,
-    { kind: SpanKind.SERVER, attributes: { "mcp.method.name": request.method, "gen_ai.tool.name": request.target } },
+  // Nothing to record and no client's trace to pass on (no provider given, none registered, no
+  // propagator): no span, no context switch, nothing made, and the work's own promise handed back.
+  // The context switch cost more than the rest of the span work per forwarded call.
+  if (tracerProvider === undefined && !otelRegistered(TRACING_GLOBALS)) return untraced(work);
+  // The params as they came off the wire (each SDK's own type for them has no index signature).
+  const wire = params as Readonly<Record<string, unknown>> | undefined;
+  const meta = wire?.["_meta"];
+  const parent = isRecord(meta) ? propagation.extract(ROOT_CONTEXT, meta) : ROOT_CONTEXT;
+  const described = describeMCPRequestSpan(method, wire);
+  const attributes: Attributes =
+    described.resourceUri === undefined
+      ? described.attributes
+      : { ...described.attributes, [ATTR_MCP_RESOURCE_URI]: described.resourceUri };
+  const span = tracerOf(tracerProvider ?? trace.getTracerProvider()).startSpan(
+    described.name,
+    { kind: SpanKind.SERVER, attributes },
     parent,
   );
-  // No tracer provider (a no-op span, no trace id) and no trace context to pass on: skip the context
-  // switch, which cost more than the rest of the span work per forwarded call, and hand back the
-  // work's own promise (not async: no wrapper promise and its turns per call). A span a sampler
+  // A no-op span (no trace id) and no trace context to pass on: the same fast way. A span a sampler
   // dropped has a trace id and still becomes the parent, so its children are dropped with it.
   if (!isSpanContextValid(span.spanContext()) && parent === ROOT_CONTEXT) return untraced(work);
   return inSpan(span, parent, work);
 }
 
-/** `work()`, a synchronous throw turned into a rejection as an async function would. */
+/** `work()`, a synchronous throw turned into a rejection as an async function would. Not async: no wrapper promise. */
 function untraced<T>(work: () => Promise<T>): Promise<T> {
   try {
     return work();
@@ -64,11 +94,35 @@ function untraced<T>(work: () => Promise<T>): Promise<T> {
 
 async function inSpan<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
   try {
-    return await context.with(trace.setSpan(parent, span), work);
+    const result = await context.with(trace.setSpan(parent, span), work);
+    // A tool's own failure is a result, not a JSON-RPC error: the conventions name it `tool_error`.
+    if (isRecord(result) && result["isError"] === true) {
+      span.setAttribute(ATTR_ERROR_TYPE, "tool_error");
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return result;
   } catch (error) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    recordError(span, error);
     throw error;
   } finally {
     span.end();
   }
+}
+
+/**
+ * The error a request was answered with: `error.type` is its classified code (a gateway error's
+ * `data.code`, such as `REQUEST_STATE_UNKNOWN`), else its JSON-RPC code; the JSON-RPC code also
+ * as `rpc.response.status_code`. Status ERROR with the error's message, except for the codes that
+ * say the client's request was at fault.
+ */
+function recordError(span: Span, error: unknown): void {
+  const { code, data } = isRecord(error) || error instanceof Error ? (error as { code?: unknown; data?: unknown }) : {};
+  const rpcCode = typeof code === "number" ? code : undefined;
+  const classified = isRecord(data) && typeof data["code"] === "string" ? data["code"] : undefined;
+  const errorType =
+    classified ?? (rpcCode === undefined ? (typeof code === "string" ? code : "_OTHER") : String(rpcCode));
+  span.setAttribute(ATTR_ERROR_TYPE, errorType);
+  if (rpcCode !== undefined) span.setAttribute(ATTR_RPC_RESPONSE_STATUS_CODE, String(rpcCode));
+  if (rpcCode === undefined || !CALLER_FAULT_CODES.has(rpcCode))
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }

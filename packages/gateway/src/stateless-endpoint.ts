@@ -167,29 +167,46 @@ function statelessServer(context: ModernContext): Server {
       logging: {},
     },
   });
-  server.setRequestHandler("tools/list", () => sdkErrors(() => listToolsResult(catalog)));
+  // Every request the gateway answers itself runs in its SERVER span (request-span.ts); what the
+  // SDK answers on its own (server/discover, subscriptions/listen, ping) has none.
+  const { tracerProvider } = context;
+  server.setRequestHandler("tools/list", (request) =>
+    inRequestSpan(request.method, request.params, tracerProvider, () => sdkErrors(() => listToolsResult(catalog))),
+  );
   server.setRequestHandler("tools/call", (request, ctx) =>
-    inRequestSpan(
-      { method: "tools/call", target: request.params.name, meta: request.params._meta },
-      context.tracerProvider,
-      () => sdkErrors(() => callTool(context, { params: request.params, ctx })),
+    inRequestSpan(request.method, request.params, tracerProvider, () =>
+      sdkErrors(() => callTool(context, { params: request.params, ctx })),
     ),
   );
-  server.setRequestHandler("prompts/list", () => sdkErrors(async () => ({ prompts: await catalog.listPrompts() })));
+  server.setRequestHandler("prompts/list", (request) =>
+    inRequestSpan(request.method, request.params, tracerProvider, () =>
+      sdkErrors(async () => ({ prompts: await catalog.listPrompts() })),
+    ),
+  );
   server.setRequestHandler("prompts/get", (request, ctx) =>
-    sdkErrors(() => getPrompt(catalog, request.params, ctx.mcpReq.signal)),
+    inRequestSpan(request.method, request.params, tracerProvider, () =>
+      sdkErrors(() => getPrompt(catalog, request.params, ctx.mcpReq.signal)),
+    ),
   );
-  server.setRequestHandler("resources/list", () =>
-    sdkErrors(async () => ({ resources: await catalog.listResources() })),
+  server.setRequestHandler("resources/list", (request) =>
+    inRequestSpan(request.method, request.params, tracerProvider, () =>
+      sdkErrors(async () => ({ resources: await catalog.listResources() })),
+    ),
   );
-  server.setRequestHandler("resources/templates/list", () =>
-    sdkErrors(async () => ({ resourceTemplates: await catalog.listResourceTemplates() })),
+  server.setRequestHandler("resources/templates/list", (request) =>
+    inRequestSpan(request.method, request.params, tracerProvider, () =>
+      sdkErrors(async () => ({ resourceTemplates: await catalog.listResourceTemplates() })),
+    ),
   );
   server.setRequestHandler("resources/read", (request, ctx) =>
-    sdkErrors(() => readResource(catalog, request.params.uri, ctx.mcpReq.signal)),
+    inRequestSpan(request.method, request.params, tracerProvider, () =>
+      sdkErrors(() => readResource(catalog, request.params.uri, ctx.mcpReq.signal)),
+    ),
   );
   server.setRequestHandler("completion/complete", (request, ctx) =>
-    sdkErrors(() => complete(catalog, request.params, ctx.mcpReq.signal)),
+    inRequestSpan(request.method, request.params, tracerProvider, () =>
+      sdkErrors(() => complete(catalog, request.params, ctx.mcpReq.signal)),
+    ),
   );
   return server;
 }

@@ -29,6 +29,7 @@ import type { Redactor } from "../redaction.js";
 import { SerialQueue } from "../serial-queue.js";
 import { Session } from "../session.js";
 import type { Instrumentation } from "../telemetry/instrumentation.js";
+import { sendTraced } from "../telemetry/traced-request.js";
 import { positiveOr, withTimeout } from "../timeouts.js";
 import { describeTransportFailure, isConnectionGone } from "../transport-failure.js";
 import { closeQuietly } from "../transport-lifecycle.js";
@@ -224,34 +225,21 @@ export class ServerConnection {
     );
   }
 
-  /** One request on `session` (what the features' contexts call), settled when the session drops. */
-  readonly request = (
+  /**
+   * One request on `session` (what the features' contexts and tool listing call), settled when the
+   * session drops; with its client span and duration when telemetry observes: the list pages, prompts,
+   * resources, completions and the log level (tool calls have their own span, around the whole
+   * call). The span's trace context goes to the server in `params._meta`, as a call's does.
+   */
+  readonly tracedRequest = (
     session: Session,
     request: MCPEngineMessage,
     options: MCPEngineRequestOptions = {},
     signal?: AbortSignal,
-  ): Promise<unknown> => session.request(request, options, signal);
-
-  /** A request with its client span and duration (tools/list). */
-  readonly tracedRequest = async (session: Session, request: MCPEngineMessage): Promise<unknown> => {
+  ): Promise<unknown> => {
     const { instrumentation, now } = this.#context;
-    if (instrumentation?.observed !== true) return session.request(request, {});
-    const loading = instrumentation.ready();
-    if (loading !== undefined) await loading;
-    const started = now();
-    const traced = instrumentation.start(request.method, undefined, session.connection.sessionId);
-    if (traced === undefined) return session.request(request, {});
-    try {
-      const result = await session.request(request, {});
-      instrumentation.end(traced, now() - started);
-      return result;
-    } catch (error) {
-      instrumentation.end(traced, now() - started, {
-        errorType: session.state === "open" ? "server_error" : "connection_lost",
-        message: describeCause(error),
-      });
-      throw error;
-    }
+    if (instrumentation?.observed !== true) return session.request(request, options, signal);
+    return sendTraced({ instrumentation, now }, { session, request, options, signal });
   };
 
   /**

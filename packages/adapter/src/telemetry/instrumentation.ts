@@ -1,11 +1,10 @@
 import type * as OTelApi from "@opentelemetry/api";
 import type { Attributes, Histogram, MeterProvider, Span, Tracer, TracerProvider } from "@opentelemetry/api";
 import type { MCPServerConfig } from "../config.js";
+import { describeMCPRequestSpan, OTEL_GLOBAL_KEY, otelRegistered } from "@mcp-tool-adapter/core";
 import {
   ATTR_ERROR_TYPE,
-  ATTR_GEN_AI_OPERATION_NAME,
-  ATTR_GEN_AI_TOOL_NAME,
-  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_RESOURCE_URI,
   ATTR_MCP_SESSION_ID,
   ATTR_NETWORK_PROTOCOL_NAME,
   ATTR_NETWORK_TRANSPORT,
@@ -23,20 +22,11 @@ export interface MCPTelemetryOptions {
 
 const INSTRUMENTATION_NAME = "@mcp-tool-adapter/adapter";
 
-/**
- * Where every copy of @opentelemetry/api 1.x keeps what was registered with it (see its
- * internal/global-utils: `Symbol.for("opentelemetry.js.api.<major>")` on globalThis). Reading it
- * tells, without loading the API (51 modules), whether anything could be observed: with no
- * provider, propagator or context manager registered every span is a no-op. The major is the one
- * of the API this package depends on; test/telemetry-lazy.test.ts checks it against the real API.
- */
-export const OTEL_GLOBAL_KEY = Symbol.for("opentelemetry.js.api.1");
-const OBSERVING_GLOBALS = ["trace", "metrics", "propagation", "context"] as const;
+/** Read by tool calls before they enter this module (see ToolCalls.invoke). */
+export { OTEL_GLOBAL_KEY };
 
-function otelRegistered(): boolean {
-  const registered = (globalThis as Record<symbol, Record<string, unknown> | undefined>)[OTEL_GLOBAL_KEY];
-  return registered !== undefined && OBSERVING_GLOBALS.some((type) => registered[type] !== undefined);
-}
+/** What can observe an operation: a span or metric provider, a propagator, a context manager. */
+const OBSERVING_GLOBALS = ["trace", "metrics", "propagation", "context"] as const;
 
 let apiLoading: Promise<typeof OTelApi> | undefined;
 function loadApi(): Promise<typeof OTelApi> {
@@ -83,7 +73,7 @@ export class Instrumentation {
 
   /** Whether operations are traced now or once `ready` resolved; cheap enough to ask per call. */
   get observed(): boolean {
-    return this.observedForSure || otelRegistered();
+    return this.observedForSure || otelRegistered(OBSERVING_GLOBALS);
   }
 
   /** Loads the API when it is `observed` and not loaded yet; otherwise returns nothing to wait for. */
@@ -95,21 +85,22 @@ export class Instrumentation {
     });
   }
 
-  /** Starts the client span of one request: `{method} {tool}` for a call, `{method}` otherwise. */
-  start(method: string, toolName?: string, sessionId?: string): TracedOperation | undefined {
+  /**
+   * Starts the client span of one request, named and described after what `params` say it is
+   * about (core's describeMCPRequestSpan: `tools/call {tool}`, `prompts/get {prompt}`, the method
+   * alone otherwise; a resource URI only as a span attribute, never in the metric).
+   */
+  start(method: string, params?: Readonly<Record<string, unknown>>, sessionId?: string): TracedOperation | undefined {
     const api = this.#api;
     if (api === undefined) return undefined;
     const { trace, SpanKind } = api;
-    const attributes: Attributes = { ...this.#serverAttributes, [ATTR_MCP_METHOD_NAME]: method };
-    if (toolName !== undefined) {
-      attributes[ATTR_GEN_AI_TOOL_NAME] = toolName;
-      attributes[ATTR_GEN_AI_OPERATION_NAME] = "execute_tool";
-    }
+    const described = describeMCPRequestSpan(method, params);
+    const attributes: Attributes = { ...this.#serverAttributes, ...described.attributes };
+    const spanAttributes: Attributes = { ...attributes };
+    if (sessionId !== undefined) spanAttributes[ATTR_MCP_SESSION_ID] = sessionId;
+    if (described.resourceUri !== undefined) spanAttributes[ATTR_MCP_RESOURCE_URI] = described.resourceUri;
     this.#tracer ??= (this.#tracerProvider ?? trace).getTracer(INSTRUMENTATION_NAME);
-    const span = this.#tracer.startSpan(toolName === undefined ? method : `${method} ${toolName}`, {
-      kind: SpanKind.CLIENT,
-      attributes: sessionId === undefined ? attributes : { ...attributes, [ATTR_MCP_SESSION_ID]: sessionId },
-    });
+    const span = this.#tracer.startSpan(described.name, { kind: SpanKind.CLIENT, attributes: spanAttributes });
     return { span, attributes, api };
   }
 

@@ -2,10 +2,9 @@
 // execution (development status; https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/).
 // Spelled out here because the semantic-conventions package marks them incubating and the
 // adapter depends on @opentelemetry/api alone.
-export const ATTR_MCP_METHOD_NAME = "mcp.method.name";
+// The names that say which request a span is about are core's (the gateway's spans use them too).
+export { ATTR_MCP_RESOURCE_URI } from "@mcp-tool-adapter/core";
 export const ATTR_MCP_SESSION_ID = "mcp.session.id";
-export const ATTR_GEN_AI_OPERATION_NAME = "gen_ai.operation.name";
-export const ATTR_GEN_AI_TOOL_NAME = "gen_ai.tool.name";
 export const ATTR_ERROR_TYPE = "error.type";
 export const ATTR_SERVER_ADDRESS = "server.address";
 export const ATTR_SERVER_PORT = "server.port";

@@ -134,7 +134,7 @@ export class ToolCalls {
     if (this.#recoveryPolicy === undefined) connection.require(`invoke tool "${call.name}"`);
     const loading = instrumentation.ready();
     if (loading !== undefined) await loading;
-    const traced = instrumentation.start("tools/call", call.name, connection.session?.connection.sessionId);
+    const traced = instrumentation.start("tools/call", { name: call.name }, connection.session?.connection.sessionId);
     call.traced = traced;
     let result: MCPToolResult | undefined;
     try {

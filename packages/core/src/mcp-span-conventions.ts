@@ -1,0 +1,61 @@
+// The OpenTelemetry semantic conventions for MCP (development status;
+// https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/): how a span of one MCP request is
+// named and what says which tool, prompt or resource it is about. The adapter's CLIENT spans and
+// the gateway's SERVER spans both follow them, so they are written down once, here. Spelled out
+// because the semantic-conventions package marks them incubating.
+
+/** The request's JSON-RPC method, on every MCP span. */
+export const ATTR_MCP_METHOD_NAME = "mcp.method.name";
+/** The resource a request is about (`resources/read`, `subscribe`, `unsubscribe`). */
+export const ATTR_MCP_RESOURCE_URI = "mcp.resource.uri";
+/** `execute_tool` on a tool call's span, so it reads like any GenAI tool execution. */
+export const ATTR_GEN_AI_OPERATION_NAME = "gen_ai.operation.name";
+/** The tool a `tools/call` calls. */
+export const ATTR_GEN_AI_TOOL_NAME = "gen_ai.tool.name";
+/** The prompt a `prompts/get` gets. */
+export const ATTR_GEN_AI_PROMPT_NAME = "gen_ai.prompt.name";
+
+/** The span of one MCP request, as the conventions name and describe it. */
+export interface MCPRequestSpanDescription {
+  /** `{method} {target}`, the target being the tool or prompt name; the method alone when there is none. */
+  readonly name: string;
+  /** Low-cardinality attributes, fit for a metric too: the method, and the tool or prompt name. */
+  readonly attributes: Record<string, string>;
+  /**
+   * The resource URI of a request about one resource (`mcp.resource.uri`): a span attribute, and
+   * never part of the name or of a metric, where its cardinality has no bound.
+   */
+  readonly resourceUri?: string;
+}
+
+const RESOURCE_METHODS: ReadonlySet<string> = new Set([
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+]);
+
+/** Describes the span of the request `method` with `params` (what the wire carries). */
+export function describeMCPRequestSpan(
+  method: string,
+  params: Readonly<Record<string, unknown>> | undefined,
+): MCPRequestSpanDescription {
+  const name = params?.["name"];
+  if (method === "tools/call" && typeof name === "string")
+    return {
+      name: `${method} ${name}`,
+      attributes: {
+        [ATTR_MCP_METHOD_NAME]: method,
+        [ATTR_GEN_AI_TOOL_NAME]: name,
+        [ATTR_GEN_AI_OPERATION_NAME]: "execute_tool",
+      },
+    };
+  if (method === "prompts/get" && typeof name === "string")
+    return {
+      name: `${method} ${name}`,
+      attributes: { [ATTR_MCP_METHOD_NAME]: method, [ATTR_GEN_AI_PROMPT_NAME]: name },
+    };
+  const uri = params?.["uri"];
+  if (RESOURCE_METHODS.has(method) && typeof uri === "string")
+    return { name: method, attributes: { [ATTR_MCP_METHOD_NAME]: method }, resourceUri: uri };
+  return { name: method, attributes: { [ATTR_MCP_METHOD_NAME]: method } };
+}
