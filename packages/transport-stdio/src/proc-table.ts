@@ -185,7 +185,10 @@ export function currentProcTable(procRoot: string = DEFAULT_PROC_ROOT): ProcTabl
  * The processes started since `earlier` was read, as a table: only the pids handed out since are
  * read, not all of /proc. Undefined when a full scan is needed to tell (see pid-counter.ts).
  */
-export function procTableSince(earlier: PidCounter | undefined, procRoot: string = DEFAULT_PROC_ROOT): ProcTable | undefined {
+export function procTableSince(
+  earlier: PidCounter | undefined,
+  procRoot: string = DEFAULT_PROC_ROOT,
+): ProcTable | undefined {
   const counter = readPidCounter(procRoot);
   const pids = pidsHandedOutBetween(earlier, counter);
   if (pids === undefined) return undefined;

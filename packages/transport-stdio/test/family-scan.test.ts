@@ -232,7 +232,10 @@ describe("finding a tagged family", () => {
       ]);
     const addProcess = async (pid: number, startTime: number) => {
       await mkdir(join(root, String(pid)));
-      await writeFile(join(root, String(pid), "stat"), `${pid} (late) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 ${startTime} 0 0\n`);
+      await writeFile(
+        join(root, String(pid), "stat"),
+        `${pid} (late) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 ${startTime} 0 0\n`,
+      );
       await writeFile(join(root, String(pid), "environ"), `${ENTRY}\0`);
     };
     await counter(520, 90_000);
