@@ -1,10 +1,12 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import type { PidCounter } from "./pid-counter.js";
 import type { FamilyMembers, ProcessFamily, ProcessFamilyStrategy } from "./process-family-types.js";
 import { signalProcessGroup } from "./process-group.js";
 import {
   currentProcTable,
   isRunning,
   listRunningProcesses,
+  procTableSince,
   readChildPids,
   readProcStat,
   type ProcStat,
@@ -70,7 +72,11 @@ export class ProcFamily implements ProcessFamily {
     if (also instanceof ProcMembers) for (const member of also.stillRunning().members) found.set(member.pid, member);
     for (const member of this.#stillRemembered()) found.set(member.pid, member);
     // Everything of the family started after the server did: older processes are not read at all.
-    const table = currentProcTable(this.#procRoot);
+    // After a whole scan (`also`), only what started since: no process already running then can
+    // have joined the family later, and a whole scan of /proc at the server's exit was most of
+    // the time `call` took to exit after its server.
+    const since = also instanceof ProcMembers ? procTableSince(also.counter, this.#procRoot) : undefined;
+    const table = since ?? currentProcTable(this.#procRoot);
     const candidates = table.running.filter((stat) => stat.startTime >= leader.startTime && stat.pid !== process.pid);
     const group = this.#ownGroup(table.running);
     for (const stat of candidates) {
@@ -79,7 +85,7 @@ export class ProcFamily implements ProcessFamily {
         found.set(stat.pid, stat);
     }
     addDescendants(found, candidates);
-    return new ProcMembers([...found.values()], this.#procRoot, group);
+    return new ProcMembers([...found.values()], this.#procRoot, { group, counter: table.counter });
   }
 
   /**
@@ -179,14 +185,17 @@ function isStillRunning(member: Member, procRoot: string): boolean {
 /** Processes of one family as found at one moment, each known by pid and start time. */
 class ProcMembers implements FamilyMembers {
   readonly members: readonly Member[];
+  /** The pid counter before the scan that found them: a rescan reads only the pids handed out since. */
+  readonly counter: PidCounter | undefined;
   readonly #procRoot: string;
   /** The server's process group, signalled as a whole too: it also reaches children forked since the scan. */
   readonly #group: number | undefined;
 
-  constructor(members: readonly Member[], procRoot: string, group?: number) {
+  constructor(members: readonly Member[], procRoot: string, scan: { group?: number; counter?: PidCounter } = {}) {
     this.members = members;
+    this.counter = scan.counter;
     this.#procRoot = procRoot;
-    this.#group = group;
+    this.#group = scan.group;
   }
 
   get empty(): boolean {
@@ -205,7 +214,7 @@ class ProcMembers implements FamilyMembers {
   }
 
   stillRunning(): ProcMembers {
-    return new ProcMembers(this.#running(), this.#procRoot, this.#group);
+    return new ProcMembers(this.#running(), this.#procRoot, { group: this.#group, counter: this.counter });
   }
 
   #running(): Member[] {

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { parsePidCounter, pidsHandedOutBetween, type PidCounter } from "./pid-counter.js";
 
 /** What a family scan needs to know about one process, from `/proc/<pid>/stat`. */
 export interface ProcStat {
@@ -150,9 +151,18 @@ function holdsEntry(environ: Buffer, entry: string): boolean {
   return false;
 }
 
+/** The pid counter now (see pid-counter.ts); undefined where /proc does not offer it: then only a full scan can tell. */
+export function readPidCounter(procRoot: string = DEFAULT_PROC_ROOT): PidCounter | undefined {
+  const loadavg = readProcFile(`${procRoot}/loadavg`)?.toString("latin1");
+  const stat = loadavg === undefined ? undefined : readProcFile(`${procRoot}/stat`)?.toString("latin1");
+  return stat === undefined || loadavg === undefined ? undefined : parsePidCounter(loadavg, stat);
+}
+
 /** The running processes at one moment, with each environment read at most once. */
 export interface ProcTable {
   readonly running: readonly ProcStat[];
+  /** The pid counter read before the listing: a process started since has a later pid (see pid-counter.ts). */
+  readonly counter: PidCounter | undefined;
   environHasEntry(pid: number, entry: string): boolean;
 }
 
@@ -165,9 +175,40 @@ let current: { procRoot: string; table: ProcTable } | undefined;
  */
 export function currentProcTable(procRoot: string = DEFAULT_PROC_ROOT): ProcTable {
   if (current?.procRoot === procRoot) return current.table;
+  const table = procTable(procRoot, readPidCounter(procRoot), () => listRunningProcesses(procRoot));
+  current = { procRoot, table };
+  queueMicrotask(() => (current = undefined));
+  return table;
+}
+
+/**
+ * The processes started since `earlier` was read, as a table: only the pids handed out since are
+ * read, not all of /proc. Undefined when a full scan is needed to tell (see pid-counter.ts).
+ */
+export function procTableSince(
+  earlier: PidCounter | undefined,
+  procRoot: string = DEFAULT_PROC_ROOT,
+): ProcTable | undefined {
+  const counter = readPidCounter(procRoot);
+  const pids = pidsHandedOutBetween(earlier, counter);
+  if (pids === undefined) return undefined;
+  return procTable(procRoot, counter, () => {
+    const running: ProcStat[] = [];
+    // A pid here may be a thread's id, which reads as its process (same group, session, parent
+    // and environment): it is family exactly when its process is.
+    for (let pid = pids.first; pid <= pids.last; pid += 1) {
+      const stat = readProcStat(pid, procRoot);
+      if (isRunning(stat)) running.push(stat);
+    }
+    return running;
+  });
+}
+
+function procTable(procRoot: string, counter: PidCounter | undefined, list: () => ProcStat[]): ProcTable {
   const environs = new Map<number, Buffer | undefined>();
-  const table: ProcTable = {
-    running: listRunningProcesses(procRoot),
+  return {
+    running: list(),
+    counter,
     environHasEntry(pid, entry) {
       if (!environs.has(pid)) {
         const environ = readProcFile(`${procRoot}/${pid}/environ`);
@@ -177,9 +218,6 @@ export function currentProcTable(procRoot: string = DEFAULT_PROC_ROOT): ProcTabl
       return environ !== undefined && holdsEntry(environ, entry);
     },
   };
-  current = { procRoot, table };
-  queueMicrotask(() => (current = undefined));
-  return table;
 }
 
 const readableRoots = new Map<string, boolean>();

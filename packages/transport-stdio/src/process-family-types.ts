@@ -42,7 +42,10 @@ export interface ProcessFamily {
   readonly environment: Readonly<Record<string, string>>;
   /** Records the server's pid; call right after spawn, before the event loop can reap it. */
   adopt(leaderPid: number): void;
-  /** Finds the family now (synchronous, so the host `exit` hook can use it); `also` keeps those still running. */
+  /**
+   * Finds the family now (synchronous, so the host `exit` hook can use it); `also` keeps those
+   * still running, and a family may then look only at the processes started since `also` was found.
+   */
   find(also?: FamilyMembers): FamilyMembers;
   /** Notes the server's current descendants so later finds keep them; returns pids not seen before. */
   remember(): number[];

@@ -489,8 +489,9 @@ export class StdioTransport implements Transport {
     // What was sent before close() still goes out first.
     this.#flush();
     child.stdin.end();
+    const whileExiting = this.#findFamilyOnEof(child);
     await untilOrAfter(this.#leaderExited, this.#killGraceMs);
-    await this.#terminateFamily();
+    await this.#terminateFamily(whileExiting.found);
     // The family is gone from /proc, but Node may not have delivered the leader's exit event yet:
     // wait for it too (it is sure to come), so `exit` is known once close() resolves.
     await Promise.all([
@@ -498,6 +499,22 @@ export class StdioTransport implements Transport {
       untilOrAfter(this.#leaderExited, LEADER_REAP_MS),
     ]);
     this.#finishClose();
+  }
+
+  /**
+   * The whole family, scanned once the server has its EOF (stdin's pipe closed) and before it has
+   * exited: the scan of /proc then overlaps the server's own shutdown, and the look-up after the
+   * exit reads only the processes started since. `found` stays undefined when the server exited
+   * first (or stdin never closed), and the look-up after the exit scans all of /proc as before.
+   */
+  #findFamilyOnEof(child: ChildProcessWithoutNullStreams): { found: FamilyMembers | undefined } {
+    const scan: { found: FamilyMembers | undefined } = { found: undefined };
+    const find = (): void => {
+      if (this.#exit === undefined && this.#state === "closing") scan.found = this.#family.find();
+    };
+    if (child.stdin.closed) find();
+    else child.stdin.once("close", find);
+    return scan;
   }
 
   #handleExit(code: number | null, signal: NodeJS.Signals | null): void {

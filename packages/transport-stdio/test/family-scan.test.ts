@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   createTempDirectory,
@@ -221,6 +221,53 @@ describe("finding a tagged family", () => {
     expect(family.find().pids).toEqual([300]);
     await Promise.resolve();
     expect([...family.find().pids].sort()).toEqual([300, 301]);
+  });
+
+  it("after a whole scan, a rescan reads only the pids handed out since (and the few a fork under way held); a wrapped, far-moved or missing counter means a whole scan again", async () => {
+    const root = await fakeProc([{ pid: 500, ppid: 1, startTime: 8000, environ: [ENTRY] }]);
+    const counter = (lastPid: number, forks: number) =>
+      Promise.all([
+        writeFile(join(root, "loadavg"), `0.50 0.40 0.30 2/180 ${lastPid}\n`),
+        writeFile(join(root, "stat"), `cpu  1 2 3 4\nintr 5 6\nctxt 7\nbtime 8\nprocesses ${forks}\nprocs_running 2\n`),
+      ]);
+    const addProcess = async (pid: number, startTime: number) => {
+      await mkdir(join(root, String(pid)));
+      await writeFile(
+        join(root, String(pid), "stat"),
+        `${pid} (late) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 ${startTime} 0 0\n`,
+      );
+      await writeFile(join(root, String(pid), "environ"), `${ENTRY}\0`);
+    };
+    await counter(520, 90_000);
+    const family = new ProcFamily(root, { token: TOKEN });
+    family.adopt(500);
+    const first = family.find();
+    expect(first.pids).toEqual([500]);
+    // Since then: a process with a pid handed out after the scan; one whose fork was under way
+    // (its pid just before the counter); and one with an old pid, which only a wrap of the pid
+    // counter could give to a new process.
+    await addProcess(530, 8030);
+    await addProcess(515, 8015);
+    await addProcess(450, 8050);
+    await counter(540, 90_020);
+    await Promise.resolve();
+    const rescan = family.find(first);
+    expect([...rescan.pids].sort()).toEqual([500, 515, 530]);
+    // Chained: the next rescan starts where this one's counter stood.
+    await addProcess(545, 8045);
+    await counter(550, 90_030);
+    await Promise.resolve();
+    expect([...family.find(rescan).pids].sort()).toEqual([500, 515, 530, 545]);
+
+    for (const [what, write] of [
+      ["wrapped", () => counter(460, 90_040)],
+      ["far moved", () => counter(540, 95_000)],
+      ["missing", () => rm(join(root, "loadavg"))],
+    ] as const) {
+      await write();
+      await Promise.resolve();
+      expect([...family.find(first).pids].sort(), `counter ${what}`).toEqual([450, 500, 515, 530, 545]);
+    }
   });
 
   it("on live processes: a rescan adds processes started after the first scan and keeps members it would now miss", async () => {

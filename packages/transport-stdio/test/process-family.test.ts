@@ -357,6 +357,39 @@ describe.each(FAMILIES)("servers that start processes of their own (processFamil
     expect(warnings.filter((message) => message.includes("SIGKILL"))).toEqual([]);
   });
 
+  // close() scans the family once the server has its EOF, while the server winds down, and after
+  // its exit reads only the processes started since: a child started in between must be found.
+  it.each([
+    ["keeps the server's environment", false],
+    ["has an empty environment (only the server's group ties it)", true],
+  ])(
+    "a child the server starts after its EOF, just before it exits, %s and is gone after close",
+    async (_what, scrub) => {
+      const child = "setInterval(() => {}, 1000); setTimeout(() => process.exit(0), 60000);";
+      const server = `
+      const { spawn } = require("node:child_process");
+      process.stdin.resume();
+      process.stderr.write("ready\\n");
+      process.stdin.on("end", () => setTimeout(() => {
+        const child = spawn(process.execPath, ["-e", ${JSON.stringify(child)}], { env: ${scrub ? "{}" : "process.env"}, stdio: "ignore" });
+        process.stderr.write("grandchild-pid=" + child.pid + "\\n");
+        process.exit(0);
+      }, 100));
+    `;
+      const observed = started(observe({ command: process.execPath, args: ["-e", server] }, { processFamily }));
+      await observed.transport.start();
+      if (processFamily === "group") watchProcessGroup(observed.transport.pid!);
+      // Its EOF must find it listening: a close during Node's start-up would stop it before its child.
+      await waitFor(() => observed.transport.stderrTail.includes("ready"), "the server listening for its EOF");
+      await within(observed.transport.close(), BOUND_MS, "close");
+      const grandchild = parseGrandchildPids(observed.transport.stderrTail)[0]!;
+      expect(grandchild).toBeGreaterThan(0);
+      watchProcess(grandchild);
+      expect(isAlive(grandchild), `grandchild ${grandchild}: ${JSON.stringify(readProcess(grandchild))}`).toBe(false);
+      expect(listOwnedProcesses()).toEqual([]);
+    },
+  );
+
   it("closing one transport leaves another transport's server and grandchild alone", async () => {
     const first = await connectHostile({ spawnGrandchild: "serve" }, processFamily);
     const second = await connectHostile({ spawnGrandchild: "serve" }, processFamily);

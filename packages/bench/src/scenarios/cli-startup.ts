@@ -56,7 +56,8 @@ interface SideTimes {
 
 /**
  * One target's three sides, a fresh process each, `rounds` rotated rounds after one untimed
- * `call` that fills the tool-list cache (and the disk cache). `afterCli` sees each timed CLI run.
+ * `call` that fills the tool-list cache (and the disk cache). `afterCli` and `afterFloor` see
+ * each timed run of those sides.
  */
 async function measureTarget(
   context: BenchContext,
@@ -67,6 +68,7 @@ async function measureTarget(
     rounds: number;
     group: string;
     afterCli?: (run: SideRun) => Promise<void>;
+    afterFloor?: (run: SideRun) => Promise<void>;
   },
 ): Promise<SideTimes> {
   const config = join(options.directory, `${target.name}.mcp.json`);
@@ -86,9 +88,13 @@ async function measureTarget(
         const run = await runCliSide(target, where);
         await options.afterCli?.(run);
         times.cli.push(run.exited - run.spawned);
+      } else if (side === "floor") {
+        const run = await runFloorSide(target, options.directory);
+        await options.afterFloor?.(run);
+        times.floor.push(run.exited - run.spawned);
       } else {
-        const run = side === "floor" ? await runFloorSide(target, options.directory) : await runServerAloneSide(target);
-        times[side].push(run.exited - run.spawned);
+        const run = await runServerAloneSide(target);
+        times.server.push(run.exited - run.spawned);
       }
     }
   }
@@ -193,6 +199,7 @@ async function probeFigures(context: BenchContext, cli: string, directory: strin
   };
   const spawnDelay: number[] = [];
   const exitLag: number[] = [];
+  const floorExitLag: number[] = [];
   const times = await measureTarget(context, target, {
     cli,
     directory,
@@ -202,6 +209,10 @@ async function probeFigures(context: BenchContext, cli: string, directory: strin
       const probe = await probeEvents(log);
       spawnDelay.push(probe.start - run.spawned);
       exitLag.push(run.exited - probe.exit);
+      await rm(log, { force: true });
+    },
+    afterFloor: async (run) => {
+      floorExitLag.push(run.exited - (await probeEvents(log)).exit);
       await rm(log, { force: true });
     },
   });
@@ -229,6 +240,16 @@ async function probeFigures(context: BenchContext, cli: string, directory: strin
       },
       atMost(20, "ms"),
     ),
+    // No target: the same lag for the floor, a plain Node script that exits once its server has
+    // (Node's own exit and the wait for the server's exit event, with nothing of ours on the way).
+    single({
+      id: "cli-startup.floor-exit-lag",
+      group: GROUP,
+      label: "the floor's exit after the server's own exit (reference for the line above)",
+      unit: "ms",
+      value: median(floorExitLag),
+      note,
+    }),
     // The judged figure keeps the id it had before the published servers joined.
     ...comparisons(times, {
       idPrefix: "cli-startup.",
