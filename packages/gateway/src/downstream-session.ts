@@ -35,7 +35,7 @@ import {
 import type { TracerProvider } from "@opentelemetry/api";
 import { approveCall, knownNotToNeedApproval, type GatewayApproval } from "./approval.js";
 import { inRequestSpan, type SpanConnection, type SpannedRequest } from "./request-span.js";
-import { spanSdkAnsweredRequests } from "./sdk-answered-spans.js";
+import { LEGACY_SDK_ANSWERED, spanSdkAnsweredRequests } from "./sdk-answered-spans.js";
 import { answerToolCallsFirst, type ToolCallParams } from "./tool-call-fast-path.js";
 import type { Catalog, CatalogTool } from "./catalog.js";
 import {
@@ -114,7 +114,7 @@ export class DownstreamSession {
       sessionId: transport.sessionId,
     };
     await this.server.connect(transport);
-    spanSdkAnsweredRequests(transport, this.#spans);
+    spanSdkAnsweredRequests(transport, this.#spans, LEGACY_SDK_ANSWERED);
     // The fast path's call is passed on as it is (its id names the request a roots/list asked
     // during it belongs to): nothing made per call on the way upstream.
     answerToolCallsFirst(transport, (call) => this.#answerToolCall(call, call, call.id));

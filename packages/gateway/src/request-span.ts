@@ -39,14 +39,13 @@ const ATTR_RPC_RESPONSE_STATUS_CODE = "rpc.response.status_code";
  */
 const CALLER_FAULT_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32002]);
 
-/** The `_meta` key a 2026-07-28 request names its protocol revision with. */
-const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
-
 /** One downstream request as its span sees it: the SDK's request, and its JSON-RPC id where known. */
 export interface SpannedRequest {
   readonly method: string;
   readonly params?: object | undefined;
   readonly id?: string | number | undefined;
+  /** The revision a 2026-07-28 request names (in its `_meta` envelope); a 2025 one's is its connection's. */
+  readonly protocolVersion?: string | undefined;
 }
 
 /**
@@ -60,7 +59,7 @@ export interface SpanConnection {
   readonly networkTransport: "pipe" | "tcp";
   /** The 2025-era session's id, where the transport has one (HTTP). */
   readonly sessionId?: string | undefined;
-  /** The revision the connection's initialize agreed on (2025 era); a 2026-07-28 request names its own in `_meta`. */
+  /** The revision the connection's initialize agreed on (2025 era); a 2026-07-28 request names its own. */
   protocolVersion?: string | undefined;
 }
 
@@ -105,9 +104,11 @@ export function inRequestSpan<T>(
   const meta = wire?.["_meta"];
   const parent = isRecord(meta) ? propagation.extract(ROOT_CONTEXT, meta) : ROOT_CONTEXT;
   const described = describeMCPRequestSpan(request.method, wire);
-  const attributes: Attributes = { ...described.attributes, ...connectionAttributes(connection, meta) };
+  const attributes: Attributes = { ...described.attributes, ...connectionAttributes(connection) };
   if (described.resourceUri !== undefined) attributes[ATTR_MCP_RESOURCE_URI] = described.resourceUri;
   if (request.id !== undefined) attributes[ATTR_JSONRPC_REQUEST_ID] = String(request.id);
+  const version = request.protocolVersion ?? connection.protocolVersion;
+  if (version !== undefined) attributes[ATTR_MCP_PROTOCOL_VERSION] = version;
   const span = tracerOf(connection.tracerProvider ?? trace.getTracerProvider()).startSpan(
     described.name,
     { kind: SpanKind.SERVER, attributes },
@@ -119,13 +120,10 @@ export function inRequestSpan<T>(
   return inSpan(span, parent, work);
 }
 
-/** What the conventions record of the connection: its transport, session and protocol revision. */
-function connectionAttributes(connection: SpanConnection, meta: unknown): Attributes {
+/** What the conventions record of the connection: its transport, and its session where it has one. */
+function connectionAttributes(connection: SpanConnection): Attributes {
   const attributes: Attributes = { [ATTR_NETWORK_TRANSPORT]: connection.networkTransport };
   if (connection.sessionId !== undefined) attributes[ATTR_MCP_SESSION_ID] = connection.sessionId;
-  const named = isRecord(meta) ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
-  const version = typeof named === "string" ? named : connection.protocolVersion;
-  if (version !== undefined) attributes[ATTR_MCP_PROTOCOL_VERSION] = version;
   return attributes;
 }
 

@@ -1,6 +1,6 @@
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { inRequestSpan, tracingOn, type SpanConnection } from "./request-span.js";
 
 /**
@@ -8,7 +8,18 @@ import { inRequestSpan, tracingOn, type SpanConnection } from "./request-span.js
  * gateway's: replacing them would mean copying what the SDK does (initialize's negotiation, the
  * log level it keeps per session), so their spans come from the message stream instead.
  */
-const SDK_ANSWERED: ReadonlySet<string> = new Set(["initialize", "ping", "logging/setLevel"]);
+export const LEGACY_SDK_ANSWERED: ReadonlySet<string> = new Set(["initialize", "ping", "logging/setLevel"]);
+
+/**
+ * What the v2 SDK answers on a 2026-07-28 stream connection without the gateway's handlers:
+ * `server/discover` on its `Server`, `subscriptions/listen` in its `serveStdio` (the revision has
+ * no `ping`). A listen's span lasts as long as its stream of notifications: until its answer, the
+ * client's cancel, or the connection's end.
+ */
+export const MODERN_SDK_ANSWERED: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
+
+/** The `_meta` key a 2026-07-28 request names its revision with (the SDKs lift it off before a handler sees it). */
+const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 
 /** A request's span waiting for its response to go out. */
 interface Waiting {
@@ -17,20 +28,35 @@ interface Waiting {
 }
 
 /**
- * Gives the requests the SDK answers on `transport` (see SDK_ANSWERED) a SERVER span each, the
- * same as the gateway's own handlers' (inRequestSpan): it starts when the request comes in and ends
- * when its response is sent, or when the connection closes first. Call after `server.connect`:
- * the SDK's callbacks are wrapped, not replaced. With nothing traced, a request costs one lookup.
+ * Gives the requests of `methods` the SDK answers on `transport` a SERVER span each, the same as
+ * the gateway's own handlers' (inRequestSpan): it starts when the request comes in and ends when
+ * its response is sent, or when the connection closes first. With `modernOnly`, only requests
+ * that name the 2026-07-28 revision (the other era's are its session's). Call after the SDK took
+ * the transport: its callbacks are wrapped, not replaced. With nothing traced, a request costs a lookup.
  */
-export function spanSdkAnsweredRequests(transport: Transport, connection: SpanConnection): void {
+export function spanSdkAnsweredRequests(
+  transport: Transport,
+  connection: SpanConnection,
+  methods: ReadonlySet<string>,
+  modernOnly = false,
+): void {
   const waiting = new Map<RequestId, Waiting>();
   const sdkOnMessage = transport.onmessage;
   const sdkOnClose = transport.onclose;
   const send = transport.send.bind(transport);
 
   transport.onmessage = (message, extra) => {
-    if ("method" in message && "id" in message && SDK_ANSWERED.has(message.method) && tracingOn(connection))
-      spanUntilAnswered(message, connection, waiting);
+    if ("method" in message && "id" in message && methods.has(message.method) && tracingOn(connection)) {
+      const version = namedRevision(message.params);
+      if (!modernOnly || version !== undefined) spanUntilAnswered({ ...message, protocolVersion: version }, connection, waiting);
+    } else if (waiting.size > 0 && "method" in message && message.method === "notifications/cancelled") {
+      // The client stopped waiting (how a listen ends): the span ends here, with no answer to wait for.
+      const id = isRecord(message.params) ? message.params["requestId"] : undefined;
+      if (typeof id === "string" || typeof id === "number") {
+        waiting.get(id)?.answered(undefined);
+        waiting.delete(id);
+      }
+    }
     sdkOnMessage?.(message, extra);
   };
   transport.send = (message, options) => {
@@ -51,8 +77,14 @@ export function spanSdkAnsweredRequests(transport: Transport, connection: SpanCo
   };
 }
 
+function namedRevision(params: unknown): string | undefined {
+  const meta = isRecord(params) ? params["_meta"] : undefined;
+  const version = isRecord(meta) ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
+  return typeof version === "string" ? version : undefined;
+}
+
 function spanUntilAnswered(
-  request: JSONRPCMessage & { method: string; id: RequestId; params?: unknown },
+  request: { method: string; id: RequestId; params?: unknown; protocolVersion: string | undefined },
   connection: SpanConnection,
   waiting: Map<RequestId, Waiting>,
 ): void {
@@ -72,7 +104,7 @@ function spanUntilAnswered(
     });
   });
   // The span records the failure; the response itself already went to the client.
-  inRequestSpan({ method: request.method, params, id: request.id }, connection, () => answer).catch(() => undefined);
+  inRequestSpan({ ...request, params }, connection, () => answer).catch(() => undefined);
 }
 
 function errorMessage(error: unknown): string {

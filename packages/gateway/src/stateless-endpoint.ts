@@ -2,6 +2,7 @@ import type { Logger, MCPServerLogEntry } from "mcp-tool-adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   createMcpHandler,
   inputRequired,
   inputResponse,
@@ -30,7 +31,7 @@ import {
   listToolsResult,
   readResource,
 } from "./gateway-requests.js";
-import { inRequestSpan, type SpanConnection } from "./request-span.js";
+import { inRequestSpan, type SpanConnection, type SpannedRequest } from "./request-span.js";
 import { ModernCall, type CallRound, type RoundOutcome, type UpstreamOutcome } from "./modern-call.js";
 import { DEFAULT_INPUT_TIMEOUT_MS, PendingCalls } from "./pending-calls.js";
 import { createRequestStateSeal, type RequestStateSeal } from "./request-state-seal.js";
@@ -171,40 +172,40 @@ function statelessServer(context: ModernContext, networkTransport: SpanConnectio
   // SDK answers on its own (server/discover, subscriptions/listen, ping) has none.
   const spans: SpanConnection = { tracerProvider: context.tracerProvider, networkTransport };
   server.setRequestHandler("tools/list", (request, ctx) =>
-    inRequestSpan({ method: request.method, params: request.params, id: ctx.mcpReq.id }, spans, () => sdkErrors(() => listToolsResult(catalog))),
+    inRequestSpan(spanned(request, ctx), spans, () => sdkErrors(() => listToolsResult(catalog))),
   );
   server.setRequestHandler("tools/call", (request, ctx) =>
-    inRequestSpan({ method: request.method, params: request.params, id: ctx.mcpReq.id }, spans, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(() => callTool(context, { params: request.params, ctx })),
     ),
   );
   server.setRequestHandler("prompts/list", (request, ctx) =>
-    inRequestSpan({ method: request.method, params: request.params, id: ctx.mcpReq.id }, spans, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(async () => ({ prompts: await catalog.listPrompts() })),
     ),
   );
   server.setRequestHandler("prompts/get", (request, ctx) =>
-    inRequestSpan({ method: request.method, params: request.params, id: ctx.mcpReq.id }, spans, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(() => getPrompt(catalog, request.params, ctx.mcpReq.signal)),
     ),
   );
   server.setRequestHandler("resources/list", (request, ctx) =>
-    inRequestSpan({ method: request.method, params: request.params, id: ctx.mcpReq.id }, spans, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(async () => ({ resources: await catalog.listResources() })),
     ),
   );
   server.setRequestHandler("resources/templates/list", (request, ctx) =>
-    inRequestSpan({ method: request.method, params: request.params, id: ctx.mcpReq.id }, spans, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(async () => ({ resourceTemplates: await catalog.listResourceTemplates() })),
     ),
   );
   server.setRequestHandler("resources/read", (request, ctx) =>
-    inRequestSpan({ method: request.method, params: request.params, id: ctx.mcpReq.id }, spans, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(() => readResource(catalog, request.params.uri, ctx.mcpReq.signal)),
     ),
   );
   server.setRequestHandler("completion/complete", (request, ctx) =>
-    inRequestSpan({ method: request.method, params: request.params, id: ctx.mcpReq.id }, spans, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(() => complete(catalog, request.params, ctx.mcpReq.signal)),
     ),
   );
@@ -361,6 +362,18 @@ function progressTokenOf(meta: Record<string, unknown> | undefined): string | nu
 }
 
 /** The client capabilities this request declares in its `_meta` envelope (2026-07-28 has no session to hold them). */
+/** A request as its span sees it: the SDK lifts the revision it names off `_meta` into the envelope. */
+function spanned(request: { method: string; params?: object | undefined }, ctx: ServerContext): SpannedRequest {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const version = envelope?.[PROTOCOL_VERSION_META_KEY];
+  return {
+    method: request.method,
+    params: request.params,
+    id: ctx.mcpReq.id,
+    protocolVersion: typeof version === "string" ? version : undefined,
+  };
+}
+
 function declaredCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;

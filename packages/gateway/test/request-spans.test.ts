@@ -46,6 +46,8 @@ function isKind(span: ReadableSpan, kind: SpanKind): boolean {
 /** What each downstream client is asked to send; each request carries its own `_meta`. */
 interface DownstreamClient {
   request(method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** Opens a 2026-07-28 `subscriptions/listen` stream; resolves to what closes it. */
+  listen?(): Promise<{ close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ async function client2026(transport: URL | StdioServerTransport): Promise<Downst
   expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
   return {
     request: (method, params) => client.request({ method, params } as never),
+    listen: () => client.listen({ toolsListChanged: true } as never),
     close: () => client.close(),
   };
 }
@@ -194,7 +197,28 @@ describe.each(EVERYTHING_TARGETS)("server-everything upstream over $label", (tar
       expect(span!.status.code).toBe(SpanStatusCode.UNSET);
     });
 
-    it("ping: a server span though the SDK answers it", async () => {
+    it.runIf(downstream.era === "2026-07-28")("server/discover: a server span though the SDK answers it", async () => {
+      const { answer, server } = await traced("server/discover");
+      expect((answer as { supportedVersions: string[] }).supportedVersions).toContain("2026-07-28");
+      expect(server.name).toBe("server/discover");
+      expect(server.status.code).toBe(SpanStatusCode.UNSET);
+    });
+
+    it.runIf(downstream.era === "2026-07-28")("subscriptions/listen: a server span that ends with the stream", async () => {
+      const listens = () =>
+        exporter.getFinishedSpans().filter((span) => isKind(span, SpanKind.SERVER) && span.name === "subscriptions/listen");
+      const before = listens().length;
+      const subscription = await client.listen!();
+      // Open: acknowledged, and no span ended yet.
+      expect(listens()).toHaveLength(before);
+      await subscription.close();
+      await expect.poll(() => listens().length).toBe(before + 1);
+      const span = listens().at(-1)!;
+      expect(span.attributes["mcp.method.name"]).toBe("subscriptions/listen");
+      expectConnectionAttributes(span);
+    });
+
+    it.runIf(downstream.era === "2025")("ping: a server span though the SDK answers it", async () => {
       const { answer, server } = await traced("ping");
       expect(answer).toEqual({});
       expect(server.name).toBe("ping");
