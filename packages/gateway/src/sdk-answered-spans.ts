@@ -110,3 +110,68 @@ function spanUntilAnswered(
 function errorMessage(error: unknown): string {
   return isRecord(error) && typeof error["message"] === "string" ? error["message"] : String(error);
 }
+
+/**
+ * A 2026-07-28 HTTP exchange (`body`, answered by `answer`, the v2 SDK's `createMcpHandler`) in a
+ * SERVER span when its request is one the SDK answers itself (MODERN_SDK_ANSWERED). The span ends
+ * with the response: a JSON answer when it is made (its JSON-RPC error recorded), a
+ * `subscriptions/listen` event stream when the stream ends or the client drops it.
+ */
+export function spanSdkAnsweredExchange(
+  body: unknown,
+  connection: SpanConnection,
+  answer: () => Promise<Response>,
+): Promise<Response> {
+  if (!isRecord(body) || typeof body["method"] !== "string" || !MODERN_SDK_ANSWERED.has(body["method"])) return answer();
+  const id = body["id"];
+  if ((typeof id !== "string" && typeof id !== "number") || !tracingOn(connection)) return answer();
+  const waiting = new Map<RequestId, Waiting>();
+  const request = { method: body["method"], id, params: body["params"], protocolVersion: namedRevision(body["params"]) };
+  spanUntilAnswered(request, connection, waiting);
+  const ended = waiting.get(id)!;
+  return answer().then(
+    (response) => endWithResponse(response, ended),
+    (error: unknown) => {
+      ended.failed(error);
+      throw error;
+    },
+  );
+}
+
+/** Ends the span when `response` is over: a JSON answer now, a stream when it ends or is dropped. */
+async function endWithResponse(response: Response, ended: Waiting): Promise<Response> {
+  const source = response.body;
+  if (source === null) {
+    ended.answered(undefined);
+    return response;
+  }
+  if (response.headers.get("content-type")?.includes("application/json") === true) {
+    const message: unknown = await response
+      .clone()
+      .json()
+      .catch(() => undefined);
+    if (isRecord(message) && message["error"] !== undefined) ended.failed(message["error"]);
+    else ended.answered(isRecord(message) ? message["result"] : undefined);
+    return response;
+  }
+  const reader = source.getReader();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended.answered(undefined);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        ended.failed(error);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      ended.answered(undefined);
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

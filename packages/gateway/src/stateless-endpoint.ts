@@ -32,6 +32,7 @@ import {
   readResource,
 } from "./gateway-requests.js";
 import { inRequestSpan, type SpanConnection, type SpannedRequest } from "./request-span.js";
+import { spanSdkAnsweredExchange } from "./sdk-answered-spans.js";
 import { ModernCall, type CallRound, type RoundOutcome, type UpstreamOutcome } from "./modern-call.js";
 import { DEFAULT_INPUT_TIMEOUT_MS, PendingCalls } from "./pending-calls.js";
 import { createRequestStateSeal, type RequestStateSeal } from "./request-state-seal.js";
@@ -111,6 +112,7 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
       context.logger?.debug?.(`gateway: a 2026-07-28 request was refused or failed: ${describeCause(error)}`);
     },
   });
+  const httpSpans: SpanConnection = { tracerProvider: shared.tracerProvider, networkTransport: "tcp" };
   // Servers pinned to stdio connections: their change notifications are what `serveStdio` turns
   // into the connection's `subscriptions/listen` messages.
   const pinned = new Set<ModernServer>();
@@ -129,7 +131,11 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
     },
   };
   return {
-    fetch: (request, parsedBody) => handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
+    // What the SDK answers here without the gateway's handlers gets its span from the exchange.
+    fetch: (request, parsedBody) =>
+      spanSdkAnsweredExchange(parsedBody, httpSpans, () =>
+        handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
+      ),
     createServer: () => {
       const server = statelessServer(context, "pipe");
       const previous = server.onclose;
