@@ -218,7 +218,9 @@ export class DownstreamSession {
       ),
     );
     this.server.setRequestHandler(UnsubscribeRequestSchema, (request, extra) =>
-      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () => this.#unsubscribe(request.params.uri)),
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () =>
+        this.#unsubscribe(request.params.uri),
+      ),
     );
     this.server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
       inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () =>

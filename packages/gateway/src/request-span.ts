@@ -82,9 +82,10 @@ function tracerOf(provider: TracerProvider): Tracer {
 }
 
 /**
- * Runs `work`, the gateway's answer to one downstream request (`method` with its wire `params`),
- * inside a SERVER span named after the MCP conventions (`tools/call {tool}`, `prompts/get
- * {prompt}`, the method alone otherwise, a resource's URI as `mcp.resource.uri`), child of the
+ * Runs `work`, the answer to one downstream `request` (its method, wire `params` and id) on
+ * `connection`, inside a SERVER span named after the MCP conventions (`tools/call {tool}`,
+ * `prompts/get {prompt}`, the method alone otherwise, a resource's URI as `mcp.resource.uri`; the
+ * request id, the transport, the session and the protocol revision where known), child of the
  * trace context the client sent in `params._meta` (W3C `traceparent` / `tracestate`, read by the
  * registered propagator). The adapter's CLIENT span of an upstream request the work makes, started
  * in the active context, becomes its child. With no tracer provider (given or registered) the

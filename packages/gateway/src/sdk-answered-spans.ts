@@ -48,7 +48,8 @@ export function spanSdkAnsweredRequests(
   transport.onmessage = (message, extra) => {
     if ("method" in message && "id" in message && methods.has(message.method) && tracingOn(connection)) {
       const version = namedRevision(message.params);
-      if (!modernOnly || version !== undefined) spanUntilAnswered({ ...message, protocolVersion: version }, connection, waiting);
+      if (!modernOnly || version !== undefined)
+        spanUntilAnswered({ ...message, protocolVersion: version }, connection, waiting);
     } else if (waiting.size > 0 && "method" in message && message.method === "notifications/cancelled") {
       // The client stopped waiting (how a listen ends): the span ends here, with no answer to wait for.
       const id = isRecord(message.params) ? message.params["requestId"] : undefined;
@@ -87,10 +88,11 @@ function spanUntilAnswered(
   request: { method: string; id: RequestId; params?: unknown; protocolVersion: string | undefined },
   connection: SpanConnection,
   waiting: Map<RequestId, Waiting>,
-): void {
+): Waiting {
+  let span: Waiting | undefined;
   const params = isRecord(request.params) ? request.params : undefined;
   const answer = new Promise<unknown>((resolve, reject) => {
-    waiting.set(request.id, {
+    span = {
       answered: (result) => {
         // The revision the session's initialize agreed on: on every later span of the session.
         if (request.method === "initialize" && isRecord(result) && typeof result["protocolVersion"] === "string")
@@ -101,10 +103,13 @@ function spanUntilAnswered(
       failed: (error) => {
         reject(error instanceof Error ? error : Object.assign(new Error(errorMessage(error)), error));
       },
-    });
+    };
+    waiting.set(request.id, span);
   });
   // The span records the failure; the response itself already went to the client.
   inRequestSpan({ ...request, params }, connection, () => answer).catch(() => undefined);
+  // Set in the promise's executor, which runs at once.
+  return span as unknown as Waiting;
 }
 
 function errorMessage(error: unknown): string {
@@ -122,13 +127,18 @@ export function spanSdkAnsweredExchange(
   connection: SpanConnection,
   answer: () => Promise<Response>,
 ): Promise<Response> {
-  if (!isRecord(body) || typeof body["method"] !== "string" || !MODERN_SDK_ANSWERED.has(body["method"])) return answer();
+  if (!isRecord(body) || typeof body["method"] !== "string" || !MODERN_SDK_ANSWERED.has(body["method"]))
+    return answer();
   const id = body["id"];
   if ((typeof id !== "string" && typeof id !== "number") || !tracingOn(connection)) return answer();
   const waiting = new Map<RequestId, Waiting>();
-  const request = { method: body["method"], id, params: body["params"], protocolVersion: namedRevision(body["params"]) };
-  spanUntilAnswered(request, connection, waiting);
-  const ended = waiting.get(id)!;
+  const request = {
+    method: body["method"],
+    id,
+    params: body["params"],
+    protocolVersion: namedRevision(body["params"]),
+  };
+  const ended = spanUntilAnswered(request, connection, waiting);
   return answer().then(
     (response) => endWithResponse(response, ended),
     (error: unknown) => {
@@ -154,7 +164,7 @@ async function endWithResponse(response: Response, ended: Waiting): Promise<Resp
     else ended.answered(isRecord(message) ? message["result"] : undefined);
     return response;
   }
-  const reader = source.getReader();
+  const reader = (source as ReadableStream<Uint8Array>).getReader();
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {

@@ -83,7 +83,7 @@ async function client2026(transport: URL | StdioServerTransport): Promise<Downst
   expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
   return {
     request: (method, params) => client.request({ method, params } as never),
-    listen: () => client.listen({ toolsListChanged: true } as never),
+    listen: () => client.listen({ toolsListChanged: true }),
     close: () => client.close(),
   };
 }
@@ -192,7 +192,10 @@ describe.each(EVERYTHING_TARGETS)("server-everything upstream over $label", (tar
     it.runIf(downstream.era === "2025")("initialize: a server span though the SDK answers it", () => {
       expect(initializeSpans).toHaveLength(1);
       const [span] = initializeSpans;
-      expect(span!.attributes).toMatchObject({ "mcp.method.name": "initialize", "network.transport": networkTransport });
+      expect(span!.attributes).toMatchObject({
+        "mcp.method.name": "initialize",
+        "network.transport": networkTransport,
+      });
       expectConnectionAttributes(span!);
       expect(span!.status.code).toBe(SpanStatusCode.UNSET);
     });
@@ -204,19 +207,24 @@ describe.each(EVERYTHING_TARGETS)("server-everything upstream over $label", (tar
       expect(server.status.code).toBe(SpanStatusCode.UNSET);
     });
 
-    it.runIf(downstream.era === "2026-07-28")("subscriptions/listen: a server span that ends with the stream", async () => {
-      const listens = () =>
-        exporter.getFinishedSpans().filter((span) => isKind(span, SpanKind.SERVER) && span.name === "subscriptions/listen");
-      const before = listens().length;
-      const subscription = await client.listen!();
-      // Open: acknowledged, and no span ended yet.
-      expect(listens()).toHaveLength(before);
-      await subscription.close();
-      await expect.poll(() => listens().length).toBe(before + 1);
-      const span = listens().at(-1)!;
-      expect(span.attributes["mcp.method.name"]).toBe("subscriptions/listen");
-      expectConnectionAttributes(span);
-    });
+    it.runIf(downstream.era === "2026-07-28")(
+      "subscriptions/listen: a server span that ends with the stream",
+      async () => {
+        const listens = () =>
+          exporter
+            .getFinishedSpans()
+            .filter((span) => isKind(span, SpanKind.SERVER) && span.name === "subscriptions/listen");
+        const before = listens().length;
+        const subscription = await client.listen!();
+        // Open: acknowledged, and no span ended yet.
+        expect(listens()).toHaveLength(before);
+        await subscription.close();
+        await expect.poll(() => listens().length).toBe(before + 1);
+        const span = listens().at(-1)!;
+        expect(span.attributes["mcp.method.name"]).toBe("subscriptions/listen");
+        expectConnectionAttributes(span);
+      },
+    );
 
     it.runIf(downstream.era === "2025")("ping: a server span though the SDK answers it", async () => {
       const { answer, server } = await traced("ping");
