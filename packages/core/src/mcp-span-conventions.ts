@@ -14,6 +14,14 @@ export const ATTR_GEN_AI_OPERATION_NAME = "gen_ai.operation.name";
 export const ATTR_GEN_AI_TOOL_NAME = "gen_ai.tool.name";
 /** The prompt a `prompts/get` gets. */
 export const ATTR_GEN_AI_PROMPT_NAME = "gen_ai.prompt.name";
+/** The request's JSON-RPC id, as a string (ids may be numbers or strings on the wire). */
+export const ATTR_JSONRPC_REQUEST_ID = "jsonrpc.request.id";
+/** The MCP session the request belongs to, where the transport has one (a 2025-era HTTP session). */
+export const ATTR_MCP_SESSION_ID = "mcp.session.id";
+/** The MCP protocol revision the request is made in (`2025-11-25`, `2026-07-28`...). */
+export const ATTR_MCP_PROTOCOL_VERSION = "mcp.protocol.version";
+/** `pipe` for stdio, `tcp` for HTTP: the OSI transport the conventions ask for. */
+export const ATTR_NETWORK_TRANSPORT = "network.transport";
 
 /** The span of one MCP request, as the conventions name and describe it. */
 export interface MCPRequestSpanDescription {

@@ -34,7 +34,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { TracerProvider } from "@opentelemetry/api";
 import { approveCall, knownNotToNeedApproval, type GatewayApproval } from "./approval.js";
-import { inRequestSpan } from "./request-span.js";
+import { inRequestSpan, type SpanConnection, type SpannedRequest } from "./request-span.js";
+import { LEGACY_SDK_ANSWERED, spanSdkAnsweredRequests } from "./sdk-answered-spans.js";
 import { answerToolCallsFirst, type ToolCallParams } from "./tool-call-fast-path.js";
 import type { Catalog, CatalogTool } from "./catalog.js";
 import {
@@ -79,9 +80,12 @@ export class DownstreamSession {
   #roots: readonly MCPRoot[] | undefined;
   /** This client's resource subscriptions, by URI: each holds one listener on the owning upstream. */
   readonly #subscriptions = new Map<string, MCPResourceSubscription>();
+  /** What this session's request spans say of it; known once connected. */
+  #spans: SpanConnection;
 
   constructor(context: SessionContext) {
     this.#context = context;
+    this.#spans = { tracerProvider: context.tracerProvider, networkTransport: "pipe" };
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
     this.server = new Server(context.serverInfo, {
       capabilities: {
@@ -103,10 +107,17 @@ export class DownstreamSession {
       this.#leave();
       previous?.();
     };
+    // A 2025-era transport with a session id is streamable HTTP; stdio has none.
+    this.#spans = {
+      tracerProvider: this.#context.tracerProvider,
+      networkTransport: transport.sessionId === undefined ? "pipe" : "tcp",
+      sessionId: transport.sessionId,
+    };
     await this.server.connect(transport);
+    spanSdkAnsweredRequests(transport, this.#spans, LEGACY_SDK_ANSWERED);
     // The fast path's call is passed on as it is (its id names the request a roots/list asked
     // during it belongs to): nothing made per call on the way upstream.
-    answerToolCallsFirst(transport, (call) => this.#answerToolCall(call.params, call, call.id));
+    answerToolCallsFirst(transport, (call) => this.#answerToolCall(call, call, call.id));
   }
 
   close(): Promise<void> {
@@ -159,11 +170,11 @@ export class DownstreamSession {
   }
 
   #handle(): void {
-    const { catalog, tracerProvider } = this.#context;
+    const { catalog } = this.#context;
     // Every request the gateway answers itself runs in its SERVER span (request-span.ts); what
-    // the SDK answers on its own (initialize, ping, logging/setLevel) has none.
+    // the SDK answers on its own (initialize, ping, logging/setLevel) gets one in connect.
     this.server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
-      inRequestSpan(request.method, request.params, tracerProvider, () => {
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () => {
         this.#askRootsOnce(extra.sendRequest);
         return Promise.resolve(listToolsResult(catalog));
       }),
@@ -171,46 +182,48 @@ export class DownstreamSession {
     // The calls the fast path does not take (task-augmented ones, malformed ones the SDK refuses).
     this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.#answerToolCall(
-        request.params,
+        { method: request.method, params: request.params, id: extra.requestId },
         { signal: extra.signal, sendProgress: extra.sendNotification },
         extra.sendRequest,
       ),
     );
-    this.server.setRequestHandler(ListPromptsRequestSchema, (request) =>
-      inRequestSpan(request.method, request.params, tracerProvider, async () => ({
+    this.server.setRequestHandler(ListPromptsRequestSchema, (request, extra) =>
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, async () => ({
         prompts: await catalog.listPrompts(),
       })),
     );
     this.server.setRequestHandler(GetPromptRequestSchema, (request, extra) =>
-      inRequestSpan(request.method, request.params, tracerProvider, () =>
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () =>
         getPrompt(catalog, request.params, extra.signal),
       ),
     );
-    this.server.setRequestHandler(ListResourcesRequestSchema, (request) =>
-      inRequestSpan(request.method, request.params, tracerProvider, async () => ({
+    this.server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, async () => ({
         resources: await catalog.listResources(),
       })),
     );
-    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
-      inRequestSpan(request.method, request.params, tracerProvider, async () => ({
+    this.server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) =>
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, async () => ({
         resourceTemplates: await catalog.listResourceTemplates(),
       })),
     );
     this.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-      inRequestSpan(request.method, request.params, tracerProvider, () =>
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () =>
         readResource(catalog, request.params.uri, extra.signal),
       ),
     );
     this.server.setRequestHandler(SubscribeRequestSchema, (request, extra) =>
-      inRequestSpan(request.method, request.params, tracerProvider, () =>
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () =>
         this.#subscribe(request.params.uri, extra.signal),
       ),
     );
-    this.server.setRequestHandler(UnsubscribeRequestSchema, (request) =>
-      inRequestSpan(request.method, request.params, tracerProvider, () => this.#unsubscribe(request.params.uri)),
+    this.server.setRequestHandler(UnsubscribeRequestSchema, (request, extra) =>
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () =>
+        this.#unsubscribe(request.params.uri),
+      ),
     );
     this.server.setRequestHandler(CompleteRequestSchema, (request, extra) =>
-      inRequestSpan(request.method, request.params, tracerProvider, () =>
+      inRequestSpan({ method: request.method, params: request.params, id: extra.requestId }, this.#spans, () =>
         complete(catalog, request.params, extra.signal),
       ),
     );
@@ -246,12 +259,12 @@ export class DownstreamSession {
 
   /** `askWith`: how a roots/list asked during the call is sent, or the id of the request it belongs to. */
   #answerToolCall(
-    params: ToolCallParams,
+    request: SpannedRequest & { readonly params: ToolCallParams },
     call: { readonly signal: AbortSignal; sendProgress: ProgressSender },
     askWith: RelatedRequestSender | RequestId,
   ): Promise<CallToolResult> {
     this.#askRootsOnce(askWith);
-    return inRequestSpan("tools/call", params, this.#context.tracerProvider, () => this.#callTool(params, call));
+    return inRequestSpan(request, this.#spans, () => this.#callTool(request.params, call));
   }
 
   /** Not async: a call with no approval to ask goes to forwardCall in the same turn, and its promise is the answer's. */

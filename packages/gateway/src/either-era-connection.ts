@@ -1,8 +1,10 @@
 import type { Logger } from "mcp-tool-adapter";
+import type { TracerProvider } from "@opentelemetry/api";
 import { describeCause } from "@mcp-tool-adapter/core";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { DownstreamSession } from "./downstream-session.js";
 import { WireTap } from "./pinned-legacy-channel.js";
+import { MODERN_SDK_ANSWERED, spanSdkAnsweredRequests } from "./sdk-answered-spans.js";
 import type { ModernServer } from "./stateless-endpoint.js";
 import { sdkServeStdio, type ServeStdioLegacyProduct } from "./v2-serve-stdio-contract.js";
 
@@ -20,6 +22,8 @@ export interface EitherEraOptions {
   /** A 2025-era session (SDK 1.x `Server`), pinned for the connection's lifetime. */
   readonly legacy: () => DownstreamSession;
   readonly logger: Logger | undefined;
+  /** Where the spans of the requests the SDK answers go; default the globally registered provider. */
+  readonly tracerProvider: TracerProvider | undefined;
 }
 
 /**
@@ -47,6 +51,13 @@ export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
     },
   );
   tap.attach(transport);
+  // The 2026-07-28 requests the SDK answers itself; a 2025 session spans its own (DownstreamSession).
+  spanSdkAnsweredRequests(
+    transport,
+    { tracerProvider: options.tracerProvider, networkTransport: "pipe" },
+    MODERN_SDK_ANSWERED,
+    true,
+  );
   // serveStdio took the transport's onclose; chained here so the connection can say it ended.
   const closed = new Promise<void>((resolve) => {
     const previous = transport.onclose;

@@ -230,6 +230,7 @@ export class ServerSetGateway implements Gateway {
       modern: () => this.#stateless.createServer(),
       legacy: () => new DownstreamSession(this.#context),
       logger: this.#logger,
+      tracerProvider: this.#context.tracerProvider,
     });
   }
 

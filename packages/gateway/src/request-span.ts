@@ -12,7 +12,15 @@ import {
   type Tracer,
   type TracerProvider,
 } from "@opentelemetry/api";
-import { ATTR_MCP_RESOURCE_URI, describeMCPRequestSpan, otelRegistered } from "@mcp-tool-adapter/core";
+import {
+  ATTR_JSONRPC_REQUEST_ID,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_RESOURCE_URI,
+  ATTR_MCP_SESSION_ID,
+  ATTR_NETWORK_TRANSPORT,
+  describeMCPRequestSpan,
+  otelRegistered,
+} from "@mcp-tool-adapter/core";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 
 const TRACER_NAME = "@mcp-tool-adapter/gateway";
@@ -31,6 +39,35 @@ const ATTR_RPC_RESPONSE_STATUS_CODE = "rpc.response.status_code";
  */
 const CALLER_FAULT_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32002]);
 
+/** One downstream request as its span sees it: the SDK's request, and its JSON-RPC id where known. */
+export interface SpannedRequest {
+  readonly method: string;
+  readonly params?: object | undefined;
+  readonly id?: string | number | undefined;
+  /** The revision a 2026-07-28 request names (in its `_meta` envelope); a 2025 one's is its connection's. */
+  readonly protocolVersion?: string | undefined;
+}
+
+/**
+ * The downstream connection (or stateless exchange) requests come in on: one object per
+ * connection, so a request's span costs nothing more when nothing is traced.
+ */
+export interface SpanConnection {
+  /** Where the spans go; default the globally registered provider. */
+  readonly tracerProvider: TracerProvider | undefined;
+  /** `pipe` for stdio, `tcp` for HTTP. */
+  readonly networkTransport: "pipe" | "tcp";
+  /** The 2025-era session's id, where the transport has one (HTTP). */
+  readonly sessionId?: string | undefined;
+  /** The revision the connection's initialize agreed on (2025 era); a 2026-07-28 request names its own. */
+  protocolVersion?: string | undefined;
+}
+
+/** Whether a span of a request on `connection` can record anything or pass a client's trace on. */
+export function tracingOn(connection: SpanConnection): boolean {
+  return connection.tracerProvider !== undefined || otelRegistered(TRACING_GLOBALS);
+}
+
 /**
  * The tracer of the provider last asked, kept: without a registered provider the global one hands
  * out a new proxy tracer on every call. A tracer of the global proxy provider follows whatever
@@ -45,34 +82,35 @@ function tracerOf(provider: TracerProvider): Tracer {
 }
 
 /**
- * Runs `work`, the gateway's answer to one downstream request (`method` with its wire `params`),
- * inside a SERVER span named after the MCP conventions (`tools/call {tool}`, `prompts/get
- * {prompt}`, the method alone otherwise, a resource's URI as `mcp.resource.uri`), child of the
+ * Runs `work`, the answer to one downstream `request` (its method, wire `params` and id) on
+ * `connection`, inside a SERVER span named after the MCP conventions (`tools/call {tool}`,
+ * `prompts/get {prompt}`, the method alone otherwise, a resource's URI as `mcp.resource.uri`; the
+ * request id, the transport, the session and the protocol revision where known), child of the
  * trace context the client sent in `params._meta` (W3C `traceparent` / `tracestate`, read by the
  * registered propagator). The adapter's CLIENT span of an upstream request the work makes, started
  * in the active context, becomes its child. With no tracer provider (given or registered) the
  * spans are no-ops.
  */
 export function inRequestSpan<T>(
-  method: string,
-  params: object | undefined,
-  tracerProvider: TracerProvider | undefined,
+  request: SpannedRequest,
+  connection: SpanConnection,
   work: () => Promise<T>,
 ): Promise<T> {
   // Nothing to record and no client's trace to pass on (no provider given, none registered, no
   // propagator): no span, no context switch, nothing made, and the work's own promise handed back.
   // The context switch cost more than the rest of the span work per forwarded call.
-  if (tracerProvider === undefined && !otelRegistered(TRACING_GLOBALS)) return untraced(work);
+  if (!tracingOn(connection)) return untraced(work);
   // The params as they came off the wire (each SDK's own type for them has no index signature).
-  const wire = params as Readonly<Record<string, unknown>> | undefined;
+  const wire = request.params as Readonly<Record<string, unknown>> | undefined;
   const meta = wire?.["_meta"];
   const parent = isRecord(meta) ? propagation.extract(ROOT_CONTEXT, meta) : ROOT_CONTEXT;
-  const described = describeMCPRequestSpan(method, wire);
-  const attributes: Attributes =
-    described.resourceUri === undefined
-      ? described.attributes
-      : { ...described.attributes, [ATTR_MCP_RESOURCE_URI]: described.resourceUri };
-  const span = tracerOf(tracerProvider ?? trace.getTracerProvider()).startSpan(
+  const described = describeMCPRequestSpan(request.method, wire);
+  const attributes: Attributes = { ...described.attributes, ...connectionAttributes(connection) };
+  if (described.resourceUri !== undefined) attributes[ATTR_MCP_RESOURCE_URI] = described.resourceUri;
+  if (request.id !== undefined) attributes[ATTR_JSONRPC_REQUEST_ID] = String(request.id);
+  const version = request.protocolVersion ?? connection.protocolVersion;
+  if (version !== undefined) attributes[ATTR_MCP_PROTOCOL_VERSION] = version;
+  const span = tracerOf(connection.tracerProvider ?? trace.getTracerProvider()).startSpan(
     described.name,
     { kind: SpanKind.SERVER, attributes },
     parent,
@@ -81,6 +119,13 @@ export function inRequestSpan<T>(
   // dropped has a trace id and still becomes the parent, so its children are dropped with it.
   if (!isSpanContextValid(span.spanContext()) && parent === ROOT_CONTEXT) return untraced(work);
   return inSpan(span, parent, work);
+}
+
+/** What the conventions record of the connection: its transport, and its session where it has one. */
+function connectionAttributes(connection: SpanConnection): Attributes {
+  const attributes: Attributes = { [ATTR_NETWORK_TRANSPORT]: connection.networkTransport };
+  if (connection.sessionId !== undefined) attributes[ATTR_MCP_SESSION_ID] = connection.sessionId;
+  return attributes;
 }
 
 /** `work()`, a synchronous throw turned into a rejection as an async function would. Not async: no wrapper promise. */
@@ -95,6 +140,9 @@ function untraced<T>(work: () => Promise<T>): Promise<T> {
 async function inSpan<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
   try {
     const result = await context.with(trace.setSpan(parent, span), work);
+    // initialize's answer is where a 2025 connection's revision is agreed: its own span says it too.
+    if (isRecord(result) && typeof result["protocolVersion"] === "string")
+      span.setAttribute(ATTR_MCP_PROTOCOL_VERSION, result["protocolVersion"]);
     // A tool's own failure is a result, not a JSON-RPC error: the conventions name it `tool_error`.
     if (isRecord(result) && result["isError"] === true) {
       span.setAttribute(ATTR_ERROR_TYPE, "tool_error");

@@ -2,6 +2,7 @@ import type { Logger, MCPServerLogEntry } from "mcp-tool-adapter";
 import { describeCause } from "@mcp-tool-adapter/core";
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   createMcpHandler,
   inputRequired,
   inputResponse,
@@ -30,7 +31,8 @@ import {
   listToolsResult,
   readResource,
 } from "./gateway-requests.js";
-import { inRequestSpan } from "./request-span.js";
+import { inRequestSpan, type SpanConnection, type SpannedRequest } from "./request-span.js";
+import { spanSdkAnsweredExchange } from "./sdk-answered-spans.js";
 import { ModernCall, type CallRound, type RoundOutcome, type UpstreamOutcome } from "./modern-call.js";
 import { DEFAULT_INPUT_TIMEOUT_MS, PendingCalls } from "./pending-calls.js";
 import { createRequestStateSeal, type RequestStateSeal } from "./request-state-seal.js";
@@ -104,12 +106,13 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
       lifetimeMs: shared.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS,
     }),
   };
-  const handler: McpHttpHandler = createMcpHandler(() => statelessServer(context), {
+  const handler: McpHttpHandler = createMcpHandler(() => statelessServer(context, "tcp"), {
     legacy: "reject",
     onerror: (error) => {
       context.logger?.debug?.(`gateway: a 2026-07-28 request was refused or failed: ${describeCause(error)}`);
     },
   });
+  const httpSpans: SpanConnection = { tracerProvider: shared.tracerProvider, networkTransport: "tcp" };
   // Servers pinned to stdio connections: their change notifications are what `serveStdio` turns
   // into the connection's `subscriptions/listen` messages.
   const pinned = new Set<ModernServer>();
@@ -128,9 +131,13 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
     },
   };
   return {
-    fetch: (request, parsedBody) => handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
+    // What the SDK answers here without the gateway's handlers gets its span from the exchange.
+    fetch: (request, parsedBody) =>
+      spanSdkAnsweredExchange(parsedBody, httpSpans, () =>
+        handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
+      ),
     createServer: () => {
-      const server = statelessServer(context);
+      const server = statelessServer(context, "pipe");
       const previous = server.onclose;
       server.onclose = () => {
         pinned.delete(server);
@@ -154,7 +161,7 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
 // The low-level Server, not McpServer, as in the 2025 sessions: tools and prompts come from
 // upstream servers with their JSON Schemas as they are.
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above: the low-level server on purpose
-function statelessServer(context: ModernContext): Server {
+function statelessServer(context: ModernContext, networkTransport: SpanConnection["networkTransport"]): Server {
   const { catalog } = context;
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
   const server = new Server(context.serverInfo, {
@@ -169,42 +176,42 @@ function statelessServer(context: ModernContext): Server {
   });
   // Every request the gateway answers itself runs in its SERVER span (request-span.ts); what the
   // SDK answers on its own (server/discover, subscriptions/listen, ping) has none.
-  const { tracerProvider } = context;
-  server.setRequestHandler("tools/list", (request) =>
-    inRequestSpan(request.method, request.params, tracerProvider, () => sdkErrors(() => listToolsResult(catalog))),
+  const spans: SpanConnection = { tracerProvider: context.tracerProvider, networkTransport };
+  server.setRequestHandler("tools/list", (request, ctx) =>
+    inRequestSpan(spanned(request, ctx), spans, () => sdkErrors(() => listToolsResult(catalog))),
   );
   server.setRequestHandler("tools/call", (request, ctx) =>
-    inRequestSpan(request.method, request.params, tracerProvider, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(() => callTool(context, { params: request.params, ctx })),
     ),
   );
-  server.setRequestHandler("prompts/list", (request) =>
-    inRequestSpan(request.method, request.params, tracerProvider, () =>
+  server.setRequestHandler("prompts/list", (request, ctx) =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(async () => ({ prompts: await catalog.listPrompts() })),
     ),
   );
   server.setRequestHandler("prompts/get", (request, ctx) =>
-    inRequestSpan(request.method, request.params, tracerProvider, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(() => getPrompt(catalog, request.params, ctx.mcpReq.signal)),
     ),
   );
-  server.setRequestHandler("resources/list", (request) =>
-    inRequestSpan(request.method, request.params, tracerProvider, () =>
+  server.setRequestHandler("resources/list", (request, ctx) =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(async () => ({ resources: await catalog.listResources() })),
     ),
   );
-  server.setRequestHandler("resources/templates/list", (request) =>
-    inRequestSpan(request.method, request.params, tracerProvider, () =>
+  server.setRequestHandler("resources/templates/list", (request, ctx) =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(async () => ({ resourceTemplates: await catalog.listResourceTemplates() })),
     ),
   );
   server.setRequestHandler("resources/read", (request, ctx) =>
-    inRequestSpan(request.method, request.params, tracerProvider, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(() => readResource(catalog, request.params.uri, ctx.mcpReq.signal)),
     ),
   );
   server.setRequestHandler("completion/complete", (request, ctx) =>
-    inRequestSpan(request.method, request.params, tracerProvider, () =>
+    inRequestSpan(spanned(request, ctx), spans, () =>
       sdkErrors(() => complete(catalog, request.params, ctx.mcpReq.signal)),
     ),
   );
@@ -361,6 +368,18 @@ function progressTokenOf(meta: Record<string, unknown> | undefined): string | nu
 }
 
 /** The client capabilities this request declares in its `_meta` envelope (2026-07-28 has no session to hold them). */
+/** A request as its span sees it: the SDK lifts the revision it names off `_meta` into the envelope. */
+function spanned(request: { method: string; params?: object | undefined }, ctx: ServerContext): SpannedRequest {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const version = envelope?.[PROTOCOL_VERSION_META_KEY];
+  return {
+    method: request.method,
+    params: request.params,
+    id: ctx.mcpReq.id,
+    protocolVersion: typeof version === "string" ? version : undefined,
+  };
+}
+
 function declaredCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;

@@ -11,6 +11,7 @@ import { ControllersAhead } from "./controllers-ahead.js";
 
 /** A downstream `tools/call` the fast path answers, as the SDK Server's handler would see it. */
 export interface FastToolCall {
+  readonly method: "tools/call";
   readonly id: RequestId;
   readonly params: ToolCallParams;
   /** Aborted when the client cancels the request or the connection closes. */
@@ -115,6 +116,11 @@ class ForwardedToolCall implements FastToolCall {
     this.params = params;
     this.signal = signal;
     this.#transport = transport;
+  }
+
+  /** A getter on the prototype: the call is its own request for its span, at no cost per call. */
+  get method(): "tools/call" {
+    return "tools/call";
   }
 
   sendProgress(notification: Pick<ProgressNotification, "method" | "params">): Promise<void> {

@@ -46,6 +46,8 @@ function isKind(span: ReadableSpan, kind: SpanKind): boolean {
 /** What each downstream client is asked to send; each request carries its own `_meta`. */
 interface DownstreamClient {
   request(method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** Opens a 2026-07-28 `subscriptions/listen` stream; resolves to what closes it. */
+  listen?(): Promise<{ close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ async function client2026(transport: URL | StdioServerTransport): Promise<Downst
   expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
   return {
     request: (method, params) => client.request({ method, params } as never),
+    listen: () => client.listen({ toolsListChanged: true }),
     close: () => client.close(),
   };
 }
@@ -145,8 +148,16 @@ describe.each(EVERYTHING_TARGETS)("server-everything upstream over $label", (tar
 
   describe.each(DOWNSTREAMS)("a client of the $label", (downstream) => {
     let client: DownstreamClient;
+    /** The SERVER spans of this client's initialize (2025 era): the SDK answers it, not the gateway's handlers. */
+    let initializeSpans: ReadableSpan[];
+    const networkTransport = downstream.label.endsWith("stdio") ? "pipe" : "tcp";
     beforeAll(async () => {
+      const before = exporter.getFinishedSpans().length;
       client = await downstream.connect(gateway, http);
+      initializeSpans = exporter
+        .getFinishedSpans()
+        .slice(before)
+        .filter((span) => isKind(span, SpanKind.SERVER) && span.name === "initialize");
     }, 60_000);
     afterAll(async () => {
       await client.close();
@@ -159,8 +170,73 @@ describe.each(EVERYTHING_TARGETS)("server-everything upstream over $label", (tar
       const spans = spansOf(traceId);
       expect(spans.server.parentSpanContext?.spanId).toBe(spanId);
       expect(spans.server.attributes["mcp.method.name"]).toBe(method);
+      expectConnectionAttributes(spans.server);
       return { answer, ...spans };
     }
+
+    /** What every server span says of the connection: the transport, the revision, the session where there is one. */
+    function expectConnectionAttributes(span: ReadableSpan): void {
+      expect(span.attributes["network.transport"]).toBe(networkTransport);
+      expect(span.attributes["jsonrpc.request.id"]).toMatch(/^\S+$/u);
+      if (downstream.era === "2026-07-28") {
+        expect(span.attributes["mcp.protocol.version"]).toBe("2026-07-28");
+        expect(span.attributes["mcp.session.id"]).toBeUndefined();
+      } else {
+        expect(span.attributes["mcp.protocol.version"]).toMatch(/^2025-/u);
+        // Only streamable HTTP gives a 2025 session an id.
+        if (networkTransport === "tcp") expect(span.attributes["mcp.session.id"]).toMatch(/\S/u);
+        else expect(span.attributes["mcp.session.id"]).toBeUndefined();
+      }
+    }
+
+    it.runIf(downstream.era === "2025")("initialize: a server span though the SDK answers it", () => {
+      expect(initializeSpans).toHaveLength(1);
+      const [span] = initializeSpans;
+      expect(span!.attributes).toMatchObject({
+        "mcp.method.name": "initialize",
+        "network.transport": networkTransport,
+      });
+      expectConnectionAttributes(span!);
+      expect(span!.status.code).toBe(SpanStatusCode.UNSET);
+    });
+
+    it.runIf(downstream.era === "2026-07-28")("server/discover: a server span though the SDK answers it", async () => {
+      const { answer, server } = await traced("server/discover");
+      expect((answer as { supportedVersions: string[] }).supportedVersions).toContain("2026-07-28");
+      expect(server.name).toBe("server/discover");
+      expect(server.status.code).toBe(SpanStatusCode.UNSET);
+    });
+
+    it.runIf(downstream.era === "2026-07-28")(
+      "subscriptions/listen: a server span that ends with the stream",
+      async () => {
+        const listens = () =>
+          exporter
+            .getFinishedSpans()
+            .filter((span) => isKind(span, SpanKind.SERVER) && span.name === "subscriptions/listen");
+        const before = listens().length;
+        const subscription = await client.listen!();
+        // Open: acknowledged, and no span ended yet.
+        expect(listens()).toHaveLength(before);
+        await subscription.close();
+        await expect.poll(() => listens().length).toBe(before + 1);
+        const span = listens().at(-1)!;
+        expect(span.attributes["mcp.method.name"]).toBe("subscriptions/listen");
+        expectConnectionAttributes(span);
+      },
+    );
+
+    it.runIf(downstream.era === "2025")("ping: a server span though the SDK answers it", async () => {
+      const { answer, server } = await traced("ping");
+      expect(answer).toEqual({});
+      expect(server.name).toBe("ping");
+    });
+
+    it.runIf(downstream.era === "2025")("logging/setLevel: a server span though the SDK answers it", async () => {
+      const { server } = await traced("logging/setLevel", { level: "warning" });
+      expect(server.name).toBe("logging/setLevel");
+      expect(server.status.code).toBe(SpanStatusCode.UNSET);
+    });
 
     /** The one upstream CLIENT span of `name` under the server span, in the client's trace. */
     function forwardedAs(upstream: ReadableSpan[], name: string): ReadableSpan {

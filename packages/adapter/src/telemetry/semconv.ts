@@ -2,13 +2,11 @@
 // execution (development status; https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/).
 // Spelled out here because the semantic-conventions package marks them incubating and the
 // adapter depends on @opentelemetry/api alone.
-// The names that say which request a span is about are core's (the gateway's spans use them too).
-export { ATTR_MCP_RESOURCE_URI } from "@mcp-tool-adapter/core";
-export const ATTR_MCP_SESSION_ID = "mcp.session.id";
+// The names the gateway's spans use too are core's.
+export { ATTR_MCP_RESOURCE_URI, ATTR_MCP_SESSION_ID, ATTR_NETWORK_TRANSPORT } from "@mcp-tool-adapter/core";
 export const ATTR_ERROR_TYPE = "error.type";
 export const ATTR_SERVER_ADDRESS = "server.address";
 export const ATTR_SERVER_PORT = "server.port";
-export const ATTR_NETWORK_TRANSPORT = "network.transport";
 export const ATTR_NETWORK_PROTOCOL_NAME = "network.protocol.name";
 export const METRIC_MCP_CLIENT_OPERATION_DURATION = "mcp.client.operation.duration";
 /** Explicit bucket boundaries (seconds) the conventions recommend for MCP operation durations. */
