@@ -249,17 +249,17 @@ describe("a child that empties its environment and loses its parent before any s
   );
 
   // Server -> A (keeps the token, holds the server's stdout) -> B (empty environment, own session).
-  // The server exits as soon as B runs; A exits 200 ms later, which ends the stdio drain, and
-  // orphans B with nothing that ties it to the server: only the lookup at the server's exit,
-  // when B was still A's child, knows it. A must go before the drain's 250 ms run out (else the
-  // close finds B through A, alive); the rest is the margin for the server's exit event, which a
-  // loaded CI machine once delivered more than 150 ms late.
+  // The server exits as soon as B runs. The test kills A once the transport has seen that exit (the
+  // family lookup at the exit runs in the same turn that records it), which ends the stdio drain
+  // and orphans B with nothing that ties it to the server: only the lookup at the server's exit,
+  // when B was still A's child, knows it. A killed by the test, not by a timer of its own: a timer
+  // raced the server's exit event, which a loaded CI machine delivered more than 200 ms late.
   const B_SCRIPT = "setInterval(() => {}, 1000); setTimeout(() => process.exit(0), 60000);";
   const A_SCRIPT = `
     const { spawn } = require("node:child_process");
     const b = spawn(process.execPath, ["-e", ${JSON.stringify(B_SCRIPT)}], { env: {}, detached: true, stdio: "ignore" });
-    process.stderr.write("b-pid=" + b.pid + "\\n");
-    setTimeout(() => process.exit(0), 200);
+    process.stderr.write("a-pid=" + process.pid + " b-pid=" + b.pid + "\\n");
+    setInterval(() => {}, 1000);
   `;
   const SERVER_SCRIPT = `
     const { spawn } = require("node:child_process");
@@ -275,10 +275,19 @@ describe("a child that empties its environment and loses its parent before any s
     const observed = observe({ command: process.execPath, args: ["-e", SERVER_SCRIPT] }, { logger });
     openTransports.push(observed.transport);
     await observed.transport.start();
-    await within(observed.closed, BOUND_MS, "the transport closing after the server went");
+    await waitFor(
+      () => observed.transport.exit !== undefined && observed.transport.stderrTail.includes("b-pid="),
+      "the server's exit and its report of A and B",
+      BOUND_MS,
+    );
+    const a = Number(/a-pid=(\d+)/.exec(observed.transport.stderrTail)?.[1]);
     const b = Number(/b-pid=(\d+)/.exec(observed.transport.stderrTail)?.[1]);
+    expect(a).toBeGreaterThan(0);
     expect(b).toBeGreaterThan(0);
+    watchProcess(a);
     watchProcess(b);
+    process.kill(a, "SIGKILL");
+    await within(observed.closed, BOUND_MS, "the transport closing after the server went");
     await within(observed.transport.close(), BOUND_MS, "close");
     expect(isAlive(b), `B ${b}: ${JSON.stringify(readProcess(b))}`).toBe(false);
     expect(listOwnedProcesses()).toEqual([]);
