@@ -51,6 +51,7 @@ export { cutOffByProxy, jsonRpcErrorIn, type HttpErrorAnswer, type JsonRpcErrorA
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
 export { SENT_AT_ONCE } from "./sent-at-once.js";
 export {
+  ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_PROMPT_NAME,
   ATTR_GEN_AI_TOOL_NAME,

@@ -22,6 +22,8 @@ export const ATTR_MCP_SESSION_ID = "mcp.session.id";
 export const ATTR_MCP_PROTOCOL_VERSION = "mcp.protocol.version";
 /** `pipe` for stdio, `tcp` for HTTP: the OSI transport the conventions ask for. */
 export const ATTR_NETWORK_TRANSPORT = "network.transport";
+/** What kind of failure ended a failed request: our classified error kind or code. */
+export const ATTR_ERROR_TYPE = "error.type";
 
 /** The span of one MCP request, as the conventions name and describe it. */
 export interface MCPRequestSpanDescription {

@@ -13,6 +13,7 @@ import {
   type TracerProvider,
 } from "@opentelemetry/api";
 import {
+  ATTR_ERROR_TYPE,
   ATTR_JSONRPC_REQUEST_ID,
   ATTR_MCP_PROTOCOL_VERSION,
   ATTR_MCP_RESOURCE_URI,
@@ -28,8 +29,8 @@ const TRACER_NAME = "@mcp-tool-adapter/gateway";
 /** What a downstream request's span can come from: a tracer provider, or a propagator passing a client's trace on. */
 const TRACING_GLOBALS = ["trace", "propagation"] as const;
 
-// Attributes of the OpenTelemetry semantic conventions a failed request's span carries.
-const ATTR_ERROR_TYPE = "error.type";
+// The JSON-RPC code of a failed request's answer (OpenTelemetry RPC conventions); only the
+// gateway's SERVER spans carry it.
 const ATTR_RPC_RESPONSE_STATUS_CODE = "rpc.response.status_code";
 
 /**

@@ -1,20 +1,14 @@
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { context, propagation, SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from "@opentelemetry/sdk-trace-base";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Http2025 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { Client as Client2026, StreamableHTTPClientTransport as Http2026 } from "@modelcontextprotocol/client";
 import { EVERYTHING_TARGETS, type RunningEverything } from "@mcp-tool-adapter/test-servers";
 import { createGateway, listenHttp, serveStdio, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { captureSpans, isKind } from "./otel-capture.js";
 
 // Every downstream request the gateway answers itself gets a SERVER span, child of the trace
 // context the client sent in `_meta`, and the adapter's CLIENT span of the upstream request it
@@ -23,25 +17,7 @@ import { createGateway, listenHttp, serveStdio, type Gateway, type GatewayHttpSe
 // server-everything upstream over stdio and over streamable HTTP; the spans are read from the real
 // OTel SDK's in-memory exporter.
 
-const exporter = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-});
-
-afterAll(async () => {
-  await tracerProvider.shutdown();
-  context.disable();
-  propagation.disable();
-});
-
-/** The SDK's spans carry the SpanKind of its own copy of the API; the values are the same. */
-function isKind(span: ReadableSpan, kind: SpanKind): boolean {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- see above
-  return span.kind === kind;
-}
+const { exporter, tracerProvider } = captureSpans();
 
 /** What each downstream client is asked to send; each request carries its own `_meta`. */
 interface DownstreamClient {

@@ -1,36 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { context, propagation, SpanKind } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from "@opentelemetry/sdk-trace-base";
+import { SpanKind } from "@opentelemetry/api";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { everythingStdioServer } from "@mcp-tool-adapter/test-servers";
 import { createGateway, type Gateway } from "../src/index.js";
+import { captureSpans, isKind } from "./otel-capture.js";
 
 // A downstream tools/call starts a SERVER span, child of the trace context the client sent in
 // _meta, and the adapter's CLIENT span for the upstream call is its child: one trace from the
 // client through the gateway to server-everything, read from the OTel SDK's in-memory exporter.
-const exporter = new InMemorySpanExporter();
-const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-const contextManager = new AsyncLocalStorageContextManager();
+const { exporter, tracerProvider } = captureSpans();
 let gateway: Gateway;
-
-/** The SDK's spans carry the SpanKind of its own copy of the API; the values are the same. */
-function isKind(span: ReadableSpan, kind: SpanKind): boolean {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- see above
-  return span.kind === kind;
-}
 let client: Client;
 
 beforeAll(async () => {
-  context.setGlobalContextManager(contextManager.enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   gateway = createGateway({
     servers: { everything: { transport: "stdio", ...everythingStdioServer() } },
     serverSet: { telemetry: { tracerProvider } },
@@ -45,9 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.close();
   await gateway.close();
-  await tracerProvider.shutdown();
-  context.disable();
-  propagation.disable();
 }, 30_000);
 
 describe("OpenTelemetry through the gateway", () => {

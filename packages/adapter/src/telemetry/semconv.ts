@@ -3,8 +3,12 @@
 // Spelled out here because the semantic-conventions package marks them incubating and the
 // adapter depends on @opentelemetry/api alone.
 // The names the gateway's spans use too are core's.
-export { ATTR_MCP_RESOURCE_URI, ATTR_MCP_SESSION_ID, ATTR_NETWORK_TRANSPORT } from "@mcp-tool-adapter/core";
-export const ATTR_ERROR_TYPE = "error.type";
+export {
+  ATTR_ERROR_TYPE,
+  ATTR_MCP_RESOURCE_URI,
+  ATTR_MCP_SESSION_ID,
+  ATTR_NETWORK_TRANSPORT,
+} from "@mcp-tool-adapter/core";
 export const ATTR_SERVER_ADDRESS = "server.address";
 export const ATTR_SERVER_PORT = "server.port";
 export const ATTR_NETWORK_PROTOCOL_NAME = "network.protocol.name";
