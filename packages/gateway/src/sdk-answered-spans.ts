@@ -1,4 +1,5 @@
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
+import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { inRequestSpan, tracingOn, type SpanConnection } from "./request-span.js";
@@ -17,9 +18,6 @@ export const LEGACY_SDK_ANSWERED: ReadonlySet<string> = new Set(["initialize", "
  * client's cancel, or the connection's end.
  */
 export const MODERN_SDK_ANSWERED: ReadonlySet<string> = new Set(["server/discover", "subscriptions/listen"]);
-
-/** The `_meta` key a 2026-07-28 request names its revision with (the SDKs lift it off before a handler sees it). */
-const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 
 /** A request's span waiting for its response to go out. */
 interface Waiting {

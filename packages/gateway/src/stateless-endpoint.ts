@@ -175,7 +175,7 @@ function statelessServer(context: ModernContext, networkTransport: SpanConnectio
     },
   });
   // Every request the gateway answers itself runs in its SERVER span (request-span.ts); what the
-  // SDK answers on its own (server/discover, subscriptions/listen, ping) has none.
+  // SDK answers on its own gets its span from the message stream (sdk-answered-spans.ts).
   const spans: SpanConnection = { tracerProvider: context.tracerProvider, networkTransport };
   server.setRequestHandler("tools/list", (request, ctx) =>
     inRequestSpan(spanned(request, ctx), spans, () => sdkErrors(() => listToolsResult(catalog))),
