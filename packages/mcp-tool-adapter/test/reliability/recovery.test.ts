@@ -55,8 +55,12 @@ function counterAdapter(
   );
 }
 
-/** Waits until `condition` holds, polling; fails with `what` after `timeoutMs`. */
-async function eventually(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Waits until `condition` holds, polling; fails with `what` after `timeoutMs`. Generous: what is
+ * waited for is several server processes starting, and on a loaded 2-core CI machine one Node start
+ * can take seconds. Only a failure waits this long.
+ */
+async function eventually(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!condition()) {
     if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${what}`);
