@@ -4,6 +4,7 @@ import type { BenchContext } from "./context.js";
 import { compared, exactly, single, type Figure } from "./figures.js";
 import { SIDES } from "./interleave.js";
 import { runCliStartupScenario } from "./scenarios/cli-startup.js";
+import { runListingCacheScenario } from "./scenarios/listing-cache.js";
 import { runCodeModeScenario } from "./scenarios/code-mode.js";
 import { runEverythingScenario } from "./scenarios/everything.js";
 import { runGatewayScenario } from "./scenarios/gateway.js";
@@ -101,6 +102,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       peerTables.push(table);
     }
     if (wanted.has("cli-startup")) figures.push(...(await runCliStartupScenario(context)));
+    if (wanted.has("listing-cache")) figures.push(...(await runListingCacheScenario(context)));
     if (wanted.has("gateway")) figures.push(...(await runGatewayScenario(context)));
   } finally {
     warnings.stop();

@@ -61,6 +61,8 @@ export interface BenchSettings {
    * server keeps its own 15.
    */
   readonly cliStartupServerRounds: number;
+  /** listing-cache (issue 37 §2): rounds of `call` and of an agent start, each with a cold and a warm cache. */
+  readonly listingCacheRounds: number;
   /**
    * The peer comparison (issue 17's method): rounds (each a fresh node process per side, the
    * order rotating), echo calls per process (untimed warm-up, sequential, then with
@@ -128,6 +130,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   modelToolsConvertRounds: 10,
   coldConversionRounds: 3,
   cliStartupServerRounds: 10,
+  listingCacheRounds: 6,
   peerRounds: 5,
   peerWarmupCalls: 200,
   peerSequentialCalls: 2_000,
@@ -177,6 +180,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   modelToolsConvertRounds: 1,
   coldConversionRounds: 1,
   cliStartupServerRounds: 1,
+  listingCacheRounds: 1,
   peerRounds: 1,
   peerWarmupCalls: 20,
   peerSequentialCalls: 200,
@@ -211,6 +215,7 @@ export type ScenarioName =
   | "engines-stdio"
   | "engines-http"
   | "cli-startup"
+  | "listing-cache"
   | "code-mode"
   | "gateway";
 
@@ -230,6 +235,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "engines-stdio",
   "engines-http",
   "cli-startup", // needs `pnpm build`: only with --only=cli-startup
+  "listing-cache", // needs `pnpm build` too
   "code-mode",
   "gateway",
 ];
@@ -242,6 +248,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
 const OWN_SECTION_SCENARIOS: ReadonlySet<ScenarioName> = new Set([
   "tool-search",
   "cli-startup",
+  "listing-cache",
   "code-mode",
   "gateway",
 ]);

@@ -1,4 +1,8 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { loadavg } from "node:os";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const FLOOR_CLI = fileURLToPath(new URL("../clients/floor-cli.mjs", import.meta.url));
@@ -25,6 +29,25 @@ export interface SideRun {
   readonly spawned: number;
   readonly exited: number;
 }
+
+/**
+ * The compiled CLI a published install runs (the bin in a checkout runs the sources through tsx);
+ * `scenario` names the --only that needs it, for the message when it was not built.
+ */
+export function compiledCli(scenario: string): string {
+  const manifest = createRequire(import.meta.url).resolve("mcp-tool-adapter/package.json");
+  const cli = join(dirname(manifest), "dist", "cli", "main.js");
+  if (!existsSync(cli)) {
+    throw new Error(`${cli} is missing: run "pnpm --filter mcp-tool-adapter... build" before --only=${scenario}.`);
+  }
+  return cli;
+}
+
+/** The machine's load average when a figure was taken, for its note. */
+export const loadNote = (): string =>
+  `load average at the end ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}`;
 
 /** Epoch ms with sub-ms precision, on the same clock as a server's performance.timeOrigin. */
 export const now = (): number => performance.timeOrigin + performance.now();
@@ -63,8 +86,16 @@ export function runFloorSide(target: StartupTarget, directory: string): Promise<
   );
 }
 
-/** Runs `node ...args` to its exit (which must be 0): when it was spawned and when it exited. */
-async function runNodeProcess(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<SideRun> {
+/** A side's run with what its process printed (stdout and stderr, in order). */
+export interface NodeRun extends SideRun {
+  readonly output: string;
+}
+
+/** Runs `node ...args` to its exit (which must be 0): when it was spawned, when it exited, what it printed. */
+export async function runNodeProcess(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<NodeRun> {
   const spawned = now();
   const child = spawn(process.execPath, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -76,7 +107,7 @@ async function runNodeProcess(args: string[], options: { cwd: string; env: NodeJ
   });
   const exited = now();
   if (code !== 0) throw new Error(`node ${args.join(" ")} exited with ${code}: ${output}`);
-  return { spawned, exited };
+  return { spawned, exited, output };
 }
 
 /** A JSON-RPC answer as far as the sides look at it: a failed call is an error or an isError result. */

@@ -1,15 +1,15 @@
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchContext } from "../context.js";
 import { atMost, compared, ratioAtMost, single, type Figure } from "../figures.js";
 import { median, medianPairedRatio } from "../stats.js";
 import { publishedStartupTargets } from "./cli-startup-servers.js";
 import {
+  compiledCli,
   configEntry,
+  loadNote,
   runCliSide,
   runFloorSide,
   runServerAloneSide,
@@ -20,12 +20,6 @@ import {
 const GROUP = "CLI start-up: `mcp-tool-adapter call` (built dist/, warm tool-list cache, stdio probe server)";
 const SERVER = fileURLToPath(new URL("../servers/startup-probe-server.mjs", import.meta.url));
 const PROBE_ROUNDS = { default: 15, quick: 2 } as const;
-
-/** The compiled CLI a published install runs (the bin in a checkout runs the sources through tsx). */
-function compiledCli(): string {
-  const manifest = createRequire(import.meta.url).resolve("mcp-tool-adapter/package.json");
-  return join(dirname(manifest), "dist", "cli", "main.js");
-}
 
 async function probeEvents(log: string): Promise<{ start: number; exit: number }> {
   const events = (await readFile(log, "utf8"))
@@ -145,11 +139,6 @@ function comparisons(
   ];
 }
 
-const loadNote = (): string =>
-  `load average at the end ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(" ")}`;
-
 /**
  * `mcp-tool-adapter call` with a warm tool-list cache against three sides, a fresh process per
  * run, rotated rounds, ratios the median of per-round ratios: the CLI, the server alone (driven
@@ -160,10 +149,7 @@ const loadNote = (): string =>
  * server exited), then against published servers, where the server's own start-up is what users wait for.
  */
 export async function runCliStartupScenario(context: BenchContext): Promise<Figure[]> {
-  const cli = compiledCli();
-  if (!existsSync(cli)) {
-    throw new Error(`${cli} is missing: run "pnpm --filter mcp-tool-adapter... build" before --only=cli-startup.`);
-  }
+  const cli = compiledCli("cli-startup");
   const directory = await mkdtemp(join(tmpdir(), "bench-cli-startup-"));
   try {
     const figures = await probeFigures(context, cli, directory);
