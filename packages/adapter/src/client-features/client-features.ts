@@ -1,5 +1,5 @@
 import type { ClientCapabilities, ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
+import type { MCPEngineRequestContext, MCPEngineRequestHandler, MCPRelatedCall } from "@mcp-tool-adapter/core";
 import { timerDelayOr } from "@mcp-tool-adapter/core/value-rules";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { describeCause } from "../errors.js";
@@ -90,6 +90,7 @@ export class ClientFeatures {
           serverName,
           timeoutMs: this.#timeoutMs,
           serverSignal: extra.signal,
+          relatedCall: relatedCallOf(extra),
           logger,
           run: async (context) =>
             checkElicitationAnswer(elicitation, await onElicitation(elicitation, context), validator),
@@ -103,6 +104,7 @@ export class ClientFeatures {
           serverName,
           timeoutMs: this.#timeoutMs,
           serverSignal: extra.signal,
+          relatedCall: relatedCallOf(extra),
           logger,
           run: (context) => onSampling(Object.freeze({ ...(params as unknown as MCPSamplingRequest) }), context),
         });
@@ -119,6 +121,7 @@ export class ClientFeatures {
                 serverName,
                 timeoutMs: this.#timeoutMs,
                 serverSignal: extra.signal,
+                relatedCall: relatedCallOf(extra),
                 logger,
                 run: async (context) => {
                   const roots = await onRootsList({ ...context, roots: this.roots });
@@ -167,11 +170,21 @@ function addTaskHandlers(handlers: Record<string, MCPEngineRequestHandler>, task
       const requested = params.task as { ttl?: number } | undefined;
       if (requested === undefined) return answer(params, extra);
       const { task: _task, ...request } = params;
-      return tasks.create((signal) => Promise.resolve(answer(request, { signal })), requested.ttl);
+      // The task's signal replaces the server request's (answered at once); the call it belongs to stays.
+      return tasks.create((signal) => Promise.resolve(answer(request, { ...extra, signal })), requested.ttl);
     };
   }
   handlers["tasks/get"] = (params) => tasks.get(params.taskId);
   handlers["tasks/result"] = (params) => tasks.result(params.taskId);
   handlers["tasks/list"] = () => tasks.list();
   handlers["tasks/cancel"] = (params) => tasks.cancel(params.taskId);
+}
+
+/**
+ * The tool call a server's request belongs to: the adapter tags its tool calls (and only those)
+ * with their MCPRelatedCall (see ToolCalls), and the engine hands the tag back when the transport
+ * linked the request to one of them.
+ */
+function relatedCallOf(context: MCPEngineRequestContext): MCPRelatedCall | undefined {
+  return context.relatedTag as MCPRelatedCall | undefined;
 }

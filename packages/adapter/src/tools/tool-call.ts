@@ -1,5 +1,9 @@
 import { untilAborted } from "@mcp-tool-adapter/core";
-import type { MCPEngineMessage, MCPEngineRequestOptions as RequestOptions } from "@mcp-tool-adapter/core";
+import type {
+  MCPEngineMessage,
+  MCPEngineRequestOptions as RequestOptions,
+  MCPRelatedCall,
+} from "@mcp-tool-adapter/core";
 import { omitNullOptionals } from "@mcp-tool-adapter/schema-validation";
 import {
   callFailure,
@@ -311,7 +315,9 @@ export class ToolCalls {
       );
     }
     const timeoutMs = this.#timeoutOf(options);
-    const requestOptions: RequestOptions = { timeout: timeoutMs };
+    // The tag a server's request during this call comes back with (ClientFeatures reads it as such).
+    const relatedCall: MCPRelatedCall = { tool: name, caller: options.caller };
+    const requestOptions: RequestOptions = { timeout: timeoutMs, tag: relatedCall };
     const { inputRequired } = options;
     if (inputRequired !== undefined) requestOptions.allowInputRequired = true;
     if (options.resetTimeoutOnProgress === true) {
