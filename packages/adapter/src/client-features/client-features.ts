@@ -1,5 +1,5 @@
 import type { ClientCapabilities, ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { MCPEngineRequestContext, MCPEngineRequestHandler, MCPRelatedCall } from "@mcp-tool-adapter/core";
+import type { MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
 import { timerDelayOr } from "@mcp-tool-adapter/core/value-rules";
 import type { SchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { describeCause } from "../errors.js";
@@ -8,6 +8,7 @@ import type { Logger } from "../types.js";
 import { checkElicitationAnswer, toElicitationRequest } from "./elicitation.js";
 import { callHostHandler } from "./host-handler.js";
 import { ClientTasks } from "./client-tasks.js";
+import { relatedCallOf } from "./related-call.js";
 import { checkRoots } from "./roots.js";
 import type { ElicitationHandler, MCPRoot, MCPSamplingRequest, RootsListHandler, SamplingHandler } from "./types.js";
 
@@ -178,13 +179,4 @@ function addTaskHandlers(handlers: Record<string, MCPEngineRequestHandler>, task
   handlers["tasks/result"] = (params) => tasks.result(params.taskId);
   handlers["tasks/list"] = () => tasks.list();
   handlers["tasks/cancel"] = (params) => tasks.cancel(params.taskId);
-}
-
-/**
- * The tool call a server's request belongs to: the adapter tags its tool calls (and only those)
- * with their MCPRelatedCall (see ToolCalls), and the engine hands the tag back when the transport
- * linked the request to one of them.
- */
-function relatedCallOf(context: MCPEngineRequestContext): MCPRelatedCall | undefined {
-  return context.relatedTag as MCPRelatedCall | undefined;
 }
