@@ -117,6 +117,10 @@ describe.each(EVERYTHING_TARGETS)("server-everything client features over $label
     expect(result.error).toBeNull();
     expect(result.success).toBe(true);
     expect(textOf(result)).toContain("# Research Report: python (snake)");
+    // Its question came on the response stream of the call's tasks/result: linked to the call too.
+    expect(contexts.at(-1)?.relatedCall).toEqual(
+      target.label === "stdio" ? undefined : { tool: "simulate-research-query", caller: undefined },
+    );
     expect(elicitations.at(-1)).toMatchObject({
       mode: "form",
       requestedSchema: {
