@@ -28,7 +28,8 @@ export interface ForwardClientRequestsOptions {
  * a JSON-RPC error naming what is missing.
  *
  * Its `roots/list`: when it is asked during the call of a 2026-07-28 client that declared roots
- * (the call it names over streamable HTTP, else the one client's call running there), that client is asked (an `input_required` holding a roots request) and its roots are the answer.
+ * (the call it names over streamable HTTP, else the one client's call running there), that client
+ * is asked (an `input_required` holding a roots request) and its roots are the answer.
  * Otherwise the upstream connection's shared list answers: the config's `roots` for that server, or
  * the union of the connected 2025-era clients' roots. That includes a request that cannot be tied to
  * one call (outside any call, or while calls of several clients run on that server): unlike a
