@@ -88,6 +88,7 @@ export type {
   MCPElicitationRequest,
   MCPElicitationResponse,
   MCPFormElicitation,
+  MCPRelatedCall,
   MCPRoot,
   MCPSamplingRequest,
   MCPSamplingResponse,

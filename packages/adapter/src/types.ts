@@ -114,6 +114,13 @@ export interface InvokeOptions {
    * (a retry; `{}` for a first call). Ignored on 2025 connections, where a server asks with requests.
    */
   inputRequired?: MCPInputRetry;
+  /**
+   * Who makes this call, in the invoker's own terms (a user, a session: any value, never sent).
+   * An elicitation or sampling request the server sends during this call reaches the handlers
+   * with it in `context.relatedCall.caller` when the wire links the request to the call (streamable
+   * HTTP, on the default engine), so a host serving several users at once can ask the right one.
+   */
+  caller?: unknown;
 }
 
 /**

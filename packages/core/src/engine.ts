@@ -50,6 +50,12 @@ export interface MCPEngineRequestOptions {
    * answering its embedded requests with the handlers and retrying. Ignored on 2025.
    */
   allowInputRequired?: boolean;
+  /**
+   * The host's own value for this request, never sent. A request the server sends that the
+   * transport links to this one (see MCPIncomingMessageExtra) reaches its handler with this value
+   * as `context.relatedTag`, so the host knows which of its requests the server is asking about.
+   */
+  tag?: unknown;
 }
 
 /** A JSON-RPC request or notification: a method and its params. */
@@ -62,6 +68,25 @@ export interface MCPEngineMessage {
 export interface MCPEngineRequestContext {
   /** Aborted when the server cancels the request or the connection closes. */
   readonly signal: AbortSignal;
+  /**
+   * The `tag` of the host's request this server request belongs to (MCPEngineRequestOptions.tag),
+   * when the transport linked the two and that request is still in flight; undefined when nothing
+   * links them (stdio, legacy SSE, a streamable HTTP server's standalone GET stream) or the
+   * engine does not follow links.
+   */
+  readonly relatedTag?: unknown;
+}
+
+/**
+ * What a client transport adds to the `extra` of a message it hands to `onmessage(message, extra)`
+ * (beside SDK 1.x's MessageExtraInfo fields), when the wire ties a server's request to one of the
+ * client's: over streamable HTTP, a request the server sends on the response stream of a POST
+ * belongs to the request that POST carried. Nothing else in a server's request says which of the
+ * client's requests it is about.
+ */
+export interface MCPIncomingMessageExtra {
+  /** The JSON-RPC id of the client's request whose response stream carried this message. */
+  readonly relatedRequestId?: string | number;
 }
 
 /**

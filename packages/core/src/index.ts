@@ -24,6 +24,7 @@ export {
   type MCPEngineRequestHandler,
   type MCPEngineRequestOptions,
   type MCPEngineServer,
+  type MCPIncomingMessageExtra,
   type MCPImplementation,
   type MCPProgress,
   type MCPProtocolEra,
@@ -68,6 +69,7 @@ export { OTEL_GLOBAL_KEY, otelRegistered, type OTelGlobalApi } from "./otel-regi
 export { untilAborted } from "./until-aborted.js";
 export type {
   MCPClientRequestContext,
+  MCPRelatedCall,
   MCPContentAnnotations,
   MCPSamplingAudioContent,
   MCPSamplingContent,

@@ -9,6 +9,21 @@
 export interface MCPClientRequestContext {
   readonly serverName: string;
   readonly signal: AbortSignal;
+  /**
+   * The tool call the server asks during, when the wire says so: over streamable HTTP a server
+   * sends the requests that belong to a call on that call's response stream. Undefined when
+   * nothing links the request to a call (stdio, legacy SSE, the standalone GET stream, an engine
+   * that does not follow the link): then only the timing says which call it might be about.
+   */
+  readonly relatedCall?: MCPRelatedCall;
+}
+
+/** The tool call a server's elicitation or sampling request belongs to (MCPClientRequestContext.relatedCall). */
+export interface MCPRelatedCall {
+  /** The tool's MCP name, as the server lists it. */
+  readonly tool: string;
+  /** What the call's invoke options gave as `caller` (undefined when they gave none): the invoker's own mark of who made the call. */
+  readonly caller: unknown;
 }
 
 /** Optional annotations of a content block (who it is for, how much it matters). */

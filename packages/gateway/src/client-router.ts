@@ -5,10 +5,13 @@ export type Attribution<Session> =
 
 /**
  * Which downstream client an upstream server's request belongs to. Upstream connections are shared
- * by every client, and an upstream asks while one of its tool calls runs, so the request belongs to
- * the client whose calls are running on that server. When calls of two or more clients run there
- * at once, the request names none of them (MCP carries no link from it to the call over stdio), so
- * it is not attributed: guessing would show one client's question to another client's user.
+ * by every client, and an upstream asks while one of its tool calls runs. When the wire links the
+ * request to the call (streamable HTTP: it came on that call's response stream, and the adapter
+ * hands back the call's `caller`), it belongs to the client that made that call, however many
+ * clients have calls running there. Without a link (stdio, legacy SSE, the standalone GET stream)
+ * it belongs to the client whose calls are running on that server; when calls of two or more
+ * clients run there at once it is not attributed: guessing would show one client's question to
+ * another client's user.
  */
 export class ClientRouter<Session> {
   readonly #sessions = new Set<Session>();
@@ -51,10 +54,18 @@ export class ClientRouter<Session> {
     else running?.delete(session);
   }
 
-  route(server: string): Attribution<Session> {
+  /**
+   * `linked`: the client whose call the upstream's request names (MCPRelatedCall's `caller`), when
+   * it names one. It is trusted only while that client has a call running on `server`; otherwise the
+   * request is routed as one without a link.
+   */
+  route(server: string, linked?: unknown): Attribution<Session> {
+    const running = this.#calls.get(server);
+    // A Map lookup, so a value that is no client of this router finds nothing.
+    if (linked !== undefined && (running?.get(linked as Session) ?? 0) > 0) return { session: linked as Session };
     let clients = 0;
     let only: Session | undefined;
-    for (const [session, calls] of this.#calls.get(server) ?? []) {
+    for (const [session, calls] of running ?? []) {
       if (calls === 0) continue;
       clients += 1;
       only = session;

@@ -1,5 +1,5 @@
 import type { ElicitationHandler, SamplingHandler } from "mcp-tool-adapter";
-import type { MCPRoot, RootsListHandler } from "@mcp-tool-adapter/adapter";
+import type { ClientRequestContext, MCPRoot, RootsListHandler } from "@mcp-tool-adapter/adapter";
 import { GatewayError } from "./errors.js";
 import type { ClientRouter } from "./client-router.js";
 import type { DownstreamSession } from "./downstream-session.js";
@@ -22,12 +22,14 @@ export interface ForwardClientRequestsOptions {
 
 /**
  * An upstream server's elicitation and sampling requests, passed to the downstream client whose
- * call is running on that server when it declared the capability; refused with a clear error when
- * it did not, or when the request cannot be attributed to one client (see ClientRouter). The
- * upstream sees a JSON-RPC error naming what is missing.
+ * call asked (the call the request names over streamable HTTP, else the client whose call is
+ * running on that server) when it declared the capability; refused with a clear error when it did
+ * not, or when the request cannot be attributed to one client (see ClientRouter). The upstream sees
+ * a JSON-RPC error naming what is missing.
  *
- * Its `roots/list`: when it is asked during the call of one 2026-07-28 client that declared roots,
- * that client is asked (an `input_required` holding a roots request) and its roots are the answer.
+ * Its `roots/list`: when it is asked during the call of a 2026-07-28 client that declared roots
+ * (the call it names over streamable HTTP, else the one client's call running there), that client
+ * is asked (an `input_required` holding a roots request) and its roots are the answer.
  * Otherwise the upstream connection's shared list answers: the config's `roots` for that server, or
  * the union of the connected 2025-era clients' roots. That includes a request that cannot be tied to
  * one call (outside any call, or while calls of several clients run on that server): unlike a
@@ -39,8 +41,9 @@ export function forwardClientRequests(options: ForwardClientRequestsOptions): {
   onRootsList: RootsListHandler;
 } {
   const { router, fixedRoots } = options;
-  const clientFor = (server: string, capability: "elicitation" | "sampling"): RoutedClient => {
-    const { session, problem } = router.route(server);
+  const clientFor = (context: ClientRequestContext, capability: "elicitation" | "sampling"): RoutedClient => {
+    const server = context.serverName;
+    const { session, problem } = router.route(server, context.relatedCall?.caller);
     if (session === undefined) {
       throw new GatewayError(
         "CLIENT_REQUEST_UNATTRIBUTED",
@@ -57,7 +60,7 @@ export function forwardClientRequests(options: ForwardClientRequestsOptions): {
   };
   return {
     onElicitation: (request, context) => {
-      const session = clientFor(context.serverName, "elicitation");
+      const session = clientFor(context, "elicitation");
       return session.elicit(
         request.mode === "url"
           ? { mode: "url", message: request.message, url: request.url, elicitationId: request.elicitationId }
@@ -65,10 +68,10 @@ export function forwardClientRequests(options: ForwardClientRequestsOptions): {
         context.signal,
       );
     },
-    onSampling: (request, context) => clientFor(context.serverName, "sampling").sample(request, context.signal),
+    onSampling: (request, context) => clientFor(context, "sampling").sample(request, context.signal),
     onRootsList: (context) => {
       if (fixedRoots.has(context.serverName)) return context.roots;
-      const { session } = router.route(context.serverName);
+      const { session } = router.route(context.serverName, context.relatedCall?.caller);
       return session?.listRoots?.(context.signal) ?? context.roots;
     },
   };

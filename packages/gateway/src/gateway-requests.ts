@@ -76,7 +76,8 @@ export function invokeUpstream<Client>(call: ForwardedCall<Client>): Promise<MCP
 
 function runUpstream<Client, T>(call: ForwardedCall<Client>, settle: (result: MCPToolResult) => T): Promise<T> {
   const { tool, adapter } = call;
-  const options: InvokeOptions = { signal: call.signal };
+  // `caller`: an upstream's request that names this call (streamable HTTP) is routed back to its client.
+  const options: InvokeOptions = { signal: call.signal, caller: call.client };
   if (call.onProgress !== undefined) options.onProgress = call.onProgress;
   if (call.inputRetry !== undefined) options.inputRequired = call.inputRetry;
   let invoked: Promise<MCPToolResult>;

@@ -9,7 +9,12 @@ import {
   type TempDirectory,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MCPElicitationRequest, MCPElicitationResponse, MCPSamplingRequest } from "@mcp-tool-adapter/adapter";
+import type {
+  ClientRequestContext,
+  MCPElicitationRequest,
+  MCPElicitationResponse,
+  MCPSamplingRequest,
+} from "@mcp-tool-adapter/adapter";
 import { MCPToolAdapter } from "../src/index.js";
 
 // Elicitation, sampling and roots against the real servers. Tools called: trigger-elicitation-request,
@@ -25,22 +30,26 @@ describe.each(EVERYTHING_TARGETS)("server-everything client features over $label
   let adapter: MCPToolAdapter;
   const elicitations: MCPElicitationRequest[] = [];
   const samplings: MCPSamplingRequest[] = [];
+  /** The context each handler was called with, in order (elicitation and sampling alike). */
+  const contexts: ClientRequestContext[] = [];
 
   beforeAll(async () => {
     running = await target.start();
     adapter = new MCPToolAdapter(running.config, {
       connectTimeoutMs: 20_000,
       roots: [{ uri: "file:///srv/project", name: "project" }],
-      onElicitation: (request): MCPElicitationResponse => {
+      onElicitation: (request, context): MCPElicitationResponse => {
         elicitations.push(request);
+        contexts.push(context);
         if (request.mode === "url") return { action: "decline" };
         // simulate-research-query asks which meaning of its topic we want.
         return "interpretation" in (request.requestedSchema.properties as object)
           ? { action: "accept", content: { interpretation: "snake" } }
           : { action: "accept", content: { name: "Ada", check: true, integer: 7 } };
       },
-      onSampling: (request) => {
+      onSampling: (request, context) => {
         samplings.push(request);
+        contexts.push(context);
         return {
           role: "assistant",
           content: { type: "text", text: "sampled by the host" },
@@ -108,6 +117,10 @@ describe.each(EVERYTHING_TARGETS)("server-everything client features over $label
     expect(result.error).toBeNull();
     expect(result.success).toBe(true);
     expect(textOf(result)).toContain("# Research Report: python (snake)");
+    // Its question came on the response stream of the call's tasks/result: linked to the call too.
+    expect(contexts.at(-1)?.relatedCall).toEqual(
+      target.label === "stdio" ? undefined : { tool: "simulate-research-query", caller: undefined },
+    );
     expect(elicitations.at(-1)).toMatchObject({
       mode: "form",
       requestedSchema: {
@@ -119,6 +132,23 @@ describe.each(EVERYTHING_TARGETS)("server-everything client features over $label
         required: ["interpretation"],
       },
     });
+  });
+
+  it("tells the handlers which tool call asked, with the invoker's caller, where the wire links the two (streamable HTTP)", async () => {
+    const caller = { user: "ada" };
+    const linked = (tool: string) => (target.label === "stdio" ? undefined : { tool, caller });
+    expect((await adapter.invoke("trigger-elicitation-request", {}, { caller })).success).toBe(true);
+    expect(contexts.at(-1)?.relatedCall).toEqual(linked("trigger-elicitation-request"));
+    expect((await adapter.invoke("trigger-sampling-request", { prompt: "hi", maxTokens: 5 }, { caller })).success).toBe(
+      true,
+    );
+    expect(contexts.at(-1)?.relatedCall).toEqual(linked("trigger-sampling-request"));
+    if (target.label !== "stdio") expect(contexts.at(-1)?.relatedCall?.caller).toBe(caller);
+    // A call made without a caller is still named by its tool.
+    expect((await adapter.invoke("trigger-elicitation-request", {})).success).toBe(true);
+    expect(contexts.at(-1)?.relatedCall).toEqual(
+      target.label === "stdio" ? undefined : { tool: "trigger-elicitation-request", caller: undefined },
+    );
   });
 
   it("lists our roots to the server", async () => {

@@ -1,7 +1,7 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonRpcMessageCheck } from "@mcp-tool-adapter/core";
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonRpcMessageCheck, MCPIncomingMessageExtra } from "@mcp-tool-adapter/core";
 import { markParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { authorize } from "./auth-flow.js";
 import { bodyReader, discardBody } from "./body-reader.js";
@@ -45,6 +45,11 @@ interface StreamOptions {
   onresumptiontoken?: ((token: string) => void) | undefined;
   /** The id of the request whose answer a resumed stream replays (it may carry the server's id). */
   replayMessageId?: RequestId | undefined;
+  /**
+   * The id of the one request the POST that opened this stream carried (kept when the stream is
+   * resumed): the server's requests on it belong to that request. Undefined on the standalone stream.
+   */
+  relatedRequestId?: RequestId | undefined;
 }
 
 const POST_ACCEPT = "application/json, text/event-stream";
@@ -54,14 +59,17 @@ const POST_ACCEPT = "application/json, text/event-stream";
  * an event stream, the standalone GET stream opened after `notifications/initialized` (405: the
  * server has none), resumption with `Last-Event-ID` and the server's `retry`, DELETE to end the
  * session, and OAuth through an SDK 1.x auth provider (one retry after a 401, step-up on a 403
- * `insufficient_scope`). Messages are checked with core's quick check. A failed send or DELETE is
+ * `insufficient_scope`). Messages are checked with core's quick check. A request of the server's
+ * that comes on a POST's response stream is delivered with the id of the request that POST carried
+ * (`extra.relatedRequestId`, core's MCPIncomingMessageExtra): the one link MCP has from a server's
+ * question to the call it is about. A failed send or DELETE is
  * thrown, a failure in the background (an event stream) reported through `onerror`, both
  * unclassified: HttpTransport classifies them.
  */
 export class StreamableHttpClient implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo & MCPIncomingMessageExtra) => void;
 
   private readonly url: URL;
   private readonly configHeaders: Readonly<Record<string, string>>;
@@ -120,9 +128,12 @@ export class StreamableHttpClient implements Transport {
     if (options?.resumptionToken !== undefined) {
       const replayMessageId =
         !Array.isArray(message) && "method" in message && "id" in message ? message.id : undefined;
-      this.openStream({ reconnectable: true, resumptionToken: options.resumptionToken, replayMessageId }).catch(
-        (error: unknown) => this.report(error),
-      );
+      this.openStream({
+        reconnectable: true,
+        resumptionToken: options.resumptionToken,
+        replayMessageId,
+        relatedRequestId: replayMessageId,
+      }).catch((error: unknown) => this.report(error));
       return Promise.resolve();
     }
     // Not async: the POST's own promise is the send's, with no wrapper and its turns per message.
@@ -181,7 +192,7 @@ export class StreamableHttpClient implements Transport {
     }
     const mediaType = mediaTypeOf(response.headers.get("content-type"));
     if (mediaType === "text/event-stream") {
-      this.readStream(response, { reconnectable: false, onresumptiontoken });
+      this.readStream(response, { reconnectable: false, onresumptiontoken, relatedRequestId: soleRequestId(message) });
     } else if (mediaType === "application/json") {
       await this.deliverJson(await response.text());
     } else {
@@ -293,7 +304,7 @@ export class StreamableHttpClient implements Transport {
           options.onresumptiontoken?.(event.id);
         }
         if (event.data === "" || (event.type !== undefined && event.type !== "message")) continue;
-        if (await this.deliverEvent(event.data, options.replayMessageId)) progress.answered = true;
+        if (await this.deliverEvent(event.data, options)) progress.answered = true;
       }
     };
     try {
@@ -315,8 +326,8 @@ export class StreamableHttpClient implements Transport {
     }
   }
 
-  /** Delivers one event's message; true when it was a response. */
-  private async deliverEvent(data: string, replayMessageId: RequestId | undefined): Promise<boolean> {
+  /** Delivers one event's message (a request with the request it belongs to); true when it was a response. */
+  private async deliverEvent(data: string, stream: StreamOptions): Promise<boolean> {
     let checked;
     try {
       const pending = this.checkMessage(JSON.parse(data));
@@ -331,9 +342,12 @@ export class StreamableHttpClient implements Transport {
     }
     const message = checked.data;
     const isResponse = "id" in message && ("result" in message || "error" in message);
+    const { replayMessageId, relatedRequestId } = stream;
     if (isResponse && replayMessageId !== undefined) (message as { id: RequestId }).id = replayMessageId;
     markResult(message);
-    this.onmessage?.(message);
+    if (relatedRequestId !== undefined && "method" in message && "id" in message)
+      this.onmessage?.(message, { relatedRequestId });
+    else this.onmessage?.(message);
     return isResponse;
   }
 
@@ -419,6 +433,13 @@ function isInitializedNotification(message: JSONRPCMessage | JSONRPCMessage[]): 
     message.method === "notifications/initialized" &&
     !("id" in message)
   );
+}
+
+/** The id of the message's request when it is the only one (a batch of several links its stream to none). */
+function soleRequestId(message: JSONRPCMessage | JSONRPCMessage[]): RequestId | undefined {
+  if (!Array.isArray(message)) return "method" in message && "id" in message ? message.id : undefined;
+  const requests = message.filter((each) => "method" in each && "id" in each);
+  return requests.length === 1 ? (requests[0] as { id: RequestId }).id : undefined;
 }
 
 function hasRequest(message: JSONRPCMessage | JSONRPCMessage[]): boolean {

@@ -111,6 +111,40 @@ describe("the streamable HTTP client transport on the wire", () => {
     expect(errors).toEqual([]);
   });
 
+  it("delivers a server's request on a POST's stream with the id of the request that POST carried (kept when the stream is resumed), and one on the standalone stream with none", async () => {
+    const elicit =
+      '{"jsonrpc":"2.0","id":"s1","method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{}}}}';
+    const { transport, heard } = await connect((request) => {
+      if (request.method === "GET" && request.headers["last-event-id"] === undefined)
+        return sse(['data: {"jsonrpc":"2.0","id":"g1","method":"roots/list"}\n\n'], { keepOpen: true });
+      if (request.method === "GET")
+        return sse([
+          `id: r2\ndata: ${elicit.replace('"s1"', '"s3"')}\n\n`,
+          'data: {"jsonrpc":"2.0","id":8,"result":{}}\n\n',
+        ]);
+      if (idOf(request) === undefined) return { kind: "status", status: 202 };
+      if (idOf(request) === 4) return sse([`id: r1\ndata: ${elicit.replace('"s1"', '"s2"')}\n\n`], { dropAfter: true });
+      return sse([`data: ${elicit}\n\n`, `data: {"jsonrpc":"2.0","id":${String(idOf(request))},"result":{}}\n\n`]);
+    });
+    const extras = new Map<unknown, unknown>();
+    transport.onmessage = (message, extra) => {
+      heard.push(message);
+      if ("method" in message && "id" in message) extras.set(message.id, extra);
+    };
+    await transport.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "ask", arguments: {} } });
+    await waitFor(() => extras.has("s1"));
+    expect(extras.get("s1")).toEqual({ relatedRequestId: 3 });
+    // The standalone GET stream (opened after initialized) belongs to no request of ours.
+    await transport.send(initialized);
+    await waitFor(() => extras.has("g1"));
+    expect(extras.get("g1")).toBeUndefined();
+    // A POST's stream that broke before its answer keeps its request when it is resumed.
+    await transport.send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "ask", arguments: {} } });
+    await waitFor(() => extras.has("s3"));
+    expect(extras.get("s2")).toEqual({ relatedRequestId: 4 });
+    expect(extras.get("s3")).toEqual({ relatedRequestId: 4 });
+  });
+
   it("resumes a POST's stream that broke before its response with Last-Event-ID, after the server's retry", async () => {
     const { transport, server, heard, errors } = await connect((request) => {
       if (request.method === "POST")

@@ -8,6 +8,7 @@ import type { Logger } from "../types.js";
 import { checkElicitationAnswer, toElicitationRequest } from "./elicitation.js";
 import { callHostHandler } from "./host-handler.js";
 import { ClientTasks } from "./client-tasks.js";
+import { relatedCallOf } from "./related-call.js";
 import { checkRoots } from "./roots.js";
 import type { ElicitationHandler, MCPRoot, MCPSamplingRequest, RootsListHandler, SamplingHandler } from "./types.js";
 
@@ -90,6 +91,7 @@ export class ClientFeatures {
           serverName,
           timeoutMs: this.#timeoutMs,
           serverSignal: extra.signal,
+          relatedCall: relatedCallOf(extra),
           logger,
           run: async (context) =>
             checkElicitationAnswer(elicitation, await onElicitation(elicitation, context), validator),
@@ -103,6 +105,7 @@ export class ClientFeatures {
           serverName,
           timeoutMs: this.#timeoutMs,
           serverSignal: extra.signal,
+          relatedCall: relatedCallOf(extra),
           logger,
           run: (context) => onSampling(Object.freeze({ ...(params as unknown as MCPSamplingRequest) }), context),
         });
@@ -119,6 +122,7 @@ export class ClientFeatures {
                 serverName,
                 timeoutMs: this.#timeoutMs,
                 serverSignal: extra.signal,
+                relatedCall: relatedCallOf(extra),
                 logger,
                 run: async (context) => {
                   const roots = await onRootsList({ ...context, roots: this.roots });
@@ -167,7 +171,8 @@ function addTaskHandlers(handlers: Record<string, MCPEngineRequestHandler>, task
       const requested = params.task as { ttl?: number } | undefined;
       if (requested === undefined) return answer(params, extra);
       const { task: _task, ...request } = params;
-      return tasks.create((signal) => Promise.resolve(answer(request, { signal })), requested.ttl);
+      // The task's signal replaces the server request's (answered at once); the call it belongs to stays.
+      return tasks.create((signal) => Promise.resolve(answer(request, { ...extra, signal })), requested.ttl);
     };
   }
   handlers["tasks/get"] = (params) => tasks.get(params.taskId);

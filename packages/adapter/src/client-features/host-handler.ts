@@ -1,4 +1,4 @@
-import { MCPProtocolError } from "@mcp-tool-adapter/core";
+import { MCPProtocolError, type MCPRelatedCall } from "@mcp-tool-adapter/core";
 import { describeCause } from "../errors.js";
 import { isSdkMcpError, RpcCode } from "../rpc-error.js";
 import type { Logger } from "../types.js";
@@ -11,6 +11,8 @@ export interface HostHandlerCall<T> {
   readonly timeoutMs: number;
   /** Fires when the server cancels its request (or the connection closes). */
   readonly serverSignal: AbortSignal;
+  /** The tool call the request belongs to, when the transport linked them. */
+  readonly relatedCall: MCPRelatedCall | undefined;
   readonly logger: Logger | undefined;
   run(context: ClientRequestContext): T | Promise<T>;
 }
@@ -39,7 +41,12 @@ export async function callHostHandler<T>(call: HostHandlerCall<T>): Promise<T> {
     }, call.timeoutMs);
   });
   try {
-    const answer = Promise.resolve().then(() => call.run({ serverName: call.serverName, signal: controller.signal }));
+    const { serverName, relatedCall } = call;
+    const context: ClientRequestContext =
+      relatedCall === undefined
+        ? { serverName, signal: controller.signal }
+        : { serverName, signal: controller.signal, relatedCall };
+    const answer = Promise.resolve().then(() => call.run(context));
     return await Promise.race([answer, timedOut]);
   } catch (error) {
     if (isSdkMcpError(error) || MCPProtocolError.isInstance(error)) {

@@ -1,8 +1,12 @@
 import type { MCPClientRequestContext, MCPSamplingHandler } from "@mcp-tool-adapter/core";
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 
-/** What a host handler gets besides the request: which server asks, and a signal that fires on timeout or when the server cancels. */
+/**
+ * What a host handler gets besides the request: which server asks, a signal that fires on timeout
+ * or when the server cancels, and the tool call it belongs to when the wire says so (`relatedCall`).
+ */
 export type ClientRequestContext = MCPClientRequestContext;
+export type { MCPRelatedCall } from "@mcp-tool-adapter/core";
 
 /** A server asks the user for structured input (`requestedSchema`: a flat object of primitive fields). */
 export interface MCPFormElicitation {

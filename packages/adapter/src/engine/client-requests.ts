@@ -1,4 +1,4 @@
-import { MCPProtocolError, type MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
+import { MCPProtocolError, type MCPEngineRequestContext, type MCPEngineRequestHandler } from "@mcp-tool-adapter/core";
 import { isAnsweredRequest, MCP_ANSWERED_REQUESTS } from "@mcp-tool-adapter/core/protocol";
 import { RpcCode } from "../rpc-error.js";
 import type * as ChecksModule from "./client-request-checks.js";
@@ -19,7 +19,7 @@ function loadChecks(): Promise<Checks> {
   return checks;
 }
 
-type Answer = (request: IncomingRequest, signal: AbortSignal) => Promise<unknown>;
+type Answer = (request: IncomingRequest, context: MCPEngineRequestContext) => Promise<unknown>;
 
 /**
  * The answer to each server-to-client method this connection handles: `ping`, and each of the
@@ -37,12 +37,12 @@ export function clientRequestAnswers(
     if (capabilities[capability] === undefined) {
       throw new Error(`Client does not support ${capability} capability (required for ${method})`);
     }
-    answers.set(method, async (request, signal) => {
+    answers.set(method, async (request, context) => {
       const { checkedParams, checkedAnswer } = await loadChecks();
       const params = checkedParams(method, request);
       if (method === "elicitation/create") params.mode ??= "form";
       checkBeforeHandling(method, params, capabilities);
-      const result: unknown = await handler(params, { signal });
+      const result: unknown = await handler(params, context);
       return checkedAnswer(method, params, result);
     });
   }

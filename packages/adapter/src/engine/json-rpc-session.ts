@@ -1,12 +1,14 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import {
   MCPProtocolError,
   SENT_AT_ONCE,
   type MCPEngineListeners,
   type MCPEngineMessage,
   type MCPEngineRequestOptions,
+  type MCPEngineRequestContext,
   type MCPEngineRequestHandler,
+  type MCPIncomingMessageExtra,
   type MCPProgress,
 } from "@mcp-tool-adapter/core";
 import { wrapBareResult } from "../legacy-result-transport.js";
@@ -41,7 +43,7 @@ export class JsonRpcSession implements PendingRequestOwner {
   readonly #listeners: MCPEngineListeners;
   readonly #onError: ((error: Error) => void) | undefined;
   readonly #capabilities: Readonly<Record<string, unknown>>;
-  readonly #answers: Map<string, (request: IncomingRequest, signal: AbortSignal) => Promise<unknown>>;
+  readonly #answers: Map<string, (request: IncomingRequest, context: MCPEngineRequestContext) => Promise<unknown>>;
   readonly #pending = new Map<number, PendingRequest>();
   readonly #deadlines = new DeadlineTimer((now) => this.#expireDue(now));
   /** Progress listeners of requests answered with a task: the task's progress keeps its token. */
@@ -72,8 +74,8 @@ export class JsonRpcSession implements PendingRequestOwner {
 
   async start(): Promise<void> {
     const transport = this.#transport;
-    transport.onmessage = (message: JSONRPCMessage) => {
-      this.#receive(message);
+    transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo & MCPIncomingMessageExtra) => {
+      this.#receive(message, extra);
     };
     transport.onerror = (error: Error) => {
       this.#error(error);
@@ -168,7 +170,7 @@ export class JsonRpcSession implements PendingRequestOwner {
     pending.rejectCancelled(reason);
   }
 
-  #receive(raw: JSONRPCMessage): void {
+  #receive(raw: JSONRPCMessage, extra: MCPIncomingMessageExtra | undefined): void {
     const message = classifyMessage(wrapBareResult(raw));
     if (message === undefined) {
       this.#error(new Error(`Unknown message type: ${JSON.stringify(raw)}`));
@@ -180,7 +182,7 @@ export class JsonRpcSession implements PendingRequestOwner {
         this.#response(message);
         return;
       case "request":
-        this.#serverRequest(message);
+        this.#serverRequest(message, extra?.relatedRequestId);
         return;
       case "notification":
         this.#notification(message);
@@ -270,7 +272,8 @@ export class JsonRpcSession implements PendingRequestOwner {
     onprogress(progress as unknown as MCPProgress);
   }
 
-  #serverRequest(request: IncomingRequest): void {
+  /** Answers a server's request; `relatedRequestId` is ours that the transport says it belongs to. */
+  #serverRequest(request: IncomingRequest, relatedRequestId: string | number | undefined): void {
     const answer = this.#answers.get(request.method);
     const transport = this.#transport;
     if (answer === undefined) {
@@ -286,7 +289,13 @@ export class JsonRpcSession implements PendingRequestOwner {
     }
     const controller = new AbortController();
     this.#answering.set(request.id, controller);
-    answer(request, controller.signal)
+    // Our ids are numbers; the request it belongs to is known only while it is in flight.
+    const related = relatedRequestId === undefined ? undefined : this.#pending.get(Number(relatedRequestId));
+    const context: MCPEngineRequestContext =
+      related?.tag === undefined
+        ? { signal: controller.signal }
+        : { signal: controller.signal, relatedTag: related.tag };
+    answer(request, context)
       .then(
         (result) =>
           controller.signal.aborted

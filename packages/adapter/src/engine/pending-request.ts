@@ -25,6 +25,8 @@ export interface PendingRequestOwner {
 export class PendingRequest {
   readonly id: number;
   readonly onprogress: ((progress: MCPProgress) => void) | undefined;
+  /** The host's mark for this request (MCPEngineRequestOptions.tag), handed to the server's requests that belong to it. */
+  readonly tag: unknown;
   /** Settled through resolve() and reject(). */
   readonly promise: Promise<unknown>;
   #resolve!: (value: unknown) => void;
@@ -46,6 +48,7 @@ export class PendingRequest {
       this.#reject = reject;
     });
     this.onprogress = options?.onprogress;
+    this.tag = options?.tag;
     this.#timeoutMs = timeoutOf(options?.timeout);
     this.#resetOnProgress = options?.resetTimeoutOnProgress ?? false;
     this.#maxTotalMs = options?.maxTotalTimeout;

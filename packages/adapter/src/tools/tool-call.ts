@@ -9,6 +9,7 @@ import {
   reasonSuffix,
   type CallOutcomeContext,
 } from "../call-outcome.js";
+import type { RelatedCallTag } from "../client-features/related-call.js";
 import type { ServerConnection } from "../connection/connection.js";
 import { saysToolUnknown } from "../cache/unknown-tool.js";
 import { describeCause } from "../errors.js";
@@ -47,9 +48,10 @@ export interface ToolCallContext {
 
 /**
  * One tool call as it goes through the pipeline. Made once per call (once per attempt under
- * recovery); every step reads it instead of a list of positional parameters.
+ * recovery); every step reads it instead of a list of positional parameters. It is also the tag of
+ * the call's request, which a server's request linked to the call comes back with (RelatedCallTag).
  */
-interface ToolCall {
+interface ToolCall extends RelatedCallTag {
   readonly name: string;
   /** As the caller gave them; an interceptor's rewrite travels beside the record, not in it. */
   readonly args: Record<string, unknown>;
@@ -311,7 +313,7 @@ export class ToolCalls {
       );
     }
     const timeoutMs = this.#timeoutOf(options);
-    const requestOptions: RequestOptions = { timeout: timeoutMs };
+    const requestOptions: RequestOptions = { timeout: timeoutMs, tag: call };
     const { inputRequired } = options;
     if (inputRequired !== undefined) requestOptions.allowInputRequired = true;
     if (options.resetTimeoutOnProgress === true) {

@@ -1,0 +1,156 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { everythingStdioServer, startEverythingHttp, type EverythingHttpServer } from "@mcp-tool-adapter/test-servers";
+import { serveOverHttp, type ServedOverHttp } from "./fixtures.js";
+
+// One gateway, shared upstream connections (no upstreamPerClient), in front of server-everything
+// twice: "web" over streamable HTTP and "local" over stdio. Over streamable HTTP the upstream sends
+// the elicitation or sampling request of a call on that call's response stream, so the gateway
+// knows whose call asked however many clients have calls running there: two SDK clients asking at
+// once each get only their own question. Over stdio nothing links the request to the call, and
+// while another client's call runs there it is still refused rather than guessed.
+let upstream: EverythingHttpServer | undefined;
+let served: ServedOverHttp | undefined;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  upstream = await startEverythingHttp({ mode: "streamableHttp" });
+  served = await serveOverHttp({
+    servers: {
+      web: { transport: "streamable-http", url: upstream.url },
+      local: { transport: "stdio", ...everythingStdioServer() },
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await served?.close();
+  await upstream?.stop();
+}, 60_000);
+
+afterEach(async () => {
+  await Promise.all(
+    clients.splice(0).map(async (client) => {
+      await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
+      await client.close().catch(() => undefined);
+    }),
+  );
+});
+
+/** Clients that wait, once asked, until `expected` clients were asked (at most 15 s): their questions are then open at once. */
+class Meeting {
+  readonly #asked = new Set<string>();
+  readonly #waiting: (() => void)[] = [];
+  constructor(readonly expected: number) {}
+
+  async arrive(name: string): Promise<void> {
+    this.#asked.add(name);
+    if (this.#asked.size >= this.expected) for (const release of this.#waiting.splice(0)) release();
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve) && setTimeout(resolve, 15_000).unref());
+  }
+}
+
+interface TestClient {
+  readonly client: Client;
+  /** What this client's user was asked (elicitation messages) and its model was given (sampling prompts). */
+  readonly asked: string[];
+  readonly sampled: string[];
+}
+
+async function connect(name: string, meeting?: Meeting): Promise<TestClient> {
+  const client = new Client({ name, version: "1" }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
+  const asked: string[] = [];
+  const sampled: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params.message);
+    await meeting?.arrive(name);
+    const content = { name, check: true, email: `${name}@example.com`, integer: 1, number: 1, enums: "option1" };
+    return { action: "accept", content };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    for (const message of request.params.messages) {
+      const content = message.content as { type: string; text?: string };
+      if (content.type === "text" && content.text !== undefined) sampled.push(content.text);
+    }
+    await meeting?.arrive(name);
+    return { role: "assistant", content: { type: "text", text: `${name}'s model answers` }, model: `${name}-model` };
+  });
+  if (served === undefined) throw new Error("the gateway starts in beforeAll");
+  await client.connect(new StreamableHTTPClientTransport(new URL(served.http.url)));
+  clients.push(client);
+  return { client, asked, sampled };
+}
+
+function textOf(result: Record<string, unknown>): string {
+  return JSON.stringify(result.content);
+}
+
+describe("an HTTP upstream's requests go to the client whose call asked", () => {
+  it("asks each of two clients calling at once only its own elicitation, and each call gets its own answer", async () => {
+    const meeting = new Meeting(2);
+    const ada = await connect("ada", meeting);
+    const grace = await connect("grace", meeting);
+    const [first, second] = await Promise.all([
+      ada.client.callTool({ name: "web__trigger-elicitation-request", arguments: {} }),
+      grace.client.callTool({ name: "web__trigger-elicitation-request", arguments: {} }),
+    ]);
+    expect(first.isError, textOf(first)).not.toBe(true);
+    expect(second.isError, textOf(second)).not.toBe(true);
+    expect(textOf(first)).toContain("ada@example.com");
+    expect(textOf(first)).not.toContain("grace@example.com");
+    expect(textOf(second)).toContain("grace@example.com");
+    expect(textOf(second)).not.toContain("ada@example.com");
+    expect(ada.asked).toHaveLength(1);
+    expect(grace.asked).toHaveLength(1);
+  }, 90_000);
+
+  it("gives each of two clients sampling at once only its own prompt, and each call its own model's answer", async () => {
+    const meeting = new Meeting(2);
+    const ada = await connect("ada", meeting);
+    const grace = await connect("grace", meeting);
+    const [first, second] = await Promise.all([
+      ada.client.callTool({ name: "web__trigger-sampling-request", arguments: { prompt: "ada asks", maxTokens: 5 } }),
+      grace.client.callTool({
+        name: "web__trigger-sampling-request",
+        arguments: { prompt: "grace asks", maxTokens: 5 },
+      }),
+    ]);
+    expect(first.isError, textOf(first)).not.toBe(true);
+    expect(second.isError, textOf(second)).not.toBe(true);
+    expect(textOf(first)).toContain("ada's model answers");
+    expect(textOf(second)).toContain("grace's model answers");
+    expect(ada.sampled).toEqual([expect.stringContaining("ada asks")]);
+    expect(grace.sampled).toEqual([expect.stringContaining("grace asks")]);
+  }, 90_000);
+
+  it("answers a question over HTTP while another client's call runs there, and still refuses it over stdio", async () => {
+    const ada = await connect("ada");
+    const grace = await connect("grace");
+    for (const server of ["web", "local"] as const) {
+      let markRunning!: () => void;
+      const started = new Promise<void>((resolve) => (markRunning = resolve));
+      const long = ada.client.callTool(
+        { name: `${server}__trigger-long-running-operation`, arguments: { duration: 3, steps: 3 } },
+        undefined,
+        { onprogress: () => markRunning(), timeout: 60_000 },
+      );
+      await started;
+      const asked = await grace.client.callTool({ name: `${server}__trigger-elicitation-request`, arguments: {} });
+      if (server === "web") {
+        expect(asked.isError, textOf(asked)).not.toBe(true);
+        expect(textOf(asked)).toContain("grace@example.com");
+      } else {
+        expect(asked.isError).toBe(true);
+        expect(textOf(asked)).toMatch(
+          /calls of 2 downstream clients are running on it at once.*cannot tell whose call asked/,
+        );
+      }
+      expect((await long).isError).not.toBe(true);
+    }
+    // Grace was asked once (over HTTP), ada never.
+    expect(grace.asked).toHaveLength(1);
+    expect(ada.asked).toEqual([]);
+  }, 120_000);
+});
