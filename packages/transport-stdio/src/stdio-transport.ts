@@ -179,7 +179,7 @@ export class StdioTransport implements Transport {
     this.#onStderr = options.onStderr;
     this.#stderrTail = new StderrTail(options.stderrBufferBytes ?? DEFAULT_STDERR_BUFFER_BYTES);
     this.#reader = new LineReader(this.#maxMessageBytes, {
-      onLine: (line) => this.#handleLine(line),
+      onLine: this.#handleLine,
       onOversizedStart: (bytes) => this.#reportOversized(bytes),
       onOversizedEnd: (line) => this.#answerOversized(line),
     });
@@ -608,7 +608,8 @@ export class StdioTransport implements Transport {
     this.onclose?.();
   }
 
-  #handleLine(line: string): void {
+  /** The line reader's onLine itself (an arrow: no wrapper call between them on every line). */
+  readonly #handleLine = (line: string): void => {
     this.#linesRead += 1;
     if (this.#held !== undefined) {
       this.#held.push(() => {
@@ -644,7 +645,7 @@ export class StdioTransport implements Transport {
       return;
     }
     this.#accept(result, line);
-  }
+  };
 
   /**
    * Holds every line, oversized answer and the close until `check` settles, then handles its
@@ -678,7 +679,12 @@ export class StdioTransport implements Transport {
   #deliverParsed(message: JSONRPCMessage): void {
     // Parsed from our own read just now: a reader that keeps the result may freeze it in place.
     markParsedFromWire((message as { result?: unknown }).result);
-    this.#deliver(message);
+    // #deliver's body, written out: this runs for every message.
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.#reportError(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   #deliver(message: JSONRPCMessage): void {

@@ -9,11 +9,13 @@ import {
   type MCPEngineRequestHandler,
   type MCPProgress,
 } from "@mcp-tool-adapter/core";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import { wrapBareResult } from "../legacy-result-transport.js";
 import { RpcCode } from "../rpc-error.js";
 import { clientRequestAnswers, errorReply } from "./client-requests.js";
 import {
   classifyMessage,
+  onlyResultKeys,
   type IncomingError,
   type IncomingNotification,
   type IncomingRequest,
@@ -72,9 +74,7 @@ export class JsonRpcSession implements PendingRequestOwner {
 
   async start(): Promise<void> {
     const transport = this.#transport;
-    transport.onmessage = (message: JSONRPCMessage) => {
-      this.#receive(message);
-    };
+    transport.onmessage = this.#receive;
     transport.onerror = (error: Error) => {
       this.#error(error);
     };
@@ -168,7 +168,26 @@ export class JsonRpcSession implements PendingRequestOwner {
     pending.rejectCancelled(reason);
   }
 
-  #receive(raw: JSONRPCMessage): void {
+  /** The transport's onmessage itself (an arrow, so no wrapper call sits between them on every message). */
+  readonly #receive = (raw: JSONRPCMessage): void => {
+    // The usual message, the result of a request in flight, settled without the classification's
+    // record and the bare-result wrapper (both leave such a message as it is). A message the quick
+    // look does not pass (an error, a request, a bare result, anything malformed) takes the full path.
+    const id = (raw as { id?: unknown }).id;
+    const result = (raw as { result?: unknown }).result;
+    if (
+      typeof id === "number" &&
+      isRecord(result) &&
+      (raw as { jsonrpc?: unknown }).jsonrpc === "2.0" &&
+      Number.isInteger(id) &&
+      onlyResultKeys(raw)
+    ) {
+      const pending = this.#pending.get(id);
+      if (pending !== undefined) {
+        this.#resolve(pending, result);
+        return;
+      }
+    }
     const message = classifyMessage(wrapBareResult(raw));
     if (message === undefined) {
       this.#error(new Error(`Unknown message type: ${JSON.stringify(raw)}`));
@@ -185,7 +204,7 @@ export class JsonRpcSession implements PendingRequestOwner {
       case "notification":
         this.#notification(message);
     }
-  }
+  };
 
   #response(message: IncomingResult | IncomingError): void {
     const id = Number(message.id);
@@ -195,13 +214,20 @@ export class JsonRpcSession implements PendingRequestOwner {
       this.#error(new Error(`Received a response for an unknown message ID: ${JSON.stringify(message)}`));
       return;
     }
-    this.#forget(id);
     if (message.kind === "error") {
+      this.#forget(id);
       const { code, message: text, data } = message.error;
       pending.reject(new MCPProtocolError(code, text, data === undefined ? {} : { data }));
       return;
     }
-    const { result } = message;
+    this.#resolve(pending, message.result);
+  }
+
+  /** A request's result arrived: forget the request, resolve it (a task's progress keeps its listener). */
+  #resolve(pending: PendingRequest, result: Record<string, unknown>): void {
+    const { id } = pending;
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#deadlines.idle();
     if (pending.onprogress !== undefined && isTaskCreated(result)) this.#taskProgress.set(id, pending.onprogress);
     pending.resolve(result);
   }

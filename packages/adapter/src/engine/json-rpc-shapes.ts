@@ -53,6 +53,18 @@ const ERROR_KEYS = ["jsonrpc", "id", "error"] as const;
 const REQUEST_KEYS = ["jsonrpc", "id", "method", "params"] as const;
 const NOTIFICATION_KEYS = ["jsonrpc", "method", "params"] as const;
 
+/**
+ * onlyKeys(message, RESULT_KEYS) for a message that is not an array, with the keys compared in
+ * place: this runs on every response.
+ */
+export function onlyResultKeys(message: object): boolean {
+  if (Array.isArray(message)) return false;
+  for (const key in message) {
+    if (key !== "jsonrpc" && key !== "id" && key !== "result") return false;
+  }
+  return true;
+}
+
 function isErrorObject(value: unknown): value is IncomingError["error"] {
   return isRecord(value) && Number.isInteger(value.code) && typeof value.message === "string";
 }

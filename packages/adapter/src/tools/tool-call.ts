@@ -310,7 +310,7 @@ export class ToolCalls {
         ),
       );
     }
-    const timeoutMs = this.#timeoutOf(options);
+    const timeoutMs = options.timeoutMs === undefined ? this.#defaultTimeoutMs : this.#timeoutOf(options);
     const requestOptions: RequestOptions = { timeout: timeoutMs };
     const { inputRequired } = options;
     if (inputRequired !== undefined) requestOptions.allowInputRequired = true;
@@ -351,7 +351,11 @@ export class ToolCalls {
       },
     };
     try {
-      const params = withInputRetry(this.#params(name, args, intercepted?.meta, call.traced), inputRequired);
+      // The usual call (no interceptor, no trace context, no input retry): its params made here.
+      const params =
+        intercepted === undefined && call.traced === undefined && inputRequired === undefined
+          ? { name, arguments: args }
+          : withInputRetry(this.#params(name, args, intercepted?.meta, call.traced), inputRequired);
       return entry.requiresTask
         ? this.#asTask(session, params, requestOptions, signal).then(settle.answered, settle.failed)
         : session.requestThen({ method: "tools/call", params }, requestOptions, signal, settle);
