@@ -155,14 +155,19 @@ export class ToolCalls {
   /** The call, sent again after a recovery when recovery is on and the call is safe to repeat. */
   #recovering(call: ToolCall): Promise<MCPToolResult> {
     const policy = this.#recoveryPolicy;
+    if (policy !== undefined) return this.#withRecovery(call, policy);
+    // The usual call, last (see JsonRpcSession's #receive on V8's tier-up): the tools of the live
+    // session are known. (A session still open is the live one: the connection layer closes a
+    // session as it replaces or drops it.)
+    const listed = this.#context.tools.listed;
+    return listed?.session.state === "open"
+      ? this.#in(listed.catalog, listed.session, call)
+      : this.#on(this.#context.connection.require(`invoke tool "${call.name}"`), call);
+  }
+
+  /** Recovery on: the call waits for a session and is sent again when safe to repeat. */
+  #withRecovery(call: ToolCall, policy: RecoveryPolicy): Promise<MCPToolResult> {
     const { connection } = this.#context;
-    if (policy === undefined) {
-      // The usual call: the tools of the live session are known. (A session still open is the live
-      // one: the connection layer closes a session as it replaces or drops it.)
-      const listed = this.#context.tools.listed;
-      if (listed?.session.state === "open") return this.#in(listed.catalog, listed.session, call);
-      return this.#on(connection.require(`invoke tool "${call.name}"`), call);
-    }
     const action = `invoke tool "${call.name}"`;
     return invokeWithRecovery({
       name: call.name,
