@@ -235,8 +235,7 @@ export class JsonRpcSession implements PendingRequestOwner {
   /** A request's result arrived: forget the request, resolve it (a task's progress keeps its listener). */
   #resolve(pending: PendingRequest, result: Record<string, unknown>): void {
     const { id } = pending;
-    this.#pending.delete(id);
-    if (this.#pending.size === 0) this.#deadlines.idle();
+    this.#forget(id);
     if (pending.onprogress !== undefined && isTaskCreated(result)) this.#taskProgress.set(id, pending.onprogress);
     pending.resolve(result);
   }
