@@ -1,3 +1,4 @@
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import type { MCPToolResultData } from "./types.js";
 
 /**
@@ -6,6 +7,17 @@ import type { MCPToolResultData } from "./types.js";
  * `toolResult` shape are wrapped; anything else becomes text content so nothing is lost.
  */
 export function normalizeCallResult(raw: unknown): MCPToolResultData {
+  // The current shape, untouched, returns last: V8 tiers a function up after a number of calls
+  // scaled by the share of its bytecode each call runs up to its return.
+  const record = isRecord(raw) ? raw : undefined;
+  const content = record?.content;
+  if (record === undefined || !Array.isArray(content) || (content.length === 0 && "toolResult" in record))
+    return normalizeOtherResult(raw);
+  return record as MCPToolResultData;
+}
+
+/** normalizeCallResult for every shape (the current one included). */
+function normalizeOtherResult(raw: unknown): MCPToolResultData {
   if (Array.isArray(raw)) return { content: raw as unknown[] };
   if (typeof raw !== "object" || raw === null) {
     return { content: raw === null || raw === undefined ? [] : [{ type: "text", text: textOf(raw) }] };

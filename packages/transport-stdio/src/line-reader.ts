@@ -1,4 +1,5 @@
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 /** How much of an oversized line's start and end is kept, to recover the id of a dropped response. */
 const EDGE_BYTES = 256;
 
@@ -47,7 +48,9 @@ export class LineReader {
         this.#oversized === undefined &&
         newline - start <= this.#maxLineBytes
       ) {
-        this.#emit(chunk.toString("utf8", start, newline));
+        // A CRLF line loses its CR (as #emit does), here without the call.
+        const end = newline > start && chunk[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
+        this.#handlers.onLine(chunk.toString("utf8", start, end));
         start = newline + 1;
         continue;
       }

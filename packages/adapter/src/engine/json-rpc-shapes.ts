@@ -48,10 +48,21 @@ function onlyKeys(message: Fields, allowed: readonly string[]): boolean {
   return true;
 }
 
-const RESULT_KEYS = ["jsonrpc", "id", "result"] as const;
 const ERROR_KEYS = ["jsonrpc", "id", "error"] as const;
 const REQUEST_KEYS = ["jsonrpc", "id", "method", "params"] as const;
 const NOTIFICATION_KEYS = ["jsonrpc", "method", "params"] as const;
+
+/**
+ * True when a result message (not an array) has no key besides `jsonrpc`, `id` and `result`; the
+ * keys are compared in place, since this runs on every response.
+ */
+export function onlyResultKeys(message: object): boolean {
+  if (Array.isArray(message)) return false;
+  for (const key in message) {
+    if (key !== "jsonrpc" && key !== "id" && key !== "result") return false;
+  }
+  return true;
+}
 
 function isErrorObject(value: unknown): value is IncomingError["error"] {
   return isRecord(value) && Number.isInteger(value.code) && typeof value.message === "string";
@@ -63,7 +74,7 @@ export function classifyMessage(message: unknown): IncomingMessage | undefined {
   const { id, method, params } = message;
   if ("result" in message) {
     const { result } = message;
-    if (!isRequestId(id) || !isRecord(result) || !onlyKeys(message, RESULT_KEYS)) return undefined;
+    if (!isRequestId(id) || !isRecord(result) || !onlyResultKeys(message)) return undefined;
     return { kind: "result", id, result };
   }
   if ("error" in message) {

@@ -99,7 +99,8 @@ export class PendingRequest {
   }
 
   resolve(result: unknown): void {
-    this.#stop();
+    // #stop() written out: this runs for every answer.
+    if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
     this.#resolve(result);
   }
 

@@ -157,14 +157,19 @@ export class ToolCalls {
   /** The call, sent again after a recovery when recovery is on and the call is safe to repeat. */
   #recovering(call: ToolCall): Promise<MCPToolResult> {
     const policy = this.#recoveryPolicy;
+    if (policy !== undefined) return this.#withRecovery(call, policy);
+    // The usual call, last (see JsonRpcSession's #receive on V8's tier-up): the tools of the live
+    // session are known. (A session still open is the live one: the connection layer closes a
+    // session as it replaces or drops it.)
+    const listed = this.#context.tools.listed;
+    return listed?.session.state === "open"
+      ? this.#in(listed.catalog, listed.session, call)
+      : this.#on(this.#context.connection.require(`invoke tool "${call.name}"`), call);
+  }
+
+  /** Recovery on: the call waits for a session and is sent again when safe to repeat. */
+  #withRecovery(call: ToolCall, policy: RecoveryPolicy): Promise<MCPToolResult> {
     const { connection } = this.#context;
-    if (policy === undefined) {
-      // The usual call: the tools of the live session are known. (A session still open is the live
-      // one: the connection layer closes a session as it replaces or drops it.)
-      const listed = this.#context.tools.listed;
-      if (listed?.session.state === "open") return this.#in(listed.catalog, listed.session, call);
-      return this.#on(connection.require(`invoke tool "${call.name}"`), call);
-    }
     const action = `invoke tool "${call.name}"`;
     return invokeWithRecovery({
       name: call.name,
@@ -312,7 +317,7 @@ export class ToolCalls {
         ),
       );
     }
-    const timeoutMs = this.#timeoutOf(options);
+    const timeoutMs = options.timeoutMs === undefined ? this.#defaultTimeoutMs : this.#timeoutOf(options);
     const requestOptions: RequestOptions = { timeout: timeoutMs, tag: call };
     const { inputRequired } = options;
     if (inputRequired !== undefined) requestOptions.allowInputRequired = true;
@@ -353,7 +358,11 @@ export class ToolCalls {
       },
     };
     try {
-      const params = withInputRetry(this.#params(name, args, intercepted?.meta, call.traced), inputRequired);
+      // The usual call (no interceptor, no trace context, no input retry): its params made here.
+      const params =
+        intercepted === undefined && call.traced === undefined && inputRequired === undefined
+          ? { name, arguments: args }
+          : withInputRetry(this.#params(name, args, intercepted?.meta, call.traced), inputRequired);
       return entry.requiresTask
         ? this.#asTask(session, params, requestOptions, signal).then(settle.answered, settle.failed)
         : session.requestThen({ method: "tools/call", params }, requestOptions, signal, settle);
