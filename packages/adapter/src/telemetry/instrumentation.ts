@@ -11,7 +11,7 @@ import {
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
   METRIC_MCP_CLIENT_OPERATION_DURATION,
-  OPERATION_DURATION_BUCKETS,
+  MCP_DURATION_BUCKETS,
 } from "./semconv.js";
 
 /** Where spans and metrics go. Without providers the globally registered ones are used (nothing happens when none is). */
@@ -138,7 +138,7 @@ export class Instrumentation {
       const histogram = provider.getMeter(INSTRUMENTATION_NAME).createHistogram(METRIC_MCP_CLIENT_OPERATION_DURATION, {
         description: "Duration of MCP requests as observed by the client, from send until the answer.",
         unit: "s",
-        advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
+        advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] },
       });
       this.#histogram = { provider, histogram };
     }
