@@ -40,9 +40,7 @@ export const METRIC_MCP_CLIENT_SESSION_DURATION = "mcp.client.session.duration";
 /** Histogram (seconds): one MCP session, as the server sees it. */
 export const METRIC_MCP_SERVER_SESSION_DURATION = "mcp.server.session.duration";
 /** The explicit bucket boundaries (seconds) the conventions give every one of the four MCP duration histograms. */
-export const MCP_DURATION_BUCKETS: readonly number[] = [
-  0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300,
-];
+export const MCP_DURATION_BUCKETS: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** The span of one MCP request, as the conventions name and describe it. */
 export interface MCPRequestSpanDescription {

@@ -130,7 +130,12 @@ export function spanSdkAnsweredExchange(
   const waiting = new Map<RequestId, Waiting>();
   for (const request of requests)
     spanUntilAnswered(
-      { method: request.method, id: request.id, params: request.params, protocolVersion: namedRevision(request.params) },
+      {
+        method: request.method,
+        id: request.id,
+        params: request.params,
+        protocolVersion: namedRevision(request.params),
+      },
       connection,
       waiting,
     );

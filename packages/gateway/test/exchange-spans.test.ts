@@ -48,6 +48,7 @@ describe("an error that ends an event-stream answer", () => {
   let url: URL;
   const spans: SpanConnection = { tracerProvider, meterProvider: undefined, networkTransport: "tcp" };
 
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server, as the gateway's
   function failingServer(): Server {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level server, as the gateway's
     const server = new Server({ name: "failing", version: "1" }, { capabilities: { tools: {} } });
@@ -88,7 +89,10 @@ describe("an error that ends an event-stream answer", () => {
   });
 
   async function callFailing(name: string): Promise<{ error: unknown; progress: number[]; traceId: string }> {
-    const client = new Client2026({ name: "sse-error", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const client = new Client2026(
+      { name: "sse-error", version: "1" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     await client.connect(new Http2026(url));
     const { traceId, traceparent } = clientTrace();
     const progress: number[] = [];

@@ -131,7 +131,9 @@ describe("mcp.server.session.duration", () => {
   it("records each 2025-era session once it ends, over HTTP and over a pipe", async () => {
     const before = (await histogram("mcp.server.session.duration"))?.dataPoints ?? [];
     const count = (points: typeof before, transport: string) =>
-      points.filter((point) => point.attributes["network.transport"] === transport).reduce((n, p) => n + p.value.count, 0);
+      points
+        .filter((point) => point.attributes["network.transport"] === transport)
+        .reduce((n, p) => n + p.value.count, 0);
 
     const overHttp = new Client2025({ name: "session-http", version: "1" });
     const httpTransport = new Http2025(new URL(http.url));
