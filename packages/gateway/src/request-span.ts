@@ -27,12 +27,15 @@ import {
   otelRegistered,
 } from "@mcp-tool-adapter/core";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
-import { meteringOn, recordSince, serverHistograms } from "./request-metrics.js";
+import { recordSince, serverHistograms } from "./request-metrics.js";
 
 const TRACER_NAME = "@mcp-tool-adapter/gateway";
 
-/** What a downstream request's span can come from: a tracer provider, or a propagator passing a client's trace on. */
-const TRACING_GLOBALS = ["trace", "propagation"] as const;
+/**
+ * What can observe a downstream request: a tracer provider (its span), a propagator (a client's
+ * trace passed on), a meter provider (its duration).
+ */
+const OBSERVING_GLOBALS = ["trace", "propagation", "metrics"] as const;
 
 /**
  * JSON-RPC codes that say the client asked for something the gateway cannot serve (a bad request,
@@ -72,8 +75,11 @@ export interface SpanConnection {
  * or its duration measured. A property read or two: cheap enough to ask per request.
  */
 export function requestsObserved(connection: SpanConnection): boolean {
+  // One lookup of the globals, not one per kind: this is asked per request.
   return (
-    connection.tracerProvider !== undefined || otelRegistered(TRACING_GLOBALS) || meteringOn(connection.meterProvider)
+    connection.tracerProvider !== undefined ||
+    connection.meterProvider !== undefined ||
+    otelRegistered(OBSERVING_GLOBALS)
   );
 }
 
