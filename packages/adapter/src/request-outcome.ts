@@ -1,7 +1,7 @@
 import type { MCPEngineRequestOptions } from "@mcp-tool-adapter/core";
 import { exceedsJsonBytes } from "./call-result.js";
 import { describeCause } from "./errors.js";
-import { classifyFailure, reasonSuffix } from "./failure-cause.js";
+import { classifyFailure, reasonSuffix, type FailureCause } from "./failure-cause.js";
 import type { MCPRequestErrorKind, MCPRequestOptions, MCPRequestResult } from "./protocol-types.js";
 import type { Redactor } from "./redaction.js";
 import { RpcCode } from "./rpc-error.js";
@@ -99,55 +99,71 @@ export async function runRequest<T>(
 }
 
 /**
- * The error kind of a request that rejected with `error`, as runRequest would report it (what a
- * request's client span records as `error.type`). The words of the message are not needed here.
+ * The error kind of a request that rejected with `error`, as runRequest reports it (what a
+ * request's client span records as `error.type`): the same rule, without the message's words.
  */
 export function requestErrorKind(error: unknown, signal: AbortSignal | undefined): MCPRequestErrorKind {
-  return classifyRequestError({ what: "", serverName: "", signal, timeoutMs: 0 }, error)[0];
+  return errorKindOf(classifyFailure(error, signal));
 }
 
-/** The request that failed: what classifyRequestError's messages name. */
+/** Which kind of request failure a cause is: the one rule runRequest and the client span share. */
+function errorKindOf(cause: FailureCause): MCPRequestErrorKind {
+  switch (cause.kind) {
+    case "connection_closed":
+    case "send_failed":
+      return "connection_lost";
+    case "cancelled":
+      return "cancelled";
+    case "too_large":
+      return "result_too_large";
+    case "timeout":
+      return "timeout";
+    case "rpc_error":
+      if (cause.rpcCode === RpcCode.MethodNotFound) return "not_supported";
+      // -32002 is the spec's "resource not found".
+      if (cause.rpcCode === -32002) return "not_found";
+      return "server_error";
+    case "transport":
+      return "server_error";
+  }
+}
+
+/** The request that failed: what a failure's message names. */
 interface FailedRequest {
   readonly what: string;
   readonly serverName: string;
-  readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number;
 }
 
-function classifyRequestError(request: FailedRequest, error: unknown): [MCPRequestErrorKind, string] {
-  const { what, serverName, signal, timeoutMs } = request;
+/** A failed request's kind (errorKindOf) and the message saying what happened to it. */
+function classifyRequestError(
+  request: FailedRequest & { readonly signal: AbortSignal | undefined },
+  error: unknown,
+): [MCPRequestErrorKind, string] {
+  const cause = classifyFailure(error, request.signal);
+  return [errorKindOf(cause), failureMessage(request, cause)];
+}
+
+function failureMessage(request: FailedRequest, cause: FailureCause): string {
+  const { what, serverName, timeoutMs } = request;
   const where = `${what} on MCP server "${serverName}"`;
-  const cause = classifyFailure(error, signal);
   switch (cause.kind) {
     case "connection_closed":
-      return ["connection_lost", `connection lost: connection closed during ${where} (${cause.detail})`];
+      return `connection lost: connection closed during ${where} (${cause.detail})`;
     case "cancelled":
-      return [
-        "cancelled",
-        `cancelled: ${what} was aborted by the caller${reasonSuffix(cause.reason)}; the server was told to cancel`,
-      ];
+      return `cancelled: ${what} was aborted by the caller${reasonSuffix(cause.reason)}; the server was told to cancel`;
     case "too_large":
-      return [
-        "result_too_large",
-        `result too large: ${where} returned more than the transport accepts: ${describeCause(cause.error)}`,
-      ];
+      return `result too large: ${where} returned more than the transport accepts: ${describeCause(cause.error)}`;
     case "timeout":
-      return ["timeout", `timeout after ${timeoutMs} ms: ${where} got no answer; the server was told to cancel`];
+      return `timeout after ${timeoutMs} ms: ${where} got no answer; the server was told to cancel`;
     case "rpc_error":
       if (cause.rpcCode === RpcCode.MethodNotFound)
-        return [
-          "not_supported",
-          `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${cause.message}`,
-        ];
-      // -32002 is the spec's "resource not found".
-      if (cause.rpcCode === -32002) return ["not_found", `not found: ${where}: ${cause.message}`];
-      return ["server_error", `server error: ${where} failed: ${cause.message}`];
+        return `not supported: MCP server "${serverName}" does not implement ${what.split(" ")[0] ?? what}: ${cause.message}`;
+      if (cause.rpcCode === -32002) return `not found: ${where}: ${cause.message}`;
+      return `server error: ${where} failed: ${cause.message}`;
     case "send_failed":
-      return [
-        "connection_lost",
-        `connection lost: sending ${what} to MCP server "${serverName}" failed (${cause.detail})`,
-      ];
+      return `connection lost: sending ${what} to MCP server "${serverName}" failed (${cause.detail})`;
     case "transport":
-      return ["server_error", `server error: ${where} failed in the transport: ${describeCause(cause.error)}`];
+      return `server error: ${where} failed in the transport: ${describeCause(cause.error)}`;
   }
 }

@@ -164,6 +164,53 @@ describe("OpenTelemetry (real SDK, in-memory exporter)", () => {
     expect(call?.parentSpanContext?.spanId).toBe(parent.spanContext().spanId);
   });
 
+  it("records mcp.client.session.duration when a session ends: disconnected, or lost with error.type", async () => {
+    const sessions = async () => {
+      const { resourceMetrics } = await reader.collect();
+      return resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .find((m) => m.descriptor.name === "mcp.client.session.duration") as HistogramMetricData | undefined;
+    };
+    const countWith = async (errorType: string | undefined) =>
+      ((await sessions())?.dataPoints ?? [])
+        .filter((point) => point.attributes["error.type"] === errorType)
+        .reduce((sum, point) => sum + point.value.count, 0);
+    const [endedBefore, lostBefore] = [await countWith(undefined), await countWith("connection_lost")];
+
+    const { adapter } = await connectedHarness({ tools: [ECHO_META] }, { telemetry: { meterProvider } });
+    await adapter.disconnect();
+    expect(await countWith(undefined)).toBe(endedBefore + 1);
+    const metric = await sessions();
+    expect(metric?.descriptor.unit).toBe("s");
+    const [point] = metric!.dataPoints.filter((p) => p.attributes["error.type"] === undefined);
+    expect(point!.value.buckets.boundaries).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+    expect(point!.attributes).toMatchObject({
+      "network.transport": "pipe",
+      "mcp.protocol.version": expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/u) as string,
+    });
+
+    // The server side of the pipe goes away: the session is lost, not ended by the client.
+    const server = createHarness({ tools: [ECHO_META] }).server;
+    let clientSide: { close(): Promise<void> } | undefined;
+    const lost = new MCPToolAdapter(
+      { name: "lost", transport: "stdio", command: "unused" },
+      {
+        transport: async () => {
+          const transport = await server.connect();
+          clientSide = transport;
+          return transport;
+        },
+        telemetry: { meterProvider },
+      },
+    );
+    await lost.connect();
+    await clientSide!.close();
+    await expect.poll(() => countWith("connection_lost")).toBe(lostBefore + 1);
+    await lost.disconnect();
+    // Already lost: its disconnect records nothing more.
+    expect(await countWith(undefined)).toBe(endedBefore + 1);
+  });
+
   it("records a failed connect with error.type and server.address / server.port from an HTTP url", async () => {
     exporter.reset();
     const adapter = new MCPToolAdapter(

@@ -1,8 +1,9 @@
 // The OpenTelemetry semantic conventions for MCP (development status;
 // https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/): how a span of one MCP request is
-// named and what says which tool, prompt or resource it is about. The adapter's CLIENT spans and
-// the gateway's SERVER spans both follow them, so they are written down once, here. Spelled out
-// because the semantic-conventions package marks them incubating.
+// named, what says which tool, prompt or resource it is about, and the MCP duration metrics'
+// names and buckets. The adapter's CLIENT spans and metrics and the gateway's SERVER spans and
+// metrics follow them, so they are written down once, here. Spelled out because the
+// semantic-conventions package marks them incubating.
 
 /** The request's JSON-RPC method, on every MCP span. */
 export const ATTR_MCP_METHOD_NAME = "mcp.method.name";
@@ -24,6 +25,22 @@ export const ATTR_MCP_PROTOCOL_VERSION = "mcp.protocol.version";
 export const ATTR_NETWORK_TRANSPORT = "network.transport";
 /** What kind of failure ended a failed request: our classified error kind or code. */
 export const ATTR_ERROR_TYPE = "error.type";
+
+/** The JSON-RPC code of a failed request's answer, as a string (the RPC conventions' status code). */
+export const ATTR_RPC_RESPONSE_STATUS_CODE = "rpc.response.status_code";
+/** `http` for streamable HTTP; absent for stdio. */
+export const ATTR_NETWORK_PROTOCOL_NAME = "network.protocol.name";
+
+/** Histogram (seconds): one request, as the client sees it, from sending until the answer. */
+export const METRIC_MCP_CLIENT_OPERATION_DURATION = "mcp.client.operation.duration";
+/** Histogram (seconds): one request, as the server sees it, from receiving it until its answer is sent. */
+export const METRIC_MCP_SERVER_OPERATION_DURATION = "mcp.server.operation.duration";
+/** Histogram (seconds): one MCP session, as the client sees it. */
+export const METRIC_MCP_CLIENT_SESSION_DURATION = "mcp.client.session.duration";
+/** Histogram (seconds): one MCP session, as the server sees it. */
+export const METRIC_MCP_SERVER_SESSION_DURATION = "mcp.server.session.duration";
+/** The explicit bucket boundaries (seconds) the conventions give every one of the four MCP duration histograms. */
+export const MCP_DURATION_BUCKETS: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** The span of one MCP request, as the conventions name and describe it. */
 export interface MCPRequestSpanDescription {

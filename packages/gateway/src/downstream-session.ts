@@ -6,7 +6,7 @@ import type {
   SamplingHandler,
   ServerSetAdapter,
 } from "mcp-tool-adapter";
-import { describeCause } from "@mcp-tool-adapter/core";
+import { ATTR_MCP_PROTOCOL_VERSION, describeCause } from "@mcp-tool-adapter/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -32,9 +32,10 @@ import {
   type Implementation,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { TracerProvider } from "@opentelemetry/api";
+import type { Attributes, MeterProvider, TracerProvider } from "@opentelemetry/api";
+import { recordSince, serverHistograms } from "./request-metrics.js";
 import { approveCall, knownNotToNeedApproval, type GatewayApproval } from "./approval.js";
-import { inRequestSpan, type SpanConnection, type SpannedRequest } from "./request-span.js";
+import { inRequestSpan, transportAttributes, type SpanConnection, type SpannedRequest } from "./request-span.js";
 import { LEGACY_SDK_ANSWERED, spanSdkAnsweredRequests } from "./sdk-answered-spans.js";
 import { answerToolCallsFirst, type ToolCallParams } from "./tool-call-fast-path.js";
 import type { Catalog, CatalogTool } from "./catalog.js";
@@ -64,6 +65,8 @@ export interface SessionContext {
   readonly logger: Logger | undefined;
   /** Where the gateway's SERVER spans go; default the globally registered provider. */
   readonly tracerProvider: TracerProvider | undefined;
+  /** Where the gateway's request and session durations go; default the globally registered provider. */
+  readonly meterProvider: MeterProvider | undefined;
   /** A client's roots changed (it answered roots/list, or it left): the upstreams' roots are worked out again. */
   readonly onRootsChanged: () => void;
 }
@@ -85,7 +88,11 @@ export class DownstreamSession {
 
   constructor(context: SessionContext) {
     this.#context = context;
-    this.#spans = { tracerProvider: context.tracerProvider, networkTransport: "pipe" };
+    this.#spans = {
+      tracerProvider: context.tracerProvider,
+      meterProvider: context.meterProvider,
+      networkTransport: "pipe",
+    };
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
     this.server = new Server(context.serverInfo, {
       capabilities: {
@@ -103,13 +110,16 @@ export class DownstreamSession {
   async connect(transport: Transport): Promise<void> {
     this.#context.router.add(this);
     const previous = this.server.onclose;
+    const openedAt = performance.now();
     this.server.onclose = () => {
       this.#leave();
+      this.#recordSessionDuration(openedAt);
       previous?.();
     };
     // A 2025-era transport with a session id is streamable HTTP; stdio has none.
     this.#spans = {
       tracerProvider: this.#context.tracerProvider,
+      meterProvider: this.#context.meterProvider,
       networkTransport: transport.sessionId === undefined ? "pipe" : "tcp",
       sessionId: transport.sessionId,
     };
@@ -128,6 +138,15 @@ export class DownstreamSession {
   /** The folders this client shared (roots/list), or undefined when it shared none. */
   get roots(): readonly MCPRoot[] | undefined {
     return this.#roots;
+  }
+
+  /** `mcp.server.session.duration`: from connecting until the session closed, with what its spans say of it. */
+  #recordSessionDuration(openedAt: number): void {
+    const histogram = serverHistograms(this.#spans.meterProvider)?.session;
+    if (histogram === undefined) return;
+    const attributes: Attributes = transportAttributes(this.#spans);
+    if (this.#spans.protocolVersion !== undefined) attributes[ATTR_MCP_PROTOCOL_VERSION] = this.#spans.protocolVersion;
+    recordSince(histogram, openedAt, attributes);
   }
 
   #leave(): void {

@@ -1,5 +1,5 @@
 import type { Logger } from "mcp-tool-adapter";
-import type { TracerProvider } from "@opentelemetry/api";
+import type { MeterProvider, TracerProvider } from "@opentelemetry/api";
 import { describeCause } from "@mcp-tool-adapter/core";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { DownstreamSession } from "./downstream-session.js";
@@ -24,6 +24,8 @@ export interface EitherEraOptions {
   readonly logger: Logger | undefined;
   /** Where the spans of the requests the SDK answers go; default the globally registered provider. */
   readonly tracerProvider: TracerProvider | undefined;
+  /** Where their durations go; default the globally registered provider. */
+  readonly meterProvider: MeterProvider | undefined;
 }
 
 /**
@@ -54,7 +56,7 @@ export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
   // The 2026-07-28 requests the SDK answers itself; a 2025 session spans its own (DownstreamSession).
   spanSdkAnsweredRequests(
     transport,
-    { tracerProvider: options.tracerProvider, networkTransport: "pipe" },
+    { tracerProvider: options.tracerProvider, meterProvider: options.meterProvider, networkTransport: "pipe" },
     MODERN_SDK_ANSWERED,
     true,
   );

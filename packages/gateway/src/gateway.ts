@@ -178,6 +178,7 @@ export class ServerSetGateway implements Gateway {
       approval: options.approval,
       logger: options.logger,
       tracerProvider: options.serverSet?.telemetry === false ? undefined : options.serverSet?.telemetry?.tracerProvider,
+      meterProvider: options.serverSet?.telemetry === false ? undefined : options.serverSet?.telemetry?.meterProvider,
       onRootsChanged: () => this.#passRootsUp(),
     };
     this.#stateless = createStatelessEndpoint({
@@ -231,6 +232,7 @@ export class ServerSetGateway implements Gateway {
       legacy: () => new DownstreamSession(this.#context),
       logger: this.#logger,
       tracerProvider: this.#context.tracerProvider,
+      meterProvider: this.#context.meterProvider,
     });
   }
 

@@ -2,7 +2,9 @@ import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { inRequestSpan, tracingOn, type SpanConnection } from "./request-span.js";
+import { Deferred } from "./deferred.js";
+import { inRequestSpan, requestsObserved, type SpanConnection } from "./request-span.js";
+import { watchEventStreamResponses } from "./event-stream-responses.js";
 
 /**
  * The requests a 2025-era session's SDK `Server` answers on its own, without a handler of the
@@ -44,7 +46,7 @@ export function spanSdkAnsweredRequests(
   const send = transport.send.bind(transport);
 
   transport.onmessage = (message, extra) => {
-    if ("method" in message && "id" in message && methods.has(message.method) && tracingOn(connection)) {
+    if ("method" in message && "id" in message && methods.has(message.method) && requestsObserved(connection)) {
       const version = namedRevision(message.params);
       if (!modernOnly || version !== undefined)
         spanUntilAnswered({ ...message, protocolVersion: version }, connection, waiting);
@@ -86,28 +88,23 @@ function spanUntilAnswered(
   request: { method: string; id: RequestId; params?: unknown; protocolVersion: string | undefined },
   connection: SpanConnection,
   waiting: Map<RequestId, Waiting>,
-): Waiting {
-  let span: Waiting | undefined;
-  const params = isRecord(request.params) ? request.params : undefined;
-  const answer = new Promise<unknown>((resolve, reject) => {
-    span = {
-      answered: (result) => {
-        // The revision the session's initialize agreed on: on every later span of the session.
-        if (request.method === "initialize" && isRecord(result) && typeof result["protocolVersion"] === "string")
-          connection.protocolVersion = result["protocolVersion"];
-        resolve(result);
-      },
-      // The JSON-RPC error object as it went out: its code is what the span records.
-      failed: (error) => {
-        reject(error instanceof Error ? error : Object.assign(new Error(errorMessage(error)), error));
-      },
-    };
-    waiting.set(request.id, span);
+): void {
+  const answer = new Deferred<unknown>();
+  waiting.set(request.id, {
+    answered: (result) => {
+      // The revision the session's initialize agreed on: on every later span of the session.
+      if (request.method === "initialize" && isRecord(result) && typeof result["protocolVersion"] === "string")
+        connection.protocolVersion = result["protocolVersion"];
+      answer.resolve(result);
+    },
+    // The JSON-RPC error object as it went out: its code is what the span records.
+    failed: (error) => {
+      answer.reject(error instanceof Error ? error : Object.assign(new Error(errorMessage(error)), error));
+    },
   });
+  const params = isRecord(request.params) ? request.params : undefined;
   // The span records the failure; the response itself already went to the client.
-  inRequestSpan({ ...request, params }, connection, () => answer).catch(() => undefined);
-  // Set in the promise's executor, which runs at once.
-  return span as unknown as Waiting;
+  inRequestSpan({ ...request, params }, connection, () => answer.promise).catch(() => undefined);
 }
 
 function errorMessage(error: unknown): string {
@@ -115,70 +112,118 @@ function errorMessage(error: unknown): string {
 }
 
 /**
- * A 2026-07-28 HTTP exchange (`body`, answered by `answer`, the v2 SDK's `createMcpHandler`) in a
- * SERVER span when its request is one the SDK answers itself (MODERN_SDK_ANSWERED). The span ends
- * with the response: a JSON answer when it is made (its JSON-RPC error recorded), a
- * `subscriptions/listen` event stream when the stream ends or the client drops it.
+ * A 2026-07-28 HTTP exchange (`body`, answered by `answer`, the v2 SDK's `createMcpHandler`) with
+ * a SERVER span for each request no handler of the gateway's sees: a request the SDK answers
+ * itself (`sdkAnswered`, default MODERN_SDK_ANSWERED), and every request of a batch (an array body, which the SDK
+ * answers whole: the revision has no batches). Each span ends with its response: a JSON answer
+ * when it is made, an event stream's message answering it as that message passes, or the end of
+ * the stream (a `subscriptions/listen` that the client dropped). The client's bytes pass as they come.
  */
 export function spanSdkAnsweredExchange(
   body: unknown,
   connection: SpanConnection,
   answer: () => Promise<Response>,
+  sdkAnswered: ReadonlySet<string> = MODERN_SDK_ANSWERED,
 ): Promise<Response> {
-  if (!isRecord(body) || typeof body["method"] !== "string" || !MODERN_SDK_ANSWERED.has(body["method"]))
-    return answer();
-  const id = body["id"];
-  if ((typeof id !== "string" && typeof id !== "number") || !tracingOn(connection)) return answer();
+  const requests = unhandledRequests(body, sdkAnswered);
+  if (requests.length === 0 || !requestsObserved(connection)) return answer();
   const waiting = new Map<RequestId, Waiting>();
-  const request = {
-    method: body["method"],
-    id,
-    params: body["params"],
-    protocolVersion: namedRevision(body["params"]),
-  };
-  const ended = spanUntilAnswered(request, connection, waiting);
+  for (const request of requests)
+    spanUntilAnswered(
+      {
+        method: request.method,
+        id: request.id,
+        params: request.params,
+        protocolVersion: namedRevision(request.params),
+      },
+      connection,
+      waiting,
+    );
   return answer().then(
-    (response) => endWithResponse(response, ended),
+    (response) => endWithResponse(response, waiting),
     (error: unknown) => {
-      ended.failed(error);
+      settleRest(waiting, (span) => {
+        span.failed(error);
+      });
       throw error;
     },
   );
 }
 
-/** Ends the span when `response` is over: a JSON answer now, a stream when it ends or is dropped. */
-async function endWithResponse(response: Response, ended: Waiting): Promise<Response> {
+interface WireRequest {
+  readonly method: string;
+  readonly id: RequestId;
+  readonly params?: unknown;
+}
+
+/** The requests of a body that get their span from the exchange (see spanSdkAnsweredExchange). */
+function unhandledRequests(body: unknown, sdkAnswered: ReadonlySet<string>): readonly WireRequest[] {
+  if (Array.isArray(body)) return body.filter(isWireRequest);
+  return isWireRequest(body) && sdkAnswered.has(body.method) ? [body] : [];
+}
+
+function isWireRequest(message: unknown): message is WireRequest {
+  if (!isRecord(message) || typeof message["method"] !== "string") return false;
+  const id = message["id"];
+  return typeof id === "string" || typeof id === "number";
+}
+
+/** Ends every span still waiting as `settle` says. */
+function settleRest(waiting: Map<RequestId, Waiting>, settle: (span: Waiting) => void): void {
+  for (const span of waiting.values()) settle(span);
+  waiting.clear();
+}
+
+/**
+ * Ends a waiting span with `message` when it is the response to it. An error answering no
+ * request (id null: the SDK refused the whole body, a batch) ends every span still waiting.
+ */
+function settleWith(message: unknown, waiting: Map<RequestId, Waiting>): void {
+  if (!isRecord(message) || !("result" in message || "error" in message)) return;
+  const id = message["id"];
+  if (typeof id === "string" || typeof id === "number") {
+    const span = waiting.get(id);
+    waiting.delete(id);
+    if (span === undefined) return;
+    if (message["error"] !== undefined) span.failed(message["error"]);
+    else span.answered(message["result"]);
+  } else if (message["error"] !== undefined) {
+    settleRest(waiting, (span) => {
+      span.failed(message["error"]);
+    });
+  }
+}
+
+/** Ends the spans when `response` is over: a JSON answer now, a stream's as its messages pass. */
+async function endWithResponse(response: Response, waiting: Map<RequestId, Waiting>): Promise<Response> {
   const source = response.body;
+  const answeredSilently = (span: Waiting): void => {
+    span.answered(undefined);
+  };
   if (source === null) {
-    ended.answered(undefined);
+    settleRest(waiting, answeredSilently);
     return response;
   }
   if (response.headers.get("content-type")?.includes("application/json") === true) {
-    const message: unknown = await response
+    const answerBody: unknown = await response
       .clone()
       .json()
       .catch(() => undefined);
-    if (isRecord(message) && message["error"] !== undefined) ended.failed(message["error"]);
-    else ended.answered(isRecord(message) ? message["result"] : undefined);
+    for (const message of Array.isArray(answerBody) ? answerBody : [answerBody]) settleWith(message, waiting);
+    settleRest(waiting, answeredSilently);
     return response;
   }
-  const reader = (source as ReadableStream<Uint8Array>).getReader();
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          ended.answered(undefined);
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        ended.failed(error);
-        controller.error(error);
-      }
+  const stream = watchEventStreamResponses(source, {
+    onMessage: (message) => {
+      settleWith(message, waiting);
     },
-    cancel(reason) {
-      ended.answered(undefined);
-      return reader.cancel(reason);
+    onEnd: () => {
+      settleRest(waiting, answeredSilently);
+    },
+    onError: (error) => {
+      settleRest(waiting, (span) => {
+        span.failed(error);
+      });
     },
   });
   return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });

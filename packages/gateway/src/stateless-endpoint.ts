@@ -15,7 +15,7 @@ import {
   type McpHttpHandler,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { TracerProvider } from "@opentelemetry/api";
+import type { MeterProvider, TracerProvider } from "@opentelemetry/api";
 import { approvalAnswer, approvalStep, type GatewayApproval } from "./approval.js";
 import type { Catalog, CatalogTool } from "./catalog.js";
 import type { ServerSetAdapter } from "mcp-tool-adapter";
@@ -51,6 +51,7 @@ export interface StatelessContext {
   readonly approval: GatewayApproval | undefined;
   readonly logger: Logger | undefined;
   readonly tracerProvider: TracerProvider | undefined;
+  readonly meterProvider: MeterProvider | undefined;
   /** How long a call that asked the client for input waits for its retry (default five minutes). */
   readonly inputTimeoutMs?: number | undefined;
   /** How many calls may wait for their client's answer at once (default DEFAULT_MAX_CALLS_AWAITING_INPUT). */
@@ -112,7 +113,11 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
       context.logger?.debug?.(`gateway: a 2026-07-28 request was refused or failed: ${describeCause(error)}`);
     },
   });
-  const httpSpans: SpanConnection = { tracerProvider: shared.tracerProvider, networkTransport: "tcp" };
+  const httpSpans: SpanConnection = {
+    tracerProvider: shared.tracerProvider,
+    meterProvider: shared.meterProvider,
+    networkTransport: "tcp",
+  };
   // Servers pinned to stdio connections: their change notifications are what `serveStdio` turns
   // into the connection's `subscriptions/listen` messages.
   const pinned = new Set<ModernServer>();
@@ -176,7 +181,11 @@ function statelessServer(context: ModernContext, networkTransport: SpanConnectio
   });
   // Every request the gateway answers itself runs in its SERVER span (request-span.ts); what the
   // SDK answers on its own gets its span from the message stream (sdk-answered-spans.ts).
-  const spans: SpanConnection = { tracerProvider: context.tracerProvider, networkTransport };
+  const spans: SpanConnection = {
+    tracerProvider: context.tracerProvider,
+    meterProvider: context.meterProvider,
+    networkTransport,
+  };
   server.setRequestHandler("tools/list", (request, ctx) =>
     inRequestSpan(spanned(request, ctx), spans, () => sdkErrors(() => listToolsResult(catalog))),
   );

@@ -117,6 +117,8 @@ export class ServerConnection {
   readonly #lifecycle = new SerialQueue<LifecycleKind>();
   readonly #hooks: SessionHooks[] = [];
   #session: Session | undefined;
+  /** When the current session opened (the context's clock): its duration is recorded when it ends. */
+  #openedAt = 0;
   readonly #requestFailed = (session: Session, error: unknown): Error => this.#failed(session, error);
 
   constructor(context: ServerConnectionContext, options: ConnectionOptions) {
@@ -325,6 +327,7 @@ export class ServerConnection {
     const session = new Session(connection, this.#requestFailed);
     opened.session = session;
     this.#session = session;
+    this.#openedAt = now();
     for (const hooks of this.#hooks) hooks.opened?.(session);
     logger?.debug?.(`Connected to MCP server "${serverName}" over ${config.transport}`);
   }
@@ -333,6 +336,7 @@ export class ServerConnection {
     const session = this.#session;
     if (session === undefined) return;
     this.#session = undefined;
+    this.#sessionEnded(session);
     session.close(why);
     try {
       await withTimeout(session.connection.close(), this.#context.closeTimeoutMs, "transport close");
@@ -352,7 +356,10 @@ export class ServerConnection {
     if (session.state !== "open") return;
     session.state = "closed";
     const current = this.#session === session;
-    if (current) this.#session = undefined;
+    if (current) {
+      this.#session = undefined;
+      this.#sessionEnded(session, "connection_lost");
+    }
     // Before the calls in flight settle, so that they find recovery already under way.
     if (current) this.supervisor.connectionLost(why, immediate);
     session.close(why);
@@ -361,6 +368,12 @@ export class ServerConnection {
     );
     // The transport says it closed; close it again anyway so a half-dead process or socket is reaped.
     void closeQuietly(session.connection, this.#context.closeTimeoutMs);
+  }
+
+  /** `mcp.client.session.duration` of the current session, ending now; `errorType` when it was lost. */
+  #sessionEnded(session: Session, errorType?: string): void {
+    const { instrumentation, now } = this.#context;
+    instrumentation?.sessionEnded(now() - this.#openedAt, session.connection.protocolVersion, errorType);
   }
 
   /** A request on `session` failed: drops the session when the failure says it is gone; returns the error to throw. */

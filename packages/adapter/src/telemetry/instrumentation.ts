@@ -4,14 +4,16 @@ import type { MCPServerConfig } from "../config.js";
 import { describeMCPRequestSpan, OTEL_GLOBAL_KEY, otelRegistered } from "@mcp-tool-adapter/core";
 import {
   ATTR_ERROR_TYPE,
+  ATTR_MCP_PROTOCOL_VERSION,
   ATTR_MCP_RESOURCE_URI,
   ATTR_MCP_SESSION_ID,
   ATTR_NETWORK_PROTOCOL_NAME,
   ATTR_NETWORK_TRANSPORT,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
+  MCP_DURATION_BUCKETS,
   METRIC_MCP_CLIENT_OPERATION_DURATION,
-  OPERATION_DURATION_BUCKETS,
+  METRIC_MCP_CLIENT_SESSION_DURATION,
 } from "./semconv.js";
 
 /** Where spans and metrics go. Without providers the globally registered ones are used (nothing happens when none is). */
@@ -54,8 +56,8 @@ export class Instrumentation {
   readonly #meterProvider: MeterProvider | undefined;
   readonly #serverAttributes: Attributes;
   #tracer: Tracer | undefined;
-  /** The histogram of the meter provider it was made from; made again when the global provider changes. */
-  #histogram: { provider: MeterProvider; histogram: Histogram } | undefined;
+  /** The histograms of the meter provider they were made from; made again when the global provider changes. */
+  #histograms: ClientHistograms | undefined;
 
   /**
    * True once every operation is observed: providers were given, or the API is loaded. A plain
@@ -129,21 +131,51 @@ export class Instrumentation {
       }
     }
     span.end();
-    this.#durationHistogram(operation.api).record(durationMs / 1000, attributes);
+    this.#histogramsOf(operation.api).operation.record(durationMs / 1000, attributes);
   }
 
-  #durationHistogram(api: typeof OTelApi): Histogram {
-    const provider = this.#meterProvider ?? api.metrics.getMeterProvider();
-    if (this.#histogram?.provider !== provider) {
-      const histogram = provider.getMeter(INSTRUMENTATION_NAME).createHistogram(METRIC_MCP_CLIENT_OPERATION_DURATION, {
-        description: "Duration of MCP requests as observed by the client, from send until the answer.",
-        unit: "s",
-        advice: { explicitBucketBoundaries: OPERATION_DURATION_BUCKETS },
-      });
-      this.#histogram = { provider, histogram };
-    }
-    return this.#histogram.histogram;
+  /**
+   * Records `mcp.client.session.duration`: a session (connect until disconnect, reconnect or its
+   * loss) that lasted `durationMs`, in the revision it spoke; `errorType` when it ended by failing.
+   * Nothing when the API was not loaded (nothing observed the session's connect either).
+   */
+  sessionEnded(durationMs: number, protocolVersion: string | undefined, errorType?: string): void {
+    const api = this.#api;
+    if (api === undefined) return;
+    const attributes: Attributes = { ...this.#serverAttributes };
+    if (protocolVersion !== undefined) attributes[ATTR_MCP_PROTOCOL_VERSION] = protocolVersion;
+    if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
+    this.#histogramsOf(api).session.record(durationMs / 1000, attributes);
   }
+
+  #histogramsOf(api: typeof OTelApi): ClientHistograms {
+    const provider = this.#meterProvider ?? api.metrics.getMeterProvider();
+    if (this.#histograms?.provider !== provider) {
+      const meter = provider.getMeter(INSTRUMENTATION_NAME);
+      const advice = { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] };
+      this.#histograms = {
+        provider,
+        operation: meter.createHistogram(METRIC_MCP_CLIENT_OPERATION_DURATION, {
+          description: "Duration of MCP requests as observed by the client, from send until the answer.",
+          unit: "s",
+          advice,
+        }),
+        session: meter.createHistogram(METRIC_MCP_CLIENT_SESSION_DURATION, {
+          description: "Duration of the MCP session as observed by the client, from connect until it ends.",
+          unit: "s",
+          advice,
+        }),
+      };
+    }
+    return this.#histograms;
+  }
+}
+
+/** The client's two MCP duration histograms, made from one meter provider. */
+interface ClientHistograms {
+  readonly provider: MeterProvider;
+  readonly operation: Histogram;
+  readonly session: Histogram;
 }
 
 function serverAttributes(config: MCPServerConfig): Attributes {
