@@ -15,6 +15,7 @@ import {
   type GatewayRunMode,
   type MiddleCpuPerCall,
 } from "../gateway/run-processes.js";
+import { buildRelayFloor, relayFloorCommand, type RelayFloorBuild } from "../gateway/relay-floor-build.js";
 import { staleBuilds } from "../peers/dist-check.js";
 import { median, medianPairedRatio } from "../stats.js";
 
@@ -42,16 +43,23 @@ const QUICK = {
 };
 
 type Transport = "stdio" | "http";
-/** direct: the client on server-everything; gateway: through ours; floor: through the bare proxy (proxy-floor.ts, stdio only). */
-type Side = "direct" | "gateway" | "floor";
+/**
+ * direct: the client on server-everything; gateway: through ours; floor: through the bare proxy
+ * (proxy-floor.ts, stdio only); relay: through the native zero-parse relay (relay-floor.c, stdio
+ * only, when a C compiler is present).
+ */
+type Side = "direct" | "gateway" | "floor" | "relay";
+/** Where the relay floor's binary is for this run, or undefined when the side is skipped. */
+type RelayPath = string | undefined;
 /** One side of one round: what its client measured, and (gateway and floor) the middle process's own CPU per call. */
 type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | undefined };
 
 /**
  * Echo calls to server-everything, directly, through the gateway (single-server mode, its own
  * process, the upstream on the same transport as the client) and, over stdio, through the proxy
- * floor (the least a Node process in the middle does), with the SDK 1.x Client in a fresh process
- * per side and round; the side that goes first rotates by round. Per-call p50 and the client's CPU
+ * floor (the least a Node process in the middle does) and through the relay floor (relay-floor.c,
+ * compiled for the run: the least any process in the middle does; skipped without a C compiler),
+ * with the SDK 1.x Client in a fresh process per side and round; the side that goes first rotates by round. Per-call p50 and the client's CPU
  * per call come from sequential calls and from calls kept 50 in flight; throughput from the latter.
  */
 export async function runGatewayScenario(context: BenchContext): Promise<Figure[]> {
@@ -66,22 +74,32 @@ export async function runGatewayScenario(context: BenchContext): Promise<Figure[
     }
   }
   const figures: Figure[] = [];
-  for (const transport of ["stdio", "http"] as const) {
-    context.progress(`${GROUP}: ${transport}, ${plan.rounds} rounds per side`);
-    const calls = { ...plan[transport], inFlight: IN_FLIGHT };
-    const results = await measure(transport, { rounds: plan.rounds, calls }, mode);
-    figures.push(...figuresFor(transport, results, plan.rounds));
+  const relay = await buildRelayFloor();
+  try {
+    for (const transport of ["stdio", "http"] as const) {
+      context.progress(`${GROUP}: ${transport}, ${plan.rounds} rounds per side`);
+      const calls = { ...plan[transport], inFlight: IN_FLIGHT };
+      const relayPath = transport === "stdio" && relay.kind === "built" ? relay.path : undefined;
+      const results = await measure(transport, { rounds: plan.rounds, calls, relayPath }, mode);
+      figures.push(...figuresFor(transport, results, plan.rounds));
+      if (transport === "stdio") figures.push(...relayFigures(results, plan.rounds, relay));
+    }
+  } finally {
+    if (relay.kind === "built") await relay.remove();
   }
   return figures;
 }
 
 async function measure(
   transport: Transport,
-  plan: { rounds: number; calls: Omit<CallJob, "target"> },
+  plan: { rounds: number; calls: Omit<CallJob, "target">; relayPath: RelayPath },
   mode: GatewayRunMode,
 ): Promise<Record<Side, SideResult[]>> {
-  const results: Record<Side, SideResult[]> = { direct: [], gateway: [], floor: [] };
-  const sides: Side[] = transport === "stdio" ? ["direct", "gateway", "floor"] : ["direct", "gateway"];
+  const results: Record<Side, SideResult[]> = { direct: [], gateway: [], floor: [], relay: [] };
+  const sides: Side[] =
+    transport === "http"
+      ? ["direct", "gateway"]
+      : ["direct", "gateway", "floor", ...(plan.relayPath === undefined ? [] : ["relay" as const])];
   const http = transport === "http" ? await startEverythingHttp({ mode: "streamableHttp" }) : undefined;
   try {
     const upstream: ServerEntries =
@@ -90,7 +108,8 @@ async function measure(
         : { everything: { transport: "streamable-http", url: http.url } };
     for (let round = 0; round < plan.rounds; round += 1) {
       const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
-      for (const side of order) results[side].push(await runSide(side, upstream, { http, calls: plan.calls, mode }));
+      for (const side of order)
+        results[side].push(await runSide(side, upstream, { http, calls: plan.calls, mode, relayPath: plan.relayPath }));
     }
   } finally {
     await http?.stop();
@@ -101,9 +120,14 @@ async function measure(
 async function runSide(
   side: Side,
   servers: ServerEntries,
-  options: { http: { url: string } | undefined; calls: Omit<CallJob, "target">; mode: GatewayRunMode },
+  options: {
+    http: { url: string } | undefined;
+    calls: Omit<CallJob, "target">;
+    mode: GatewayRunMode;
+    relayPath: RelayPath;
+  },
 ): Promise<SideResult> {
-  const { http, calls, mode } = options;
+  const { http, calls, mode, relayPath } = options;
   const server = everythingStdioServer();
   if (side === "direct") {
     const target =
@@ -119,6 +143,10 @@ async function runSide(
     let result: CallJobResult;
     if (side === "floor") {
       const target = { kind: "stdio" as const, ...stdioFloorCommand({ upstream: server, cpuReportPath }) };
+      result = await runCallWorker({ ...job, target });
+    } else if (side === "relay") {
+      if (relayPath === undefined) throw new Error("gateway bench: the relay floor side runs only when it was built");
+      const target = { kind: "stdio" as const, ...relayFloorCommand(relayPath, { upstream: server, cpuReportPath }) };
       result = await runCallWorker({ ...job, target });
     } else if (http === undefined) {
       const target = { kind: "stdio" as const, ...stdioGatewayCommand({ servers, cpuReportPath }, mode) };
@@ -227,12 +255,85 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
   ];
 }
 
+/**
+ * The relay floor's figures (stdio): what the hop alone costs against direct, and the gateway and
+ * the proxy floor against it; or one line saying why the side did not run.
+ */
+function relayFigures(results: Record<Side, SideResult[]>, rounds: number, relay: RelayFloorBuild): Figure[] {
+  const transport: Transport = "stdio";
+  const label = `${transport}: relay floor (native, zero parse)`;
+  if (relay.kind === "skipped")
+    return [
+      {
+        id: `gateway.${transport}.relay.skipped`,
+        group: GROUP,
+        label: `${label}: skipped, ${relay.reason}`,
+        unit: "µs",
+      },
+    ];
+  const pick = (side: Side, key: keyof CallJobResult) => results[side].map((result) => result[key]);
+  const against = (id: string, what: string, side: Side, base: Side, key: keyof CallJobResult, note: string): Figure =>
+    compared({
+      id: `gateway.${transport}.relay.${id}`,
+      group: GROUP,
+      label: `${transport}: ${what}`,
+      unit: "µs",
+      adapter: median(pick(side, key)),
+      raw: median(pick(base, key)),
+      ratio: medianPairedRatio(pick(side, key), pick(base, key)),
+      note: `${note}; median of ${rounds} rounds, ratio = median of per-round ratios`,
+    });
+  const relayNote =
+    '"adapter" = through the relay floor (relay-floor.c: a native process relaying bytes between the client\'s pipe and the server\'s, poll() and 64 KiB reads, no parsing), "raw" = server-everything directly: what the hop alone costs';
+  const gatewayNote =
+    '"adapter" = through the gateway, "raw" = through the relay floor: what the gateway costs beyond the hop itself';
+  const floorNote =
+    '"adapter" = through the proxy floor, "raw" = through the relay floor: what a Node process with one parse and one serialization per message costs beyond the hop';
+  return [
+    against(
+      "p50",
+      "relay floor (native, zero parse): echo p50, sequential (vs direct)",
+      "relay",
+      "direct",
+      "p50Us",
+      relayNote,
+    ),
+    against(
+      "in-flight-p50",
+      `relay floor (native, zero parse): echo p50, ${IN_FLIGHT} in flight (vs direct)`,
+      "relay",
+      "direct",
+      "inFlightP50Us",
+      relayNote,
+    ),
+    against("gateway-p50", "gateway vs relay floor: echo p50, sequential", "gateway", "relay", "p50Us", gatewayNote),
+    against(
+      "gateway-in-flight-p50",
+      `gateway vs relay floor: echo p50, ${IN_FLIGHT} in flight`,
+      "gateway",
+      "relay",
+      "inFlightP50Us",
+      gatewayNote,
+    ),
+    against("floor-p50", "proxy floor vs relay floor: echo p50, sequential", "floor", "relay", "p50Us", floorNote),
+    ...middleCpuFigures(transport, "relay", results.relay),
+  ];
+}
+
+/** How each process in the middle is named in the table, where its figures' ids start, and when its CPU clock starts. */
+const MIDDLES = {
+  gateway: { name: "the gateway", id: "gateway-cpu", from: "its upstream connected" },
+  floor: { name: "the proxy floor", id: "floor.cpu", from: "it started its upstream" },
+  relay: { name: "the relay floor", id: "relay.cpu", from: "it started its upstream" },
+} as const;
+
 /** The middle process's own CPU per call: over every call of the round, and per phase. */
-function middleCpuFigures(transport: Transport, side: "gateway" | "floor", results: SideResult[]): Figure[] {
+function middleCpuFigures(transport: Transport, side: keyof typeof MIDDLES, results: SideResult[]): Figure[] {
   const reports = results.flatMap((result) => (result.middleCpu === undefined ? [] : [result.middleCpu]));
   if (reports.length === 0) return [];
-  const who = side === "gateway" ? "the gateway's" : "the proxy floor's";
-  const idBase = side === "gateway" ? `gateway.${transport}.gateway-cpu` : `gateway.${transport}.floor.cpu`;
+  const middle = MIDDLES[side];
+  const who = `${middle.name}'s`;
+  const idBase = `gateway.${transport}.${middle.id}`;
   const phases = (pick: (report: MiddleCpuPerCall) => number | undefined) =>
     reports.flatMap((report) => {
       const value = pick(report);
@@ -240,7 +341,7 @@ function middleCpuFigures(transport: Transport, side: "gateway" | "floor", resul
     });
   const sequential = phases((report) => report.sequential);
   const inFlight = phases((report) => report.inFlight);
-  const measured = `${side === "gateway" ? "the gateway" : "the proxy floor"} process's CPU time (user + system)`;
+  const measured = `${middle.name} process's CPU time (user + system)`;
   return [
     single({
       id: idBase,
@@ -248,7 +349,7 @@ function middleCpuFigures(transport: Transport, side: "gateway" | "floor", resul
       label: `${transport}: ${who} own CPU per call`,
       unit: "µs",
       value: median(phases((report) => report.all)),
-      note: `${measured} from after ${side === "gateway" ? "its upstream connected" : "it started its upstream"} to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${reports.length} rounds`,
+      note: `${measured} from after ${middle.from} to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${reports.length} rounds`,
     }),
     ...(sequential.length === 0
       ? []
