@@ -15,7 +15,8 @@ import {
   type GatewayRunMode,
   type MiddleCpuPerCall,
 } from "../gateway/run-processes.js";
-import { buildRelayFloor, relayFloorCommand, type RelayFloorBuild } from "../gateway/relay-floor-build.js";
+import { findNginx, startHopFloor, type RunningHopFloor } from "../gateway/http-hop-floor.js";
+import { buildRelayFloor, relayFloorCommand } from "../gateway/relay-floor-build.js";
 import { staleBuilds } from "../peers/dist-check.js";
 import { median, medianPairedRatio } from "../stats.js";
 
@@ -46,11 +47,15 @@ type Transport = "stdio" | "http";
 /**
  * direct: the client on server-everything; gateway: through ours; floor: through the bare proxy
  * (proxy-floor.ts, stdio only); relay: through the native zero-parse relay (relay-floor.c, stdio
- * only, when a C compiler is present).
+ * only, when a C compiler is present); hop: through nginx as a plain proxy_pass (http-hop-floor.ts,
+ * HTTP only, when nginx is installed).
  */
-type Side = "direct" | "gateway" | "floor" | "relay";
-/** Where the relay floor's binary is for this run, or undefined when the side is skipped. */
-type RelayPath = string | undefined;
+type Side = "direct" | "gateway" | "floor" | "relay" | "hop";
+/** The native floors this run has: the relay's binary (stdio) and nginx (HTTP); undefined when skipped. */
+interface NativeFloors {
+  readonly relayPath: string | undefined;
+  readonly nginx: string | undefined;
+}
 /** One side of one round: what its client measured, and (gateway and floor) the middle process's own CPU per call. */
 type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | undefined };
 
@@ -75,14 +80,19 @@ export async function runGatewayScenario(context: BenchContext): Promise<Figure[
   }
   const figures: Figure[] = [];
   const relay = await buildRelayFloor();
+  const nginx = findNginx();
+  const floors: NativeFloors = { relayPath: relay.kind === "built" ? relay.path : undefined, nginx };
+  const skipped = {
+    stdio: relay.kind === "skipped" ? relay.reason : undefined,
+    http: nginx === undefined ? "nginx is not installed" : undefined,
+  };
   try {
     for (const transport of ["stdio", "http"] as const) {
       context.progress(`${GROUP}: ${transport}, ${plan.rounds} rounds per side`);
       const calls = { ...plan[transport], inFlight: IN_FLIGHT };
-      const relayPath = transport === "stdio" && relay.kind === "built" ? relay.path : undefined;
-      const results = await measure(transport, { rounds: plan.rounds, calls, relayPath }, mode);
+      const results = await measure(transport, { rounds: plan.rounds, calls, floors }, mode);
       figures.push(...figuresFor(transport, results, plan.rounds));
-      if (transport === "stdio") figures.push(...relayFigures(results, plan.rounds, relay));
+      figures.push(...nativeFloorFigures(transport, results, plan.rounds, skipped[transport]));
     }
   } finally {
     if (relay.kind === "built") await relay.remove();
@@ -92,16 +102,20 @@ export async function runGatewayScenario(context: BenchContext): Promise<Figure[
 
 async function measure(
   transport: Transport,
-  plan: { rounds: number; calls: Omit<CallJob, "target">; relayPath: RelayPath },
+  plan: { rounds: number; calls: Omit<CallJob, "target">; floors: NativeFloors },
   mode: GatewayRunMode,
 ): Promise<Record<Side, SideResult[]>> {
-  const results: Record<Side, SideResult[]> = { direct: [], gateway: [], floor: [], relay: [] };
+  const results: Record<Side, SideResult[]> = { direct: [], gateway: [], floor: [], relay: [], hop: [] };
+  const { relayPath, nginx } = plan.floors;
   const sides: Side[] =
     transport === "http"
-      ? ["direct", "gateway"]
-      : ["direct", "gateway", "floor", ...(plan.relayPath === undefined ? [] : ["relay" as const])];
+      ? ["direct", "gateway", ...(nginx === undefined ? [] : ["hop" as const])]
+      : ["direct", "gateway", "floor", ...(relayPath === undefined ? [] : ["relay" as const])];
   const http = transport === "http" ? await startEverythingHttp({ mode: "streamableHttp" }) : undefined;
+  // One nginx for every round, as there is one server-everything: it keeps nothing between calls.
+  let hop: RunningHopFloor | undefined;
   try {
+    if (http !== undefined && nginx !== undefined) hop = await startHopFloor(nginx, http.url);
     const upstream: ServerEntries =
       http === undefined
         ? { everything: { transport: "stdio", ...everythingStdioServer() } }
@@ -109,9 +123,10 @@ async function measure(
     for (let round = 0; round < plan.rounds; round += 1) {
       const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
       for (const side of order)
-        results[side].push(await runSide(side, upstream, { http, calls: plan.calls, mode, relayPath: plan.relayPath }));
+        results[side].push(await runSide(side, upstream, { http, calls: plan.calls, mode, relayPath, hop }));
     }
   } finally {
+    await hop?.stop();
     await http?.stop();
   }
   return results;
@@ -124,10 +139,11 @@ async function runSide(
     http: { url: string } | undefined;
     calls: Omit<CallJob, "target">;
     mode: GatewayRunMode;
-    relayPath: RelayPath;
+    relayPath: string | undefined;
+    hop: RunningHopFloor | undefined;
   },
 ): Promise<SideResult> {
-  const { http, calls, mode, relayPath } = options;
+  const { http, calls, mode, relayPath, hop } = options;
   const server = everythingStdioServer();
   if (side === "direct") {
     const target =
@@ -135,6 +151,11 @@ async function runSide(
         ? { kind: "stdio" as const, command: server.command, args: server.args }
         : { kind: "http" as const, url: http.url };
     return runCallWorker({ ...calls, target });
+  }
+  // nginx is a master and a worker process, started once: no CPU report of its own.
+  if (side === "hop") {
+    if (hop === undefined) throw new Error("gateway bench: the HTTP hop floor side runs only when nginx started");
+    return runCallWorker({ ...calls, target: { kind: "http", url: hop.url } });
   }
   const folder = await mkdtemp(join(tmpdir(), "gateway-bench-"));
   const cpuReportPath = join(folder, "cpu.json");
@@ -255,26 +276,42 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
   ];
 }
 
+/** How each native floor is named in the table and its notes. */
+const NATIVE_FLOORS = {
+  stdio: {
+    side: "relay",
+    name: "relay floor (native, zero parse)",
+    short: "relay floor",
+    what: "relay-floor.c: a native process relaying bytes between the client's pipe and the server's, poll() and 64 KiB reads, no parsing",
+  },
+  http: {
+    side: "hop",
+    name: "HTTP hop floor (nginx proxy_pass)",
+    short: "HTTP hop floor",
+    what: "http-hop-floor.ts: nginx as a plain proxy_pass, keep-alive upstream, nothing buffered",
+  },
+} as const;
+
 /**
- * The relay floor's figures (stdio): what the hop alone costs against direct, and the gateway and
- * the proxy floor against it; or one line saying why the side did not run.
+ * The native floor's figures: what the hop alone costs against direct, and the gateway (and, over
+ * stdio, the proxy floor) against it; or one line saying why the side did not run.
  */
-function relayFigures(results: Record<Side, SideResult[]>, rounds: number, relay: RelayFloorBuild): Figure[] {
-  const transport: Transport = "stdio";
-  const label = `${transport}: relay floor (native, zero parse)`;
-  if (relay.kind === "skipped")
+function nativeFloorFigures(
+  transport: Transport,
+  results: Record<Side, SideResult[]>,
+  rounds: number,
+  skipped: string | undefined,
+): Figure[] {
+  const floor = NATIVE_FLOORS[transport];
+  const idBase = `gateway.${transport}.${floor.side}`;
+  if (skipped !== undefined)
     return [
-      {
-        id: `gateway.${transport}.relay.skipped`,
-        group: GROUP,
-        label: `${label}: skipped, ${relay.reason}`,
-        unit: "µs",
-      },
+      { id: `${idBase}.skipped`, group: GROUP, label: `${transport}: ${floor.name}: skipped, ${skipped}`, unit: "µs" },
     ];
   const pick = (side: Side, key: keyof CallJobResult) => results[side].map((result) => result[key]);
   const against = (id: string, what: string, side: Side, base: Side, key: keyof CallJobResult, note: string): Figure =>
     compared({
-      id: `gateway.${transport}.relay.${id}`,
+      id: `${idBase}.${id}`,
       group: GROUP,
       label: `${transport}: ${what}`,
       unit: "µs",
@@ -283,39 +320,47 @@ function relayFigures(results: Record<Side, SideResult[]>, rounds: number, relay
       ratio: medianPairedRatio(pick(side, key), pick(base, key)),
       note: `${note}; median of ${rounds} rounds, ratio = median of per-round ratios`,
     });
-  const relayNote =
-    '"adapter" = through the relay floor (relay-floor.c: a native process relaying bytes between the client\'s pipe and the server\'s, poll() and 64 KiB reads, no parsing), "raw" = server-everything directly: what the hop alone costs';
-  const gatewayNote =
-    '"adapter" = through the gateway, "raw" = through the relay floor: what the gateway costs beyond the hop itself';
-  const floorNote =
-    '"adapter" = through the proxy floor, "raw" = through the relay floor: what a Node process with one parse and one serialization per message costs beyond the hop';
-  return [
-    against(
-      "p50",
-      "relay floor (native, zero parse): echo p50, sequential (vs direct)",
-      "relay",
-      "direct",
-      "p50Us",
-      relayNote,
-    ),
+  const floorNote = `"adapter" = through the ${floor.short} (${floor.what}), "raw" = server-everything directly: what the hop alone costs`;
+  const gatewayNote = `"adapter" = through the gateway, "raw" = through the ${floor.short}: what the gateway costs beyond the hop itself`;
+  const figures = [
+    against("p50", `${floor.name}: echo p50, sequential (vs direct)`, floor.side, "direct", "p50Us", floorNote),
     against(
       "in-flight-p50",
-      `relay floor (native, zero parse): echo p50, ${IN_FLIGHT} in flight (vs direct)`,
-      "relay",
+      `${floor.name}: echo p50, ${IN_FLIGHT} in flight (vs direct)`,
+      floor.side,
       "direct",
       "inFlightP50Us",
-      relayNote,
+      floorNote,
     ),
-    against("gateway-p50", "gateway vs relay floor: echo p50, sequential", "gateway", "relay", "p50Us", gatewayNote),
+    against(
+      "gateway-p50",
+      `gateway vs ${floor.short}: echo p50, sequential`,
+      "gateway",
+      floor.side,
+      "p50Us",
+      gatewayNote,
+    ),
     against(
       "gateway-in-flight-p50",
-      `gateway vs relay floor: echo p50, ${IN_FLIGHT} in flight`,
+      `gateway vs ${floor.short}: echo p50, ${IN_FLIGHT} in flight`,
       "gateway",
-      "relay",
+      floor.side,
       "inFlightP50Us",
       gatewayNote,
     ),
-    against("floor-p50", "proxy floor vs relay floor: echo p50, sequential", "floor", "relay", "p50Us", floorNote),
+  ];
+  if (transport === "http") return figures;
+  const proxyNote = `"adapter" = through the proxy floor, "raw" = through the ${floor.short}: what a Node process with one parse and one serialization per message costs beyond the hop`;
+  return [
+    ...figures,
+    against(
+      "floor-p50",
+      `proxy floor vs ${floor.short}: echo p50, sequential`,
+      "floor",
+      floor.side,
+      "p50Us",
+      proxyNote,
+    ),
     ...middleCpuFigures(transport, "relay", results.relay),
   ];
 }
