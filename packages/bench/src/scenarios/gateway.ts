@@ -64,8 +64,10 @@ type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | unde
  * process, the upstream on the same transport as the client) and, over stdio, through the proxy
  * floor (the least a Node process in the middle does) and through the relay floor (relay-floor.c,
  * compiled for the run: the least any process in the middle does; skipped without a C compiler),
- * with the SDK 1.x Client in a fresh process per side and round; the side that goes first rotates by round. Per-call p50 and the client's CPU
- * per call come from sequential calls and from calls kept 50 in flight; throughput from the latter.
+ * and over HTTP through nginx (the HTTP hop floor; skipped without nginx), with the SDK 1.x Client
+ * in a fresh process per side and round; the side that goes first rotates by round. Per-call p50
+ * and the client's CPU per call come from sequential calls and from calls kept 50 in flight;
+ * throughput from the latter.
  */
 export async function runGatewayScenario(context: BenchContext): Promise<Figure[]> {
   const plan = context.settings.name === "quick" ? QUICK : FULL;
@@ -194,8 +196,7 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
     raw: median(pick(base, key)),
     ratio: medianPairedRatio(pick(side, key), pick(base, key)),
   });
-  const order = transport === "stdio" ? "first side rotating" : "first side alternating";
-  const note = `"adapter" = through the gateway, "raw" = server-everything directly; median of ${rounds} rounds (a fresh client process per side and round, ${order}), ratio = median of per-round ratios`;
+  const note = `"adapter" = through the gateway, "raw" = server-everything directly; median of ${rounds} rounds (a fresh client process per side and round, first side rotating), ratio = median of per-round ratios`;
   const versus = (label: string, id: string, unit: "µs" | "calls/s", key: keyof CallJobResult): Figure =>
     compared({
       id: `gateway.${transport}.${id}`,
