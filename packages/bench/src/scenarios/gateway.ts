@@ -15,6 +15,8 @@ import {
   type GatewayRunMode,
   type MiddleCpuPerCall,
 } from "../gateway/run-processes.js";
+import { findNginx, startHopFloor, type RunningHopFloor } from "../gateway/http-hop-floor.js";
+import { buildRelayFloor, relayFloorCommand } from "../gateway/relay-floor-build.js";
 import { staleBuilds } from "../peers/dist-check.js";
 import { median, medianPairedRatio } from "../stats.js";
 
@@ -42,17 +44,30 @@ const QUICK = {
 };
 
 type Transport = "stdio" | "http";
-/** direct: the client on server-everything; gateway: through ours; floor: through the bare proxy (proxy-floor.ts, stdio only). */
-type Side = "direct" | "gateway" | "floor";
+/**
+ * direct: the client on server-everything; gateway: through ours; floor: through the bare proxy
+ * (proxy-floor.ts, stdio only); relay: through the native zero-parse relay (relay-floor.c, stdio
+ * only, when a C compiler is present); hop: through nginx as a plain proxy_pass (http-hop-floor.ts,
+ * HTTP only, when nginx is installed).
+ */
+type Side = "direct" | "gateway" | "floor" | "relay" | "hop";
+/** The native floors this run has: the relay's binary (stdio) and nginx (HTTP); undefined when skipped. */
+interface NativeFloors {
+  readonly relayPath: string | undefined;
+  readonly nginx: string | undefined;
+}
 /** One side of one round: what its client measured, and (gateway and floor) the middle process's own CPU per call. */
 type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | undefined };
 
 /**
  * Echo calls to server-everything, directly, through the gateway (single-server mode, its own
  * process, the upstream on the same transport as the client) and, over stdio, through the proxy
- * floor (the least a Node process in the middle does), with the SDK 1.x Client in a fresh process
- * per side and round; the side that goes first rotates by round. Per-call p50 and the client's CPU
- * per call come from sequential calls and from calls kept 50 in flight; throughput from the latter.
+ * floor (the least a Node process in the middle does) and through the relay floor (relay-floor.c,
+ * compiled for the run: the least any process in the middle does; skipped without a C compiler),
+ * and over HTTP through nginx (the HTTP hop floor; skipped without nginx), with the SDK 1.x Client
+ * in a fresh process per side and round; the side that goes first rotates by round. Per-call p50
+ * and the client's CPU per call come from sequential calls and from calls kept 50 in flight;
+ * throughput from the latter.
  */
 export async function runGatewayScenario(context: BenchContext): Promise<Figure[]> {
   const plan = context.settings.name === "quick" ? QUICK : FULL;
@@ -66,33 +81,54 @@ export async function runGatewayScenario(context: BenchContext): Promise<Figure[
     }
   }
   const figures: Figure[] = [];
-  for (const transport of ["stdio", "http"] as const) {
-    context.progress(`${GROUP}: ${transport}, ${plan.rounds} rounds per side`);
-    const calls = { ...plan[transport], inFlight: IN_FLIGHT };
-    const results = await measure(transport, { rounds: plan.rounds, calls }, mode);
-    figures.push(...figuresFor(transport, results, plan.rounds));
+  const relay = await buildRelayFloor();
+  const nginx = findNginx();
+  const floors: NativeFloors = { relayPath: relay.kind === "built" ? relay.path : undefined, nginx };
+  const skipped = {
+    stdio: relay.kind === "skipped" ? relay.reason : undefined,
+    http: nginx === undefined ? "nginx is not installed" : undefined,
+  };
+  try {
+    for (const transport of ["stdio", "http"] as const) {
+      context.progress(`${GROUP}: ${transport}, ${plan.rounds} rounds per side`);
+      const calls = { ...plan[transport], inFlight: IN_FLIGHT };
+      const results = await measure(transport, { rounds: plan.rounds, calls, floors }, mode);
+      figures.push(...figuresFor(transport, results, plan.rounds));
+      figures.push(...nativeFloorFigures(transport, results, plan.rounds, skipped[transport]));
+    }
+  } finally {
+    if (relay.kind === "built") await relay.remove();
   }
   return figures;
 }
 
 async function measure(
   transport: Transport,
-  plan: { rounds: number; calls: Omit<CallJob, "target"> },
+  plan: { rounds: number; calls: Omit<CallJob, "target">; floors: NativeFloors },
   mode: GatewayRunMode,
 ): Promise<Record<Side, SideResult[]>> {
-  const results: Record<Side, SideResult[]> = { direct: [], gateway: [], floor: [] };
-  const sides: Side[] = transport === "stdio" ? ["direct", "gateway", "floor"] : ["direct", "gateway"];
+  const results: Record<Side, SideResult[]> = { direct: [], gateway: [], floor: [], relay: [], hop: [] };
+  const { relayPath, nginx } = plan.floors;
+  const sides: Side[] =
+    transport === "http"
+      ? ["direct", "gateway", ...(nginx === undefined ? [] : ["hop" as const])]
+      : ["direct", "gateway", "floor", ...(relayPath === undefined ? [] : ["relay" as const])];
   const http = transport === "http" ? await startEverythingHttp({ mode: "streamableHttp" }) : undefined;
+  // One nginx for every round, as there is one server-everything: it keeps nothing between calls.
+  let hop: RunningHopFloor | undefined;
   try {
+    if (http !== undefined && nginx !== undefined) hop = await startHopFloor(nginx, http.url);
     const upstream: ServerEntries =
       http === undefined
         ? { everything: { transport: "stdio", ...everythingStdioServer() } }
         : { everything: { transport: "streamable-http", url: http.url } };
     for (let round = 0; round < plan.rounds; round += 1) {
       const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
-      for (const side of order) results[side].push(await runSide(side, upstream, { http, calls: plan.calls, mode }));
+      for (const side of order)
+        results[side].push(await runSide(side, upstream, { http, calls: plan.calls, mode, relayPath, hop }));
     }
   } finally {
+    await hop?.stop();
     await http?.stop();
   }
   return results;
@@ -101,9 +137,15 @@ async function measure(
 async function runSide(
   side: Side,
   servers: ServerEntries,
-  options: { http: { url: string } | undefined; calls: Omit<CallJob, "target">; mode: GatewayRunMode },
+  options: {
+    http: { url: string } | undefined;
+    calls: Omit<CallJob, "target">;
+    mode: GatewayRunMode;
+    relayPath: string | undefined;
+    hop: RunningHopFloor | undefined;
+  },
 ): Promise<SideResult> {
-  const { http, calls, mode } = options;
+  const { http, calls, mode, relayPath, hop } = options;
   const server = everythingStdioServer();
   if (side === "direct") {
     const target =
@@ -112,6 +154,11 @@ async function runSide(
         : { kind: "http" as const, url: http.url };
     return runCallWorker({ ...calls, target });
   }
+  // nginx is a master and a worker process, started once: no CPU report of its own.
+  if (side === "hop") {
+    if (hop === undefined) throw new Error("gateway bench: the HTTP hop floor side runs only when nginx started");
+    return runCallWorker({ ...calls, target: { kind: "http", url: hop.url } });
+  }
   const folder = await mkdtemp(join(tmpdir(), "gateway-bench-"));
   const cpuReportPath = join(folder, "cpu.json");
   const job = { ...calls, markPhases: true };
@@ -119,6 +166,10 @@ async function runSide(
     let result: CallJobResult;
     if (side === "floor") {
       const target = { kind: "stdio" as const, ...stdioFloorCommand({ upstream: server, cpuReportPath }) };
+      result = await runCallWorker({ ...job, target });
+    } else if (side === "relay") {
+      if (relayPath === undefined) throw new Error("gateway bench: the relay floor side runs only when it was built");
+      const target = { kind: "stdio" as const, ...relayFloorCommand(relayPath, { upstream: server, cpuReportPath }) };
       result = await runCallWorker({ ...job, target });
     } else if (http === undefined) {
       const target = { kind: "stdio" as const, ...stdioGatewayCommand({ servers, cpuReportPath }, mode) };
@@ -145,8 +196,7 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
     raw: median(pick(base, key)),
     ratio: medianPairedRatio(pick(side, key), pick(base, key)),
   });
-  const order = transport === "stdio" ? "first side rotating" : "first side alternating";
-  const note = `"adapter" = through the gateway, "raw" = server-everything directly; median of ${rounds} rounds (a fresh client process per side and round, ${order}), ratio = median of per-round ratios`;
+  const note = `"adapter" = through the gateway, "raw" = server-everything directly; median of ${rounds} rounds (a fresh client process per side and round, first side rotating), ratio = median of per-round ratios`;
   const versus = (label: string, id: string, unit: "µs" | "calls/s", key: keyof CallJobResult): Figure =>
     compared({
       id: `gateway.${transport}.${id}`,
@@ -227,12 +277,109 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
   ];
 }
 
+/** How each native floor is named in the table and its notes. */
+const NATIVE_FLOORS = {
+  stdio: {
+    side: "relay",
+    name: "relay floor (native, zero parse)",
+    short: "relay floor",
+    what: "relay-floor.c: a native process relaying bytes between the client's pipe and the server's, poll() and 64 KiB reads, no parsing",
+  },
+  http: {
+    side: "hop",
+    name: "HTTP hop floor (nginx proxy_pass)",
+    short: "HTTP hop floor",
+    what: "http-hop-floor.ts: nginx as a plain proxy_pass, keep-alive upstream, nothing buffered",
+  },
+} as const;
+
+/**
+ * The native floor's figures: what the hop alone costs against direct, and the gateway (and, over
+ * stdio, the proxy floor) against it; or one line saying why the side did not run.
+ */
+function nativeFloorFigures(
+  transport: Transport,
+  results: Record<Side, SideResult[]>,
+  rounds: number,
+  skipped: string | undefined,
+): Figure[] {
+  const floor = NATIVE_FLOORS[transport];
+  const idBase = `gateway.${transport}.${floor.side}`;
+  if (skipped !== undefined)
+    return [
+      { id: `${idBase}.skipped`, group: GROUP, label: `${transport}: ${floor.name}: skipped, ${skipped}`, unit: "µs" },
+    ];
+  const pick = (side: Side, key: keyof CallJobResult) => results[side].map((result) => result[key]);
+  const against = (id: string, what: string, side: Side, base: Side, key: keyof CallJobResult, note: string): Figure =>
+    compared({
+      id: `${idBase}.${id}`,
+      group: GROUP,
+      label: `${transport}: ${what}`,
+      unit: "µs",
+      adapter: median(pick(side, key)),
+      raw: median(pick(base, key)),
+      ratio: medianPairedRatio(pick(side, key), pick(base, key)),
+      note: `${note}; median of ${rounds} rounds, ratio = median of per-round ratios`,
+    });
+  const floorNote = `"adapter" = through the ${floor.short} (${floor.what}), "raw" = server-everything directly: what the hop alone costs`;
+  const gatewayNote = `"adapter" = through the gateway, "raw" = through the ${floor.short}: what the gateway costs beyond the hop itself`;
+  const figures = [
+    against("p50", `${floor.name}: echo p50, sequential (vs direct)`, floor.side, "direct", "p50Us", floorNote),
+    against(
+      "in-flight-p50",
+      `${floor.name}: echo p50, ${IN_FLIGHT} in flight (vs direct)`,
+      floor.side,
+      "direct",
+      "inFlightP50Us",
+      floorNote,
+    ),
+    against(
+      "gateway-p50",
+      `gateway vs ${floor.short}: echo p50, sequential`,
+      "gateway",
+      floor.side,
+      "p50Us",
+      gatewayNote,
+    ),
+    against(
+      "gateway-in-flight-p50",
+      `gateway vs ${floor.short}: echo p50, ${IN_FLIGHT} in flight`,
+      "gateway",
+      floor.side,
+      "inFlightP50Us",
+      gatewayNote,
+    ),
+  ];
+  if (transport === "http") return figures;
+  const proxyNote = `"adapter" = through the proxy floor, "raw" = through the ${floor.short}: what a Node process with one parse and one serialization per message costs beyond the hop`;
+  return [
+    ...figures,
+    against(
+      "floor-p50",
+      `proxy floor vs ${floor.short}: echo p50, sequential`,
+      "floor",
+      floor.side,
+      "p50Us",
+      proxyNote,
+    ),
+    ...middleCpuFigures(transport, "relay", results.relay),
+  ];
+}
+
+/** How each process in the middle is named in the table, where its figures' ids start, and when its CPU clock starts. */
+const MIDDLES = {
+  gateway: { name: "the gateway", id: "gateway-cpu", from: "its upstream connected" },
+  floor: { name: "the proxy floor", id: "floor.cpu", from: "it started its upstream" },
+  relay: { name: "the relay floor", id: "relay.cpu", from: "it started its upstream" },
+} as const;
+
 /** The middle process's own CPU per call: over every call of the round, and per phase. */
-function middleCpuFigures(transport: Transport, side: "gateway" | "floor", results: SideResult[]): Figure[] {
+function middleCpuFigures(transport: Transport, side: keyof typeof MIDDLES, results: SideResult[]): Figure[] {
   const reports = results.flatMap((result) => (result.middleCpu === undefined ? [] : [result.middleCpu]));
   if (reports.length === 0) return [];
-  const who = side === "gateway" ? "the gateway's" : "the proxy floor's";
-  const idBase = side === "gateway" ? `gateway.${transport}.gateway-cpu` : `gateway.${transport}.floor.cpu`;
+  const middle = MIDDLES[side];
+  const who = `${middle.name}'s`;
+  const idBase = `gateway.${transport}.${middle.id}`;
   const phases = (pick: (report: MiddleCpuPerCall) => number | undefined) =>
     reports.flatMap((report) => {
       const value = pick(report);
@@ -240,7 +387,7 @@ function middleCpuFigures(transport: Transport, side: "gateway" | "floor", resul
     });
   const sequential = phases((report) => report.sequential);
   const inFlight = phases((report) => report.inFlight);
-  const measured = `${side === "gateway" ? "the gateway" : "the proxy floor"} process's CPU time (user + system)`;
+  const measured = `${middle.name} process's CPU time (user + system)`;
   return [
     single({
       id: idBase,
@@ -248,7 +395,7 @@ function middleCpuFigures(transport: Transport, side: "gateway" | "floor", resul
       label: `${transport}: ${who} own CPU per call`,
       unit: "µs",
       value: median(phases((report) => report.all)),
-      note: `${measured} from after ${side === "gateway" ? "its upstream connected" : "it started its upstream"} to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${reports.length} rounds`,
+      note: `${measured} from after ${middle.from} to when its client left, over every call of the round (warm-up, sequential, ${IN_FLIGHT} in flight); median of ${reports.length} rounds`,
     }),
     ...(sequential.length === 0
       ? []
