@@ -8,6 +8,7 @@ import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } 
 import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
 import { MCPToolAdapter } from "mcp-tool-adapter";
 import { CLI_BIN, GATEWAY_DIR, httpGatewayForFile } from "./fixtures.js";
+import { SERVE_CONNECT_TIMEOUT_MS } from "./gateway-endpoints.js";
 
 // Clients no one here wrote (the SDK v2 client, LangChain's MCP adapters, the MCP Inspector's CLI)
 // and our own adapter, each listing and calling through the gateway over streamable HTTP (a gateway
@@ -144,7 +145,7 @@ describe("our own adapter (MCPToolAdapter)", () => {
     },
   ];
   it.each(configs)("discovers and invokes over $label", { timeout: 120_000 }, async ({ config }) => {
-    const adapter = new MCPToolAdapter(config(), { connectTimeoutMs: 90_000 });
+    const adapter = new MCPToolAdapter(config(), { connectTimeoutMs: SERVE_CONNECT_TIMEOUT_MS });
     await adapter.connect();
     try {
       const tools = await adapter.discoverTools();

@@ -4,7 +4,7 @@ import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { LOG_LEVEL_META_KEY } from "@modelcontextprotocol/server";
 import { CLI_BIN, httpGatewayForFile } from "./fixtures.js";
-import { gatewayEndpoints } from "./gateway-endpoints.js";
+import { gatewayEndpoints, SERVE_CONNECT_TIMEOUT_MS } from "./gateway-endpoints.js";
 import { callToolByHand, questionOf, type ModernAnswer } from "./modern-by-hand.js";
 
 // An upstream's elicitation and sampling (server-everything's trigger-* tools, a 2025-era server
@@ -94,6 +94,7 @@ describe("our adapter on engine-2026", () => {
       { name: "gateway", protocol: "2026-07-28", ...config() },
       {
         engine: createEngine2026(),
+        connectTimeoutMs: SERVE_CONNECT_TIMEOUT_MS,
         onElicitation: () => Promise.resolve({ action: "accept", content: { name: "Grace Hopper", check: true } }),
         onSampling: () =>
           Promise.resolve({

@@ -6,7 +6,7 @@ import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { createTempDirectory, v2StdioServerConfig, type TempDirectory } from "@mcp-tool-adapter/test-servers";
 import { Client } from "@modelcontextprotocol/client";
 import { CLI_BIN, servedOverHttpForFile } from "./fixtures.js";
-import { gatewayEndpoints } from "./gateway-endpoints.js";
+import { gatewayEndpoints, SERVE_CONNECT_TIMEOUT_MS } from "./gateway-endpoints.js";
 import { callToolByHand, questionOf } from "./modern-by-hand.js";
 
 // A 2026-07-28 client's roots passed up. The upstream is the official v2 SDK's server over a real
@@ -77,7 +77,11 @@ describe("our adapter on engine-2026", () => {
   it.each(adapterConfigs)("passes its roots up over $label", { timeout: 120_000 }, async ({ config }) => {
     const adapter = new MCPToolAdapter(
       { name: "gateway", protocol: "2026-07-28", ...config() },
-      { engine: createEngine2026(), roots: [{ uri: "file:///work/adapter-b", name: "b" }] },
+      {
+        engine: createEngine2026(),
+        connectTimeoutMs: SERVE_CONNECT_TIMEOUT_MS,
+        roots: [{ uri: "file:///work/adapter-b", name: "b" }],
+      },
     );
     await adapter.connect();
     try {
