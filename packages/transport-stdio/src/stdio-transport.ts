@@ -692,12 +692,7 @@ export class StdioTransport implements Transport {
   #deliverParsed(message: JSONRPCMessage): void {
     // Parsed from our own read just now: a reader that keeps the result may freeze it in place.
     markParsedFromWire((message as { result?: unknown }).result);
-    // #deliver's body, written out: this runs for every message.
-    try {
-      this.onmessage?.(message);
-    } catch (error) {
-      this.#reportError(error instanceof Error ? error : new Error(String(error)));
-    }
+    this.#deliver(message);
   }
 
   #deliver(message: JSONRPCMessage): void {

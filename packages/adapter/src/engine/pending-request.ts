@@ -99,8 +99,7 @@ export class PendingRequest {
   }
 
   resolve(result: unknown): void {
-    // #stop() written out: this runs for every answer.
-    if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
+    this.#stop();
     this.#resolve(result);
   }
 

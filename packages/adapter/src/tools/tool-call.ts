@@ -317,7 +317,7 @@ export class ToolCalls {
         ),
       );
     }
-    const timeoutMs = options.timeoutMs === undefined ? this.#defaultTimeoutMs : this.#timeoutOf(options);
+    const timeoutMs = this.#timeoutOf(options);
     const requestOptions: RequestOptions = { timeout: timeoutMs, tag: call };
     const { inputRequired } = options;
     if (inputRequired !== undefined) requestOptions.allowInputRequired = true;
@@ -358,11 +358,7 @@ export class ToolCalls {
       },
     };
     try {
-      // The usual call (no interceptor, no trace context, no input retry): its params made here.
-      const params =
-        intercepted === undefined && call.traced === undefined && inputRequired === undefined
-          ? { name, arguments: args }
-          : withInputRetry(this.#params(name, args, intercepted?.meta, call.traced), inputRequired);
+      const params = withInputRetry(this.#params(name, args, intercepted?.meta, call.traced), inputRequired);
       return entry.requiresTask
         ? this.#asTask(session, params, requestOptions, signal).then(settle.answered, settle.failed)
         : session.requestThen({ method: "tools/call", params }, requestOptions, signal, settle);
