@@ -17,3 +17,4 @@ export { FallbackHttpTransport } from "./fallback-transport.js";
 export { HttpTransport } from "./http-transport.js";
 export type { Logger } from "./logger.js";
 export { collectConfigSecrets, redactSecrets } from "./redact.js";
+export { SseParser, type ServerSentEvent, type SseParserListeners } from "./sse-parser.js";
