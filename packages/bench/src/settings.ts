@@ -75,6 +75,19 @@ export interface BenchSettings {
   readonly peerInFlight: number;
   readonly peerListTools: number;
   /**
+   * Extra rounds of the peer comparison that run the sequential stage alone (a fresh process per
+   * side: import, connect, warm-up, the sequential calls, then exit), per transport. Their p50 and
+   * sequential CPU join those of the full rounds, so those two figures are medians over
+   * `peerRounds` + these rounds. Why: over stdio a sequential call is a few hundred µs of wake-ups
+   * between two processes, and on a 2-vCPU machine each process's p50 depends on where the
+   * scheduler places it and its server (same vCPU or not, fixed per process, sometimes changing
+   * mid-run): quiet per-round ratios of ours to the floor spread from 1.0× to 1.6×, so the median
+   * of four full rounds cannot decide a 10% target. The stage costs about a second per side, a
+   * full round a minute. Over HTTP a call is ten times longer and the spread is small: none by
+   * default.
+   */
+  readonly peerSequentialRounds: { readonly stdio: number; readonly http: number };
+  /**
    * The engine comparison (issue 21), on the peer comparison's machinery: rounds, and echo calls
    * per process over each transport. An HTTP call costs the client several times the CPU of a
    * stdio call, so HTTP gets fewer, to keep both transports' run near a minute on a quiet machine.
@@ -137,6 +150,7 @@ export const DEFAULT_SETTINGS: BenchSettings = {
   peerConcurrentCalls: 20_000,
   peerInFlight: 50,
   peerListTools: 5_000,
+  peerSequentialRounds: { stdio: 16, http: 0 },
   engineRounds: 3,
   engineCalls: {
     stdio: { warmup: 1_000, sequential: 2_000, concurrent: 10_000 },
@@ -187,6 +201,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   peerConcurrentCalls: 1_000,
   peerInFlight: 50,
   peerListTools: 300,
+  peerSequentialRounds: { stdio: 1, http: 0 },
   engineRounds: 1,
   engineCalls: {
     stdio: { warmup: 20, sequential: 200, concurrent: 1_000 },
@@ -307,11 +322,16 @@ export class BenchUsageError extends Error {
 
 /** The `count` comma-separated positive integers of `--flag=1,2,3`, or a usage error naming the flag. */
 function positiveIntegers(arg: string, count: number): number[] {
+  return integersFrom(arg, count, 1, "positive");
+}
+
+/** The `count` comma-separated integers of `--flag=0,2`, each at least `least`, or a usage error naming the flag. */
+function integersFrom(arg: string, count: number, least: number, kind: "positive" | "non-negative"): number[] {
   const [flag, value = ""] = arg.split("=", 2) as [string, string?];
   const numbers = value.split(",").map((part) => Number(part.replaceAll("_", "")));
-  if (numbers.length !== count || !numbers.every((number) => Number.isInteger(number) && number > 0)) {
+  if (numbers.length !== count || !numbers.every((number) => Number.isInteger(number) && number >= least)) {
     throw new BenchUsageError(
-      `${flag} takes ${count === 1 ? "a positive integer" : `${count} comma-separated positive integers`}; got "${value}"`,
+      `${flag} takes ${count === 1 ? `a ${kind} integer` : `${count} comma-separated ${kind} integers`}; got "${value}"`,
     );
   }
   return numbers;
@@ -374,6 +394,9 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
       peerOverrides = { ...peerOverrides, engineCalls: { stdio: calls, http: calls } };
     } else if (arg.startsWith("--peer-rounds=")) {
       peerOverrides = { ...peerOverrides, peerRounds: positiveIntegers(arg, 1)[0]! };
+    } else if (arg.startsWith("--peer-sequential-rounds=")) {
+      const [stdio, http] = integersFrom(arg, 2, 0, "non-negative") as [number, number];
+      peerOverrides = { ...peerOverrides, peerSequentialRounds: { stdio, http } };
     } else if (arg.startsWith("--peer-calls=")) {
       const [peerWarmupCalls, peerSequentialCalls, peerConcurrentCalls] = positiveIntegers(arg, 3);
       peerOverrides = { ...peerOverrides, peerWarmupCalls, peerSequentialCalls, peerConcurrentCalls };
@@ -385,7 +408,7 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
       throw new BenchUsageError(
-        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
+        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-sequential-rounds=<stdio>,<http>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
       );
     }
   }

@@ -68,6 +68,28 @@ describe("runPeerRounds", () => {
     ]);
   });
 
+  it("reads the sequential figures, and only those, from a run of the sequential stage alone", () => {
+    const rounds = [
+      { raw: sideResult("raw", 50), floor: sideResult("floor", 40) },
+      {
+        raw: { kind: "sequential", side: "raw", node: "v24", p50Ms: 0.25, p99Ms: 0.9, sequentialCpuMicros: 70 },
+        floor: { kind: "sequential", side: "floor", node: "v24", p50Ms: 0.2, p99Ms: 0.8, sequentialCpuMicros: 45 },
+      },
+    ] satisfies Partial<Record<string, PeerResult>>[];
+    const kind = (key: string) => PEER_FIGURE_KINDS.find((candidate) => candidate.key === key)!;
+    expect(figureRounds<string>(rounds, kind("echo.p50"))).toEqual([
+      { raw: 0.3, floor: 0.3 },
+      { raw: 0.25, floor: 0.2 },
+    ]);
+    expect(figureRounds<string>(rounds, kind("cpu.sequential"))).toEqual([
+      { raw: 50, floor: 40 },
+      { raw: 70, floor: 45 },
+    ]);
+    // Figures of the later stages have nothing from that round, so it does not count for them.
+    expect(figureRounds<string>(rounds, kind("cpu.in-flight"))).toEqual([{ raw: 25, floor: 20 }, {}]);
+    expect(figureRounds<string>(rounds, kind("connect"))).toEqual([{ raw: 20, floor: 20 }, {}]);
+  });
+
   it("reads no side figure from an import probe's result", () => {
     const p50 = PEER_FIGURE_KINDS.find((kind) => kind.key === "echo.p50")!;
     const rounds = [

@@ -174,6 +174,13 @@ describe("formatPeerTable", () => {
     expect(text).toContain('("floor N×") to the floor side');
   });
 
+  it("says when the p50 and sequential CPU rows also count rounds of the sequential stage alone", () => {
+    expect(formatPeerTable(table)).toContain("5 round(s); load average");
+    expect(formatPeerTable({ ...table, sequentialRounds: 16 })).toContain(
+      "5 round(s), the p50 and sequential CPU over 5 + 16 rounds (the sequential stage alone in 16 more processes per side); load average",
+    );
+  });
+
   it("shows a side without a usable round as n/a, never as a number", () => {
     expect(formatPeerCell({ median: Number.NaN, ratio: Number.NaN, rounds: 0 }, "ms", false, false)).toBe("n/a");
     expect(formatPeerCell(undefined, "ms", false, false)).toBe("n/a");

@@ -39,7 +39,14 @@ describe("parseBenchArgs", () => {
       peerConcurrentCalls: 20_000,
       peerInFlight: 50,
       peerListTools: 5_000,
+      peerSequentialRounds: { stdio: 16, http: 0 },
     });
+  });
+
+  it("takes the extra rounds of the sequential stage per transport, none allowed", () => {
+    const options = parseBenchArgs(["--only=peers", "--peer-sequential-rounds=0,3"], "/out.json");
+    expect(options.settings.peerSequentialRounds).toEqual({ stdio: 0, http: 3 });
+    expect(QUICK_SETTINGS.peerSequentialRounds.stdio).toBeGreaterThan(0);
   });
 
   it("takes the peer options --node, --sides (in table order), --peer-rounds, --peer-calls and --from-source", () => {
@@ -115,6 +122,8 @@ describe("parseBenchArgs", () => {
     ["--peer-rounds=0", /--peer-rounds takes a positive integer; got "0"/],
     ["--peer-calls=1,2", /--peer-calls takes 3 comma-separated positive integers; got "1,2"/],
     ["--peer-calls=1,2,x", /--peer-calls takes 3/],
+    ["--peer-sequential-rounds=4", /--peer-sequential-rounds takes 2 comma-separated non-negative integers; got "4"/],
+    ["--peer-sequential-rounds=-1,0", /--peer-sequential-rounds takes 2 comma-separated non-negative/],
   ])("rejects %s, saying what it takes", (arg, message) => {
     expect(() => parseBenchArgs([arg], "/out.json")).toThrow(BenchUsageError);
     expect(() => parseBenchArgs([arg], "/out.json")).toThrow(message);

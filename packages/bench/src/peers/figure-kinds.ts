@@ -1,8 +1,7 @@
 import type { Unit } from "../figures.js";
-import type { ImportProbeResult, PeerSideResult } from "./peer-job.js";
+import type { ImportProbeResult, PeerSideResult, SequentialStageFigures } from "./peer-job.js";
 
-/** The figures of the peer table, each read from one side's result. */
-export interface PeerFigureKind {
+interface FigureKindBase {
   readonly key: string;
   readonly label: string;
   readonly unit: Unit;
@@ -12,12 +11,32 @@ export interface PeerFigureKind {
   readonly ratioless?: boolean;
   /** No ratio to the floor side: the floor has nothing to measure here (it imports nothing). */
   readonly floorless?: boolean;
+}
+
+/** A figure of the sequential calls: read from a full run and from a run of that stage alone. */
+interface SequentialFigureKind extends FigureKindBase {
+  readonly stage: "sequential";
+  readonly read: (result: SequentialStageFigures) => number;
+}
+
+/** A figure only a full run has. */
+interface FullRunFigureKind extends FigureKindBase {
+  readonly stage?: undefined;
   readonly read: (result: PeerSideResult) => number;
 }
 
+/** The figures of the peer table, each read from one side's result. */
+export type PeerFigureKind = SequentialFigureKind | FullRunFigureKind;
+
 export const PEER_FIGURE_KINDS: readonly PeerFigureKind[] = [
-  { key: "echo.p50", label: "echo p50", unit: "ms", read: (r) => r.p50Ms },
-  { key: "cpu.sequential", label: "client CPU per call, sequential", unit: "µs", read: (r) => r.sequentialCpuMicros },
+  { key: "echo.p50", label: "echo p50", unit: "ms", stage: "sequential", read: (r) => r.p50Ms },
+  {
+    key: "cpu.sequential",
+    label: "client CPU per call, sequential",
+    unit: "µs",
+    stage: "sequential",
+    read: (r) => r.sequentialCpuMicros,
+  },
   { key: "cpu.in-flight", label: "client CPU per call, 50 in flight", unit: "µs", read: (r) => r.concurrentCpuMicros },
   {
     key: "throughput",

@@ -26,6 +26,12 @@ export interface PeerSideJob {
   readonly sequentialCalls: number;
   readonly concurrentCalls: number;
   readonly inFlight: number;
+  /**
+   * "sequential": the process ends after the sequential calls (import, connect, warm-up, the heap
+   * after warm-up, the timed sequential calls, exactly as a full run does up to there) and reports
+   * their figures only. The comparison's extra rounds for the p50 use it (see peerSequentialRounds).
+   */
+  readonly stage?: "sequential";
 }
 
 /** Import probes: a fresh process that only imports one package, for the import-time targets. */
@@ -38,8 +44,22 @@ export interface ImportProbeJob {
 
 export type PeerJob = PeerSideJob | ImportProbeJob;
 
+/** The figures of the sequential calls: a full run has them, and so has a run of that stage alone. */
+export interface SequentialStageFigures {
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly sequentialCpuMicros: number;
+}
+
+/** A run of the sequential stage alone (a job with `stage: "sequential"`). */
+export interface PeerSequentialResult extends SequentialStageFigures {
+  readonly kind: "sequential";
+  readonly side: WorkerSide;
+  readonly node: string;
+}
+
 /** One side's figures from one fresh process. Times in ms, CPU in µs per call, heap in MB. */
-export interface PeerSideResult {
+export interface PeerSideResult extends SequentialStageFigures {
   readonly kind: "side";
   readonly side: WorkerSide;
   readonly node: string;
@@ -52,9 +72,6 @@ export interface PeerSideResult {
   readonly heapAfterCallsMb: number;
   /** Heap in use after full GCs once the same calls ran a second time (untimed). */
   readonly heapAfterRepeatMb: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly sequentialCpuMicros: number;
   readonly concurrentCpuMicros: number;
   readonly callsPerSecond: number;
   /** Listing every tool of the generated server on a second connection, wall time and client CPU (when the job lists). */
@@ -74,7 +91,7 @@ export interface ImportProbeResult {
   readonly importMs: number;
 }
 
-export type PeerResult = PeerSideResult | ImportProbeResult;
+export type PeerResult = PeerSideResult | PeerSequentialResult | ImportProbeResult;
 
 /** The worker prints its result on one stdout line after this marker; libraries may print other lines. */
 export const RESULT_MARKER = "@@peer-result@@ ";

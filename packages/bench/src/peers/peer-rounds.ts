@@ -45,7 +45,10 @@ export async function runPeerRounds<Runner extends string>(
   return { rounds, failures };
 }
 
-/** One figure's per-round values by side, read from the sides' results (import probes have none). */
+/**
+ * One figure's per-round values by side, read from the sides' results (import probes have none;
+ * a run of the sequential stage alone has the sequential figures only).
+ */
 export function figureRounds<Runner extends string>(
   rounds: readonly Partial<Record<Runner, PeerResult>>[],
   kind: PeerFigureKind,
@@ -54,6 +57,7 @@ export function figureRounds<Runner extends string>(
     const values: RoundValues<Runner> = {};
     for (const [runner, result] of Object.entries(results) as [Runner, PeerResult | undefined][]) {
       if (result?.kind === "side") values[runner] = kind.read(result);
+      else if (result?.kind === "sequential" && kind.stage === "sequential") values[runner] = kind.read(result);
     }
     return values;
   });

@@ -10,6 +10,11 @@ export interface PeerTable<Side extends WorkerSide = WorkerSide> {
   readonly transport: "stdio" | "streamable-http";
   readonly node: string;
   readonly rounds: number;
+  /**
+   * Extra rounds that ran the sequential stage alone (peerSequentialRounds): the p50 and
+   * sequential CPU rows are over `rounds` + these. None when absent.
+   */
+  readonly sequentialRounds?: number;
   /** os.loadavg() (1, 5, 15 minutes) before and after the comparison: how busy the machine was. */
   readonly loadAverage: { readonly before: readonly number[]; readonly after: readonly number[] };
   readonly fromSource: boolean;
@@ -34,6 +39,13 @@ export interface PeerTable<Side extends WorkerSide = WorkerSide> {
   readonly probes?: { adapterPackage: SideSummary; sdkClient: SideSummary };
   /** Side runs that failed (the side then lacks that round), with the reason. */
   readonly failures: readonly string[];
+}
+
+/** ", p50 and sequential CPU over 4 + 16 rounds (...)" when the sequential stage ran alone too. */
+export function sequentialRoundsNote(table: Pick<PeerTable, "rounds" | "sequentialRounds">): string {
+  const extra = table.sequentialRounds ?? 0;
+  if (extra === 0) return "";
+  return `, the p50 and sequential CPU over ${table.rounds} + ${extra} rounds (the sequential stage alone in ${extra} more processes per side)`;
 }
 
 /** One cell: the ratio to raw and the median value, e.g. "0.87× (61.2 µs)"; raw gets its value only. */
@@ -70,7 +82,7 @@ export function formatPeerTable(table: PeerTable): string {
   const load = (values: readonly number[]): string => values.map((value) => value.toFixed(2)).join(" / ");
   const baseline = table.sides.find((side) => side.side === table.baseline)?.label ?? table.sides[0]?.label;
   return [
-    `${table.title ?? "peers"} over ${table.transport}, ${table.node}, ${table.rounds} round(s)${table.fromSource ? ", our packages from source (tsx)" : ""}; load average ${load(table.loadAverage.before)} before, ${load(table.loadAverage.after)} after`,
+    `${table.title ?? "peers"} over ${table.transport}, ${table.node}, ${table.rounds} round(s)${sequentialRoundsNote(table)}${table.fromSource ? ", our packages from source (tsx)" : ""}; load average ${load(table.loadAverage.before)} before, ${load(table.loadAverage.after)} after`,
     ...lines,
     ...(table.rows.some((row) => row.floorCells !== undefined)
       ? [

@@ -16,6 +16,7 @@ import {
   type ImportProbeResult,
   type PeerCall,
   type PeerJob,
+  type PeerSequentialResult,
   type PeerSideJob,
   type PeerSideResult,
 } from "./peer-job.js";
@@ -63,7 +64,7 @@ async function sequential(client: PeerClient, call: PeerCall, calls: number) {
   return { p50Ms: median(samples), p99Ms: quantile(samples, 0.99), cpuMicros };
 }
 
-async function runSide(job: PeerSideJob): Promise<PeerSideResult> {
+async function runSide(job: PeerSideJob): Promise<PeerSideResult | PeerSequentialResult> {
   const importStarted = performance.now();
   const createClient = await LOADERS[job.side](job.target.kind);
   const call = job.call ?? EVERYTHING_ECHO;
@@ -77,6 +78,10 @@ async function runSide(job: PeerSideJob): Promise<PeerSideResult> {
     for (let i = 0; i < job.warmupCalls; i += 1) await client.call(call.tool, call.args);
     const heapAfterWarmupMb = await heapAfterGcMb();
     const seq = await sequential(client, call, job.sequentialCalls);
+    if (job.stage === "sequential") {
+      const { p50Ms, p99Ms, cpuMicros } = seq;
+      return { kind: "sequential", side: job.side, node: process.version, p50Ms, p99Ms, sequentialCpuMicros: cpuMicros };
+    }
     const conc = await concurrent(client, call, job.concurrentCalls, job.inFlight);
     const heapAfterCallsMb = await heapAfterGcMb();
     // The same calls again: what the first run left for good (optimized code, a connection per

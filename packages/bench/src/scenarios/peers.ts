@@ -8,14 +8,14 @@ import { buildPeerBundles } from "../peers/build-peer-worker.js";
 import { staleBuilds } from "../peers/dist-check.js";
 import { PEER_FIGURE_KINDS, type PeerFigureKind } from "../peers/figure-kinds.js";
 import type { PeerTarget } from "../peers/peer-client.js";
-import type { ImportProbe } from "../peers/peer-job.js";
+import type { ImportProbe, PeerJob, PeerResult, PeerSideJob } from "../peers/peer-job.js";
 import { packageVersions } from "../peers/package-versions.js";
 import { summarizeAgainstBaseline, type RoundValues, type SideSummary } from "../peers/ratios.js";
 import { figureRounds, runPeerRounds } from "../peers/peer-rounds.js";
 import { runPeerWorker } from "../peers/run-peer-worker.js";
 import { anchorTargetsFor } from "../peers/anchor-targets.js";
 import { FLOOR_SIDE, peerSideInfo, PEER_SIDE_NAMES, sidesRunnableOn, type PeerSide } from "../peers/sides.js";
-import type { PeerTable } from "../peers/peer-table.js";
+import { sequentialRoundsNote, type PeerTable } from "../peers/peer-table.js";
 import { typeScriptNodeArgs } from "../workers/spawn-worker.js";
 import { pairedRatioInterval } from "../stats.js";
 
@@ -143,29 +143,49 @@ export async function runPeersScenario(
     const nodeArgs = peers.fromSource ? typeScriptNodeArgs() : [];
     const env = { ...process.env, ...marker };
     const runners: readonly Runner[] = [...sides, ...PROBES];
-    const { rounds, failures } = await runPeerRounds<Runner>({
+    const sideJob = (side: PeerSide): PeerSideJob => ({
+      kind: "side",
+      side,
+      target,
+      listTarget,
+      expectedTools: settings.peerListTools,
+      warmupCalls: settings.peerWarmupCalls,
+      sequentialCalls: settings.peerSequentialCalls,
+      concurrentCalls: settings.peerConcurrentCalls,
+      inFlight: settings.peerInFlight,
+    });
+    const run = (job: PeerJob) =>
+      runPeerWorker(job, { node, worker: bundles.worker, nodeArgs, env, timeoutMs: WORKER_TIMEOUT_MS });
+    const full = await runPeerRounds<Runner>({
       runners,
       rounds: settings.peerRounds,
       jobFor: (runner) =>
         (PROBES as readonly string[]).includes(runner)
           ? { kind: "import", probe: runner as ImportProbe }
-          : {
-              kind: "side",
-              side: runner as PeerSide,
-              target,
-              listTarget,
-              expectedTools: settings.peerListTools,
-              warmupCalls: settings.peerWarmupCalls,
-              sequentialCalls: settings.peerSequentialCalls,
-              concurrentCalls: settings.peerConcurrentCalls,
-              inFlight: settings.peerInFlight,
-            },
-      run: (job) => runPeerWorker(job, { node, worker: bundles.worker, nodeArgs, env, timeoutMs: WORKER_TIMEOUT_MS }),
+          : sideJob(runner as PeerSide),
+      run,
       starting: (runner, round) => {
         context.progress(`${group}: round ${round + 1} of ${settings.peerRounds}, ${runner}`);
         context.warnings.phase = `peers.${key}.${runner}`;
       },
     });
+    // The sequential stage alone, in more fresh processes: see BenchSettings.peerSequentialRounds.
+    const sequentialRounds = settings.peerSequentialRounds[key];
+    const sequentialOnly = await runPeerRounds<PeerSide>({
+      runners: sides,
+      rounds: sequentialRounds,
+      jobFor: (side) => ({ ...sideJob(side), stage: "sequential" }),
+      run,
+      starting: (side, round) => {
+        context.progress(`${group}: sequential stage alone, round ${round + 1} of ${sequentialRounds}, ${side}`);
+        context.warnings.phase = `peers.${key}.${side}`;
+      },
+    });
+    const rounds: readonly Partial<Record<Runner, PeerResult>>[] = [...full.rounds, ...sequentialOnly.rounds];
+    const failures = [
+      ...full.failures,
+      ...sequentialOnly.failures.map((failure) => `sequential stage alone, ${failure}`),
+    ];
     for (const failure of failures) context.progress(`${group}: FAILED ${failure.slice(0, 200)}`);
     const probeRounds = rounds.map((results) => {
       const values: RoundValues<Runner> = {};
@@ -188,6 +208,7 @@ export async function runPeersScenario(
       transport,
       node: nodeVersion,
       rounds: settings.peerRounds,
+      sequentialRounds,
       loadAverage: { before: loadBefore, after: loadAfter },
       fromSource: peers.fromSource,
       sides: sides.map((side) => ({ side, label: peerSideInfo(side).label, call: peerSideInfo(side).call })),
@@ -233,7 +254,7 @@ function peerFigures(
   context: BenchContext,
 ): Figure[] {
   const { settings } = context;
-  const method = `${table.rounds} round(s), a fresh node process per side per round, order rotating; ${settings.peerWarmupCalls} warm-up, ${settings.peerSequentialCalls} sequential and ${settings.peerConcurrentCalls} calls with ${settings.peerInFlight} in flight per process; ratio = median of per-round ratios to the raw SDK Client; ${p50Precision(table)}${loadNote}`;
+  const method = `${table.rounds} round(s)${sequentialRoundsNote(table)}, a fresh node process per side per round, order rotating; ${settings.peerWarmupCalls} warm-up, ${settings.peerSequentialCalls} sequential and ${settings.peerConcurrentCalls} calls with ${settings.peerInFlight} in flight per process; ratio = median of per-round ratios to the raw SDK Client; ${p50Precision(table)}${loadNote}`;
   const figures: Figure[] = [];
   for (const { kind, bySide } of summaries) {
     const raw = bySide.raw;
