@@ -138,16 +138,17 @@ export class StdioTransport implements Transport {
    */
   #answersArriveTogether = false;
   /**
-   * A message was written at once in this tick: a further send before the tick ends (requests a
-   * gateway forwards from one read of its client, each call's sends of one turn) joins a batch
-   * instead of making a write of its own. Cleared at the end of the tick.
+   * A message was written at once since the last read from stdout or the last batch: a further
+   * send (requests a gateway forwards from one read of its client, each call's sends of one turn)
+   * joins a batch instead of making a write of its own. Cleared when stdout is read (a sequential
+   * call's answer: its caller's next call is lone again) and when a batch is written. Not with a
+   * nextTick of its own: that cost every sequential call a tick (some ten functions of Node's tick
+   * queue, run interpreted during the calls V8 has not compiled yet). A send in a later tick with
+   * neither in between is batched to the end of its tick instead of written at once.
    */
-  #wroteThisTick = false;
+  #wroteSinceRead = false;
   readonly #flushOutgoing = (): void => {
     this.#flush();
-  };
-  readonly #endWriteTick = (): void => {
-    this.#wroteThisTick = false;
   };
   readonly #endAnswersTick = (): void => {
     this.#answersArriveTogether = false;
@@ -260,11 +261,11 @@ export class StdioTransport implements Transport {
     if (batch === undefined) {
       // A lone message (a sequential call, the next page of a listing) is written at once: waiting
       // for the end of the tick would put whatever else the tick does ahead of the server's work.
-      // Only the first of a tick: the ones after it in the same tick are batched below, so a burst
-      // costs two writes (the first at once, the rest at the end of the tick) instead of one each.
-      if (!this.#answersArriveTogether && !this.#wroteThisTick) {
-        this.#wroteThisTick = true;
-        process.nextTick(this.#endWriteTick);
+      // Only the first since stdout was last read (see #wroteSinceRead): the ones after it are
+      // batched below, so a burst costs two writes (the first at once, the rest at the end of the
+      // tick) instead of one each.
+      if (!this.#answersArriveTogether && !this.#wroteSinceRead) {
+        this.#wroteSinceRead = true;
         return this.#writeNow(child, line);
       }
       batch = new OutgoingBatch(child);
@@ -272,7 +273,7 @@ export class StdioTransport implements Transport {
       process.nextTick(this.#flushOutgoing);
     }
     // Messages sent in the same tick as several answers arrived (many calls in flight, each answer
-    // sending the next call), or after another message was written at once in this tick, leave as
+    // sending the next call), or after another message was written at once since the last read, leave as
     // one string in one write system call, with one write
     // callback and one promise for all of them: the pipe write is the largest single cost of a
     // call on the client, and per-message stream bookkeeping the next. Every send() of a batch
@@ -286,6 +287,7 @@ export class StdioTransport implements Transport {
     const batch = this.#outgoing;
     if (batch === undefined) return;
     this.#outgoing = undefined;
+    this.#wroteSinceRead = false;
     this.#write(batch);
   }
 
@@ -363,6 +365,7 @@ export class StdioTransport implements Transport {
     }
     child.stdout.on("data", (chunk: Buffer) => {
       if (this.#state === "closed") return;
+      this.#wroteSinceRead = false;
       this.#linesRead = 0;
       this.#reader.push(chunk);
       if (this.#linesRead > 1) {

@@ -6,7 +6,8 @@ import { nodePlatform } from "../src/platform.js";
 import { within } from "./helpers.js";
 
 // When the transport writes to the server's stdin: a lone send at once, the second and later
-// sends of one tick together at its end, and what the answers of one multi-line read send together.
+// sends before the next read together at the end of their tick, and what the answers of one
+// multi-line read send together.
 
 const BOUND_MS = 30_000;
 const ping = (id: number): JSONRPCMessage => ({ jsonrpc: "2.0", id, method: "ping" });
@@ -111,6 +112,23 @@ describe("writes to the server", () => {
     await new Promise((resolve) => setImmediate(resolve));
     const lone = transport.send(ping(2));
     expect(writes).toEqual([lineOf(ping(1)), lineOf(ping(2))]);
+    await lone;
+    await transport.close();
+  });
+
+  it("writes a send of a later tick before any answer was read, at the end of that tick", async () => {
+    // A server that reads and never answers: no read of ours clears the lone write's mark.
+    const { transport, writes } = recorded({ command: process.execPath, args: ["-e", "process.stdin.resume()"] });
+    await transport.start();
+    await transport.send(ping(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = transport.send(ping(2));
+    await later;
+    expect(writes).toEqual([lineOf(ping(1)), lineOf(ping(2))]);
+    // That write cleared the mark: the next send is lone again, written before send() returns.
+    await new Promise((resolve) => setImmediate(resolve));
+    const lone = transport.send(ping(3));
+    expect(writes).toEqual([lineOf(ping(1)), lineOf(ping(2)), lineOf(ping(3))]);
     await lone;
     await transport.close();
   });
