@@ -360,13 +360,24 @@ function targetFor(
   return undefined;
 }
 
-/** How precise this run's p50 ratio is: the per-round ratios' geometric mean and its 95% interval. */
+/**
+ * How precise this run's p50 ratios are: the per-round ratios' geometric mean and its 95% interval,
+ * against the raw SDK Client and, when it ran, against the floor (the target that needs the most
+ * rounds to decide: see BenchSettings.peerSequentialRounds).
+ */
 function p50Precision(table: PeerTable<PeerSide>): string {
   const perRound = table.rows.find((row) => row.key === "echo.p50")?.perRound ?? [];
-  const { estimate, low, high } = pairedRatioInterval(
-    perRound.map((round) => round.adapter),
-    perRound.map((round) => round.raw),
-  );
-  if (!Number.isFinite(estimate)) return "";
-  return `p50 ratio's geometric mean ${estimate.toFixed(2)}×, 95% interval ${low.toFixed(2)}-${high.toFixed(2)}× (Student's t over the rounds: how far more rounds could move it); `;
+  const against = (anchor: PeerSide): string => {
+    const { estimate, low, high } = pairedRatioInterval(
+      perRound.map((round) => round.adapter),
+      perRound.map((round) => round[anchor]),
+    );
+    return Number.isFinite(estimate)
+      ? `${estimate.toFixed(2)}×, 95% interval ${low.toFixed(2)}-${high.toFixed(2)}×`
+      : "";
+  };
+  const raw = against("raw");
+  if (raw === "") return "";
+  const floor = table.sides.some((entry) => entry.side === FLOOR_SIDE) ? against(FLOOR_SIDE) : "";
+  return `p50 ratio's geometric mean ${raw}${floor === "" ? "" : `; against the floor ${floor}`} (Student's t over the rounds: how far more rounds could move it); `;
 }
