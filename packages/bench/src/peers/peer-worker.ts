@@ -80,7 +80,14 @@ async function runSide(job: PeerSideJob): Promise<PeerSideResult | PeerSequentia
     const seq = await sequential(client, call, job.sequentialCalls);
     if (job.stage === "sequential") {
       const { p50Ms, p99Ms, cpuMicros } = seq;
-      return { kind: "sequential", side: job.side, node: process.version, p50Ms, p99Ms, sequentialCpuMicros: cpuMicros };
+      return {
+        kind: "sequential",
+        side: job.side,
+        node: process.version,
+        p50Ms,
+        p99Ms,
+        sequentialCpuMicros: cpuMicros,
+      };
     }
     const conc = await concurrent(client, call, job.concurrentCalls, job.inFlight);
     const heapAfterCallsMb = await heapAfterGcMb();
