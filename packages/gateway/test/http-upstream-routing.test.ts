@@ -26,10 +26,10 @@ import { serveOverHttp, type ServedOverHttp } from "./fixtures.js";
  */
 const linkingHttp: Engine2026TransportFactory = (server, authProvider) =>
   server.transport === "streamable-http"
-    ? (createStreamableHttpTransport(
+    ? createStreamableHttpTransport(
         server as unknown as HttpServerConfig,
         authProvider === undefined ? {} : { authProvider: authProvider as never },
-      ) as unknown as ReturnType<typeof createEngine2026Transport>)
+      )
     : createEngine2026Transport(server, authProvider);
 
 const ENGINES: readonly {

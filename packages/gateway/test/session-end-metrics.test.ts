@@ -52,7 +52,8 @@ async function sessionsEnded(): Promise<Map<string, number>> {
     .find((each) => each.descriptor.name === "mcp.server.session.duration") as HistogramMetricData | undefined;
   const counts = new Map<string, number>();
   for (const point of metric?.dataPoints ?? []) {
-    const key = `${String(point.attributes["network.transport"])} ${String(point.attributes["error.type"] ?? "none")}`;
+    const errorType = point.attributes["error.type"];
+    const key = `${String(point.attributes["network.transport"])} ${typeof errorType === "string" ? errorType : "none"}`;
     counts.set(key, (counts.get(key) ?? 0) + point.value.count);
   }
   return counts;

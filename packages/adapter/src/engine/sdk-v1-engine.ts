@@ -65,8 +65,11 @@ export class SdkV1Engine implements MCPEngine {
         });
         let connected = false;
         const links = new RelatedRequestTags();
-        install(sdk, client, request, links, (error) => {
-          if (!connected) noteError(error);
+        install(sdk, client, request, {
+          links,
+          onError: (error) => {
+            if (!connected) noteError(error);
+          },
         });
         // The SDK's own initialize timeout is only a backstop: the host's deadline fires first and
         // aborts it. The race covers a transport whose start hangs, which the SDK does not watch.
@@ -113,8 +116,7 @@ function install(
   sdk: Sdk,
   client: Client,
   request: MCPEngineConnectRequest,
-  links: RelatedRequestTags,
-  onError: (error: Error) => void,
+  { links, onError }: { links: RelatedRequestTags; onError: (error: Error) => void },
 ): void {
   const { McpError: SdkMcpError } = sdk;
   const { NOTIFICATION_SCHEMAS, REQUEST_SCHEMAS } = sdk.schemas;
