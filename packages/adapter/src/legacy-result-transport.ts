@@ -1,12 +1,14 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
 import { textOf } from "./call-result.js";
 
 /**
  * Sits between the SDK Client and the real transport so that a response whose `result` is not
  * an object (an MCP 1.4.0 server answering tools/call with a bare content list) reaches the
  * Client as `{ content: [...] }`. The SDK would otherwise drop such a message as an "unknown
- * message type" and the call would hang until its deadline. Everything else passes through.
+ * message type" and the call would hang until its deadline. Everything else passes through,
+ * shown on the way to `links` (which of the host's requests a server's request belongs to).
  */
 export class LegacyResultTransport implements Transport {
   readonly inner: Transport;
@@ -14,8 +16,11 @@ export class LegacyResultTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: Transport["onmessage"];
 
-  constructor(inner: Transport) {
+  readonly #links: RelatedRequestTags;
+
+  constructor(inner: Transport, links: RelatedRequestTags) {
     this.inner = inner;
+    this.#links = links;
   }
 
   get sessionId(): string | undefined {
@@ -31,7 +36,9 @@ export class LegacyResultTransport implements Transport {
   }
 
   async start(): Promise<void> {
+    const links = this.#links;
     this.inner.onmessage = (message, extra) => {
+      links.received(message, extra);
       this.onmessage?.(wrapBareResult(message), extra);
     };
     this.inner.onclose = () => {
@@ -44,6 +51,7 @@ export class LegacyResultTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.#links.sent(message);
     return this.inner.send(message, options);
   }
 

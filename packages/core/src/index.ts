@@ -70,6 +70,8 @@ export {
   METRIC_MCP_CLIENT_SESSION_DURATION,
   METRIC_MCP_SERVER_OPERATION_DURATION,
   METRIC_MCP_SERVER_SESSION_DURATION,
+  SESSION_ERROR_CONNECTION_LOST,
+  SESSION_ERROR_SERVER_CLOSED,
   type MCPRequestSpanDescription,
 } from "./mcp-span-conventions.js";
 export { OTEL_GLOBAL_KEY, otelRegistered, type OTelGlobalApi } from "./otel-registered.js";

@@ -39,6 +39,15 @@ export const METRIC_MCP_SERVER_OPERATION_DURATION = "mcp.server.operation.durati
 export const METRIC_MCP_CLIENT_SESSION_DURATION = "mcp.client.session.duration";
 /** Histogram (seconds): one MCP session, as the server sees it. */
 export const METRIC_MCP_SERVER_SESSION_DURATION = "mcp.server.session.duration";
+/**
+ * `error.type` of an MCP session's duration (either side) whose connection was lost before either
+ * side ended the session: the same name as the adapter's error kind for a call cut off that way.
+ * The conventions set `error.type` on a session's duration if and only if the session ended with an
+ * error; one its client ended (disconnect, HTTP DELETE, stdin's end) has none.
+ */
+export const SESSION_ERROR_CONNECTION_LOST = "connection_lost";
+/** `error.type` of a server's session that the server ended itself (it shut down, or closed the connection). */
+export const SESSION_ERROR_SERVER_CLOSED = "server_closed";
 /** The explicit bucket boundaries (seconds) the conventions give every one of the four MCP duration histograms. */
 export const MCP_DURATION_BUCKETS: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 

@@ -51,3 +51,5 @@ export const MCP_ANSWERED_REQUEST_METHODS = Object.keys(MCP_ANSWERED_REQUESTS) a
 export function isAnsweredRequest(method: string): method is MCPAnsweredRequest {
   return Object.hasOwn(MCP_ANSWERED_REQUESTS, method);
 }
+
+export { RelatedRequestTags } from "./related-requests.js";

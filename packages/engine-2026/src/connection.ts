@@ -8,7 +8,11 @@ import type {
   MCPServerCapabilities,
 } from "@mcp-tool-adapter/core";
 import { untilAborted } from "@mcp-tool-adapter/core";
-import { MCP_ANSWERED_REQUEST_METHODS, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
+import {
+  MCP_ANSWERED_REQUEST_METHODS,
+  MCP_FOLLOWED_NOTIFICATIONS,
+  type RelatedRequestTags,
+} from "@mcp-tool-adapter/core/protocol";
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -23,7 +27,9 @@ import { cancelTask, carriedTask, carryTaskResults, driveTask, serverOffersTasks
 import { isTaskableRequest, isTaskRequest, JSON_OBJECT_SCHEMA } from "./task-requests.js";
 
 type Params = Record<string, unknown> | undefined;
-type TaskableAnswer = (params: Params, context: { mcpReq: { signal: AbortSignal } }) => Promise<never>;
+/** What a request handler reads of the SDK's context: the server request's signal and id. */
+type HandlerContext = { mcpReq: { signal: AbortSignal; id: string | number } };
+type TaskableAnswer = (params: Params, context: HandlerContext) => Promise<never>;
 type CallToolParams = Parameters<Client["callTool"]>[0];
 
 /** The SDK's own default request timeout, for a task driven without a `timeout` option. */
@@ -57,22 +63,32 @@ export class Engine2026Connection implements MCPEngineConnection {
   readonly #taskableAnswers = new Map<string, TaskableAnswer>();
   readonly #now: () => number;
   readonly #abortedTaskWaitMs: number;
+  /**
+   * Which of our requests a server's request belongs to, when the transport links them (a 2025-era
+   * server's request on a POST's response stream): the handler gets that request's tag as
+   * `relatedTag`, as on the default engine. Undefined on a connection pinned to 2026-07-28, whose
+   * servers ask inside results instead.
+   */
+  readonly #links: RelatedRequestTags | undefined;
 
   constructor(
     client: Client,
     transport: Transport,
     request: MCPEngineConnectRequest,
-    settings: { now: () => number; abortedTaskWaitMs: number },
+    settings: { now: () => number; abortedTaskWaitMs: number; links: RelatedRequestTags | undefined },
   ) {
     this.#client = client;
     this.#transport = transport;
     this.#now = settings.now;
     this.#abortedTaskWaitMs = settings.abortedTaskWaitMs;
+    const links = settings.links;
+    this.#links = links;
     const { listeners, requestHandlers } = request;
     this.#listeners = listeners;
     this.#handlers = requestHandlers;
     client.onclose = () => {
       this.#closed = true;
+      links?.clear();
       void this.#listenChannel?.close();
       listeners.closed();
     };
@@ -92,9 +108,11 @@ export class Engine2026Connection implements MCPEngineConnection {
     for (const method of MCP_ANSWERED_REQUEST_METHODS) {
       const handler = requestHandlers[method];
       if (handler === undefined) continue;
-      const answer = async (params: Params, context: { mcpReq: { signal: AbortSignal } }): Promise<never> => {
+      const answer = async (params: Params, context: HandlerContext): Promise<never> => {
+        const { signal, id } = context.mcpReq;
+        const relatedTag = links?.tagOf(id);
         try {
-          return (await handler(params ?? {}, { signal: context.mcpReq.signal })) as never;
+          return (await handler(params ?? {}, relatedTag === undefined ? { signal } : { signal, relatedTag })) as never;
         } catch (error) {
           throw toSdkHandlerError(error, client.getProtocolEra() === "modern");
         }
@@ -104,9 +122,8 @@ export class Engine2026Connection implements MCPEngineConnection {
         client.setRequestHandler(method, { params: JSON_OBJECT_SCHEMA }, answer);
       } else {
         if (isTaskableRequest(method)) this.#taskableAnswers.set(method, answer);
-        client.setRequestHandler(
-          method as RequestMethod,
-          (sent: { params?: Params }, context: { mcpReq: { signal: AbortSignal } }) => answer(sent.params, context),
+        client.setRequestHandler(method as RequestMethod, (sent: { params?: Params }, context: HandlerContext) =>
+          answer(sent.params, context),
         );
       }
     }
@@ -223,7 +240,20 @@ export class Engine2026Connection implements MCPEngineConnection {
     if (changes.resourcesListChanged) this.#listeners.notification({ method: "notifications/resources/list_changed" });
   }
 
-  async request(request: MCPEngineMessage, options: MCPEngineRequestOptions = {}): Promise<unknown> {
+  /**
+   * A request. With `links`, inside `sending`: the SDK's `request()` hands the request to the
+   * transport before it returns, and every path below reaches it before its first await, except
+   * `callTool` (a tool with `x-mcp-header` parameters, or one not listed), whose server requests
+   * then stay unlinked.
+   */
+  request(request: MCPEngineMessage, options: MCPEngineRequestOptions = {}): Promise<unknown> {
+    const links = this.#links;
+    return links === undefined
+      ? this.#request(request, options)
+      : links.sending(options.tag, () => this.#request(request, options));
+  }
+
+  async #request(request: MCPEngineMessage, options: MCPEngineRequestOptions): Promise<unknown> {
     try {
       if (this.era === "2026-07-28" && request.method === "tools/call") {
         // On 2026-07-28 the server decides which calls run as tasks (we declare the extension): no `task` param.

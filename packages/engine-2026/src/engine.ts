@@ -1,3 +1,4 @@
+import { RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
 import type {
   MCPEngine,
   MCPEngineAuthProvider,
@@ -106,7 +107,9 @@ export class Engine2026 implements MCPEngine {
     const created = await this.#transport(request.server, request.authProvider);
     // Old result shapes come only from 2025-era servers; a pinned 2026-07-28 connection keeps the
     // SDK's own transport (its stdio probe reads the transport's class and launch parameters).
-    const transport = typeof versionNegotiation.mode === "object" ? created : new LegacyResultTransport(created);
+    // Only 2025-era servers send requests of their own, on a POST's response stream over HTTP: `links` follows that.
+    const links = typeof versionNegotiation.mode === "object" ? undefined : new RelatedRequestTags();
+    const transport = links === undefined ? created : new LegacyResultTransport(created, links);
     const client = new Client(request.clientInfo, {
       capabilities: withTasksExtension(request.capabilities),
       versionNegotiation: { ...versionNegotiation, probe: { timeoutMs: request.timeoutMs } },
@@ -115,6 +118,7 @@ export class Engine2026 implements MCPEngine {
     const connection = new Engine2026Connection(client, transport, request, {
       now: this.#now,
       abortedTaskWaitMs: this.#abortedTaskWaitMs,
+      links,
     });
     try {
       await client.connect(transport, { timeout: request.timeoutMs, signal: request.signal });

@@ -1,3 +1,4 @@
+import type { RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
 import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 
 /**
@@ -5,7 +6,8 @@ import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcont
  * (an MCP 1.4.0 server answering tools/call with a bare content list) reaches the Client as the
  * 2024-10-07 shape `{ content: [], toolResult: <the result> }`, which the adapter turns into
  * content as it does for the default engine. The SDK would otherwise drop such a message and the
- * call would wait for its deadline. Everything else passes through untouched.
+ * call would wait for its deadline. Everything else passes through untouched, shown on the way to
+ * `links` (which of the host's requests a server's request belongs to, when the transport says).
  */
 export class LegacyResultTransport implements Transport {
   readonly #inner: Transport;
@@ -13,8 +15,11 @@ export class LegacyResultTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: Transport["onmessage"];
 
-  constructor(inner: Transport) {
+  readonly #links: RelatedRequestTags;
+
+  constructor(inner: Transport, links: RelatedRequestTags) {
     this.#inner = inner;
+    this.#links = links;
   }
 
   get sessionId(): string | undefined {
@@ -30,7 +35,9 @@ export class LegacyResultTransport implements Transport {
   }
 
   async start(): Promise<void> {
+    const links = this.#links;
     this.#inner.onmessage = (message, extra) => {
+      links.received(message, extra);
       this.onmessage?.(withObjectResult(message), extra);
     };
     this.#inner.onclose = () => {
@@ -43,6 +50,7 @@ export class LegacyResultTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.#links.sent(message);
     return this.#inner.send(message, options);
   }
 

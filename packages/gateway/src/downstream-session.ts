@@ -6,7 +6,7 @@ import type {
   SamplingHandler,
   ServerSetAdapter,
 } from "mcp-tool-adapter";
-import { ATTR_MCP_PROTOCOL_VERSION, describeCause } from "@mcp-tool-adapter/core";
+import { ATTR_ERROR_TYPE, ATTR_MCP_PROTOCOL_VERSION, describeCause } from "@mcp-tool-adapter/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -33,7 +33,8 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Attributes, MeterProvider, TracerProvider } from "@opentelemetry/api";
-import { recordSince, serverHistograms } from "./request-metrics.js";
+import { meteringOn, recordSince, serverHistograms } from "./request-metrics.js";
+import { SessionEnding } from "./session-end.js";
 import { approveCall, knownNotToNeedApproval, type GatewayApproval } from "./approval.js";
 import { inRequestSpan, transportAttributes, type SpanConnection, type SpannedRequest } from "./request-span.js";
 import { LEGACY_SDK_ANSWERED, spanSdkAnsweredRequests } from "./sdk-answered-spans.js";
@@ -85,6 +86,8 @@ export class DownstreamSession {
   readonly #subscriptions = new Map<string, MCPResourceSubscription>();
   /** What this session's request spans say of it; known once connected. */
   #spans: SpanConnection;
+  /** How the session ended, for its duration's `error.type`; only followed when something records it. */
+  #ending: SessionEnding | undefined;
 
   constructor(context: SessionContext) {
     this.#context = context;
@@ -107,10 +110,16 @@ export class DownstreamSession {
     this.server.setNotificationHandler(RootsListChangedNotificationSchema, () => this.#askRoots());
   }
 
-  async connect(transport: Transport): Promise<void> {
+  /**
+   * `wire`: where the client's end of the session is noted (see session-end.ts): the transport
+   * itself, or the stream under it when `transport` is a channel over that stream (stdio).
+   */
+  async connect(transport: Transport, wire: object = transport): Promise<void> {
     this.#context.router.add(this);
     const previous = this.server.onclose;
     const openedAt = performance.now();
+    const ending = meteringOn(this.#context.meterProvider) ? new SessionEnding(wire) : undefined;
+    this.#ending = ending;
     this.server.onclose = () => {
       this.#leave();
       this.#recordSessionDuration(openedAt);
@@ -128,9 +137,13 @@ export class DownstreamSession {
     // The fast path's call is passed on as it is (its id names the request a roots/list asked
     // during it belongs to): nothing made per call on the way upstream.
     answerToolCallsFirst(transport, (call) => this.#answerToolCall(call, call, call.id));
+    // Last: it sees every message the others pass on, and the fast path's answers.
+    ending?.watch(transport);
   }
 
+  /** The gateway ends the session (it closes, or a program closed the connection). */
   close(): Promise<void> {
+    this.#ending?.closingByServer();
     this.#leave();
     return this.server.close();
   }
@@ -146,6 +159,8 @@ export class DownstreamSession {
     if (histogram === undefined) return;
     const attributes: Attributes = transportAttributes(this.#spans);
     if (this.#spans.protocolVersion !== undefined) attributes[ATTR_MCP_PROTOCOL_VERSION] = this.#spans.protocolVersion;
+    const errorType = this.#ending?.errorType();
+    if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
     recordSince(histogram, openedAt, attributes);
   }
 

@@ -44,7 +44,9 @@ export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
   const tap = new WireTap();
   const handle = sdkServeStdio(
     ({ era }) =>
-      era === "modern" ? options.modern() : legacyProduct(options.legacy(), (channel) => tap.pinLegacy(channel)),
+      era === "modern"
+        ? options.modern()
+        : legacyProduct(options.legacy(), (channel) => tap.pinLegacy(channel), transport),
     {
       transport,
       onerror: (error) => {
@@ -76,10 +78,17 @@ export function serveEitherEra(options: EitherEraOptions): EitherEraConnection {
   };
 }
 
-/** A 2025 session as the legacy product `serveStdio` connects to its channel and closes at the end. */
-function legacyProduct(session: DownstreamSession, pinned: (channel: Transport) => Transport): ServeStdioLegacyProduct {
+/**
+ * A 2025 session as the legacy product `serveStdio` connects to its channel and closes at the end;
+ * the client's end of it is noted on the stream (`wire`), not on the channel.
+ */
+function legacyProduct(
+  session: DownstreamSession,
+  pinned: (channel: Transport) => Transport,
+  wire: Transport,
+): ServeStdioLegacyProduct {
   return {
-    connect: (channel) => session.connect(pinned(channel)),
+    connect: (channel) => session.connect(pinned(channel), wire),
     close: () => session.close(),
   };
 }

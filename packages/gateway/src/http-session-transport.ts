@@ -6,6 +6,7 @@ import { eventStreamHeaders, eventText, keepAlive, KEEP_ALIVE_MS } from "./event
 import { checkGet, checkPost, checkProtocolVersion } from "./http-exchange-checks.js";
 import { isRequest, isResponse } from "./json-rpc-envelope.js";
 import { createPostAnswer, type PostAnswer } from "./post-answer.js";
+import { noteWireEnd } from "./session-end.js";
 
 /** One HTTP request to a session, and where its answer goes. */
 export interface HttpExchange {
@@ -85,6 +86,7 @@ class NodeHttpSessionTransport implements HttpSessionTransport {
         return;
       case "DELETE":
         checkProtocolVersion(exchange.request);
+        noteWireEnd(this, "deleted");
         exchange.response.writeHead(200).end();
         void this.close();
         return;

@@ -1,5 +1,6 @@
 import { BatchedStdioServerTransport } from "./batched-stdio-transport.js";
 import type { Gateway, GatewayStreamConnection } from "./gateway.js";
+import { noteWireEnd } from "./session-end.js";
 import { ensureServeStdioContract } from "./v2-serve-stdio-contract.js";
 
 /**
@@ -24,6 +25,16 @@ export async function serveStdio(
     (streams.stdout ?? process.stdout) as typeof process.stdout,
   );
   const connection = gateway.serveConnection(transport);
-  const closed = Promise.race([connection.closed, new Promise<void>((resolve) => stdin.once("end", resolve))]);
+  // How the client left, for the session's duration (session-end.ts): it ended stdin, or stdin failed.
+  stdin.once("error", () => {
+    noteWireEnd(transport, "lost");
+  });
+  const ended = new Promise<void>((resolve) =>
+    stdin.once("end", () => {
+      noteWireEnd(transport, "stream-ended");
+      resolve();
+    }),
+  );
+  const closed = Promise.race([connection.closed, ended]);
   return { connection, closed };
 }

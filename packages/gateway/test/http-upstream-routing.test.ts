@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  createEngine2026,
+  createEngine2026Transport,
+  type Engine2026TransportFactory,
+} from "@mcp-tool-adapter/engine-2026";
+import { createStreamableHttpTransport, type HttpServerConfig } from "@mcp-tool-adapter/transport-http";
 import { everythingStdioServer, startEverythingHttp, type EverythingHttpServer } from "@mcp-tool-adapter/test-servers";
+import type { MCPEngine } from "@mcp-tool-adapter/core";
 import { serveOverHttp, type ServedOverHttp } from "./fixtures.js";
 
 // One gateway, shared upstream connections (no upstreamPerClient), in front of server-everything
@@ -10,23 +17,44 @@ import { serveOverHttp, type ServedOverHttp } from "./fixtures.js";
 // the elicitation or sampling request of a call on that call's response stream, so the gateway
 // knows whose call asked however many clients have calls running there: two SDK clients asking at
 // once each get only their own question. Over stdio nothing links the request to the call, and
-// while another client's call runs there it is still refused rather than guessed.
+// while another client's call runs there it is still refused rather than guessed. The HTTP upstream
+// runs on each engine the gateway can use for it; the stdio one stays on the default engine.
+
+/**
+ * engine-2026 on a 2025-era connection, over transport-http's streamable HTTP client (the one that
+ * reports which POST's response stream carried a server's request; SDK v2's own reports none).
+ */
+const linkingHttp: Engine2026TransportFactory = (server, authProvider) =>
+  server.transport === "streamable-http"
+    ? createStreamableHttpTransport(
+        server as unknown as HttpServerConfig,
+        authProvider === undefined ? {} : { authProvider: authProvider as never },
+      )
+    : createEngine2026Transport(server, authProvider);
+
+const ENGINES: readonly {
+  readonly name: string;
+  readonly engine: () => MCPEngine | "sdk-v1" | undefined;
+  readonly protocol?: "2025";
+}[] = [
+  { name: "the default engine", engine: () => undefined },
+  { name: 'engine "sdk-v1" (SDK 1.x Client)', engine: () => "sdk-v1" },
+  {
+    name: "engine-2026 on a 2025 connection",
+    engine: () => createEngine2026({ transport: linkingHttp }),
+    protocol: "2025",
+  },
+];
+
 let upstream: EverythingHttpServer | undefined;
 let served: ServedOverHttp | undefined;
 const clients: Client[] = [];
 
 beforeAll(async () => {
   upstream = await startEverythingHttp({ mode: "streamableHttp" });
-  served = await serveOverHttp({
-    servers: {
-      web: { transport: "streamable-http", url: upstream.url },
-      local: { transport: "stdio", ...everythingStdioServer() },
-    },
-  });
 }, 120_000);
 
 afterAll(async () => {
-  await served?.close();
   await upstream?.stop();
 }, 60_000);
 
@@ -87,70 +115,92 @@ function textOf(result: Record<string, unknown>): string {
   return JSON.stringify(result.content);
 }
 
-describe("an HTTP upstream's requests go to the client whose call asked", () => {
-  it("asks each of two clients calling at once only its own elicitation, and each call gets its own answer", async () => {
-    const meeting = new Meeting(2);
-    const ada = await connect("ada", meeting);
-    const grace = await connect("grace", meeting);
-    const [first, second] = await Promise.all([
-      ada.client.callTool({ name: "web__trigger-elicitation-request", arguments: {} }),
-      grace.client.callTool({ name: "web__trigger-elicitation-request", arguments: {} }),
-    ]);
-    expect(first.isError, textOf(first)).not.toBe(true);
-    expect(second.isError, textOf(second)).not.toBe(true);
-    expect(textOf(first)).toContain("ada@example.com");
-    expect(textOf(first)).not.toContain("grace@example.com");
-    expect(textOf(second)).toContain("grace@example.com");
-    expect(textOf(second)).not.toContain("ada@example.com");
-    expect(ada.asked).toHaveLength(1);
-    expect(grace.asked).toHaveLength(1);
-  }, 90_000);
+describe.each(ENGINES)(
+  "an HTTP upstream's requests go to the client whose call asked, on $name",
+  ({ engine, protocol }) => {
+    beforeAll(async () => {
+      if (upstream === undefined) throw new Error("the upstream starts in beforeAll");
+      const web = engine();
+      served = await serveOverHttp({
+        servers: {
+          web: { transport: "streamable-http", url: upstream.url, ...(protocol === undefined ? {} : { protocol }) },
+          local: { transport: "stdio", ...everythingStdioServer() },
+        },
+        ...(web === undefined
+          ? {}
+          : { serverSet: { engine: (_config, { serverName }) => (serverName === "web" ? web : undefined) } }),
+      });
+    }, 120_000);
 
-  it("gives each of two clients sampling at once only its own prompt, and each call its own model's answer", async () => {
-    const meeting = new Meeting(2);
-    const ada = await connect("ada", meeting);
-    const grace = await connect("grace", meeting);
-    const [first, second] = await Promise.all([
-      ada.client.callTool({ name: "web__trigger-sampling-request", arguments: { prompt: "ada asks", maxTokens: 5 } }),
-      grace.client.callTool({
-        name: "web__trigger-sampling-request",
-        arguments: { prompt: "grace asks", maxTokens: 5 },
-      }),
-    ]);
-    expect(first.isError, textOf(first)).not.toBe(true);
-    expect(second.isError, textOf(second)).not.toBe(true);
-    expect(textOf(first)).toContain("ada's model answers");
-    expect(textOf(second)).toContain("grace's model answers");
-    expect(ada.sampled).toEqual([expect.stringContaining("ada asks")]);
-    expect(grace.sampled).toEqual([expect.stringContaining("grace asks")]);
-  }, 90_000);
+    afterAll(async () => {
+      await served?.close();
+      served = undefined;
+    }, 60_000);
 
-  it("answers a question over HTTP while another client's call runs there, and still refuses it over stdio", async () => {
-    const ada = await connect("ada");
-    const grace = await connect("grace");
-    for (const server of ["web", "local"] as const) {
-      let markRunning!: () => void;
-      const started = new Promise<void>((resolve) => (markRunning = resolve));
-      const long = ada.client.callTool(
-        { name: `${server}__trigger-long-running-operation`, arguments: { duration: 3, steps: 3 } },
-        undefined,
-        { onprogress: () => markRunning(), timeout: 60_000 },
-      );
-      await started;
-      const asked = await grace.client.callTool({ name: `${server}__trigger-elicitation-request`, arguments: {} });
-      if (server === "web") {
-        expect(asked.isError, textOf(asked)).not.toBe(true);
-        expect(textOf(asked)).toContain("grace@example.com");
-      } else {
-        expect(asked.isError).toBe(true);
-        expect(textOf(asked)).toMatch(
-          /calls of 2 downstream clients are running on it at once.*cannot tell whose call asked/,
+    it("asks each of two clients calling at once only its own elicitation, and each call gets its own answer", async () => {
+      const meeting = new Meeting(2);
+      const ada = await connect("ada", meeting);
+      const grace = await connect("grace", meeting);
+      const [first, second] = await Promise.all([
+        ada.client.callTool({ name: "web__trigger-elicitation-request", arguments: {} }),
+        grace.client.callTool({ name: "web__trigger-elicitation-request", arguments: {} }),
+      ]);
+      expect(first.isError, textOf(first)).not.toBe(true);
+      expect(second.isError, textOf(second)).not.toBe(true);
+      expect(textOf(first)).toContain("ada@example.com");
+      expect(textOf(first)).not.toContain("grace@example.com");
+      expect(textOf(second)).toContain("grace@example.com");
+      expect(textOf(second)).not.toContain("ada@example.com");
+      expect(ada.asked).toHaveLength(1);
+      expect(grace.asked).toHaveLength(1);
+    }, 90_000);
+
+    it("gives each of two clients sampling at once only its own prompt, and each call its own model's answer", async () => {
+      const meeting = new Meeting(2);
+      const ada = await connect("ada", meeting);
+      const grace = await connect("grace", meeting);
+      const [first, second] = await Promise.all([
+        ada.client.callTool({ name: "web__trigger-sampling-request", arguments: { prompt: "ada asks", maxTokens: 5 } }),
+        grace.client.callTool({
+          name: "web__trigger-sampling-request",
+          arguments: { prompt: "grace asks", maxTokens: 5 },
+        }),
+      ]);
+      expect(first.isError, textOf(first)).not.toBe(true);
+      expect(second.isError, textOf(second)).not.toBe(true);
+      expect(textOf(first)).toContain("ada's model answers");
+      expect(textOf(second)).toContain("grace's model answers");
+      expect(ada.sampled).toEqual([expect.stringContaining("ada asks")]);
+      expect(grace.sampled).toEqual([expect.stringContaining("grace asks")]);
+    }, 90_000);
+
+    it("answers a question over HTTP while another client's call runs there, and still refuses it over stdio", async () => {
+      const ada = await connect("ada");
+      const grace = await connect("grace");
+      for (const server of ["web", "local"] as const) {
+        let markRunning!: () => void;
+        const started = new Promise<void>((resolve) => (markRunning = resolve));
+        const long = ada.client.callTool(
+          { name: `${server}__trigger-long-running-operation`, arguments: { duration: 3, steps: 3 } },
+          undefined,
+          { onprogress: () => markRunning(), timeout: 60_000 },
         );
+        await started;
+        const asked = await grace.client.callTool({ name: `${server}__trigger-elicitation-request`, arguments: {} });
+        if (server === "web") {
+          expect(asked.isError, textOf(asked)).not.toBe(true);
+          expect(textOf(asked)).toContain("grace@example.com");
+        } else {
+          expect(asked.isError).toBe(true);
+          expect(textOf(asked)).toMatch(
+            /calls of 2 downstream clients are running on it at once.*cannot tell whose call asked/,
+          );
+        }
+        expect((await long).isError).not.toBe(true);
       }
-      expect((await long).isError).not.toBe(true);
-    }
-    // Grace was asked once (over HTTP), ada never.
-    expect(grace.asked).toHaveLength(1);
-    expect(ada.asked).toEqual([]);
-  }, 120_000);
-});
+      // Grace was asked once (over HTTP), ada never.
+      expect(grace.asked).toHaveLength(1);
+      expect(ada.asked).toEqual([]);
+    }, 120_000);
+  },
+);

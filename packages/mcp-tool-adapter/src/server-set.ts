@@ -2,6 +2,7 @@ import type {
   ElicitationHandler,
   HealthChangeListener,
   Logger,
+  MCPBuiltInEngine,
   MCPEngine,
   MCPServerHealth,
   RecoveryOptions,
@@ -52,10 +53,10 @@ export interface MCPServerSetOptions {
   clientFeatures?: ServerSetClientFeatures;
   /**
    * What speaks MCP for every server (the default factory's adapters): default SDK 1.x;
-   * `createEngine2026()` from `@mcp-tool-adapter/engine-2026` for entries with `protocol: "2026-07-28"`.
-   * A function picks per server (undefined: the default engine).
+   * `createEngine2026()` from `@mcp-tool-adapter/engine-2026` for entries with `protocol: "2026-07-28"`;
+   * `"sdk-v1"` for SDK 1.x's own Client. A function picks per server (undefined: the default engine).
    */
-  engine?: MCPEngine | ServerSetEngineChoice;
+  engine?: MCPEngine | MCPBuiltInEngine | ServerSetEngineChoice;
   /**
    * The transport of each server's connections (the default factory's adapters): a function picks a
    * transport factory per server, undefined for the one its config names (the default).

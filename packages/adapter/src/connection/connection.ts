@@ -1,12 +1,13 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Implementation } from "@modelcontextprotocol/sdk/types.js";
-import type {
-  MCPEngine,
-  MCPEngineAuthProvider,
-  MCPEngineConnection,
-  MCPEngineMessage,
-  MCPEngineRequestOptions,
-  MCPEngineRequestHandler,
+import {
+  SESSION_ERROR_CONNECTION_LOST,
+  type MCPEngine,
+  type MCPEngineAuthProvider,
+  type MCPEngineConnection,
+  type MCPEngineMessage,
+  type MCPEngineRequestOptions,
+  type MCPEngineRequestHandler,
 } from "@mcp-tool-adapter/core";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { createSdkJsonSchemaValidator, type SchemaValidator } from "@mcp-tool-adapter/schema-validation";
@@ -358,7 +359,7 @@ export class ServerConnection {
     const current = this.#session === session;
     if (current) {
       this.#session = undefined;
-      this.#sessionEnded(session, "connection_lost");
+      this.#sessionEnded(session, SESSION_ERROR_CONNECTION_LOST);
     }
     // Before the calls in flight settle, so that they find recovery already under way.
     if (current) this.supervisor.connectionLost(why, immediate);

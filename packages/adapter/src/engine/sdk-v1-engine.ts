@@ -13,7 +13,7 @@ import {
   type MCPServerCapabilities,
   untilAborted,
 } from "@mcp-tool-adapter/core";
-import { isAnsweredRequest, MCP_FOLLOWED_NOTIFICATIONS } from "@mcp-tool-adapter/core/protocol";
+import { isAnsweredRequest, MCP_FOLLOWED_NOTIFICATIONS, RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
 import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { LegacyResultTransport } from "../legacy-result-transport.js";
 import { clampTimer } from "../timeouts.js";
@@ -64,19 +64,23 @@ export class SdkV1Engine implements MCPEngine {
           jsonSchemaValidator: this.#options.jsonSchemaValidator,
         });
         let connected = false;
-        install(sdk, client, request, (error) => {
-          if (!connected) noteError(error);
+        const links = new RelatedRequestTags();
+        install(sdk, client, request, {
+          links,
+          onError: (error) => {
+            if (!connected) noteError(error);
+          },
         });
         // The SDK's own initialize timeout is only a backstop: the host's deadline fires first and
         // aborts it. The race covers a transport whose start hangs, which the SDK does not watch.
-        const wrapped = new LegacyResultTransport(transport);
+        const wrapped = new LegacyResultTransport(transport, links);
         await untilAborted(
           client.connect(wrapped, { timeout: clampTimer(request.timeoutMs + 1_000), signal }),
           signal,
           () => undefined,
         );
         connected = true;
-        return new SdkV1Connection(client, transport, wrapped);
+        return new SdkV1Connection(client, transport, wrapped, links);
       },
     );
   }
@@ -102,12 +106,23 @@ async function loadSdk(): Promise<Sdk> {
   return { Client: client.Client, McpError: types.McpError, schemas };
 }
 
-/** Routes the SDK client's notifications, requests, errors and close to the host's listeners. */
-function install(sdk: Sdk, client: Client, request: MCPEngineConnectRequest, onError: (error: Error) => void): void {
+/**
+ * Routes the SDK client's notifications, requests, errors and close to the host's listeners. A
+ * server's request reaches its handler with the tag of the request it belongs to (`relatedTag`),
+ * when the transport linked them: SDK 1.x hands a handler only the server request's own id
+ * (`extra.requestId`), so `links` finds the tag by that id.
+ */
+function install(
+  sdk: Sdk,
+  client: Client,
+  request: MCPEngineConnectRequest,
+  { links, onError }: { links: RelatedRequestTags; onError: (error: Error) => void },
+): void {
   const { McpError: SdkMcpError } = sdk;
   const { NOTIFICATION_SCHEMAS, REQUEST_SCHEMAS } = sdk.schemas;
   const { listeners, requestHandlers } = request;
   client.onclose = () => {
+    links.clear();
     listeners.closed();
   };
   client.onerror = (error) => {
@@ -124,9 +139,14 @@ function install(sdk: Sdk, client: Client, request: MCPEngineConnectRequest, onE
     if (!isAnsweredRequest(method)) continue;
     client.setRequestHandler(
       REQUEST_SCHEMAS[method],
-      async (sent: { params?: Record<string, unknown> }, extra: { signal: AbortSignal }) => {
+      async (
+        sent: { params?: Record<string, unknown> },
+        extra: { signal: AbortSignal; requestId: string | number },
+      ) => {
+        const relatedTag = links.tagOf(extra.requestId);
+        const context = relatedTag === undefined ? { signal: extra.signal } : { signal: extra.signal, relatedTag };
         try {
-          return (await handler(sent.params ?? {}, { signal: extra.signal })) as never;
+          return (await handler(sent.params ?? {}, context)) as never;
         } catch (error) {
           throw MCPProtocolError.isInstance(error) ? new SdkMcpError(error.rpcCode, error.message, error.data) : error;
         }
@@ -140,11 +160,13 @@ class SdkV1Connection implements MCPEngineConnection {
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #wrapped: LegacyResultTransport;
+  readonly #links: RelatedRequestTags;
 
-  constructor(client: Client, transport: Transport, wrapped: LegacyResultTransport) {
+  constructor(client: Client, transport: Transport, wrapped: LegacyResultTransport, links: RelatedRequestTags) {
     this.#client = client;
     this.#transport = transport;
     this.#wrapped = wrapped;
+    this.#links = links;
   }
 
   get protocolVersion(): string | undefined {
@@ -167,8 +189,9 @@ class SdkV1Connection implements MCPEngineConnection {
     return this.#transport.sessionId;
   }
 
+  /** The SDK's `request()` hands the request to the transport before it returns, so `links` learns its id. */
   request(request: MCPEngineMessage, options?: MCPEngineRequestOptions): Promise<unknown> {
-    return this.#client.request(request, ANY_RESULT, options);
+    return this.#links.sending(options?.tag, () => this.#client.request(request, ANY_RESULT, options));
   }
 
   notify(notification: MCPEngineMessage): Promise<void> {

@@ -1,6 +1,7 @@
 import type {
   ConnectOptions,
   HealthChangeListener,
+  MCPBuiltInEngine,
   MCPEngine,
   InvokeOptions,
   MCPProtocolEra,
@@ -59,13 +60,14 @@ export interface ServerSetAdapter extends ServerSetProtocolMethods {
 }
 
 /**
- * Picks the engine of one server (the default factory's adapters): undefined for the adapter's
- * default engine. The CLI uses it to send only some entries through `@mcp-tool-adapter/engine-2026`.
+ * Picks the engine of one server (the default factory's adapters): an engine, a built-in one by
+ * name (`"sdk-v1"`), or undefined for the adapter's default engine. The CLI uses it to send only
+ * some entries through `@mcp-tool-adapter/engine-2026`.
  */
 export type ServerSetEngineChoice = (
   config: MCPServerConfig,
   context: { serverName: string; entry: ServerEntry },
-) => MCPEngine | undefined;
+) => MCPEngine | MCPBuiltInEngine | undefined;
 
 /**
  * Picks the transport of one server's connections (the default factory's adapters): a factory

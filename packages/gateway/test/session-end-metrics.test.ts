@@ -1,0 +1,170 @@
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MeterProvider, MetricReader, type HistogramMetricData } from "@opentelemetry/sdk-metrics";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { everythingStdioServer } from "@mcp-tool-adapter/test-servers";
+import { createGateway, listenHttp, serveStdio, type Gateway, type GatewayHttpServer } from "../src/index.js";
+
+// `error.type` on `mcp.server.session.duration` (OTel MCP conventions: set if and only if the
+// session ended with an error). A session its client ended records none: an HTTP session's DELETE,
+// stdin's end once every request was answered. `connection_lost`: stdin's end with a call still
+// unanswered, or stdin failing. `server_closed`: the gateway ended it (closing a listener or a
+// connection) before the client did. Real SDK 1.x clients over real HTTP and over stdio streams
+// (serveStdio), server-everything upstream, the real OTel SDK's meter provider.
+
+class CollectingReader extends MetricReader {
+  protected override onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected override onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const reader = new CollectingReader();
+const meterProvider = new MeterProvider({ readers: [reader] });
+let gateway: Gateway;
+let http: GatewayHttpServer;
+
+beforeAll(async () => {
+  gateway = createGateway({
+    servers: { everything: { transport: "stdio", ...everythingStdioServer() } },
+    serverSet: { telemetry: { meterProvider } },
+  });
+  expect((await gateway.start()).failed).toEqual([]);
+  http = await listenHttp(gateway, {});
+}, 60_000);
+
+afterAll(async () => {
+  await http.close();
+  await gateway.close();
+  await meterProvider.shutdown();
+}, 30_000);
+
+/** Sessions recorded so far, by `network.transport` and `error.type` ("none" when it has none). */
+async function sessionsEnded(): Promise<Map<string, number>> {
+  const { resourceMetrics } = await reader.collect();
+  const metric = resourceMetrics.scopeMetrics
+    .filter((scope) => scope.scope.name === "@mcp-tool-adapter/gateway")
+    .flatMap((scope) => scope.metrics)
+    .find((each) => each.descriptor.name === "mcp.server.session.duration") as HistogramMetricData | undefined;
+  const counts = new Map<string, number>();
+  for (const point of metric?.dataPoints ?? []) {
+    const errorType = point.attributes["error.type"];
+    const key = `${String(point.attributes["network.transport"])} ${typeof errorType === "string" ? errorType : "none"}`;
+    counts.set(key, (counts.get(key) ?? 0) + point.value.count);
+  }
+  return counts;
+}
+
+/** Runs `end` and waits until one more session of `transport` was recorded; resolves to its `error.type`. */
+async function recordedEnd(transport: "tcp" | "pipe", end: () => Promise<void>): Promise<string> {
+  const before = await sessionsEnded();
+  await end();
+  let grown: string[] = [];
+  await expect
+    .poll(async () => {
+      const after = await sessionsEnded();
+      grown = [...after]
+        .filter(([key, count]) => key.startsWith(`${transport} `) && count > (before.get(key) ?? 0))
+        .map(([key]) => key.slice(transport.length + 1));
+      return grown.length;
+    })
+    .toBe(1);
+  return grown[0]!;
+}
+
+/** A 2025 client on the gateway's stdio streams (what a host's pipe carries), and the stdin it writes. */
+async function overStdio(): Promise<{
+  client: Client;
+  stdin: PassThrough;
+  served: Awaited<ReturnType<typeof serveStdio>>;
+}> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const served = await serveStdio(gateway, { stdin, stdout });
+  const client = new Client({ name: "session-end-stdio", version: "1" });
+  await client.connect(new StdioServerTransport(stdout, stdin));
+  return { client, stdin, served };
+}
+
+/** Starts a call that takes seconds; resolves once the gateway runs it (its first progress came back). */
+async function callStillRunning(client: Client): Promise<void> {
+  await new Promise<void>((resolve) => {
+    client
+      .callTool({ name: "trigger-long-running-operation", arguments: { duration: 5, steps: 5 } }, undefined, {
+        onprogress: () => resolve(),
+        timeout: 60_000,
+      })
+      .catch(() => undefined);
+  });
+}
+
+describe("mcp.server.session.duration's error.type", () => {
+  it("records none for an HTTP session the client ended with DELETE", async () => {
+    const client = new Client({ name: "session-end-delete", version: "1" });
+    const transport = new StreamableHTTPClientTransport(new URL(http.url));
+    await client.connect(transport);
+    await client.listTools();
+    expect(
+      await recordedEnd("tcp", async () => {
+        await transport.terminateSession();
+        await client.close();
+      }),
+    ).toBe("none");
+  });
+
+  it("records server_closed for an HTTP session the gateway ended (its listener closed) before the client did", async () => {
+    const other = await listenHttp(gateway, {});
+    const client = new Client({ name: "session-end-abandoned", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(other.url)));
+    await client.listTools();
+    expect(await recordedEnd("tcp", () => other.close())).toBe("server_closed");
+    await client.close();
+  });
+
+  it("records none when stdin ends after the client's last answer", async () => {
+    const { client, stdin, served } = await overStdio();
+    expect((await client.callTool({ name: "echo", arguments: { message: "last" } })).isError).not.toBe(true);
+    expect(
+      await recordedEnd("pipe", async () => {
+        stdin.end();
+        await served.closed;
+        // What `serve` does once stdin ended: the gateway closes.
+        await served.connection.close();
+      }),
+    ).toBe("none");
+  });
+
+  it("records connection_lost when stdin ends with a call unanswered, or stdin fails", async () => {
+    const ending = await overStdio();
+    await callStillRunning(ending.client);
+    expect(
+      await recordedEnd("pipe", async () => {
+        ending.stdin.end();
+        await ending.served.closed;
+        await ending.served.connection.close();
+      }),
+    ).toBe("connection_lost");
+
+    const failing = await overStdio();
+    await failing.client.listTools();
+    expect(
+      await recordedEnd("pipe", async () => {
+        // Not events.once: it rejects with the error this waits past.
+        const closed = new Promise((resolve) => failing.stdin.once("close", resolve));
+        failing.stdin.destroy(new Error("the host's pipe broke"));
+        await closed;
+        await failing.served.connection.close();
+      }),
+    ).toBe("connection_lost");
+  }, 60_000);
+
+  it("records server_closed for a stdio session the gateway ended while stdin was open", async () => {
+    const { client, served } = await overStdio();
+    await client.listTools();
+    expect(await recordedEnd("pipe", () => served.connection.close())).toBe("server_closed");
+  });
+});
