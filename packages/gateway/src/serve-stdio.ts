@@ -9,7 +9,7 @@ import { ensureServeStdioContract } from "./v2-serve-stdio-contract.js";
  */
 export interface StdioGateway {
   readonly connection: GatewayStreamConnection;
-  /** Resolves when the client closes stdin (or the connection is closed). */
+  /** Resolves when the client ends stdin, stdin fails or closes, or the connection is closed. */
   readonly closed: Promise<void>;
 }
 
@@ -25,16 +25,23 @@ export async function serveStdio(
     (streams.stdout ?? process.stdout) as typeof process.stdout,
   );
   const connection = gateway.serveConnection(transport);
-  // How the client left, for the session's duration (session-end.ts): it ended stdin, or stdin failed.
-  stdin.once("error", () => {
-    noteWireEnd(transport, "lost");
-  });
-  const ended = new Promise<void>((resolve) =>
+  // How the client left, for the session's duration (session-end.ts): it ended stdin, or stdin
+  // failed or was closed without an end. Each of them ends the session, so `closed` settles on any
+  // (a stdin that failed never emits "end": waiting for it alone would keep `serve` up for ever).
+  const ended = new Promise<void>((resolve) => {
     stdin.once("end", () => {
       noteWireEnd(transport, "stream-ended");
       resolve();
-    }),
-  );
+    });
+    stdin.once("error", () => {
+      noteWireEnd(transport, "lost");
+      resolve();
+    });
+    stdin.once("close", () => {
+      noteWireEnd(transport, "lost"); // after "end" the first note stands
+      resolve();
+    });
+  });
   const closed = Promise.race([connection.closed, ended]);
   return { connection, closed };
 }

@@ -153,10 +153,9 @@ describe("mcp.server.session.duration's error.type", () => {
     await failing.client.listTools();
     expect(
       await recordedEnd("pipe", async () => {
-        // Not events.once: it rejects with the error this waits past.
-        const closed = new Promise((resolve) => failing.stdin.once("close", resolve));
         failing.stdin.destroy(new Error("the host's pipe broke"));
-        await closed;
+        // `serve` waits on this: it must settle when stdin fails, which never emits "end".
+        await failing.served.closed;
         await failing.served.connection.close();
       }),
     ).toBe("connection_lost");
