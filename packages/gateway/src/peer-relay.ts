@@ -127,7 +127,7 @@ export function createPeerRelay(options: {
           connectTimer.unref();
           socket.once("connect", () => clearTimeout(connectTimer));
         });
-        outgoing.once("error", (error) => {
+        outgoing.on("error", (error) => {
           unreachable(stop.signal.aborted ? "the client went away" : describeCause(error));
         });
         outgoing.once("response", (incoming) => {

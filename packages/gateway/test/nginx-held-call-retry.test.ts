@@ -145,3 +145,22 @@ describe("serve --peer-url, two processes behind nginx, a 2025-era upstream that
     expect(JSON.stringify(echo.result)).toContain("still here");
   });
 });
+
+describe("serve --peer-url, refused", () => {
+  it("without the shared key, or when it is not a URL, naming what to give", { timeout: 120_000 }, async () => {
+    for (const [args, exit, named] of [
+      [["--peer-url", "http://127.0.0.1:8931/mcp"], 2, "--peer-url needs --http and --request-state-key-env"],
+      [["--peer-url", "copy-one", "--request-state-key-env", KEY_VARIABLE], 1, "peerUrl must be"],
+    ] as const) {
+      const failed = await startGateway(upstreams.configFile, "w3", args).then(
+        async (running) => {
+          await stopProcess(running.process);
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(String(failed)).toMatch(new RegExp(`gateway exited \\(${String(exit)}\\)`));
+      expect(String(failed)).toContain(named);
+    }
+  });
+});
