@@ -29,6 +29,8 @@ export type GatewayErrorCode =
   | "INPUT_RESPONSE_INVALID"
   | "REQUEST_STATE_UNKNOWN"
   | "REQUEST_STATE_MISMATCH"
+  | "REQUEST_STATE_HOLDER_GONE"
+  | "FORWARD_UNAUTHENTICATED"
   | "SDK_INCOMPATIBLE";
 
 export class GatewayError extends MCPToolAdapterError<GatewayErrorCode> {

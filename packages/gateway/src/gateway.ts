@@ -17,6 +17,7 @@ import { forwardClientRequests } from "./forward-client-requests.js";
 import { GatewayError } from "./errors.js";
 import { createStatelessEndpoint, type StatelessEndpoint } from "./stateless-endpoint.js";
 import { serveEitherEra } from "./either-era-connection.js";
+import { checkPeerUrl } from "./held-call-retries.js";
 
 /** The server set's policy and plumbing the gateway passes through unchanged. */
 export type GatewayServerSetOptions = Pick<
@@ -53,6 +54,17 @@ export interface GatewayOptions {
    * so a retry reaching another copy is refused with `REQUEST_STATE_UNKNOWN`.
    */
   requestStateKey?: string;
+  /**
+   * This copy's MCP endpoint as the other copies reach it directly, not through the load balancer
+   * (e.g. `http://10.0.0.5:8931/mcp`; `serve --peer-url`). Needs `requestStateKey`. A 2026-07-28
+   * call whose upstream (a 2025-era connection) asks for input waits in the copy that asked; with
+   * this set, its `requestState` is sealed with this address, and a retry that lands on another
+   * copy is passed on to this one, which answers it (the client's headers, its credentials
+   * included, go with it: this copy checks them as its own). Its host must be one this copy accepts
+   * (a loopback name, the bound host, or `allowedHosts`). Default: none, so such a retry must reach
+   * the copy that asked (else `REQUEST_STATE_UNKNOWN`, naming this option).
+   */
+  peerUrl?: string;
   /** Expose upstream names without a server prefix. Default: true with exactly one server. Needs exactly one server. */
   singleServer?: boolean;
   /** What the gateway calls itself in `initialize`. */
@@ -148,6 +160,7 @@ export class ServerSetGateway implements Gateway {
         `inputTimeoutMs must be a whole number of milliseconds of at least 1, and it is ${String(inputTimeout)}.`,
       );
     }
+    const peerUrl = checkPeerUrl(options.peerUrl, options.requestStateKey);
     this.#logger = options.logger;
     // An empty roots list declares the roots capability to each upstream, so a downstream client's roots can be passed up later.
     this.#configuredRoots = new Set(names.filter((name) => options.servers[name]?.roots !== undefined));
@@ -187,6 +200,7 @@ export class ServerSetGateway implements Gateway {
       inputTimeoutMs: options.inputTimeoutMs,
       maxCallsAwaitingInput: maxWaiting,
       requestStateKey: options.requestStateKey,
+      peerUrl,
     });
   }
 

@@ -20,7 +20,8 @@ export interface PendingCallsOptions {
 
 /**
  * The 2026-07-28 calls of this gateway copy that wait for a client's answers, each under an opaque,
- * unguessable `requestState` (32 random bytes) that the client echoes in its retry. A state is good
+ * unguessable key (32 random bytes): the `requestState` the client echoes in its retry, or sealed
+ * into it with this copy's address when the copies pass retries on (held-call-retries.ts). A state is good
  * for one retry: the retry takes the call out, and a further question parks it under a new state.
  * A call nobody retries within the timeout is given up (its upstream answered `cancel`).
  *
@@ -95,7 +96,7 @@ export class PendingCalls {
     if (entry === undefined) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        "The requestState of this retried tools/call is unknown to this gateway copy: it was not issued here, was already used by another retry, or its call ended (nobody retried in time, or the gateway restarted). The upstream's question waits in the gateway copy that asked it, so a retry must reach that same copy (one copy, or sticky routing); call the tool again to start over.",
+        "The requestState of this retried tools/call is unknown to this gateway copy: it was not issued here, was already used by another retry, or its call ended (nobody retried in time, or the gateway restarted). The upstream's question waits in the gateway copy that asked it, so a retry must reach that same copy: run one copy, route retries back to it, or give every copy the same requestStateKey and its own peerUrl (serve --request-state-key-env, --peer-url) so that any copy passes a retry on to the one holding its call. Call the tool again to start over.",
         { code: "REQUEST_STATE_UNKNOWN", reason: "invalid_request_state" },
       );
     }

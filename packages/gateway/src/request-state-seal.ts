@@ -9,17 +9,35 @@ export interface SealedCall {
   readonly tool: string;
   /** The upstream's `requestState`, echoed to it byte for byte; absent when it sent none. */
   readonly upstreamState?: string | undefined;
+  /** A call waiting in one copy for this retry (a 2025-era upstream asked); absent for a 2026-07-28 upstream's state. */
+  readonly holder?: CallHolder | undefined;
+}
+
+/** The copy where a call waits for its retry, and the call's key there. */
+export interface CallHolder {
+  /** Where the other copies reach that copy's MCP endpoint directly (its `peerUrl`). */
+  readonly url: string;
+  /** That copy's identity for its life (a process restarted at the same URL is another copy). */
+  readonly copy: string;
+  /** The call's key among that copy's waiting calls. */
+  readonly parked: string;
 }
 
 /**
  * Seals the `requestState` of an upstream's `input_required` that the gateway passes on, so that
  * the client's retry can reach any copy of the gateway: the state carries everything the retry
- * needs, encrypted and authenticated (AES-256-GCM) with a key every copy shares. A client can
+ * needs (for a call waiting in one copy: which copy holds it, see held-call-retries.ts), encrypted
+ * and authenticated (AES-256-GCM) with a key every copy shares. A client can
  * neither read nor alter it, nor make one; a state sealed with another key, altered, or past its
  * lifetime is refused with REQUEST_STATE_UNKNOWN.
  */
 export interface RequestStateSeal {
   seal(call: SealedCall): string;
+  /**
+   * A key of its own for another `purpose`, from the same shared secret (so copies sharing the
+   * requestStateKey share it too, and it never equals the sealing key).
+   */
+  deriveKey(purpose: string): Buffer;
   /** Whether `state` has the shape of a sealed state (the gateway's own waiting calls have another). */
   isSealed(state: string): boolean;
   /** The call a sealed state carries; a ProtocolError (InvalidParams, REQUEST_STATE_UNKNOWN) when it cannot be trusted. */
@@ -45,6 +63,8 @@ interface SealedPayload {
   readonly s: string;
   readonly t: string;
   readonly u?: string;
+  /** The holder: [url, copy, parked]. */
+  readonly h?: readonly [string, string, string];
   /** Expiry, ms since the epoch. */
   readonly e: number;
 }
@@ -57,17 +77,19 @@ export function createRequestStateSeal(options: RequestStateSealOptions): Reques
       `requestStateKey must be a secret of at least ${MIN_REQUEST_STATE_KEY_LENGTH} characters shared by every copy of the gateway (e.g. \`openssl rand -base64 48\`).`,
     );
   }
-  const secret = createHash("sha256")
-    .update("mcp-tool-adapter gateway requestState v1\0")
-    .update(key ?? randomBytes(32))
-    .digest();
+  const material = key ?? randomBytes(32);
+  const deriveKey = (purpose: string): Buffer =>
+    createHash("sha256").update(`mcp-tool-adapter gateway ${purpose}\0`).update(material).digest();
+  const secret = deriveKey("requestState v1");
   const now = options.now ?? Date.now;
   return {
+    deriveKey,
     seal(call) {
       const payload: SealedPayload = {
         s: call.server,
         t: call.tool,
         ...(call.upstreamState === undefined ? {} : { u: call.upstreamState }),
+        ...(call.holder === undefined ? {} : { h: [call.holder.url, call.holder.copy, call.holder.parked] as const }),
         e: now() + lifetimeMs,
       };
       const iv = randomBytes(IV_BYTES);
@@ -94,7 +116,9 @@ export function createRequestStateSeal(options: RequestStateSealOptions): Reques
       }
       if (!isPayload(payload)) throw unknownState("its contents are not a gateway call");
       if (payload.e < now()) throw unknownState("it expired (a retry must come within inputTimeoutMs)");
-      return { server: payload.s, tool: payload.t, upstreamState: payload.u };
+      const holder =
+        payload.h === undefined ? undefined : { url: payload.h[0], copy: payload.h[1], parked: payload.h[2] };
+      return { server: payload.s, tool: payload.t, upstreamState: payload.u, holder };
     },
   };
 }
@@ -107,8 +131,13 @@ function isPayload(value: unknown): value is SealedPayload {
     typeof payload.s === "string" &&
     typeof payload.t === "string" &&
     (payload.u === undefined || typeof payload.u === "string") &&
+    (payload.h === undefined || isHolder(payload.h)) &&
     typeof payload.e === "number"
   );
+}
+
+function isHolder(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 3 && value.every((part) => typeof part === "string");
 }
 
 function unknownState(why: string): ProtocolError {

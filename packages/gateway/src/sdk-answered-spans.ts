@@ -1,3 +1,4 @@
+import { context, type Context } from "@opentelemetry/api";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -84,10 +85,15 @@ function namedRevision(params: unknown): string | undefined {
   return typeof version === "string" ? version : undefined;
 }
 
+/**
+ * Starts the request's span, ended when its entry in `waiting` is answered or failed. `inSpan`
+ * runs at once inside the span's context (the context it passes on names the span).
+ */
 function spanUntilAnswered(
   request: { method: string; id: RequestId; params?: unknown; protocolVersion: string | undefined },
   connection: SpanConnection,
   waiting: Map<RequestId, Waiting>,
+  inSpan?: (active: Context) => void,
 ): void {
   const answer = new Deferred<unknown>();
   waiting.set(request.id, {
@@ -104,7 +110,10 @@ function spanUntilAnswered(
   });
   const params = isRecord(request.params) ? request.params : undefined;
   // The span records the failure; the response itself already went to the client.
-  inRequestSpan({ ...request, params }, connection, () => answer.promise).catch(() => undefined);
+  inRequestSpan({ ...request, params }, connection, () => {
+    inSpan?.(context.active());
+    return answer.promise;
+  }).catch(() => undefined);
 }
 
 function errorMessage(error: unknown): string {
@@ -150,7 +159,37 @@ export function spanSdkAnsweredExchange(
   );
 }
 
-interface WireRequest {
+/**
+ * A request this copy passes on whole to another gateway copy, whose answer it relays (a retry of a
+ * call waiting in that copy, held-call-retries.ts): its SERVER span here ends with the relayed
+ * answer, as a request the SDK answers does. `relay` runs inside the span, given its context to pass
+ * on (undefined when nothing observes: no span), so the other copy's span is its child.
+ */
+export function spanRelayedExchange(
+  request: WireRequest,
+  connection: SpanConnection,
+  relay: (active: Context | undefined) => Promise<Response>,
+): Promise<Response> {
+  if (!requestsObserved(connection)) return relay(undefined);
+  const waiting = new Map<RequestId, Waiting>();
+  let relayed: Promise<Response> | undefined;
+  const wire = { method: request.method, id: request.id, params: request.params };
+  spanUntilAnswered({ ...wire, protocolVersion: namedRevision(request.params) }, connection, waiting, (active) => {
+    relayed = relay(active);
+  });
+  // inRequestSpan runs its work before it returns: the relay has started.
+  return (relayed ?? relay(undefined)).then(
+    (response) => endWithResponse(response, waiting),
+    (error: unknown) => {
+      settleRest(waiting, (span) => {
+        span.failed(error);
+      });
+      throw error;
+    },
+  );
+}
+
+export interface WireRequest {
   readonly method: string;
   readonly id: RequestId;
   readonly params?: unknown;

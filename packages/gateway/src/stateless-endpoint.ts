@@ -35,7 +35,8 @@ import { inRequestSpan, type SpanConnection, type SpannedRequest } from "./reque
 import { spanSdkAnsweredExchange } from "./sdk-answered-spans.js";
 import { ModernCall, type CallRound, type RoundOutcome, type UpstreamOutcome } from "./modern-call.js";
 import { DEFAULT_INPUT_TIMEOUT_MS, PendingCalls } from "./pending-calls.js";
-import { createRequestStateSeal, type RequestStateSeal } from "./request-state-seal.js";
+import { createRequestStateSeal, type RequestStateSeal, type SealedCall } from "./request-state-seal.js";
+import { createHeldCallRetries, type HeldCallRetries } from "./held-call-retries.js";
 import type { MCPInputRetry } from "@mcp-tool-adapter/adapter";
 import { checkSealedRetry, passUpstreamInput } from "./upstream-input.js";
 
@@ -58,6 +59,8 @@ export interface StatelessContext {
   readonly maxCallsAwaitingInput?: number | undefined;
   /** The secret every copy shares to seal the state of an upstream's passed-on `input_required` (default: this process's own). */
   readonly requestStateKey?: string | undefined;
+  /** Where the other copies reach this copy directly (checked by checkPeerUrl): its waiting calls' retries may then land on any copy. */
+  readonly peerUrl?: string | undefined;
 }
 
 /** The endpoint's own bookkeeping next to the shared context: nothing here outlives a call. */
@@ -68,6 +71,8 @@ interface ModernContext extends StatelessContext {
   readonly running: Set<ModernCall>;
   /** Seals what the retry of a 2026-07-28 upstream's input_required needs into its requestState. */
   readonly seal: RequestStateSeal;
+  /** Which copy holds a waiting call, and the retries passed on to the copy that holds theirs. */
+  readonly held: HeldCallRetries;
 }
 
 /** The 2026-07-28 side of the gateway: one HTTP exchange in, one answer out, no session. */
@@ -98,14 +103,21 @@ const APPROVAL_INPUT_KEY = "gateway_approval";
  * retried call, so the retry may land on another copy.
  */
 export function createStatelessEndpoint(shared: StatelessContext): StatelessEndpoint {
+  const seal = createRequestStateSeal({
+    key: shared.requestStateKey,
+    lifetimeMs: shared.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS,
+  });
+  const httpSpans: SpanConnection = {
+    tracerProvider: shared.tracerProvider,
+    meterProvider: shared.meterProvider,
+    networkTransport: "tcp",
+  };
   const context: ModernContext = {
     ...shared,
     pending: new PendingCalls({ timeoutMs: shared.inputTimeoutMs, maxCalls: shared.maxCallsAwaitingInput }),
     running: new Set(),
-    seal: createRequestStateSeal({
-      key: shared.requestStateKey,
-      lifetimeMs: shared.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS,
-    }),
+    seal,
+    held: createHeldCallRetries({ seal, peerUrl: shared.peerUrl, spans: httpSpans, logger: shared.logger }),
   };
   const handler: McpHttpHandler = createMcpHandler(() => statelessServer(context, "tcp"), {
     legacy: "reject",
@@ -113,11 +125,6 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
       context.logger?.debug?.(`gateway: a 2026-07-28 request was refused or failed: ${describeCause(error)}`);
     },
   });
-  const httpSpans: SpanConnection = {
-    tracerProvider: shared.tracerProvider,
-    meterProvider: shared.meterProvider,
-    networkTransport: "tcp",
-  };
   // Servers pinned to stdio connections: their change notifications are what `serveStdio` turns
   // into the connection's `subscriptions/listen` messages.
   const pinned = new Set<ModernServer>();
@@ -138,6 +145,8 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
   return {
     // What the SDK answers here without the gateway's handlers gets its span from the exchange.
     fetch: (request, parsedBody) =>
+      // A retry of a call another copy holds is passed on to it; everything else is answered here.
+      context.held.route(request, parsedBody) ??
       spanSdkAnsweredExchange(parsedBody, httpSpans, () =>
         handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
       ),
@@ -156,6 +165,7 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
       for (const call of context.running) if (call.server === entry.serverName) call.log(entry);
     },
     close: async () => {
+      context.held.close();
       context.pending.close();
       pinned.clear();
       await handler.close();
@@ -245,18 +255,14 @@ async function callTool(
     progressToken: progressTokenOf(params._meta),
   };
   const state = ctx.mcpReq.requestState<string>();
-  if (typeof state === "string" && context.seal.isSealed(state))
-    return resumeUpstream(context, { state, params, round });
-  if (typeof state === "string") {
-    const call = context.pending.take(state, {
-      tool: params.name,
-      check: (waiting) => {
-        waiting.checkAnswers(ctx.mcpReq.inputResponses, ctx.mcpReq.droppedInputResponseKeys);
-      },
-    });
-    call.answer(ctx.mcpReq.inputResponses);
-    return serveRound(context, call, round);
+  if (typeof state === "string" && context.seal.isSealed(state)) {
+    const sealed = context.seal.open(state);
+    // A call waiting in a copy (this one: the HTTP endpoint passed the others' on), or a 2026-07-28 upstream's own state.
+    if (sealed.holder !== undefined)
+      return resumeWaiting(context, context.held.parkedHere(sealed.holder), { tool: params.name, round });
+    return resumeUpstream(context, { sealed, params, round });
   }
+  if (typeof state === "string") return resumeWaiting(context, state, { tool: params.name, round });
   const target = findCallTarget(context.catalog, params.name);
   if ("failure" in target) return target.failure;
   const args = params.arguments ?? {};
@@ -308,6 +314,24 @@ function startCall(
   return serveRound(context, call, round);
 }
 
+/** The retry of a call waiting in this copy under `parked`: its answers go up, and it serves the round. */
+function resumeWaiting(
+  context: ModernContext,
+  parked: string,
+  retry: { tool: string; round: CallRound },
+): Promise<CallToolResult | InputRequiredResult> {
+  const { round } = retry;
+  const { ctx } = round;
+  const call = context.pending.take(parked, {
+    tool: retry.tool,
+    check: (waiting) => {
+      waiting.checkAnswers(ctx.mcpReq.inputResponses, ctx.mcpReq.droppedInputResponseKeys);
+    },
+  });
+  call.answer(ctx.mcpReq.inputResponses);
+  return serveRound(context, call, round);
+}
+
 /**
  * The retry of a call whose upstream (a 2026-07-28 server) answered `input_required`: the sealed
  * state names the upstream and tool and carries the upstream's own state, so any copy of the
@@ -316,10 +340,13 @@ function startCall(
  */
 async function resumeUpstream(
   context: ModernContext,
-  retry: { state: string; params: { name: string; arguments?: Record<string, unknown> | undefined }; round: CallRound },
+  retry: {
+    sealed: SealedCall;
+    params: { name: string; arguments?: Record<string, unknown> | undefined };
+    round: CallRound;
+  },
 ): Promise<CallToolResult | InputRequiredResult> {
-  const { params, round } = retry;
-  const sealed = context.seal.open(retry.state);
+  const { params, round, sealed } = retry;
   const target = findCallTarget(context.catalog, params.name);
   checkSealedRetry(sealed, { tool: params.name, server: "tool" in target ? target.tool.server : undefined });
   if ("failure" in target) return target.failure;
@@ -368,7 +395,11 @@ async function serveRound(
       capabilities: round.capabilities,
     });
   }
-  return inputRequired({ inputRequests: outcome.inputRequests, requestState: context.pending.park(call) });
+  const parked = context.pending.park(call);
+  return inputRequired({
+    inputRequests: outcome.inputRequests,
+    requestState: context.held.stateFor({ server: call.server, tool: call.tool }, parked),
+  });
 }
 
 function progressTokenOf(meta: Record<string, unknown> | undefined): string | number | undefined {

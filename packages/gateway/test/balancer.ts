@@ -35,7 +35,7 @@ export interface RunningNginx {
 }
 
 /** A free port for nginx (which cannot listen on port 0): bind a probe socket, note its port, close it. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);

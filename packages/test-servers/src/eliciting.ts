@@ -3,7 +3,15 @@ import type { StdioLaunchConfig } from "./real-servers.js";
 
 const ELICITING_SERVER_PATH = fileURLToPath(new URL("../servers/eliciting-server.mjs", import.meta.url));
 
-/** The eliciting server (servers/eliciting-server.mjs): tool `ask` elicits { name, age? } and returns the answer as JSON text. */
-export function elicitingStdioServer(): StdioLaunchConfig {
-  return { command: process.execPath, args: [ELICITING_SERVER_PATH] };
+/**
+ * The eliciting server (servers/eliciting-server.mjs): tool `ask` elicits { name, age? } and returns
+ * the answer as JSON text; `ask-then-wait` elicits a name, then works for up to a minute unless
+ * cancelled, appending what became of the call to `eventsFile` when given.
+ */
+export function elicitingStdioServer(options: { eventsFile?: string } = {}): StdioLaunchConfig {
+  return {
+    command: process.execPath,
+    args: [ELICITING_SERVER_PATH],
+    ...(options.eventsFile === undefined ? {} : { env: { ELICITING_EVENTS: options.eventsFile } }),
+  };
 }

@@ -34,6 +34,8 @@ export interface ServeCommandOptions {
   upstreamPerClient?: number;
   /** The environment variable holding the secret every copy shares to seal passed-on requestStates. */
   requestStateKeyEnv?: string;
+  /** This copy's MCP URL as the other copies reach it directly: retries of calls waiting here are passed on to it. */
+  peerUrl?: string;
   /** How long a 2026-07-28 call waits for its client's answer to an upstream's question (the gateway's inputTimeoutMs). */
   inputTimeoutMs?: number;
   /** How many 2026-07-28 calls may wait for their client's answer at once (the gateway's maxCallsAwaitingInput). */
@@ -101,6 +103,12 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
     )
     .addOption(
       new Option(
+        "--peer-url <url>",
+        "this copy's MCP URL as the other copies reach it directly (not the balancer's); with --request-state-key-env, a 2026-07-28 retry landing on another copy is passed on to this one",
+      ),
+    )
+    .addOption(
+      new Option(
         "--input-timeout <ms>",
         "how long a 2026-07-28 call waits for its client's answer to an upstream's question (default 300000)",
       ).argParser(Number),
@@ -132,6 +140,7 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
           ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout as number }),
           ...(flags.upstreamPerClient === undefined ? {} : { upstreamPerClient: flags.upstreamPerClient as number }),
           ...(flags.requestStateKeyEnv === undefined ? {} : { requestStateKeyEnv: flags.requestStateKeyEnv as string }),
+          ...(flags.peerUrl === undefined ? {} : { peerUrl: flags.peerUrl as string }),
           ...(flags.inputTimeout === undefined ? {} : { inputTimeoutMs: flags.inputTimeout as number }),
           ...(flags.maxCallsAwaitingInput === undefined
             ? {}
@@ -182,6 +191,12 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
     );
     return EXIT_USAGE;
   }
+  if (options.peerUrl !== undefined && (!options.http || options.requestStateKeyEnv === undefined)) {
+    context.err(
+      "--peer-url needs --http and --request-state-key-env: the copies pass retries to each other over HTTP, with the secret they share.",
+    );
+    return EXIT_USAGE;
+  }
   if ((options.oauthIssuer === undefined) !== (options.oauthResource === undefined)) {
     context.err(
       "--oauth-issuer and --oauth-resource go together: the issuer whose tokens are accepted, and this gateway's URL.",
@@ -213,7 +228,7 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
       ? {}
       : { upstreamPerClient: { maxSessions: options.upstreamPerClient } }),
     ...(requestStateKey === undefined ? {} : { requestStateKey }),
-    ...pick(options, ["inputTimeoutMs", "maxCallsAwaitingInput"]),
+    ...pick(options, ["inputTimeoutMs", "maxCallsAwaitingInput", "peerUrl"]),
     logger: stderrLogger(context),
   });
   const report = await gateway.start();
@@ -228,7 +243,8 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
       return EXIT_OK;
     }
     const http = await gatewayModule.listenHttp(gateway, {
-      ...pick(options, ["host", "port", "allowedHosts", "allowedOrigins"]),
+      ...pick(options, ["host", "port", "allowedOrigins"]),
+      ...allowedHostsWithPeer(options),
       ...(token === undefined ? {} : { auth: { bearerToken: token } }),
       ...(options.oauthIssuer === undefined || options.oauthResource === undefined
         ? {}
@@ -245,6 +261,22 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
     return EXIT_FAILURE;
   } finally {
     await gateway.close();
+  }
+}
+
+/** The Host names to accept: the given ones and the peer URL's, which the other copies send when they pass a retry on. */
+function allowedHostsWithPeer(options: ServeCommandOptions): { allowedHosts?: string[] } {
+  const peerHost = peerHostOf(options.peerUrl);
+  const hosts = [...(options.allowedHosts ?? []), ...(peerHost === undefined ? [] : [peerHost])];
+  return hosts.length === 0 ? {} : { allowedHosts: hosts };
+}
+
+function peerHostOf(peerUrl: string | undefined): string | undefined {
+  if (peerUrl === undefined) return undefined;
+  try {
+    return new URL(peerUrl).hostname;
+  } catch {
+    return undefined; // the gateway refused it already, naming what is wrong
   }
 }
 

@@ -1,0 +1,199 @@
+import { randomBytes } from "node:crypto";
+import type { Logger } from "mcp-tool-adapter";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { propagation, type Context } from "@opentelemetry/api";
+import { GatewayError } from "./errors.js";
+import { createPeerRelay, FORWARDED_HEADER, type PeerRelay } from "./peer-relay.js";
+import type { CallHolder, RequestStateSeal, SealedCall } from "./request-state-seal.js";
+import type { SpanConnection } from "./request-span.js";
+import { spanRelayedExchange, type WireRequest } from "./sdk-answered-spans.js";
+
+// A 2025-era upstream asks its questions with requests of its own, during the call: the call cannot
+// be written into the requestState (as a 2026-07-28 upstream's own state is), it waits in the copy
+// that asked. So that the retry may still reach any copy, that state is sealed with the address of
+// the copy holding the call (its peerUrl) and the call's key there; a copy that gets a retry it
+// does not hold passes the exchange on to the holder and relays the answer.
+//
+// Why forward rather than start the call again where the retry landed: running the tool again would
+// repeat whatever it did before it asked (a write, a payment), and the gateway repeats only what
+// is safe to repeat; the upstream may not ask the same question the second time either. Passing the
+// exchange on keeps the one call that is waiting, and costs one more hop for a retry that lands on
+// another copy (only those).
+
+/** Where this copy is reached by the others, and its identity for the life of the process. */
+export interface ThisCopy {
+  readonly url: string;
+  readonly copy: string;
+}
+
+export interface HeldCallRetries {
+  /** This copy, when it has a peerUrl: its waiting calls' states are then sealed with its address. */
+  readonly self: ThisCopy | undefined;
+  /** The requestState the client gets for a call parked here under `parked`. */
+  stateFor(call: { server: string; tool: string }, parked: string): string;
+  /** The key of the call a sealed state holds here; REQUEST_STATE_HOLDER_GONE when another copy holds it (a retry that reached this copy where it cannot be passed on: stdio). */
+  parkedHere(holder: CallHolder): string;
+  /**
+   * Passes an HTTP exchange on when it is the retry of a call another copy holds, and resolves with
+   * the answer to relay (or the error saying the holder is gone); undefined when this copy answers
+   * the request itself (anything else, and a retry this copy holds or cannot read).
+   */
+  route(request: Request, body: unknown): Promise<Response> | undefined;
+  /** Ends the exchanges passed on in flight and the connections to the other copies. */
+  close(): void;
+}
+
+export interface HeldCallRetriesOptions {
+  readonly seal: RequestStateSeal;
+  /** This copy's peerUrl (checked by checkPeerUrl); undefined: its waiting calls keep a plain key, reachable only here. */
+  readonly peerUrl: string | undefined;
+  readonly spans: SpanConnection;
+  readonly logger: Logger | undefined;
+  readonly connectTimeoutMs?: number | undefined;
+}
+
+export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCallRetries {
+  const { seal, logger, spans } = options;
+  const self: ThisCopy | undefined =
+    options.peerUrl === undefined ? undefined : { url: options.peerUrl, copy: randomBytes(12).toString("base64url") };
+  let relay: PeerRelay | undefined;
+  const relayOf = (): PeerRelay =>
+    (relay ??= createPeerRelay({ hopKey: seal.deriveKey("peer hop v1"), connectTimeoutMs: options.connectTimeoutMs }));
+
+  return {
+    self,
+    stateFor(call, parked) {
+      return self === undefined ? parked : seal.seal({ ...call, holder: { ...self, parked } });
+    },
+    parkedHere(holder) {
+      if (holder.copy === self?.copy) return holder.parked;
+      throw holderGone(
+        holder,
+        "holds it, and this retry reached another copy on a connection it cannot be passed on from",
+      );
+    },
+    route(request, body) {
+      const retry = heldRetryOf(body, seal);
+      if (retry === undefined) return undefined;
+      const { id, state } = retry;
+      const hop = request.headers.has(FORWARDED_HEADER) ? relayOf().hopOf(request, state) : "none";
+      if (hop === "forged") return Promise.resolve(errorAnswer(id, forgedHop()));
+      let sealed: SealedCall;
+      try {
+        sealed = seal.open(state);
+      } catch {
+        return undefined; // the tools/call handler refuses it, saying why
+      }
+      const holder = sealed.holder;
+      if (holder === undefined || holder.copy === self?.copy) return undefined;
+      if (hop === "valid") {
+        // Passed on once already and not held here: never passed on again (no loop through a peerUrl that leads elsewhere).
+        const why = `is no longer at ${holder.url}: that copy restarted, or its peerUrl leads to another copy (a balancer's address) rather than to it directly`;
+        return Promise.resolve(errorAnswer(id, holderGone(holder, why)));
+      }
+      const wire: WireRequest = { method: "tools/call", id, params: retry.params };
+      return spanRelayedExchange(wire, spans, async (active) => {
+        const outcome = await relayOf().forward(
+          { holderUrl: holder.url, request, body: withTraceContext(body as Record<string, unknown>, active), state },
+          (cause) => cutOffEvent(id, holderGone(holder, `stopped while answering (${cause})`)),
+        );
+        if (outcome.kind === "answered") return outcome.response;
+        logger?.warn?.(`gateway: the copy at ${holder.url} holding a call could not be reached: ${outcome.cause}`);
+        return errorAnswer(id, holderGone(holder, `cannot be reached (${outcome.cause})`));
+      });
+    },
+    close() {
+      relay?.close();
+    },
+  };
+}
+
+/**
+ * Checks a peerUrl where the gateway's options are checked: an http(s) URL with no credentials,
+ * query or fragment, and a shared requestStateKey beside it (a copy without the others' key cannot
+ * open their states, so none could pass a retry to it).
+ */
+export function checkPeerUrl(peerUrl: unknown, requestStateKey: string | undefined): string | undefined {
+  if (peerUrl === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = typeof peerUrl === "string" ? new URL(peerUrl) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (
+    url === undefined ||
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.username !== "" ||
+    url.password !== "" ||
+    url.search !== "" ||
+    url.hash !== ""
+  ) {
+    throw new GatewayError(
+      "GATEWAY_OPTIONS_INVALID",
+      `peerUrl must be the http(s) URL of this copy's MCP endpoint as the other copies reach it directly (e.g. http://10.0.0.5:8931/mcp), with no credentials, query or fragment, and it is ${JSON.stringify(peerUrl)}.`,
+    );
+  }
+  if (requestStateKey === undefined) {
+    throw new GatewayError(
+      "GATEWAY_OPTIONS_INVALID",
+      "peerUrl needs requestStateKey: the copies pass retries to each other only with the secret they share (serve --request-state-key-env).",
+    );
+  }
+  return url.href;
+}
+
+/** A tools/call whose requestState is sealed: what route needs of it. */
+function heldRetryOf(
+  body: unknown,
+  seal: RequestStateSeal,
+): { id: string | number; state: string; params: Record<string, unknown> } | undefined {
+  if (!isRecord(body) || body["method"] !== "tools/call") return undefined;
+  const params = body["params"];
+  const id = body["id"];
+  if (!isRecord(params) || (typeof id !== "string" && typeof id !== "number")) return undefined;
+  const state = params["requestState"];
+  return typeof state === "string" && seal.isSealed(state) ? { id, state, params } : undefined;
+}
+
+/** The request with this copy's span as its trace context (the holder's span becomes its child); as it is when nothing is traced. */
+function withTraceContext(body: Record<string, unknown>, active: Context | undefined): Record<string, unknown> {
+  if (active === undefined) return body;
+  const params = body["params"] as Record<string, unknown>;
+  const meta: Record<string, unknown> = { ...(isRecord(params["_meta"]) ? params["_meta"] : {}) };
+  delete meta["traceparent"];
+  delete meta["tracestate"];
+  propagation.inject(active, meta);
+  return { ...body, params: { ...params, _meta: meta } };
+}
+
+function holderGone(holder: CallHolder, why: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `The call this requestState continues waits in another gateway copy, which ${why}; the call cannot go on. Call the tool again to start over.`,
+    { code: "REQUEST_STATE_HOLDER_GONE", reason: "invalid_request_state", holder: holder.url },
+  );
+}
+
+function forgedHop(): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidRequest,
+    "This request carries an Mcp-Gateway-Forwarded header that no gateway copy sharing this copy's requestStateKey signed (or it expired): only the copies themselves pass retries on. Send the retry without it.",
+    { code: "FORWARD_UNAUTHENTICATED" },
+  );
+}
+
+function errorMessage(id: string | number, error: ProtocolError): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: error.code, message: error.message, data: error.data } });
+}
+
+/** A JSON-RPC error answering request `id`, as the 2026-07-28 endpoint answers one (HTTP 200, a JSON body). */
+function errorAnswer(id: string | number, error: ProtocolError): Response {
+  return new Response(errorMessage(id, error), { status: 200, headers: { "content-type": "application/json" } });
+}
+
+/** The last event of a relayed stream the holder broke off: the error answering the request. */
+function cutOffEvent(id: string | number, error: ProtocolError): string {
+  return `event: message\ndata: ${errorMessage(id, error)}\n\n`;
+}

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  freePort,
+  killCopy,
+  startGateway,
+  startNginx,
+  stopProcess,
+  type RunningGateway,
+  type RunningNginx,
+} from "./balancer.js";
+import { realUpstreams, type Upstreams } from "./fixtures.js";
+import { callToolByHand, questionOf, type ModernAnswer } from "./modern-by-hand.js";
+
+// Two `mcp-tool-adapter serve --http --request-state-key-env ... --peer-url ...` processes behind a
+// real nginx (docs/gateway.md's config: round-robin, no affinity for 2026-07-28), each with its own
+// server-everything over stdio: a 2025-era upstream, whose elicitation waits in the copy that
+// asked. The retries that land on the other copy are passed on to the one holding the call.
+const KEY_VARIABLE = "R35_GATEWAY_STATE_KEY";
+const ELICIT_TOOL = "trigger-elicitation-request";
+let upstreams: Upstreams;
+const gateways: RunningGateway[] = [];
+let nginx: RunningNginx | undefined;
+
+beforeAll(async () => {
+  upstreams = await realUpstreams(["everything"]);
+  // The gateway processes inherit this environment.
+  process.env[KEY_VARIABLE] = "the-secret-both-serve-processes-share-0123456789";
+  const ports = await Promise.all([freePort(), freePort()]);
+  gateways.push(
+    ...(await Promise.all(
+      ports.map((port, index) =>
+        startGateway(upstreams.configFile, `g${String(index + 1)}`, [
+          "--port",
+          String(port),
+          "--request-state-key-env",
+          KEY_VARIABLE,
+          "--peer-url",
+          `http://127.0.0.1:${String(port)}/mcp`,
+        ]),
+      ),
+    )),
+  );
+  nginx = await startNginx(ports, upstreams.directory.path);
+}, 180_000);
+
+afterAll(async () => {
+  await stopProcess(nginx?.process);
+  await Promise.all(gateways.map((gateway) => stopProcess(gateway.process)));
+  await upstreams.remove();
+  Reflect.deleteProperty(process.env, KEY_VARIABLE);
+}, 60_000);
+
+const urlOf = (gateway: RunningGateway | undefined): string => `http://127.0.0.1:${String(gateway?.port)}/mcp`;
+
+const answerAt = (url: string, asked: { state: string; key: string }, name: string): Promise<ModernAnswer> =>
+  callToolByHand({
+    url,
+    name: ELICIT_TOOL,
+    extra: {
+      requestState: asked.state,
+      inputResponses: { [asked.key]: { action: "accept", content: { name, check: true, email: "x@example.com" } } },
+    },
+  });
+
+describe("serve --peer-url, two processes behind nginx, a 2025-era upstream that asks", () => {
+  it("answer a question asked through one process through the other", { timeout: 60_000 }, async () => {
+    for (const [asking, answering] of [
+      [0, 1],
+      [1, 0],
+    ] as const) {
+      const asked = questionOf(await callToolByHand({ url: urlOf(gateways[asking]), name: ELICIT_TOOL }));
+      const answered = await answerAt(urlOf(gateways[answering]), asked, `Copy ${String(answering + 1)}`);
+      expect(answered.error).toBeUndefined();
+      expect(JSON.stringify(answered.result?.["content"])).toContain(`Copy ${String(answering + 1)}`);
+    }
+  });
+
+  it("answer by hand through nginx, whichever copy each leg lands on", { timeout: 60_000 }, async () => {
+    for (let call = 0; call < 6; call += 1) {
+      const asked = questionOf(await callToolByHand({ url: nginx?.url ?? "", name: ELICIT_TOOL }));
+      const answered = await answerAt(nginx?.url ?? "", asked, `Through nginx ${String(call)}`);
+      expect(answered.error).toBeUndefined();
+      expect(JSON.stringify(answered.result?.["content"])).toContain(`Through nginx ${String(call)}`);
+    }
+  });
+
+  it("serve the v2 client's calls through nginx", { timeout: 120_000 }, async () => {
+    const client = new Client(
+      { name: "v2-through-nginx", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler("elicitation/create", () => ({
+      action: "accept",
+      content: { name: "Dorothy", check: true, email: "dorothy@example.com" },
+    }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(nginx?.url ?? "")));
+    try {
+      for (let call = 0; call < 6; call += 1) {
+        const result = await client.callTool({ name: ELICIT_TOOL, arguments: {} });
+        expect(result.isError).not.toBe(true);
+        expect(JSON.stringify(result.content)).toContain("Dorothy");
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("serve our adapter's calls on engine-2026 through nginx", { timeout: 120_000 }, async () => {
+    const adapter = new MCPToolAdapter(
+      { name: "gateways", transport: "streamable-http", url: nginx?.url ?? "", protocol: "2026-07-28" },
+      {
+        engine: createEngine2026(),
+        onElicitation: () =>
+          Promise.resolve({ action: "accept", content: { name: "Katherine", check: true, email: "k@example.com" } }),
+      },
+    );
+    await adapter.connect();
+    try {
+      await adapter.discoverTools();
+      for (let call = 0; call < 6; call += 1) {
+        const result = await adapter.invoke(ELICIT_TOOL, {});
+        expect(result.success, result.error ?? "").toBe(true);
+        expect(JSON.stringify(result.data)).toContain("Katherine");
+      }
+    } finally {
+      await adapter.disconnect();
+    }
+  });
+
+  it("tell the client to start again when the copy holding its call is gone", { timeout: 60_000 }, async () => {
+    const asked = questionOf(await callToolByHand({ url: urlOf(gateways[0]), name: ELICIT_TOOL }));
+    if (gateways[0] !== undefined) await killCopy(gateways[0]);
+    const direct = await answerAt(urlOf(gateways[1]), asked, "Too late");
+    expect(direct.error?.code).toBe(-32602);
+    expect(direct.error?.data?.code).toBe("REQUEST_STATE_HOLDER_GONE");
+    expect(direct.error?.message).toMatch(/cannot be reached .*Call the tool again/);
+    // Through nginx too (the dead copy's connections are refused, so nginx sends every request to the live one).
+    const balanced = await answerAt(nginx?.url ?? "", asked, "Too late");
+    expect(balanced.error?.data?.code).toBe("REQUEST_STATE_HOLDER_GONE");
+    // The live copy goes on.
+    const echo = await callToolByHand({ url: nginx?.url ?? "", name: "echo", arguments: { message: "still here" } });
+    expect(JSON.stringify(echo.result)).toContain("still here");
+  });
+});
+
+describe("serve --peer-url, refused", () => {
+  it("without the shared key, or when it is not a URL, naming what to give", { timeout: 120_000 }, async () => {
+    for (const [args, exit, named] of [
+      [["--peer-url", "http://127.0.0.1:8931/mcp"], 2, "--peer-url needs --http and --request-state-key-env"],
+      [["--peer-url", "copy-one", "--request-state-key-env", KEY_VARIABLE], 1, "peerUrl must be"],
+    ] as const) {
+      const failed = await startGateway(upstreams.configFile, "w3", args).then(
+        async (running) => {
+          await stopProcess(running.process);
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(String(failed)).toMatch(new RegExp(`gateway exited \\(${String(exit)}\\)`));
+      expect(String(failed)).toContain(named);
+    }
+  });
+});
