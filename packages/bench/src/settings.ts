@@ -217,7 +217,8 @@ export type ScenarioName =
   | "cli-startup"
   | "listing-cache"
   | "code-mode"
-  | "gateway";
+  | "gateway-stdio"
+  | "gateway-http";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -237,7 +238,8 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "cli-startup", // needs `pnpm build`: only with --only=cli-startup
   "listing-cache", // needs `pnpm build` too
   "code-mode",
-  "gateway",
+  "gateway-stdio",
+  "gateway-http",
 ];
 
 /**
@@ -250,7 +252,8 @@ const OWN_SECTION_SCENARIOS: ReadonlySet<ScenarioName> = new Set([
   "cli-startup",
   "listing-cache",
   "code-mode",
-  "gateway",
+  "gateway-stdio",
+  "gateway-http",
 ]);
 
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
@@ -263,6 +266,7 @@ export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
 const SCENARIO_ALIASES: Readonly<Record<string, readonly ScenarioName[]>> = {
   peers: ["peers-stdio", "peers-http"],
   engines: ["engines-stdio", "engines-http"],
+  gateway: ["gateway-stdio", "gateway-http"],
 };
 
 /** The scenarios `--calibrate` runs: the side-by-side wall-time comparisons. */
@@ -385,7 +389,7 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
       throw new BenchUsageError(
-        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
+        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers,engines,gateway] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
       );
     }
   }
