@@ -1,8 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { SENT_AT_ONCE } from "@mcp-tool-adapter/core";
-import { isRecord } from "@mcp-tool-adapter/core/value-rules";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonRpcMessage } from "./json-rpc-envelope.js";
 
 /** The SDK stdio transport's limit on one unfinished line, kept: a client cannot make the gateway buffer more. */
@@ -16,11 +14,8 @@ const MAX_LINE_BYTES = 10 * 1024 * 1024;
  *   gateway's tools/call fast path does not need and the SDK Server's handlers repeat anyway.
  * - Write: the messages sent in one tick go to stdout as one string in one write: with many calls in
  *   flight the answers of one read from the upstream leave in one system call instead of one each.
- *   The answer to the last request the client still waits for is not held for the end of the tick:
- *   it leaves at once, with whatever the tick had batched before it (a sequential call's answer
- *   then costs no tick and no promise of its own; send() returns core's SENT_AT_ONCE). Each message
- *   is serialized exactly once; send() resolves when its batch was handed to the stream, and waits
- *   for `drain` when the stream is full, as the SDK's does.
+ *   Each message is serialized exactly once; send() resolves when its batch was handed to the
+ *   stream, and waits for `drain` when the stream is full, as the SDK's does.
  */
 export class BatchedStdioServerTransport implements Transport {
   onclose?: () => void;
@@ -33,13 +28,6 @@ export class BatchedStdioServerTransport implements Transport {
   #closed = false;
   #buffered: Buffer | undefined;
   #pending: { text: string; written: Promise<void>; resolve: () => void } | undefined;
-  /**
-   * The client's requests not answered yet, by id: while one waits, another answer may still come
-   * in this tick, so an answer joins the tick's batch; the answer that empties it leaves at once.
-   * A request the client cancels leaves it too (no answer follows a cancellation). One that never
-   * gets an answer only costs the later answers the end-of-tick wait they always had.
-   */
-  readonly #awaitingAnswer = new Set<RequestId>();
 
   constructor(stdin: Readable, stdout: Writable) {
     this.#stdin = stdin;
@@ -55,16 +43,6 @@ export class BatchedStdioServerTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const awaiting = this.#awaitingAnswer;
-    // The answer to the last request waiting (a sequential call's): written now, with the tick's
-    // batch before it. Only an answer: a request of the gateway's own may reuse a client's id.
-    if (
-      awaiting.size > 0 &&
-      !("method" in message) &&
-      awaiting.delete((message as { id?: RequestId }).id as RequestId) &&
-      awaiting.size === 0
-    )
-      return this.#writeNow(`${JSON.stringify(message)}\n`);
     let batch = this.#pending;
     if (batch === undefined) {
       let resolve!: () => void;
@@ -85,7 +63,6 @@ export class BatchedStdioServerTransport implements Transport {
     // Pause stdin only when nothing else reads it, as the SDK's transport does.
     if (this.#stdin.listenerCount("data") === 0) this.#stdin.pause();
     this.#buffered = undefined;
-    this.#awaitingAnswer.clear();
     this.onclose?.();
     return Promise.resolve();
   }
@@ -93,19 +70,6 @@ export class BatchedStdioServerTransport implements Transport {
   readonly #flushPending = (): void => {
     this.#flush();
   };
-
-  /** `text` after whatever this tick batched, in one write; SENT_AT_ONCE when the stream took it without waiting. */
-  #writeNow(text: string): Promise<void> {
-    const batch = this.#pending;
-    if (batch !== undefined) {
-      this.#pending = undefined;
-      batch.text += text;
-      this.#write(batch);
-      return batch.written;
-    }
-    if (this.#stdout.write(text)) return SENT_AT_ONCE;
-    return new Promise((resolve) => this.#stdout.once("drain", () => resolve()));
-  }
 
   readonly #onError = (error: Error): void => {
     this.onerror?.(error);
@@ -151,26 +115,13 @@ export class BatchedStdioServerTransport implements Transport {
       this.onerror?.(new Error(`A line on stdin is not a JSON-RPC 2.0 message; it was skipped: ${line.slice(0, 200)}`));
       return;
     }
-    this.#noteAwaited(message);
     this.onmessage?.(message);
-  }
-
-  /** A request starts waiting for its answer; a cancellation ends the wait of the request it names. */
-  #noteAwaited(message: JSONRPCMessage): void {
-    if (!("method" in message)) return;
-    if ("id" in message) this.#awaitingAnswer.add(message.id);
-    else if (message.method === "notifications/cancelled" && isRecord(message.params))
-      this.#awaitingAnswer.delete(message.params.requestId as RequestId);
   }
 
   #flush(): void {
     const batch = this.#pending;
     if (batch === undefined) return;
     this.#pending = undefined;
-    this.#write(batch);
-  }
-
-  #write(batch: { text: string; resolve: () => void }): void {
     if (this.#stdout.write(batch.text)) batch.resolve();
     else this.#stdout.once("drain", batch.resolve);
   }

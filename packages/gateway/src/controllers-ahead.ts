@@ -5,8 +5,8 @@ const SPARE = 8;
  * Fresh AbortControllers, made ahead of the calls that take them. In Node 20 making an AbortSignal
  * costs about 10 µs (more than the rest of the gateway's call route: Node sets the signal's object
  * up the slow way), and a forwarded call needs its own before it can go upstream. So the spare ones
- * are made after an answer has been written (`refillAfterWrites`, or `refillNow` when it was written
- * at once), while the client reads it, and a call takes one of those; only a burst larger than the spare ones makes its own on the way. Every
+ * are made after an answer has been written (`refillAfterWrites`), while the client reads it, and a
+ * call takes one of those; only a burst larger than the spare ones makes its own on the way. Every
  * call still gets its own controller, never used by another.
  */
 export class ControllersAhead {
@@ -28,14 +28,9 @@ export class ControllersAhead {
     process.nextTick(this.#refill);
   }
 
-  /** Makes the spare ones now: for a caller whose answer is already written. */
-  refillNow(): void {
-    while (this.#spare.length < SPARE) this.#spare.push(fresh());
-  }
-
   readonly #refill = (): void => {
     this.#refillQueued = false;
-    this.refillNow();
+    while (this.#spare.length < SPARE) this.#spare.push(fresh());
   };
 }
 

@@ -1,4 +1,3 @@
-import { SENT_AT_ONCE } from "@mcp-tool-adapter/core";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -60,14 +59,7 @@ export function answerToolCallsFirst(transport: Transport, handle: ToolCallHandl
   const respond = (id: RequestId, controller: AbortController, response: JSONRPCMessage): void => {
     if (inFlight.get(id) === controller) inFlight.delete(id);
     if (controller.signal.aborted) return;
-    const sent = transport.send(response);
-    // Written before send() returned (a sequential call over stdio): nothing can fail later, and the
-    // client already has its answer, so the spare controllers are made now rather than a tick later.
-    if (sent === SENT_AT_ONCE) {
-      controllers.refillNow();
-      return;
-    }
-    sent.catch((error: unknown) => {
+    transport.send(response).catch((error: unknown) => {
       transport.onerror?.(new Error(`Failed to send the response to tools/call ${String(id)}`, { cause: error }));
     });
     controllers.refillAfterWrites();

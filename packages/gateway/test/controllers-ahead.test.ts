@@ -12,9 +12,7 @@ describe("controllers made ahead", () => {
     for (let turn = 0; turn < 4; turn += 1) {
       // Bursts larger than the spare ones, then single takes: both paths of take().
       for (let i = 0; i < (turn % 2 === 0 ? 20 : 1); i += 1) taken.push(controllers.take());
-      // Both ways of making the spare ones: at the end of the tick, and at once.
-      if (turn < 2) controllers.refillAfterWrites();
-      else controllers.refillNow();
+      controllers.refillAfterWrites();
       await nextTick();
     }
     expect(new Set(taken).size).toBe(taken.length);
