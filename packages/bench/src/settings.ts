@@ -232,7 +232,8 @@ export type ScenarioName =
   | "cli-startup"
   | "listing-cache"
   | "code-mode"
-  | "gateway";
+  | "gateway-stdio"
+  | "gateway-http";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -252,7 +253,8 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "cli-startup", // needs `pnpm build`: only with --only=cli-startup
   "listing-cache", // needs `pnpm build` too
   "code-mode",
-  "gateway",
+  "gateway-stdio",
+  "gateway-http",
 ];
 
 /**
@@ -265,7 +267,8 @@ const OWN_SECTION_SCENARIOS: ReadonlySet<ScenarioName> = new Set([
   "cli-startup",
   "listing-cache",
   "code-mode",
-  "gateway",
+  "gateway-stdio",
+  "gateway-http",
 ]);
 
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
@@ -278,6 +281,7 @@ export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
 const SCENARIO_ALIASES: Readonly<Record<string, readonly ScenarioName[]>> = {
   peers: ["peers-stdio", "peers-http"],
   engines: ["engines-stdio", "engines-http"],
+  gateway: ["gateway-stdio", "gateway-http"],
 };
 
 /** The scenarios `--calibrate` runs: the side-by-side wall-time comparisons. */
@@ -408,7 +412,7 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
       throw new BenchUsageError(
-        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-sequential-rounds=<stdio>,<http>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
+        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers,engines,gateway] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-sequential-rounds=<stdio>,<http>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
       );
     }
   }

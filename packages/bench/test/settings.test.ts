@@ -32,6 +32,9 @@ describe("parseBenchArgs", () => {
   it("runs the peer comparison only when asked, with issue 17's method by default", () => {
     expect(parseBenchArgs(["--only=peers"], "/out.json").scenarios).toEqual(["peers-stdio", "peers-http"]);
     expect(parseBenchArgs(["--only=peers-http,leaf"], "/out.json").scenarios).toEqual(["leaf", "peers-http"]);
+    // The gateway's overhead likewise, both transports or one.
+    expect(parseBenchArgs(["--only=gateway"], "/out.json").scenarios).toEqual(["gateway-stdio", "gateway-http"]);
+    expect(parseBenchArgs(["--only=gateway-stdio"], "/out.json").scenarios).toEqual(["gateway-stdio"]);
     expect(DEFAULT_SETTINGS).toMatchObject({
       peerRounds: 5,
       peerWarmupCalls: 200,

@@ -353,8 +353,11 @@ export class DownstreamSession {
    * Not awaited: the answer comes back on its own, and the client's request is not held up.
    */
   #askRootsOnce(askWith: RelatedRequestSender | RequestId): void {
-    if (this.#rootsAsked || !this.declares("roots")) return;
-    this.#rootsAsked = true;
+    if (this.#rootsAsked) return;
+    const capabilities = this.server.getClientCapabilities();
+    // A client that initialized without roots never has any to ask for: not asked again per call.
+    if (capabilities !== undefined) this.#rootsAsked = true;
+    if (capabilities?.roots === undefined) return;
     const asked =
       typeof askWith === "function"
         ? askWith({ method: "roots/list" }, ListRootsResultSchema)

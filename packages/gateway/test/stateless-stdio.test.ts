@@ -4,6 +4,7 @@ import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CLI_BIN, GATEWAY_DIR, realUpstreams, type Upstreams } from "./fixtures.js";
+import { SERVE_CONNECT_TIMEOUT_MS } from "./gateway-endpoints.js";
 
 // `mcp-tool-adapter serve` over stdio, started by a 2026-07-28 client as a host would: the era is
 // chosen by what the client sends first, so the same line in a host's config serves both eras.
@@ -79,7 +80,8 @@ describe("our adapter on engine-2026 over stdio", () => {
         cwd: GATEWAY_DIR,
         protocol: "2026-07-28",
       },
-      { engine: createEngine2026() },
+      // The serve process's start-up at CI load, as in every other 2026-07-28 test (gateway-endpoints.ts).
+      { engine: createEngine2026(), connectTimeoutMs: SERVE_CONNECT_TIMEOUT_MS },
     );
     await adapter.connect();
     try {

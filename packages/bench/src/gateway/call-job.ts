@@ -38,4 +38,14 @@ export interface CpuReport {
   readonly cpuUs: number;
   /** The same clock read at each PHASE_SIGNAL: the ends of warm-up, sequential calls and calls in flight (µs). */
   readonly phaseEndsUs: readonly number[];
+  /** The system (kernel) part of cpuUs, and of each phase end: the rest is user time. */
+  readonly systemUs?: number;
+  readonly phaseSystemEndsUs?: readonly number[];
+  /**
+   * The part of cpuUs run on the process's main thread, and of each phase end (Linux, from
+   * `/proc/self/task/<pid>/schedstat`); the rest ran on its helper threads (for Node: V8's
+   * background compilers and garbage collector, libuv's pool). Absent where it cannot be read.
+   */
+  readonly mainThreadUs?: number;
+  readonly phaseMainThreadEndsUs?: readonly number[];
 }

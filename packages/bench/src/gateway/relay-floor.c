@@ -13,7 +13,7 @@
  * It starts <command> with pipes for stdin and stdout (stderr inherited) and relays until its own
  * stdin ends (then it closes the child's stdin) and the child's stdout ends. At each SIGUSR2 (the
  * call worker's phase signal, see call-job.ts) it notes its CPU time; when its client leaves it
- * writes a CpuReport ({"cpuUs":..,"phaseEndsUs":[..]}) to the path, as the other middles do.
+ * writes a CpuReport ({"cpuUs":..,"systemUs":..,"phaseEndsUs":[..],"phaseSystemEndsUs":[..]}) to the path, as the other middles do.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +39,13 @@ static long long cpu_us(void) {
   getrusage(RUSAGE_SELF, &usage);
   return (long long)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000LL + usage.ru_utime.tv_usec +
          usage.ru_stime.tv_usec;
+}
+
+/* The system (kernel) part of cpu_us(). */
+static long long system_us(void) {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec;
 }
 
 /* Writes all of buffer to fd; 0 on success, -1 when the other side is gone. */
@@ -87,7 +94,9 @@ int main(int argc, char **argv) {
   close(from_child[1]);
 
   long long started_us = cpu_us();
+  long long started_system_us = system_us();
   long long phase_ends_us[MAX_PHASES];
+  long long phase_system_ends_us[MAX_PHASES];
   int phases = 0;
   int noted_signals = 0;
 
@@ -99,7 +108,10 @@ int main(int argc, char **argv) {
     int ready = poll(watched, 2, -1);
     while (noted_signals < phase_signals) {
       noted_signals += 1;
-      if (phases < MAX_PHASES) phase_ends_us[phases++] = cpu_us() - started_us;
+      if (phases < MAX_PHASES) {
+        phase_system_ends_us[phases] = system_us() - started_system_us;
+        phase_ends_us[phases++] = cpu_us() - started_us;
+      }
     }
     if (ready < 0) {
       if (errno == EINTR) continue;
@@ -125,8 +137,11 @@ int main(int argc, char **argv) {
   if (report_path != NULL) {
     FILE *report = fopen(report_path, "w");
     if (report != NULL) {
-      fprintf(report, "{\"cpuUs\":%lld,\"phaseEndsUs\":[", cpu_us() - started_us);
+      fprintf(report, "{\"cpuUs\":%lld,\"systemUs\":%lld,\"phaseEndsUs\":[", cpu_us() - started_us,
+              system_us() - started_system_us);
       for (int i = 0; i < phases; i += 1) fprintf(report, "%s%lld", i == 0 ? "" : ",", phase_ends_us[i]);
+      fprintf(report, "],\"phaseSystemEndsUs\":[");
+      for (int i = 0; i < phases; i += 1) fprintf(report, "%s%lld", i == 0 ? "" : ",", phase_system_ends_us[i]);
       fprintf(report, "]}\n");
       fclose(report);
     }

@@ -51,6 +51,11 @@ export interface MiddleCpuPerCall {
   readonly all: number;
   readonly sequential?: number | undefined;
   readonly inFlight?: number | undefined;
+  /** The system (kernel) part of `all` and of `sequential`, where the middle reported it. */
+  readonly allSystem?: number | undefined;
+  readonly sequentialSystem?: number | undefined;
+  /** The part of `sequential` its main thread ran (the rest: its helper threads), where the middle reported it. */
+  readonly sequentialMainThread?: number | undefined;
 }
 
 /** What the process in the middle reported at `path` for `calls`; undefined when it wrote none. */
@@ -62,12 +67,22 @@ export async function middleCpuPerCall(
   if (text === undefined) return undefined;
   const report = JSON.parse(text) as CpuReport;
   const all = report.cpuUs / (calls.warmupCalls + calls.sequentialCalls + calls.concurrentCalls);
+  const allSystem =
+    report.systemUs === undefined
+      ? undefined
+      : report.systemUs / (calls.warmupCalls + calls.sequentialCalls + calls.concurrentCalls);
   const [warmedUp, sequentialDone, inFlightDone] = report.phaseEndsUs;
-  if (warmedUp === undefined || sequentialDone === undefined || inFlightDone === undefined) return { all };
+  if (warmedUp === undefined || sequentialDone === undefined || inFlightDone === undefined) return { all, allSystem };
+  /** The sequential phase's share of a clock noted at each phase end. */
+  const sequentialOf = (ends: readonly number[] | undefined): number | undefined =>
+    ends?.[0] === undefined || ends[1] === undefined ? undefined : (ends[1] - ends[0]) / calls.sequentialCalls;
   return {
     all,
     sequential: (sequentialDone - warmedUp) / calls.sequentialCalls,
     inFlight: (inFlightDone - sequentialDone) / calls.concurrentCalls,
+    allSystem,
+    sequentialSystem: sequentialOf(report.phaseSystemEndsUs),
+    sequentialMainThread: sequentialOf(report.phaseMainThreadEndsUs),
   };
 }
 

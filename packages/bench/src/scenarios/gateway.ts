@@ -69,7 +69,10 @@ type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | unde
  * and the client's CPU per call come from sequential calls and from calls kept 50 in flight;
  * throughput from the latter.
  */
-export async function runGatewayScenario(context: BenchContext): Promise<Figure[]> {
+export async function runGatewayScenario(
+  context: BenchContext,
+  transports: readonly Transport[] = ["stdio", "http"],
+): Promise<Figure[]> {
   const plan = context.settings.name === "quick" ? QUICK : FULL;
   const mode: GatewayRunMode = { fromSource: context.peers.fromSource };
   if (!mode.fromSource) {
@@ -81,15 +84,18 @@ export async function runGatewayScenario(context: BenchContext): Promise<Figure[
     }
   }
   const figures: Figure[] = [];
-  const relay = await buildRelayFloor();
-  const nginx = findNginx();
+  // Each native floor only where its transport runs: no compiler run for an HTTP-only bench, no nginx lookup for stdio.
+  const relay = transports.includes("stdio")
+    ? await buildRelayFloor()
+    : { kind: "skipped" as const, reason: "stdio not measured" };
+  const nginx = transports.includes("http") ? findNginx() : undefined;
   const floors: NativeFloors = { relayPath: relay.kind === "built" ? relay.path : undefined, nginx };
   const skipped = {
     stdio: relay.kind === "skipped" ? relay.reason : undefined,
     http: nginx === undefined ? "nginx is not installed" : undefined,
   };
   try {
-    for (const transport of ["stdio", "http"] as const) {
+    for (const transport of transports) {
       context.progress(`${GROUP}: ${transport}, ${plan.rounds} rounds per side`);
       const calls = { ...plan[transport], inFlight: IN_FLIGHT };
       const results = await measure(transport, { rounds: plan.rounds, calls, floors }, mode);
@@ -387,6 +393,23 @@ function middleCpuFigures(transport: Transport, side: keyof typeof MIDDLES, resu
     });
   const sequential = phases((report) => report.sequential);
   const inFlight = phases((report) => report.inFlight);
+  const allSystem = phases((report) => report.allSystem);
+  const sequentialSystem = phases((report) => report.sequentialSystem);
+  const sequentialMainThread = phases((report) => report.sequentialMainThread);
+  /** One more figure of the middle's, when every round reported it. */
+  const split = (values: number[], id: string, label: string, note: string): Figure[] =>
+    values.length === 0
+      ? []
+      : [
+          single({
+            id: `${idBase}.${id}`,
+            group: GROUP,
+            label: `${transport}: ${who} ${label}`,
+            unit: "µs",
+            value: median(values),
+            note: `${note}; median of ${values.length} rounds`,
+          }),
+        ];
   const measured = `${middle.name} process's CPU time (user + system)`;
   return [
     single({
@@ -421,5 +444,23 @@ function middleCpuFigures(transport: Transport, side: keyof typeof MIDDLES, resu
             note: `${measured} between the client's phase signals around its calls kept ${IN_FLIGHT} in flight; median of ${inFlight.length} rounds`,
           }),
         ]),
+    ...split(
+      allSystem,
+      "system",
+      "own system CPU per call (of the above, all calls)",
+      `the system (kernel) part of ${middle.name} process's CPU time over every call of the round; the rest is user time`,
+    ),
+    ...split(
+      sequentialSystem,
+      "sequential.system",
+      "own system CPU per call, sequential",
+      `the system (kernel) part of ${middle.name} process's CPU time in the sequential phase`,
+    ),
+    ...split(
+      sequentialMainThread,
+      "sequential.main-thread",
+      "own CPU per call on its main thread, sequential",
+      `the part of ${middle.name} process's sequential CPU time its main thread ran (Linux schedstat); the rest ran on its helper threads (V8's background compilers and GC)`,
+    ),
   ];
 }
