@@ -103,7 +103,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     }
     if (wanted.has("cli-startup")) figures.push(...(await runCliStartupScenario(context)));
     if (wanted.has("listing-cache")) figures.push(...(await runListingCacheScenario(context)));
-    if (wanted.has("gateway")) figures.push(...(await runGatewayScenario(context)));
+    const gatewayTransports = (["stdio", "http"] as const).filter((transport) => wanted.has(`gateway-${transport}`));
+    if (gatewayTransports.length > 0) figures.push(...(await runGatewayScenario(context, gatewayTransports)));
   } finally {
     warnings.stop();
   }

@@ -89,6 +89,11 @@ export interface BenchSettings {
   readonly serverSetToolsPerServer: number;
   readonly serverSetCalls: number;
   readonly serverSetRounds: number;
+  /**
+   * The gateway bench's echo calls per process on each transport it runs (--gateway-calls), in
+   * place of its own plan (scenarios/gateway.ts); e.g. a longer warm-up to time a warmed-up gateway.
+   */
+  readonly gatewayCalls?: EngineCalls;
 }
 
 /** Echo calls per process: untimed warm-up, sequential, then with `peerInFlight` outstanding. */
@@ -217,7 +222,8 @@ export type ScenarioName =
   | "cli-startup"
   | "listing-cache"
   | "code-mode"
-  | "gateway";
+  | "gateway-stdio"
+  | "gateway-http";
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "leaf",
@@ -237,7 +243,8 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = [
   "cli-startup", // needs `pnpm build`: only with --only=cli-startup
   "listing-cache", // needs `pnpm build` too
   "code-mode",
-  "gateway",
+  "gateway-stdio",
+  "gateway-http",
 ];
 
 /**
@@ -250,7 +257,8 @@ const OWN_SECTION_SCENARIOS: ReadonlySet<ScenarioName> = new Set([
   "cli-startup",
   "listing-cache",
   "code-mode",
-  "gateway",
+  "gateway-stdio",
+  "gateway-http",
 ]);
 
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
@@ -263,6 +271,7 @@ export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIO_NAMES.filter(
 const SCENARIO_ALIASES: Readonly<Record<string, readonly ScenarioName[]>> = {
   peers: ["peers-stdio", "peers-http"],
   engines: ["engines-stdio", "engines-http"],
+  gateway: ["gateway-stdio", "gateway-http"],
 };
 
 /** The scenarios `--calibrate` runs: the side-by-side wall-time comparisons. */
@@ -377,6 +386,9 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
     } else if (arg.startsWith("--peer-calls=")) {
       const [peerWarmupCalls, peerSequentialCalls, peerConcurrentCalls] = positiveIntegers(arg, 3);
       peerOverrides = { ...peerOverrides, peerWarmupCalls, peerSequentialCalls, peerConcurrentCalls };
+    } else if (arg.startsWith("--gateway-calls=")) {
+      const [warmup, sequential, concurrent] = positiveIntegers(arg, 3) as [number, number, number];
+      peerOverrides = { ...peerOverrides, gatewayCalls: { warmup, sequential, concurrent } };
     } else if (arg === "--from-source") {
       fromSource = true;
     } else if (arg === "--calibrate") {
@@ -385,7 +397,7 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
       throw new BenchUsageError(
-        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
+        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--gateway-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
       );
     }
   }
