@@ -69,10 +69,7 @@ type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | unde
  * and the client's CPU per call come from sequential calls and from calls kept 50 in flight;
  * throughput from the latter.
  */
-export async function runGatewayScenario(
-  context: BenchContext,
-  transports: readonly Transport[],
-): Promise<Figure[]> {
+export async function runGatewayScenario(context: BenchContext, transports: readonly Transport[]): Promise<Figure[]> {
   const plan = context.settings.name === "quick" ? QUICK : FULL;
   const mode: GatewayRunMode = { fromSource: context.peers.fromSource };
   if (!mode.fromSource) {
