@@ -102,6 +102,11 @@ export interface BenchSettings {
   readonly serverSetToolsPerServer: number;
   readonly serverSetCalls: number;
   readonly serverSetRounds: number;
+  /**
+   * The gateway bench's echo calls per process on each transport it runs (--gateway-calls), in
+   * place of its own plan (scenarios/gateway.ts); e.g. a longer warm-up to time a warmed-up gateway.
+   */
+  readonly gatewayCalls?: EngineCalls;
 }
 
 /** Echo calls per process: untimed warm-up, sequential, then with `peerInFlight` outstanding. */
@@ -404,6 +409,9 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
     } else if (arg.startsWith("--peer-calls=")) {
       const [peerWarmupCalls, peerSequentialCalls, peerConcurrentCalls] = positiveIntegers(arg, 3);
       peerOverrides = { ...peerOverrides, peerWarmupCalls, peerSequentialCalls, peerConcurrentCalls };
+    } else if (arg.startsWith("--gateway-calls=")) {
+      const [warmup, sequential, concurrent] = positiveIntegers(arg, 3) as [number, number, number];
+      peerOverrides = { ...peerOverrides, gatewayCalls: { warmup, sequential, concurrent } };
     } else if (arg === "--from-source") {
       fromSource = true;
     } else if (arg === "--calibrate") {
@@ -412,7 +420,7 @@ export function parseBenchArgs(argv: readonly string[], defaultOutFile: string):
       // pnpm passes a separator through; nothing follows it that we need to treat differently.
     } else {
       throw new BenchUsageError(
-        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers,engines,gateway] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-sequential-rounds=<stdio>,<http>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
+        `Unknown argument "${arg}". Usage: pnpm bench [--quick] [--calibrate] [--only=${SCENARIO_NAMES.join(",")},peers,engines,gateway] [--out=<file.json>] [--node=<node binary>] [--sides=<side,...>] [--peer-rounds=<n>] [--peer-sequential-rounds=<stdio>,<http>] [--peer-calls=<warm-up>,<sequential>,<in flight>] [--engine-sides=<side,...>] [--engine-rounds=<n>] [--engine-calls=<warm-up>,<sequential>,<in flight>] [--gateway-calls=<warm-up>,<sequential>,<in flight>] [--from-source]`,
       );
     }
   }

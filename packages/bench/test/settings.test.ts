@@ -75,6 +75,18 @@ describe("parseBenchArgs", () => {
     });
   });
 
+  it("runs the gateway bench on one transport or both, with --gateway-calls in place of its own plan", () => {
+    expect(parseBenchArgs(["--only=gateway"], "/out.json").scenarios).toEqual(["gateway-stdio", "gateway-http"]);
+    const options = parseBenchArgs(["--only=gateway-http", "--gateway-calls=3_000,600,1500"], "/out.json");
+    expect(options.scenarios).toEqual(["gateway-http"]);
+    expect(options.settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      gatewayCalls: { warmup: 3_000, sequential: 600, concurrent: 1_500 },
+    });
+    expect(DEFAULT_SETTINGS.gatewayCalls).toBeUndefined();
+    expect(() => parseBenchArgs(["--gateway-calls=300,600"], "/out.json")).toThrow(BenchUsageError);
+  });
+
   it("meets the issue's minimums by default", () => {
     expect(DEFAULT_SETTINGS.latencyCalls).toBeGreaterThanOrEqual(2_000);
     expect(DEFAULT_SETTINGS.inFlight).toBe(50);

@@ -5,6 +5,7 @@ import type { Dispatcher } from "undici";
 import type { DirectClient, DirectClientOptions, DirectRequest } from "./direct-client.js";
 import { HttpTransportError } from "./errors.js";
 import { directResponse, NodeBody } from "./node-body.js";
+import { RequestAbort } from "./request-abort.js";
 
 /** Where undici keeps the global dispatcher, shared by Node's own fetch and every npm undici. */
 const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
@@ -181,11 +182,10 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
  */
 function send(inflate: typeof NodeZlib, dispatcher: Dispatcher, request: DirectRequest): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
-    // A signal of its own per request, so undici's listener never lands on the transport's shared one.
-    const controller = new AbortController();
+    const aborted = new RequestAbort();
     let failBody: ((error: unknown) => void) | undefined;
     const unlink = request.linkAbort((reason) => {
-      if (failBody === undefined) controller.abort(reason);
+      if (failBody === undefined) aborted.abort(reason);
       else failBody(reason);
     });
     const { url } = request;
@@ -196,14 +196,14 @@ function send(inflate: typeof NodeZlib, dispatcher: Dispatcher, request: DirectR
         method: request.method,
         headers: request.headers,
         body: request.body ?? null,
-        signal: controller.signal,
+        signal: aborted,
       },
       (error, data) => {
         if (error !== null) {
           unlink();
           // Like fetch: an abort rejects with the signal's reason, whatever it is.
           // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-          if (controller.signal.aborted) reject(controller.signal.reason);
+          if (aborted.aborted) reject(aborted.reason);
           else reject(new TypeError("fetch failed", { cause: error }));
           return;
         }
