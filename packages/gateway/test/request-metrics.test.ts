@@ -1,57 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MeterProvider, MetricReader, type HistogramMetricData } from "@opentelemetry/sdk-metrics";
+import { describe, expect, it } from "vitest";
+import type { HistogramMetricData } from "@opentelemetry/sdk-metrics";
 import { Client as Client2025 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { StreamableHTTPClientTransport as Http2025 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as Client2026, StreamableHTTPClientTransport as Http2026 } from "@modelcontextprotocol/client";
-import { everythingStdioServer } from "@mcp-tool-adapter/test-servers";
-import { createGateway, listenHttp, type Gateway, type GatewayHttpServer } from "../src/index.js";
 import { serverHistograms } from "../src/request-metrics.js";
+import { meteredEverythingGateway } from "./metered-gateway.js";
 
 // The gateway's MCP metrics (OpenTelemetry conventions for MCP): `mcp.server.operation.duration`
 // per downstream request and `mcp.server.session.duration` per 2025-era session, read from the
 // real OTel SDK's meter provider. Only a meter provider is given: durations need no tracing.
 
-/** A reader the test collects from on demand. */
-class CollectingReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
 /** The conventions' bucket boundaries (seconds) for all four MCP duration histograms. */
 const CONVENTION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
-const reader = new CollectingReader();
-const meterProvider = new MeterProvider({ readers: [reader] });
-let gateway: Gateway;
-let http: GatewayHttpServer;
+const metered = meteredEverythingGateway();
 
-beforeAll(async () => {
-  gateway = createGateway({
-    servers: { everything: { transport: "stdio", ...everythingStdioServer() } },
-    serverSet: { telemetry: { meterProvider } },
-  });
-  expect((await gateway.start()).failed).toEqual([]);
-  http = await listenHttp(gateway, {});
-}, 60_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await meterProvider.shutdown();
-}, 30_000);
-
-async function histogram(name: string): Promise<HistogramMetricData | undefined> {
-  const { resourceMetrics } = await reader.collect();
-  return resourceMetrics.scopeMetrics
-    .filter((scope) => scope.scope.name === "@mcp-tool-adapter/gateway")
-    .flatMap((scope) => scope.metrics)
-    .find((metric) => metric.descriptor.name === name) as HistogramMetricData | undefined;
-}
+const histogram = (name: string) => metered.histogram(name);
 
 /** The data points whose attributes include `attributes`. */
 function pointsWith(metric: HistogramMetricData | undefined, attributes: Record<string, string>) {
@@ -63,7 +28,7 @@ function pointsWith(metric: HistogramMetricData | undefined, attributes: Record<
 describe("mcp.server.operation.duration", () => {
   it("is a histogram in seconds with the conventions' buckets, one point per kind of request", async () => {
     const client = new Client2025({ name: "metrics-2025", version: "1" });
-    await client.connect(new Http2025(new URL(http.url)));
+    await client.connect(new Http2025(new URL(metered.http.url)));
     const echoed = await client.callTool({ name: "echo", arguments: { message: "measured" } });
     expect(JSON.stringify(echoed.content)).toContain("measured");
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
@@ -103,7 +68,7 @@ describe("mcp.server.operation.duration", () => {
       { name: "metrics-2026", version: "1" },
       { versionNegotiation: { mode: { pin: "2026-07-28" } } },
     );
-    await client.connect(new Http2026(new URL(http.url)));
+    await client.connect(new Http2026(new URL(metered.http.url)));
     await client.listTools();
     await client.close();
     const metric = await histogram("mcp.server.operation.duration");
@@ -114,7 +79,7 @@ describe("mcp.server.operation.duration", () => {
 
   it("a tool's own failure is error.type tool_error", async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await gateway.connect(serverSide);
+    await metered.gateway.connect(serverSide);
     const client = new Client2025({ name: "metrics-tool-error", version: "1" });
     await client.connect(clientSide);
     // server-everything's get-sum refuses an argument of the wrong type with a result marked isError.
@@ -136,14 +101,14 @@ describe("mcp.server.session.duration", () => {
         .reduce((n, p) => n + p.value.count, 0);
 
     const overHttp = new Client2025({ name: "session-http", version: "1" });
-    const httpTransport = new Http2025(new URL(http.url));
+    const httpTransport = new Http2025(new URL(metered.http.url));
     await overHttp.connect(httpTransport);
     await overHttp.listTools();
     // The session ends with the client's DELETE.
     await httpTransport.terminateSession();
     await overHttp.close();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await gateway.connect(serverSide);
+    await metered.gateway.connect(serverSide);
     const overPipe = new Client2025({ name: "session-pipe", version: "1" });
     await overPipe.connect(clientSide);
     await overPipe.close();
@@ -167,6 +132,6 @@ describe("mcp.server.session.duration", () => {
 describe("nothing to record", () => {
   it("makes no histogram without a meter provider given or registered", () => {
     expect(serverHistograms(undefined)).toBeUndefined();
-    expect(serverHistograms(meterProvider)).toBeDefined();
+    expect(serverHistograms(metered.meterProvider)).toBeDefined();
   });
 });

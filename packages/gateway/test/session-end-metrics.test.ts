@@ -1,11 +1,10 @@
 import { PassThrough } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MeterProvider, MetricReader, type HistogramMetricData } from "@opentelemetry/sdk-metrics";
+import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { everythingStdioServer } from "@mcp-tool-adapter/test-servers";
-import { createGateway, listenHttp, serveStdio, type Gateway, type GatewayHttpServer } from "../src/index.js";
+import { listenHttp, serveStdio } from "../src/index.js";
+import { meteredEverythingGateway } from "./metered-gateway.js";
 
 // `error.type` on `mcp.server.session.duration` (OTel MCP conventions: set if and only if the
 // session ended with an error). A session its client ended records none: an HTTP session's DELETE,
@@ -14,42 +13,11 @@ import { createGateway, listenHttp, serveStdio, type Gateway, type GatewayHttpSe
 // connection) before the client did. Real SDK 1.x clients over real HTTP and over stdio streams
 // (serveStdio), server-everything upstream, the real OTel SDK's meter provider.
 
-class CollectingReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
-const reader = new CollectingReader();
-const meterProvider = new MeterProvider({ readers: [reader] });
-let gateway: Gateway;
-let http: GatewayHttpServer;
-
-beforeAll(async () => {
-  gateway = createGateway({
-    servers: { everything: { transport: "stdio", ...everythingStdioServer() } },
-    serverSet: { telemetry: { meterProvider } },
-  });
-  expect((await gateway.start()).failed).toEqual([]);
-  http = await listenHttp(gateway, {});
-}, 60_000);
-
-afterAll(async () => {
-  await http.close();
-  await gateway.close();
-  await meterProvider.shutdown();
-}, 30_000);
+const metered = meteredEverythingGateway();
 
 /** Sessions recorded so far, by `network.transport` and `error.type` ("none" when it has none). */
 async function sessionsEnded(): Promise<Map<string, number>> {
-  const { resourceMetrics } = await reader.collect();
-  const metric = resourceMetrics.scopeMetrics
-    .filter((scope) => scope.scope.name === "@mcp-tool-adapter/gateway")
-    .flatMap((scope) => scope.metrics)
-    .find((each) => each.descriptor.name === "mcp.server.session.duration") as HistogramMetricData | undefined;
+  const metric = await metered.histogram("mcp.server.session.duration");
   const counts = new Map<string, number>();
   for (const point of metric?.dataPoints ?? []) {
     const errorType = point.attributes["error.type"];
@@ -84,7 +52,7 @@ async function overStdio(): Promise<{
 }> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
-  const served = await serveStdio(gateway, { stdin, stdout });
+  const served = await serveStdio(metered.gateway, { stdin, stdout });
   const client = new Client({ name: "session-end-stdio", version: "1" });
   await client.connect(new StdioServerTransport(stdout, stdin));
   return { client, stdin, served };
@@ -105,7 +73,7 @@ async function callStillRunning(client: Client): Promise<void> {
 describe("mcp.server.session.duration's error.type", () => {
   it("records none for an HTTP session the client ended with DELETE", async () => {
     const client = new Client({ name: "session-end-delete", version: "1" });
-    const transport = new StreamableHTTPClientTransport(new URL(http.url));
+    const transport = new StreamableHTTPClientTransport(new URL(metered.http.url));
     await client.connect(transport);
     await client.listTools();
     expect(
@@ -117,7 +85,7 @@ describe("mcp.server.session.duration's error.type", () => {
   });
 
   it("records server_closed for an HTTP session the gateway ended (its listener closed) before the client did", async () => {
-    const other = await listenHttp(gateway, {});
+    const other = await listenHttp(metered.gateway, {});
     const client = new Client({ name: "session-end-abandoned", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(other.url)));
     await client.listTools();
