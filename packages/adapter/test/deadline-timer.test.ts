@@ -94,6 +94,30 @@ describe("DeadlineTimer", () => {
     expect(timersHoldingTheProcess()).toBe(before);
   });
 
+  it("over a transport that holds the process open itself, never holds it, and still times requests out", async () => {
+    const before = timersHoldingTheProcess();
+    let now = 0;
+    const expired: number[] = [];
+    const timer = new DeadlineTimer(
+      (at) => {
+        expired.push(at);
+        return Number.POSITIVE_INFINITY;
+      },
+      () => now,
+      { holdProcess: false },
+    );
+    timer.watch(50);
+    expect(timersHoldingTheProcess()).toBe(before);
+    timer.idle();
+    timer.watch(60);
+    expect(timersHoldingTheProcess()).toBe(before);
+    now = 50;
+    await vi.waitFor(() => {
+      expect(expired).toEqual([50]);
+    });
+    timer.stop();
+  });
+
   it("waits past setTimeout's longest delay in steps instead of firing at once", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { timer, expired, watch, advance } = deadlineTimer();

@@ -1,6 +1,6 @@
 import { everythingStdioServer, expectNoLeakedProcesses } from "@mcp-tool-adapter/test-servers";
 import { createStdioTransport } from "@mcp-tool-adapter/transport-stdio";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPToolAdapter } from "../src/index.js";
 
 // Sequential calls over a real stdio pipe, where the transport reports each request written at once
@@ -38,6 +38,28 @@ describe("sequential calls over stdio", { timeout: 60_000 }, () => {
     const slow = await adapter.invoke("trigger-long-running-operation", { duration: 20, steps: 1 }, { timeoutMs: 300 });
     expect(slow).toMatchObject({ success: false, errorKind: "timeout" });
     await expect(adapter.invoke("echo", { message: "after" })).resolves.toMatchObject({ success: true });
+  });
+
+  it("leaves holding the process open to the server (the deadline timer is unreferenced), and still times out", async () => {
+    const adapter = await everything();
+    const deadlineTimers: ReturnType<typeof setTimeout>[] = [];
+    const realSetTimeout = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation((...args: Parameters<typeof setTimeout>) => {
+      const timer = realSetTimeout(...args);
+      // The session's one timer, armed again for this call's deadline (a little under 400 ms from now).
+      if (typeof args[1] === "number" && args[1] > 300 && args[1] <= 400) deadlineTimers.push(timer);
+      return timer;
+    });
+    try {
+      const slow = adapter.invoke("trigger-long-running-operation", { duration: 20, steps: 1 }, { timeoutMs: 400 });
+      await vi.waitFor(() => {
+        expect(deadlineTimers).toHaveLength(1);
+      });
+      expect(deadlineTimers[0]!.hasRef()).toBe(false);
+      await expect(slow).resolves.toMatchObject({ success: false, errorKind: "timeout" });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("refuses invalid arguments before anything is sent, and the session goes on", async () => {

@@ -51,6 +51,7 @@ export {
 export { cutOffByProxy, jsonRpcErrorIn, type HttpErrorAnswer, type JsonRpcErrorAnswer } from "./http-error-answer.js";
 export { isStepUpAuthProvider, type StepUpAuthProvider } from "./step-up.js";
 export { SENT_AT_ONCE } from "./sent-at-once.js";
+export { holdsProcessOpen, type ProcessHoldingTransport } from "./process-holding.js";
 export {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,

@@ -2,7 +2,12 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
-import { describeCause, isPlainJsonRpcResultOrCall, SENT_AT_ONCE } from "@mcp-tool-adapter/core";
+import {
+  describeCause,
+  isPlainJsonRpcResultOrCall,
+  SENT_AT_ONCE,
+  type ProcessHoldingTransport,
+} from "@mcp-tool-adapter/core";
 import { markParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
 import { assertStdioServerConfig } from "./config-check.js";
 import type { StdioServerConfig } from "./config.js";
@@ -98,7 +103,13 @@ const WRITE_FAILURE_EXIT_WAIT_MS = 250;
  * environment, bounded buffers, and cleanup of the server's whole process family (it and
  * everything it started) on close, on crash, and when the host process exits.
  */
-export class StdioTransport implements Transport {
+export class StdioTransport implements Transport, ProcessHoldingTransport {
+  /**
+   * While the transport is open, the server's process and its pipes keep the host's event loop
+   * alive (nothing here unreferences them), and its close settles every request: a session needs
+   * no timer to hold the process open for the requests it sends here.
+   */
+  readonly holdsProcessOpen = true;
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: ((message: JSONRPCMessage, extra?: MessageExtraInfo) => void) | undefined;

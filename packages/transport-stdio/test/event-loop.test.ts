@@ -2,6 +2,7 @@ import { createHook } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { holdsProcessOpen } from "@mcp-tool-adapter/core";
 import { expectNoLeakedProcesses, hostileServerConfig, leakMarkerEnv } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import type { ProcessFamilyStrategy } from "../src/index.js";
@@ -91,6 +92,17 @@ describe.each(["group", "tagged"] as const satisfies readonly ProcessFamilyStrat
       await within(crashing.transport.close(), BOUND_MS, "transport close");
       expect(await addedSince(before)).toEqual({});
       expect(graceTimers.pending()).toBe(0);
+    });
+
+    it("while open, the server's process and pipes hold the event loop, as holdsProcessOpen tells a session", async () => {
+      const before = loopHolders();
+      const open = observe({ command: "cat" }, { processFamily });
+      expect(holdsProcessOpen(open.transport)).toBe(true);
+      await open.transport.start();
+      const added = await addedSince(before);
+      expect(added.ProcessWrap).toBeGreaterThanOrEqual(1);
+      expect(added.PipeWrap).toBeGreaterThanOrEqual(2);
+      await within(open.transport.close(), BOUND_MS, "close");
     });
 
     it(

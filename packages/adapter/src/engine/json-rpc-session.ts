@@ -1,6 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import {
+  holdsProcessOpen,
   MCPProtocolError,
   SENT_AT_ONCE,
   type MCPEngineListeners,
@@ -47,7 +48,7 @@ export class JsonRpcSession implements PendingRequestOwner {
   readonly #capabilities: Readonly<Record<string, unknown>>;
   readonly #answers: Map<string, (request: IncomingRequest, context: MCPEngineRequestContext) => Promise<unknown>>;
   readonly #pending = new Map<number, PendingRequest>();
-  readonly #deadlines = new DeadlineTimer((now) => this.#expireDue(now));
+  readonly #deadlines: DeadlineTimer;
   /** Progress listeners of requests answered with a task: the task's progress keeps its token. */
   readonly #taskProgress = new Map<number, (progress: MCPProgress) => void>();
   /** The server's requests being answered, by id: a cancellation or the close aborts them. */
@@ -59,6 +60,9 @@ export class JsonRpcSession implements PendingRequestOwner {
 
   constructor(transport: Transport, options: JsonRpcSessionOptions) {
     this.#transport = transport;
+    this.#deadlines = new DeadlineTimer((now) => this.#expireDue(now), undefined, {
+      holdProcess: !holdsProcessOpen(transport),
+    });
     this.#listeners = options.listeners;
     this.#onError = options.onError;
     this.#capabilities = options.capabilities;

@@ -133,29 +133,39 @@ function timeoutOf(ms: number | undefined): number {
  * deadline it has been told of and stays armed when requests finish; when it fires,
  * `expireDue(now)` times out whatever is due and returns the next deadline to wait for (or
  * Infinity). Like the per-request timers it replaces, it holds the process open exactly while
- * requests are in flight.
+ * requests are in flight; over a transport that holds the process open itself (`holdProcess`
+ * false) it never does, and is never referenced and unreferenced around each request.
  */
 export class DeadlineTimer {
   readonly #expireDue: (now: number) => number;
   readonly #now: () => number;
+  readonly #holdProcess: boolean;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #due = Number.POSITIVE_INFINITY;
+  /** Whether the timer holds the process open now: asked here, so a request in flight among others costs no call into Node's timers. */
+  #holding = false;
 
   // performance.now looked up at each call, not once: a test's fake clock replaces it after the session starts.
-  constructor(expireDue: (now: number) => number, now: () => number = () => performance.now()) {
+  constructor(
+    expireDue: (now: number) => number,
+    now: () => number = () => performance.now(),
+    options: { readonly holdProcess?: boolean } = {},
+  ) {
     this.#expireDue = expireDue;
     this.#now = now;
+    this.#holdProcess = options.holdProcess ?? true;
   }
 
   /** A request due at `deadline` (a time on the `now` clock) is in flight. */
   watch(deadline: number): void {
-    // ref() and unref() are no-ops when the timer already is so.
     if (deadline < this.#due) this.#arm(deadline);
-    else this.#timer?.ref();
+    else if (!this.#holding && this.#holdProcess) this.#hold();
   }
 
   /** Nothing is in flight: the timer may stay armed, but it no longer holds the process open. */
   idle(): void {
+    if (!this.#holding) return;
+    this.#holding = false;
     this.#timer?.unref();
   }
 
@@ -164,6 +174,12 @@ export class DeadlineTimer {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#due = Number.POSITIVE_INFINITY;
+    this.#holding = false;
+  }
+
+  #hold(): void {
+    this.#holding = true;
+    this.#timer?.ref();
   }
 
   #arm(deadline: number): void {
@@ -177,6 +193,9 @@ export class DeadlineTimer {
       clampTimer(Math.max(deadline - this.#now(), 0)),
     );
     this.#timer = timer;
+    // A new timer holds the process open: say so, or let go of it for good.
+    this.#holding = this.#holdProcess;
+    if (!this.#holdProcess) timer.unref();
   }
 
   #fire(timer: ReturnType<typeof setTimeout>): void {
@@ -184,6 +203,7 @@ export class DeadlineTimer {
     if (timer !== this.#timer) return;
     this.#timer = undefined;
     this.#due = Number.POSITIVE_INFINITY;
+    this.#holding = false;
     const next = this.#expireDue(this.#now());
     // Timing a request out may have started another, and armed the timer for it already.
     if (next < this.#due) this.#arm(next);
