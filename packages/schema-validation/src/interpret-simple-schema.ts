@@ -48,11 +48,7 @@ function planNode(schema: SimpleSchema): Check {
   const checks: Check[] = [];
   const typeInGroup =
     type !== undefined && type !== "integer" && type !== "boolean" && type !== "null" && usesGroup(schema, type);
-  if (type !== undefined && !typeInGroup) {
-    checks.push((value, path, issues) => {
-      if (!hasType(type, value)) issues.push(typeIssue(path, type));
-    });
-  }
+  if (type !== undefined && !typeInGroup) checks.push(planType(type));
   if (schema.enum !== undefined) {
     const allowed: readonly unknown[] = schema.enum;
     checks.push((value, path, issues) => {
@@ -62,14 +58,34 @@ function planNode(schema: SimpleSchema): Check {
   }
   for (const group of GROUPS) {
     if (!usesGroup(schema, group)) continue;
-    const keywordChecks = planGroup(group, schema);
     const reportsType = typeInGroup && type === group;
+    if (group === "object") {
+      checks.push(planObject(schema, reportsType));
+      continue;
+    }
+    const keywordChecks = planGroup(group, schema);
     checks.push((value, path, issues) => {
       if (hasType(group, value)) keywordChecks(value, path, issues);
       else if (reportsType) issues.push(typeIssue(path, group));
     });
   }
   return sequence(checks);
+}
+
+/**
+ * The check of a type outside its keyword group. The usual types of a property (string, number,
+ * boolean) are tested in place: a call of hasType per property checked is a frame of its own on
+ * every call of a tool, interpreted until V8 compiles the validator.
+ */
+function planType(type: SimpleType): Check {
+  if (type === "string" || type === "number" || type === "boolean") {
+    return (value, path, issues) => {
+      if (typeof value !== type) issues.push(typeIssue(path, type));
+    };
+  }
+  return (value, path, issues) => {
+    if (!hasType(type, value)) issues.push(typeIssue(path, type));
+  };
 }
 
 function sequence(checks: readonly Check[]): Check {
@@ -105,7 +121,7 @@ function typeIssue(path: string, type: SimpleType): ValidationIssue {
   return { path, keyword: "type", message: `must be ${type}` };
 }
 
-function planGroup(group: Group, schema: SimpleSchema): Check {
+function planGroup(group: Exclude<Group, "object">, schema: SimpleSchema): Check {
   switch (group) {
     case "number":
       return sequence(planNumber(schema));
@@ -113,8 +129,6 @@ function planGroup(group: Group, schema: SimpleSchema): Check {
       return planString(schema);
     case "array":
       return sequence(planArray(schema));
-    case "object":
-      return sequence(planObject(schema));
   }
 }
 
@@ -197,24 +211,40 @@ function planArray(schema: SimpleSchema): Check[] {
   return checks;
 }
 
-function planObject(schema: SimpleSchema): Check[] {
-  const checks: Check[] = [];
-  const { required, properties, additionalProperties } = schema;
-  // Presence is `value[name] !== undefined`, inherited members included, exactly as ajv tests it.
-  if (required !== undefined) {
-    checks.push((value, path, issues) => {
-      const object = value as Readonly<Record<string, unknown>>;
-      for (let index = 0; index < required.length; index += 1) {
-        const name = required[index] as string;
-        if (object[name] === undefined)
-          issues.push({ path, keyword: "required", message: `must have required property '${name}'` });
-      }
-    });
-  }
-  if (additionalProperties === false) {
-    const known = new Set(properties === undefined ? [] : Object.keys(properties));
-    checks.push((value, path, issues) => {
-      for (const name in value as object) {
+/**
+ * The object group as one check: the type test and every object keyword (required, then
+ * additionalProperties, then properties, ajv's order) in one function. Every tool's arguments go
+ * through it on every call; as a closure per keyword behind a sequence and a type test, that was
+ * four calls before the first property was looked at.
+ */
+function planObject(schema: SimpleSchema, reportsType: boolean): Check {
+  const { properties, additionalProperties } = schema;
+  const required = schema.required ?? [];
+  const known =
+    additionalProperties === false ? new Set(properties === undefined ? [] : Object.keys(properties)) : undefined;
+  const planned: readonly PlannedProperty[] =
+    properties === undefined
+      ? []
+      : Object.entries(properties).map(([name, propertySchema]) => ({
+          name,
+          segment: `/${escapePointer(name)}`,
+          check: planNode(propertySchema),
+        }));
+  return (value, path, issues) => {
+    // hasType's test for "object", in place (see planType).
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      if (reportsType) issues.push(typeIssue(path, "object"));
+      return;
+    }
+    const object = value as Readonly<Record<string, unknown>>;
+    // Presence is `value[name] !== undefined`, inherited members included, exactly as ajv tests it.
+    for (let index = 0; index < required.length; index += 1) {
+      const name = required[index] as string;
+      if (object[name] === undefined)
+        issues.push({ path, keyword: "required", message: `must have required property '${name}'` });
+    }
+    if (known !== undefined) {
+      for (const name in object) {
         if (!known.has(name))
           issues.push({
             path,
@@ -222,24 +252,13 @@ function planObject(schema: SimpleSchema): Check[] {
             message: `must NOT have additional properties: '${name}'`,
           });
       }
-    });
-  }
-  if (properties !== undefined) {
-    const planned: readonly PlannedProperty[] = Object.entries(properties).map(([name, propertySchema]) => ({
-      name,
-      segment: `/${escapePointer(name)}`,
-      check: planNode(propertySchema),
-    }));
-    checks.push((value, path, issues) => {
-      const object = value as Readonly<Record<string, unknown>>;
-      for (let index = 0; index < planned.length; index += 1) {
-        const { name, segment, check } = planned[index] as PlannedProperty;
-        const propertyValue = object[name];
-        if (propertyValue !== undefined) check(propertyValue, path + segment, issues);
-      }
-    });
-  }
-  return checks;
+    }
+    for (let index = 0; index < planned.length; index += 1) {
+      const { name, segment, check } = planned[index] as PlannedProperty;
+      const propertyValue = object[name];
+      if (propertyValue !== undefined) check(propertyValue, path + segment, issues);
+    }
+  };
 }
 
 /** A declared property: its name, its JSON Pointer segment and its check. */
