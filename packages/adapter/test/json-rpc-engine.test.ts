@@ -51,6 +51,7 @@ class Gate {
 interface Setup {
   server: Server;
   serverSide: InMemoryTransport;
+  clientSide: InMemoryTransport;
   connection: MCPEngineConnection;
   heard: Heard;
   /** The server's view of each `notifications/cancelled` it got. */
@@ -108,7 +109,7 @@ async function connect(
     signal: new AbortController().signal,
   });
   opened.push(connection);
-  return { server, serverSide, connection, heard, cancelled };
+  return { server, serverSide, clientSide, connection, heard, cancelled };
 }
 
 /**
@@ -203,6 +204,38 @@ describe("the JSON-RPC engine's requests", () => {
       [1, 2, 3].map((n) => connection.request({ method: "tools/call", params: { name: "t", arguments: { n } } })),
     );
     expect(answers).toEqual([1, 2, 3].map((n) => ({ content: [{ type: "text", text: JSON.stringify({ n }) }] })));
+  });
+
+  it("requests written together (one send promise for all) are answered, or fail together when that write fails", async () => {
+    const { connection, clientSide } = await connect();
+    const send = clientSide.send.bind(clientSide);
+    const call = (n: number) => connection.request({ method: "tools/call", params: { name: "t", arguments: { n } } });
+    // A batching transport: every message of the batch gets the one promise of its write.
+    let written!: () => void;
+    const batch = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    clientSide.send = (message) => {
+      void send(message);
+      return batch;
+    };
+    const answered = [1, 2, 3].map(call);
+    written();
+    expect(await Promise.all(answered)).toEqual(
+      [1, 2, 3].map((n) => ({ content: [{ type: "text", text: JSON.stringify({ n }) }] })),
+    );
+
+    let fail!: (error: Error) => void;
+    const failedBatch = new Promise<void>((_resolve, reject) => {
+      fail = reject;
+    });
+    clientSide.send = () => failedBatch;
+    const failed = [4, 5, 6].map(call);
+    fail(new Error("the write failed"));
+    for (const request of failed) await expect(request).rejects.toThrow("the write failed");
+
+    clientSide.send = send;
+    await expect(call(7)).resolves.toEqual({ content: [{ type: "text", text: JSON.stringify({ n: 7 }) }] });
   });
 
   it("rejects with the server's JSON-RPC error as core's MCPProtocolError, code and data kept", async () => {

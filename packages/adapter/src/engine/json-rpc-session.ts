@@ -53,6 +53,9 @@ export class JsonRpcSession implements PendingRequestOwner {
   readonly #taskProgress = new Map<number, (progress: MCPProgress) => void>();
   /** The server's requests being answered, by id: a cancellation or the close aborts them. */
   readonly #answering = new Map<string | number, AbortController>();
+  /** The send promise the last requests were written with, and those requests (see #failWithSend). */
+  #sharedSend: Promise<void> | undefined;
+  #sharedSenders: PendingRequest[] = [];
   #nextId = 0;
   /** Requests with a lower id were abandoned by the host: their answers are dropped without a word. */
   #abandonedBelow = 0;
@@ -126,13 +129,43 @@ export class JsonRpcSession implements PendingRequestOwner {
     // process open.
     if (this.#pending.get(id) === pending) this.#deadlines.watch(pending.deadline);
     // Written before send() returned (core's SENT_AT_ONCE): no failure can follow.
-    if (sent === SENT_AT_ONCE) return pending.promise;
-    sent.catch((error: unknown) => {
-      if (this.#pending.get(id) !== pending) return;
-      this.#forget(id);
-      pending.reject(error);
-    });
+    if (sent !== SENT_AT_ONCE) this.#failWithSend(sent, pending);
     return pending.promise;
+  }
+
+  /**
+   * Fails `pending` with its send's failure, if the send fails while it waits. Requests written
+   * together (a transport's batch, one promise for all of them) share one listener: with many
+   * calls in flight a listener each cost every request a closure, a promise and a microtask.
+   */
+  #failWithSend(sent: Promise<void>, pending: PendingRequest): void {
+    if (sent === this.#sharedSend) {
+      this.#sharedSenders.push(pending);
+      return;
+    }
+    const senders = [pending];
+    this.#sharedSend = sent;
+    this.#sharedSenders = senders;
+    sent.then(
+      () => {
+        this.#forgetSharedSend(sent);
+      },
+      (error: unknown) => {
+        this.#forgetSharedSend(sent);
+        for (const request of senders) {
+          if (this.#pending.get(request.id) !== request) continue;
+          this.#forget(request.id);
+          request.reject(error);
+        }
+      },
+    );
+  }
+
+  /** A shared send settled: later sends cannot join it (nor keep its requests alive). */
+  #forgetSharedSend(sent: Promise<void>): void {
+    if (this.#sharedSend !== sent) return;
+    this.#sharedSend = undefined;
+    this.#sharedSenders = [];
   }
 
   async notify(message: MCPEngineMessage): Promise<void> {
