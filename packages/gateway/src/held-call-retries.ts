@@ -50,7 +50,10 @@ export interface HeldCallRetries {
    * REQUEST_STATE_HOLDER_GONE: another copy holds it and this retry reached this copy where it
    * cannot be passed on (stdio).
    */
-  whereHeld(holder: CallHolder, request: Request | undefined): { readonly parked: string } | { readonly gone: GoneHolder };
+  whereHeld(
+    holder: CallHolder,
+    request: Request | undefined,
+  ): { readonly parked: string } | { readonly gone: GoneHolder };
   /**
    * Passes an HTTP exchange on when it is the retry of a call another copy holds, and resolves with
    * the answer to relay (or the error saying the holder is gone); undefined when this copy answers
@@ -145,7 +148,10 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
       }
       if (holder.url === self?.url) {
         // This copy's own address, another process: the holder was this copy before it restarted.
-        return answerGone(answerHere, request, body, { holder, why: `was at ${holder.url}, where this copy runs now: it restarted` });
+        return answerGone(answerHere, request, body, {
+          holder,
+          why: `was at ${holder.url}, where this copy runs now: it restarted`,
+        });
       }
       const wire: WireRequest = { method: "tools/call", id, params: retry.params };
       return spanRelayedExchange(wire, spans, async (active) => {

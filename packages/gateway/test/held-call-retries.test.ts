@@ -46,7 +46,14 @@ beforeAll(async () => {
   const servers: GatewayOptions["servers"] = {
     eliciting: { transport: "stdio", ...elicitingStdioServer({ eventsFile }) },
   };
-  const [one, two, three, four, five, six] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+  const [one, two, three, four, five, six] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const start = (port: number, options: Partial<GatewayOptions>): Promise<ServedOverHttp> =>
     serveOverHttp({ servers, requestStateKey: KEY, ...options }, { port });
   copies.push(
@@ -152,7 +159,11 @@ const runsOf = async (tool: string): Promise<string[]> =>
 describe("a call whose holder copy is gone", () => {
   it("a state of a call safe to repeat carries its arguments; a write's does not", { timeout: 60_000 }, async () => {
     const safe = questionOf(await callToolByHand({ url: copyUrl(0), name: LOOK_UP, arguments: { topic: "tides" } }));
-    expect(opened(safe.state)).toMatchObject({ tool: LOOK_UP, arguments: { topic: "tides" }, holder: { url: copyUrl(0) } });
+    expect(opened(safe.state)).toMatchObject({
+      tool: LOOK_UP,
+      arguments: { topic: "tides" },
+      holder: { url: copyUrl(0) },
+    });
     expect((await answer(1, safe, "Ada", LOOK_UP)).error).toBeUndefined();
     const write = questionOf(await callToolByHand({ url: copyUrl(0), name: WRITE, arguments: { topic: "ledger" } }));
     expect(opened(write.state).holder?.url).toBe(copyUrl(0));
@@ -189,7 +200,9 @@ describe("a call whose holder copy is gone", () => {
         .getFinishedSpans()
         .find((span) => span.events.some((event) => event.name === RERUN_EVENT));
       expect(rerun?.name).toBe(`tools/call ${LOOK_UP}`);
-      expect(rerun?.events.find((event) => event.name === RERUN_EVENT)?.attributes?.[ATTR_GONE_HOLDER]).toBe(copyUrl(4));
+      expect(rerun?.events.find((event) => event.name === RERUN_EVENT)?.attributes?.[ATTR_GONE_HOLDER]).toBe(
+        copyUrl(4),
+      );
       // The client answers it as any question (here through copy one, which passes it on to copy two).
       const done = await answer(0, again, "Rerun Ruth", LOOK_UP);
       expect(done.error).toBeUndefined();
@@ -246,7 +259,9 @@ describe("retries that are refused", () => {
       const refused = await callToolByHand({
         url: copyUrl(copy),
         name: ASK,
-        headers: { "mcp-gateway-forwarded": `${String(Date.now() + 30_000)}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA` },
+        headers: {
+          "mcp-gateway-forwarded": `${String(Date.now() + 30_000)}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
+        },
         extra: { requestState: asked.state, inputResponses: answers },
       });
       expect(refused.error?.data?.code).toBe("FORWARD_UNAUTHENTICATED");

@@ -74,7 +74,9 @@ for (const [name, annotations] of [
         requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
       });
       record(`${name} answered ${String(answer.content?.name)} ${process.pid}`);
-      return { content: [{ type: "text", text: `${name} for ${String(answer.content?.name)} about ${String(topic)}` }] };
+      return {
+        content: [{ type: "text", text: `${name} for ${String(answer.content?.name)} about ${String(topic)}` }],
+      };
     },
   );
 }
