@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { GatewayError } from "./errors.js";
 
@@ -140,7 +141,7 @@ function isPayload(value: unknown): value is SealedPayload {
     typeof payload.t === "string" &&
     (payload.u === undefined || typeof payload.u === "string") &&
     (payload.h === undefined || isHolder(payload.h)) &&
-    (payload.a === undefined || (typeof payload.a === "object" && payload.a !== null && !Array.isArray(payload.a))) &&
+    (payload.a === undefined || isRecord(payload.a)) &&
     typeof payload.e === "number"
   );
 }
