@@ -99,7 +99,8 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
   let relay: PeerRelay | undefined;
   const relayOf = (): PeerRelay =>
     (relay ??= createPeerRelay({ hopKey: seal.deriveKey("peer hop v1"), connectTimeoutMs: options.connectTimeoutMs }));
-  // The retries route found the holder of gone, until this copy's handler answers them (whereHeld).
+  // The retries whose holder route found gone, for this copy's handler to answer (whereHeld): keyed
+  // by the request object itself, so nothing a client sends can claim a holder is gone.
   const goneFor = new WeakMap<Request, GoneHolder>();
   const answerGone = (answerHere: AnswerHere, request: Request, body: unknown, gone: GoneHolder): Promise<Response> => {
     goneFor.set(request, gone);
