@@ -219,6 +219,55 @@ describe("a call whose holder copy is gone", () => {
   );
 });
 
+describe("a call whose holder copy restarted at the same address", () => {
+  it(
+    "runs again in the new process when safe to repeat, which holds its next question",
+    { timeout: 60_000 },
+    async () => {
+      const port = await freePort();
+      const options: GatewayOptions = {
+        servers: { eliciting: { transport: "stdio", ...elicitingStdioServer({ eventsFile }) } },
+        requestStateKey: KEY,
+        peerUrl: urlOf(port),
+      };
+      const first = await serveOverHttp(options, { port });
+      const asked = questionOf(
+        await callToolByHand({ url: urlOf(port), name: LOOK_UP, arguments: { topic: "restart" } }),
+      );
+      await first.close();
+      const restarted = await serveOverHttp(options, { port });
+      try {
+        const runs = (await runsOf(LOOK_UP)).length;
+        // Straight to the new process: the state names its address, but another process.
+        const again = questionOf(
+          await callToolByHand({
+            url: urlOf(port),
+            name: LOOK_UP,
+            extra: {
+              requestState: asked.state,
+              inputResponses: { [asked.key]: { action: "accept", content: { name: "Lost" } } },
+            },
+          }),
+        );
+        expect(opened(again.state).holder?.url).toBe(urlOf(port));
+        expect(opened(again.state).holder?.copy).not.toBe(opened(asked.state).holder?.copy);
+        const done = await callToolByHand({
+          url: urlOf(port),
+          name: LOOK_UP,
+          extra: {
+            requestState: again.state,
+            inputResponses: { [again.key]: { action: "accept", content: { name: "After" } } },
+          },
+        });
+        expect(JSON.stringify(done.result?.["content"])).toContain("look-up for After about restart");
+        expect((await runsOf(LOOK_UP)).length).toBe(runs + 1);
+      } finally {
+        await restarted.close();
+      }
+    },
+  );
+});
+
 describe("retries that are refused", () => {
   it(
     "without peerUrl, as before: the retry must reach the copy that asked, and the error names the option",
