@@ -82,6 +82,7 @@ export type {
   MCPServerHealthState,
 } from "./recovery/health.js";
 export type { RecoveryOptions } from "./recovery/options.js";
+export { isSafeToRepeat } from "./recovery/call-safety.js";
 export type {
   ClientRequestContext,
   ElicitationHandler,

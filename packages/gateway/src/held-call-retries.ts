@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "mcp-tool-adapter";
+import { isSafeToRepeat } from "@mcp-tool-adapter/adapter";
+import type { ToolCapabilities } from "@mcp-tool-adapter/registry";
 import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { propagation, type Context } from "@opentelemetry/api";
@@ -16,10 +18,20 @@ import { spanRelayedExchange, type WireRequest } from "./sdk-answered-spans.js";
 // does not hold passes the exchange on to the holder and relays the answer.
 //
 // Why forward rather than start the call again where the retry landed: running the tool again would
-// repeat whatever it did before it asked (a write, a payment), and the gateway repeats only what
-// is safe to repeat; the upstream may not ask the same question the second time either. Passing the
-// exchange on keeps the one call that is waiting, and costs one more hop for a retry that lands on
-// another copy (only those).
+// repeat whatever it did before it asked (a write, a payment), and the upstream may not ask the same
+// question the second time either. Passing the exchange on keeps the one call that is waiting, and
+// costs one more hop for a retry that lands on another copy (only those).
+//
+// When the holder is gone (killed, stopped, restarted, unreachable, or cut off before its answer
+// began) its call and the upstream's open request died with it. Then the copy the retry reached
+// runs the call again itself, if and only if its tool is safe to repeat: read-only or idempotent
+// by the gateway's own view of it (the config's overrides, then annotations, then name: the rule
+// the adapter's recovery uses, isSafeToRepeat). Such a call may run twice by definition, so losing
+// it would be the only harm; the rerun's result, or its upstream's next question (a new state
+// naming this copy), answers the retry. For that the state of a call safe to repeat carries its
+// arguments (sealed and authenticated like the rest: the rerun runs exactly what was asked, and
+// approved if approval applied); a write's state carries none, since they could never be used, and
+// its retry still gets REQUEST_STATE_HOLDER_GONE, saying why it was not run again.
 
 /** Where this copy is reached by the others, and its identity for the life of the process. */
 export interface ThisCopy {
@@ -30,19 +42,46 @@ export interface ThisCopy {
 export interface HeldCallRetries {
   /** This copy, when it has a peerUrl: its waiting calls' states are then sealed with its address. */
   readonly self: ThisCopy | undefined;
-  /** The requestState the client gets for a call parked here under `parked`. */
-  stateFor(call: { server: string; tool: string }, parked: string): string;
-  /** The key of the call a sealed state holds here; REQUEST_STATE_HOLDER_GONE when another copy holds it (a retry that reached this copy where it cannot be passed on: stdio). */
-  parkedHere(holder: CallHolder): string;
+  /** The requestState the client gets for a call parked here under `parked` (with its arguments when its tool is safe to repeat and other copies may get the retry). */
+  stateFor(call: CallToSeal, parked: string): string;
+  /**
+   * Where the call a sealed state names is: parked here (its key), or gone, when `route` found its
+   * holder gone for this very `request` (the call may then run again here). Otherwise
+   * REQUEST_STATE_HOLDER_GONE: another copy holds it and this retry reached this copy where it
+   * cannot be passed on (stdio).
+   */
+  whereHeld(
+    holder: CallHolder,
+    request: Request | undefined,
+  ): { readonly parked: string } | { readonly gone: GoneHolder };
   /**
    * Passes an HTTP exchange on when it is the retry of a call another copy holds, and resolves with
    * the answer to relay (or the error saying the holder is gone); undefined when this copy answers
-   * the request itself (anything else, and a retry this copy holds or cannot read).
+   * the request itself (anything else, and a retry this copy holds or cannot read). A retry whose
+   * holder is gone is answered here by `answerHere` (which may run the call again, see whereHeld).
    */
-  route(request: Request, body: unknown): Promise<Response> | undefined;
+  route(request: Request, body: unknown, answerHere: AnswerHere): Promise<Response> | undefined;
   /** Ends the exchanges passed on in flight and the connections to the other copies. */
   close(): void;
 }
+
+/** A call about to wait here: what its sealed state needs. */
+export interface CallToSeal {
+  readonly server: string;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  /** The gateway's view of the tool (the config's overrides applied): whether its arguments go into the state. */
+  readonly capabilities: ToolCapabilities;
+}
+
+/** The copy that held a call and is gone, and how this copy found out (for the retry's error or the rerun's span). */
+export interface GoneHolder {
+  readonly holder: CallHolder;
+  readonly why: string;
+}
+
+/** This copy's own answer to a request (the SDK's handler). */
+export type AnswerHere = (request: Request, body: unknown) => Promise<Response>;
 
 export interface HeldCallRetriesOptions {
   readonly seal: RequestStateSeal;
@@ -60,20 +99,36 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
   let relay: PeerRelay | undefined;
   const relayOf = (): PeerRelay =>
     (relay ??= createPeerRelay({ hopKey: seal.deriveKey("peer hop v1"), connectTimeoutMs: options.connectTimeoutMs }));
+  // The retries whose holder route found gone, for this copy's handler to answer (whereHeld): keyed
+  // by the request object itself, so nothing a client sends can claim a holder is gone.
+  const goneFor = new WeakMap<Request, GoneHolder>();
+  const answerGone = (answerHere: AnswerHere, request: Request, body: unknown, gone: GoneHolder): Promise<Response> => {
+    goneFor.set(request, gone);
+    return answerHere(request, body);
+  };
 
   return {
     self,
     stateFor(call, parked) {
-      return self === undefined ? parked : seal.seal({ ...call, holder: { ...self, parked } });
+      if (self === undefined) return parked;
+      const { server, tool, args, capabilities } = call;
+      return seal.seal({
+        server,
+        tool,
+        holder: { ...self, parked },
+        ...(isSafeToRepeat(capabilities) ? { arguments: args } : {}),
+      });
     },
-    parkedHere(holder) {
-      if (holder.copy === self?.copy) return holder.parked;
+    whereHeld(holder, request) {
+      if (holder.copy === self?.copy) return { parked: holder.parked };
+      const gone = request === undefined ? undefined : goneFor.get(request);
+      if (gone !== undefined) return { gone };
       throw holderGone(
         holder,
         "holds it, and this retry reached another copy on a connection it cannot be passed on from",
       );
     },
-    route(request, body) {
+    route(request, body, answerHere) {
       const retry = heldRetryOf(body, seal);
       if (retry === undefined) return undefined;
       const { id, state } = retry;
@@ -90,7 +145,14 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
       if (hop === "valid") {
         // Passed on once already and not held here: never passed on again (no loop through a peerUrl that leads elsewhere).
         const why = `is no longer at ${holder.url}: that copy restarted, or its peerUrl leads to another copy (a balancer's address) rather than to it directly`;
-        return Promise.resolve(errorAnswer(id, holderGone(holder, why)));
+        return answerGone(answerHere, request, body, { holder, why });
+      }
+      if (holder.url === self?.url) {
+        // This copy's own address, another process: the holder was this copy before it restarted.
+        return answerGone(answerHere, request, body, {
+          holder,
+          why: `was at ${holder.url}, where this copy runs now: it restarted`,
+        });
       }
       const wire: WireRequest = { method: "tools/call", id, params: retry.params };
       return spanRelayedExchange(wire, spans, async (active) => {
@@ -100,7 +162,11 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
         );
         if (outcome.kind === "answered") return outcome.response;
         logger?.warn?.(`gateway: the copy at ${holder.url} holding a call could not be reached: ${outcome.cause}`);
-        return errorAnswer(id, holderGone(holder, `cannot be reached (${outcome.cause})`));
+        const gone = { holder, why: `cannot be reached (${outcome.cause})` };
+        // A client that went away gets nothing: no call runs again for it.
+        if (request.signal.aborted) return errorAnswer(id, holderGone(holder, gone.why));
+        // Answered here in this exchange's span, whose context the local answer's span takes as its parent.
+        return answerGone(answerHere, request, withTraceContext(body as Record<string, unknown>, active), gone);
       });
     },
     close() {
@@ -168,10 +234,12 @@ function withTraceContext(body: Record<string, unknown>, active: Context | undef
   return { ...body, params: { ...params, _meta: meta } };
 }
 
-function holderGone(holder: CallHolder, why: string): ProtocolError {
+/** REQUEST_STATE_HOLDER_GONE: the copy holding the call is `why`; `notRerun` says why this copy did not run the call again. */
+export function holderGone(holder: CallHolder, why: string, notRerun?: string): ProtocolError {
+  const rerun = notRerun === undefined ? "" : ` It was not run again here: ${notRerun}.`;
   return new ProtocolError(
     ProtocolErrorCode.InvalidParams,
-    `The call this requestState continues waits in another gateway copy, which ${why}; the call cannot go on. Call the tool again to start over.`,
+    `The call this requestState continues waits in another gateway copy, which ${why}; the call cannot go on.${rerun} Call the tool again to start over.`,
     { code: "REQUEST_STATE_HOLDER_GONE", reason: "invalid_request_state", holder: holder.url },
   );
 }

@@ -11,6 +11,7 @@ import {
   type InputRequests,
   type ServerContext,
 } from "@modelcontextprotocol/server";
+import type { ToolCapabilities } from "@mcp-tool-adapter/registry";
 import { GatewayError, type GatewayErrorCode } from "./errors.js";
 
 // The shapes a 2025 session's elicit() takes and gives, so a call routes like a session (RoutedClient).
@@ -67,6 +68,9 @@ export type RoundOutcome = UpstreamOutcome | { readonly inputRequests: InputRequ
 export class ModernCall {
   readonly server: string;
   readonly tool: string;
+  /** The call's arguments and the gateway's view of its tool: what its requestState may need (held-call-retries.ts). */
+  readonly args: Record<string, unknown>;
+  readonly capabilities: ToolCapabilities;
   readonly #questions = new Map<string, Question>();
   readonly #abort = new AbortController();
   #asked = 0;
@@ -76,9 +80,11 @@ export class ModernCall {
   #outcome: UpstreamOutcome | { error: unknown } | undefined;
   #wake: (() => void) | undefined;
 
-  constructor(target: { server: string; tool: string }) {
+  constructor(target: { server: string; tool: string; args: Record<string, unknown>; capabilities: ToolCapabilities }) {
     this.server = target.server;
     this.tool = target.tool;
+    this.args = target.args;
+    this.capabilities = target.capabilities;
   }
 
   /** Aborts when the call ends early: the client cancelled a round, or nobody retried in time. */

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { GatewayError } from "./errors.js";
 
@@ -11,6 +12,11 @@ export interface SealedCall {
   readonly upstreamState?: string | undefined;
   /** A call waiting in one copy for this retry (a 2025-era upstream asked); absent for a 2026-07-28 upstream's state. */
   readonly holder?: CallHolder | undefined;
+  /**
+   * The waiting call's arguments, so that another copy can run it again when its holder is gone
+   * (held-call-retries.ts): present only beside a holder, and only for a tool safe to repeat.
+   */
+  readonly arguments?: Record<string, unknown> | undefined;
 }
 
 /** The copy where a call waits for its retry, and the call's key there. */
@@ -65,6 +71,8 @@ interface SealedPayload {
   readonly u?: string;
   /** The holder: [url, copy, parked]. */
   readonly h?: readonly [string, string, string];
+  /** The arguments of a waiting call safe to repeat. */
+  readonly a?: Record<string, unknown>;
   /** Expiry, ms since the epoch. */
   readonly e: number;
 }
@@ -90,6 +98,7 @@ export function createRequestStateSeal(options: RequestStateSealOptions): Reques
         t: call.tool,
         ...(call.upstreamState === undefined ? {} : { u: call.upstreamState }),
         ...(call.holder === undefined ? {} : { h: [call.holder.url, call.holder.copy, call.holder.parked] as const }),
+        ...(call.arguments === undefined ? {} : { a: call.arguments }),
         e: now() + lifetimeMs,
       };
       const iv = randomBytes(IV_BYTES);
@@ -118,7 +127,7 @@ export function createRequestStateSeal(options: RequestStateSealOptions): Reques
       if (payload.e < now()) throw unknownState("it expired (a retry must come within inputTimeoutMs)");
       const holder =
         payload.h === undefined ? undefined : { url: payload.h[0], copy: payload.h[1], parked: payload.h[2] };
-      return { server: payload.s, tool: payload.t, upstreamState: payload.u, holder };
+      return { server: payload.s, tool: payload.t, upstreamState: payload.u, holder, arguments: payload.a };
     },
   };
 }
@@ -132,6 +141,7 @@ function isPayload(value: unknown): value is SealedPayload {
     typeof payload.t === "string" &&
     (payload.u === undefined || typeof payload.u === "string") &&
     (payload.h === undefined || isHolder(payload.h)) &&
+    (payload.a === undefined || isRecord(payload.a)) &&
     typeof payload.e === "number"
   );
 }

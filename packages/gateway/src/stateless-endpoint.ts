@@ -36,7 +36,8 @@ import { spanSdkAnsweredExchange } from "./sdk-answered-spans.js";
 import { ModernCall, type CallRound, type RoundOutcome, type UpstreamOutcome } from "./modern-call.js";
 import { DEFAULT_INPUT_TIMEOUT_MS, PendingCalls } from "./pending-calls.js";
 import { createRequestStateSeal, type RequestStateSeal, type SealedCall } from "./request-state-seal.js";
-import { createHeldCallRetries, type HeldCallRetries } from "./held-call-retries.js";
+import { createHeldCallRetries, type GoneHolder, type HeldCallRetries } from "./held-call-retries.js";
+import { rerunArguments } from "./held-call-rerun.js";
 import type { MCPInputRetry } from "@mcp-tool-adapter/adapter";
 import { checkSealedRetry, passUpstreamInput } from "./upstream-input.js";
 
@@ -142,14 +143,15 @@ export function createStatelessEndpoint(shared: StatelessContext): StatelessEndp
       for (const server of pinned) void server.sendResourceListChanged().catch(() => undefined);
     },
   };
+  // What the SDK answers here without the gateway's handlers gets its span from the exchange.
+  const answerHere = (request: Request, parsedBody: unknown): Promise<Response> =>
+    spanSdkAnsweredExchange(parsedBody, httpSpans, () =>
+      handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
+    );
   return {
-    // What the SDK answers here without the gateway's handlers gets its span from the exchange.
     fetch: (request, parsedBody) =>
       // A retry of a call another copy holds is passed on to it; everything else is answered here.
-      context.held.route(request, parsedBody) ??
-      spanSdkAnsweredExchange(parsedBody, httpSpans, () =>
-        handler.fetch(request, parsedBody === undefined ? {} : { parsedBody }),
-      ),
+      context.held.route(request, parsedBody, answerHere) ?? answerHere(request, parsedBody),
     createServer: () => {
       const server = statelessServer(context, "pipe");
       const previous = server.onclose;
@@ -258,9 +260,10 @@ async function callTool(
   if (typeof state === "string" && context.seal.isSealed(state)) {
     const sealed = context.seal.open(state);
     // A call waiting in a copy (this one: the HTTP endpoint passed the others' on), or a 2026-07-28 upstream's own state.
-    if (sealed.holder !== undefined)
-      return resumeWaiting(context, context.held.parkedHere(sealed.holder), { tool: params.name, round });
-    return resumeUpstream(context, { sealed, params, round });
+    if (sealed.holder === undefined) return resumeUpstream(context, { sealed, params, round });
+    const held = context.held.whereHeld(sealed.holder, ctx.http?.req);
+    if ("parked" in held) return resumeWaiting(context, held.parked, { tool: params.name, round });
+    return rerunCall(context, { sealed, gone: held.gone, name: params.name, round });
   }
   if (typeof state === "string") return resumeWaiting(context, state, { tool: params.name, round });
   const target = findCallTarget(context.catalog, params.name);
@@ -294,7 +297,12 @@ function startCall(
   },
 ): Promise<CallToolResult | InputRequiredResult> {
   const { target, args, round, retry } = start;
-  const call = new ModernCall({ server: target.tool.server, tool: target.tool.exposedName });
+  const call = new ModernCall({
+    server: target.tool.server,
+    tool: target.tool.exposedName,
+    args,
+    capabilities: target.tool.capabilities,
+  });
   const upstream = async (): Promise<UpstreamOutcome> => {
     const result = await invokeUpstream<RoutedClient>({
       ...target,
@@ -363,6 +371,25 @@ async function resumeUpstream(
 }
 
 /**
+ * The retry of a call whose holder copy is gone (held-call-retries.ts): run again here when its
+ * tool is safe to repeat, from its first round, with the sealed arguments and none of the retry's
+ * answers (held-call-rerun.ts says why); REQUEST_STATE_HOLDER_GONE, saying why, otherwise. The
+ * approval, if any, was given before the first run, which the sealed state proves, for exactly
+ * these arguments.
+ */
+function rerunCall(
+  context: ModernContext,
+  retry: { sealed: SealedCall; gone: GoneHolder; name: string; round: CallRound },
+): Promise<CallToolResult | InputRequiredResult> | CallToolResult {
+  const { sealed, gone, name, round } = retry;
+  const target = findCallTarget(context.catalog, name);
+  checkSealedRetry(sealed, { tool: name, server: "tool" in target ? target.tool.server : undefined });
+  if ("failure" in target) return target.failure;
+  const args = rerunArguments(sealed, gone, target.tool);
+  return startCall(context, { target, args, round, retry: {} });
+}
+
+/**
  * One request of a call: its result, or the upstream's questions as `input_required` with the
  * `requestState` the retry brings back (the call waits parked meanwhile). While the request runs,
  * the call hears the upstream's logs.
@@ -398,7 +425,7 @@ async function serveRound(
   const parked = context.pending.park(call);
   return inputRequired({
     inputRequests: outcome.inputRequests,
-    requestState: context.held.stateFor({ server: call.server, tool: call.tool }, parked),
+    requestState: context.held.stateFor(call, parked),
   });
 }
 

@@ -25,6 +25,10 @@ export interface ModernCallByHand {
   readonly extra?: Record<string, unknown>;
   /** The client capabilities in the envelope; default elicitation (form). */
   readonly capabilities?: Record<string, unknown>;
+  /** Extra HTTP headers (e.g. a hop mark a client forges). */
+  readonly headers?: Record<string, string>;
+  /** Ends the request (the fetch rejects), as a client that cancels. */
+  readonly signal?: AbortSignal;
 }
 
 let nextId = 1_000;
@@ -32,12 +36,14 @@ let nextId = 1_000;
 export async function callToolByHand(call: ModernCallByHand): Promise<ModernAnswer> {
   const response = await fetch(call.url, {
     method: "POST",
+    ...(call.signal === undefined ? {} : { signal: call.signal }),
     headers: {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2026-07-28",
       "mcp-method": "tools/call",
       "mcp-name": call.name,
+      ...call.headers,
     },
     body: JSON.stringify({
       jsonrpc: "2.0",

@@ -8,6 +8,7 @@
 import { appendFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
 
 const server = new McpServer({ name: "eliciting", version: "1.0.0" });
 server.registerTool("ask", { description: "Asks for a name and an age, returns the answer" }, async () => {
@@ -50,4 +51,33 @@ server.registerTool(
     return { content: [{ type: "text", text: `${outcome} for ${String(answer.content?.name)}` }] };
   },
 );
+// `look-up` (annotated read-only) and `ask-then-write` (annotated as a write that is not
+// idempotent) each ask for a name, like `ask`: a tool safe to repeat and one that is not, for the
+// gateway's rerun of a call whose holder copy died. Each appends "<tool> ran <pid>" to the events
+// file when it starts and "<tool> answered <name> <pid>" when it got its answer, so a test counts
+// every run, and which server process ran it.
+for (const [name, annotations] of [
+  ["look-up", { readOnlyHint: true }],
+  ["ask-then-write", { readOnlyHint: false, destructiveHint: false, idempotentHint: false }],
+]) {
+  server.registerTool(
+    name,
+    {
+      description: `Asks for a name, then answers with it (${annotations.readOnlyHint ? "read-only" : "a write"})`,
+      inputSchema: { topic: z.string().optional() },
+      annotations,
+    },
+    async ({ topic }) => {
+      record(`${name} ran ${process.pid}`);
+      const answer = await server.server.elicitInput({
+        message: `Who is asking${topic === undefined ? "" : ` about ${topic}`}?`,
+        requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      });
+      record(`${name} answered ${String(answer.content?.name)} ${process.pid}`);
+      return {
+        content: [{ type: "text", text: `${name} for ${String(answer.content?.name)} about ${String(topic)}` }],
+      };
+    },
+  );
+}
 await server.connect(new StdioServerTransport());

@@ -6,7 +6,9 @@ const ELICITING_SERVER_PATH = fileURLToPath(new URL("../servers/eliciting-server
 /**
  * The eliciting server (servers/eliciting-server.mjs): tool `ask` elicits { name, age? } and returns
  * the answer as JSON text; `ask-then-wait` elicits a name, then works for up to a minute unless
- * cancelled, appending what became of the call to `eventsFile` when given.
+ * cancelled, appending what became of the call to `eventsFile` when given; `look-up` (annotated
+ * read-only) and `ask-then-write` (annotated as a write) ask for a name and record every run there
+ * ("<tool> ran <pid>", then "<tool> answered <name> <pid>").
  */
 export function elicitingStdioServer(options: { eventsFile?: string } = {}): StdioLaunchConfig {
   return {
