@@ -11,8 +11,9 @@ import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcont
  * or never (2026-07-28).
  *
  * The modern transport is built at once (unstarted, it holds nothing) and started with this one;
- * when the handshake moves the connection on, it is closed without a word to the Client: its
- * close and errors after that are its own, not the connection's.
+ * the legacy one is made (and its module loaded) at the handshake. When the handshake moves the
+ * connection on, the modern one is closed without a word to the Client: its close and errors
+ * after that are its own, not the connection's.
  */
 export class StreamableHttpByEra implements Transport {
   onclose?: (() => void) | undefined;
@@ -22,10 +23,11 @@ export class StreamableHttpByEra implements Transport {
   /** The transport messages go to now: the modern one until the 2025 handshake, then the legacy one. */
   #current: Transport;
   readonly #modern: Transport;
-  readonly #legacy: () => Transport;
+  readonly #legacy: () => Promise<Transport>;
   #handshake = false;
+  #closed = false;
 
-  constructor(modern: Transport, legacy: () => Transport) {
+  constructor(modern: Transport, legacy: () => Promise<Transport>) {
     this.#modern = modern;
     this.#current = modern;
     this.#legacy = legacy;
@@ -54,14 +56,17 @@ export class StreamableHttpByEra implements Transport {
   }
 
   close(): Promise<void> {
+    this.#closed = true;
     return this.#current.close();
   }
 
   /** The 2025 handshake: the legacy transport takes over, and carries `initialize` first. */
   async #moveOn(message: JSONRPCMessage, options: TransportSendOptions | undefined): Promise<void> {
     this.#handshake = true;
-    const legacy = this.#attach(this.#legacy());
-    this.#current = legacy;
+    const legacy = await this.#legacy();
+    // Closed while the legacy transport was being made: the Client heard the close and gave up on `initialize`.
+    if (this.#closed) throw new Error("The streamable HTTP transport was closed before the initialize handshake.");
+    this.#current = this.#attach(legacy);
     // It ran the probe at most, and holds no stream: its close is over before it returns.
     void this.#modern.close().catch(() => undefined);
     await legacy.start();

@@ -1,5 +1,5 @@
 import type { MCPEngineAuthProvider, MCPEngineServer } from "@mcp-tool-adapter/core";
-import { createStreamableHttpTransport, type StreamableHttpTransportOptions } from "@mcp-tool-adapter/transport-http";
+import type { StreamableHttpTransportOptions } from "@mcp-tool-adapter/transport-http";
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { againAfterFreshLogin, reportingScopeChallenges, stepUpOf, toSdkOAuthProvider } from "./oauth.js";
@@ -53,9 +53,14 @@ export function createEngine2026Transport(server: MCPEngineServer, authProvider?
  * transport-http's streamable HTTP client for a 2025-era connection, with the config's headers and
  * the seam's provider (SDK 1.x-shaped, which is what that transport takes; it runs its own OAuth
  * flow, step-up and resend after a login). Its types are SDK 1.x's; the messages on the wire and
- * the Transport's members are the same.
+ * the Transport's members are the same. Imported at the first 2025 handshake only: a program on
+ * 2026-07-28 or stdio never loads it (nor undici, some 35 ms).
  */
-function linkingTransport(server: MCPEngineServer, authProvider: MCPEngineAuthProvider | undefined): Transport {
+async function linkingTransport(
+  server: MCPEngineServer,
+  authProvider: MCPEngineAuthProvider | undefined,
+): Promise<Transport> {
+  const { createStreamableHttpTransport } = await import("@mcp-tool-adapter/transport-http");
   const headers = server.headers as Record<string, string> | undefined;
   const options: StreamableHttpTransportOptions =
     authProvider === undefined
