@@ -52,8 +52,7 @@ export function createEngine2026Transport(server: MCPEngineServer, authProvider?
 /**
  * transport-http's streamable HTTP client for a 2025-era connection, with the config's headers and
  * the seam's provider (SDK 1.x-shaped, which is what that transport takes; it runs its own OAuth
- * flow, step-up and resend after a login). Its types are SDK 1.x's; the messages on the wire and
- * the Transport's members are the same. Imported at the first 2025 handshake only: a program on
+ * flow, step-up and resend after a login). Imported at the first 2025 handshake only: a program on
  * 2026-07-28 or stdio never loads it (nor undici, some 35 ms).
  */
 async function linkingTransport(
@@ -69,7 +68,7 @@ async function linkingTransport(
   return createStreamableHttpTransport(
     { url: server.url as string, ...(headers === undefined ? {} : { headers }) },
     options,
-  ) as unknown as Transport;
+  );
 }
 
 /**
