@@ -118,7 +118,8 @@ export interface InvokeOptions {
    * Who makes this call, in the invoker's own terms (a user, a session: any value, never sent).
    * An elicitation or sampling request the server sends during this call reaches the handlers
    * with it in `context.relatedCall.caller` when the wire links the request to the call (streamable
-   * HTTP, on the default engine), so a host serving several users at once can ask the right one.
+   * HTTP, on every engine with its default transport), so a host serving several users at once can
+   * ask the right one.
    */
   caller?: unknown;
 }

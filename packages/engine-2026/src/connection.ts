@@ -243,8 +243,8 @@ export class Engine2026Connection implements MCPEngineConnection {
   /**
    * A request. With `links`, inside `sending`: the SDK's `request()` hands the request to the
    * transport before it returns, and every path below reaches it before its first await, except
-   * `callTool` (a tool with `x-mcp-header` parameters, or one not listed), whose server requests
-   * then stay unlinked.
+   * `callTool` (a tool not listed, or on 2026-07-28 one with `x-mcp-header` parameters), whose
+   * server requests then stay unlinked.
    */
   request(request: MCPEngineMessage, options: MCPEngineRequestOptions = {}): Promise<unknown> {
     const links = this.#links;
@@ -302,11 +302,14 @@ export class Engine2026Connection implements MCPEngineConnection {
    * because the adapter checks structured output itself (with its own validator and error kind).
    * For a listed tool without any, as a plain request: `callTool` would only look the tool up, scan
    * its schema for headers and skip the output check again, on every call (about a tenth of the
-   * client's CPU per call over stdio). A tool not listed gets `callTool` and the SDK's own lookup.
+   * client's CPU per call over stdio). On 2025, where nothing is mirrored, every listed tool's call
+   * is a plain request, which also sends at once: `callTool` sends only after an await, too late for
+   * `links` to tag the request, so a 2025 server's questions during it would stay unlinked. A tool
+   * not listed gets `callTool` and the SDK's own lookup.
    */
   #callTool(params: Record<string, unknown>, options: MCPEngineRequestOptions): Promise<unknown> {
     const toolDefinition = this.#callDefinitions.get(params.name as string);
-    if (toolDefinition === null) {
+    if (toolDefinition === null || (toolDefinition !== undefined && this.era === "2025")) {
       return this.#client.request({ method: "tools/call", params }, options);
     }
     return this.#client.callTool(

@@ -1,7 +1,9 @@
 import type { MCPEngineAuthProvider, MCPEngineServer } from "@mcp-tool-adapter/core";
+import type { StreamableHttpTransportOptions } from "@mcp-tool-adapter/transport-http";
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { againAfterFreshLogin, reportingScopeChallenges, stepUpOf, toSdkOAuthProvider } from "./oauth.js";
+import { StreamableHttpByEra } from "./streamable-http-by-era.js";
 
 /** The transport kinds the negotiation treats differently. */
 export type TransportKind = "stdio" | "sse" | "streamable-http";
@@ -9,7 +11,9 @@ export type TransportKind = "stdio" | "sse" | "streamable-http";
 /**
  * The engine's default transport for a server config (fields read as the adapter's config schema
  * defines them): stdio, SSE or streamable HTTP from `@modelcontextprotocol/client` 2.x, with
- * `authProvider` (the seam's) for an HTTP server.
+ * `authProvider` (the seam's) for an HTTP server. Over streamable HTTP, a connection that turns to
+ * the 2025 handshake goes on through `@mcp-tool-adapter/transport-http`'s client, which links a
+ * server's request to the call whose response stream carried it (see StreamableHttpByEra).
  */
 export function createEngine2026Transport(server: MCPEngineServer, authProvider?: MCPEngineAuthProvider): Transport {
   switch (server.transport) {
@@ -29,16 +33,42 @@ export function createEngine2026Transport(server: MCPEngineServer, authProvider?
         ...(headers === undefined ? {} : { requestInit: { headers } }),
         ...(authProvider === undefined ? {} : oauthOptions(authProvider)),
       };
-      const transport =
-        server.transport === "sse"
-          ? // eslint-disable-next-line @typescript-eslint/no-deprecated -- SSE servers are 2025-only and still deployed; the config names this transport
-            new SSEClientTransport(url, options)
-          : new StreamableHTTPClientTransport(url, options);
-      return withResendAfterLogin(transport, authProvider);
+      if (server.transport === "sse")
+        return withResendAfterLogin(
+          // eslint-disable-next-line @typescript-eslint/no-deprecated -- SSE servers are 2025-only and still deployed; the config names this transport
+          new SSEClientTransport(url, options),
+          authProvider,
+        );
+      return new StreamableHttpByEra(
+        withResendAfterLogin(new StreamableHTTPClientTransport(url, options), authProvider),
+        () => linkingTransport(server, authProvider),
+      );
     }
     default:
       throw new TypeError(`unknown transport "${server.transport}"`);
   }
+}
+
+/**
+ * transport-http's streamable HTTP client for a 2025-era connection, with the config's headers and
+ * the seam's provider (SDK 1.x-shaped, which is what that transport takes; it runs its own OAuth
+ * flow, step-up and resend after a login). Imported at the first 2025 handshake only: a program on
+ * 2026-07-28 or stdio never loads it (nor undici, some 35 ms).
+ */
+async function linkingTransport(
+  server: MCPEngineServer,
+  authProvider: MCPEngineAuthProvider | undefined,
+): Promise<Transport> {
+  const { createStreamableHttpTransport } = await import("@mcp-tool-adapter/transport-http");
+  const headers = server.headers as Record<string, string> | undefined;
+  const options: StreamableHttpTransportOptions =
+    authProvider === undefined
+      ? {}
+      : { authProvider: authProvider as NonNullable<StreamableHttpTransportOptions["authProvider"]> };
+  return createStreamableHttpTransport(
+    { url: server.url as string, ...(headers === undefined ? {} : { headers }) },
+    options,
+  );
 }
 
 /**

@@ -2,12 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import {
-  createEngine2026,
-  createEngine2026Transport,
-  type Engine2026TransportFactory,
-} from "@mcp-tool-adapter/engine-2026";
-import { createStreamableHttpTransport, type HttpServerConfig } from "@mcp-tool-adapter/transport-http";
+import { createEngine2026, Engine2026 } from "@mcp-tool-adapter/engine-2026";
 import { everythingStdioServer, startEverythingHttp, type EverythingHttpServer } from "@mcp-tool-adapter/test-servers";
 import type { MCPEngine } from "@mcp-tool-adapter/core";
 import { serveOverHttp, type ServedOverHttp } from "./fixtures.js";
@@ -20,18 +15,6 @@ import { serveOverHttp, type ServedOverHttp } from "./fixtures.js";
 // while another client's call runs there it is still refused rather than guessed. The HTTP upstream
 // runs on each engine the gateway can use for it; the stdio one stays on the default engine.
 
-/**
- * engine-2026 on a 2025-era connection, over transport-http's streamable HTTP client (the one that
- * reports which POST's response stream carried a server's request; SDK v2's own reports none).
- */
-const linkingHttp: Engine2026TransportFactory = (server, authProvider) =>
-  server.transport === "streamable-http"
-    ? createStreamableHttpTransport(
-        server as unknown as HttpServerConfig,
-        authProvider === undefined ? {} : { authProvider: authProvider as never },
-      )
-    : createEngine2026Transport(server, authProvider);
-
 const ENGINES: readonly {
   readonly name: string;
   readonly engine: () => MCPEngine | "sdk-v1" | undefined;
@@ -39,11 +22,10 @@ const ENGINES: readonly {
 }[] = [
   { name: "the default engine", engine: () => undefined },
   { name: 'engine "sdk-v1" (SDK 1.x Client)', engine: () => "sdk-v1" },
-  {
-    name: "engine-2026 on a 2025 connection",
-    engine: () => createEngine2026({ transport: linkingHttp }),
-    protocol: "2025",
-  },
+  // engine-2026 with its default transport: a 2025 entry, and an auto entry whose probe finds 2025
+  // (what `serve` makes of an auto streamable HTTP entry when engine-2026 is installed).
+  { name: 'engine-2026, protocol "2025"', engine: () => createEngine2026(), protocol: "2025" },
+  { name: "engine-2026, protocol auto (the probe finds 2025)", engine: () => createEngine2026() },
 ];
 
 let upstream: EverythingHttpServer | undefined;
@@ -130,6 +112,9 @@ describe.each(ENGINES)(
           ? {}
           : { serverSet: { engine: (_config, { serverName }) => (serverName === "web" ? web : undefined) } }),
       });
+      // The auto entry really probed, and found the 2025 era it is routed on.
+      if (web instanceof Engine2026 && protocol === undefined)
+        expect(web.knownEra({ name: "web", transport: "streamable-http", url: upstream.url })).toBe("2025");
     }, 120_000);
 
     afterAll(async () => {
