@@ -32,11 +32,24 @@ const P50_RATIO_LIMIT = 1.3;
  */
 const FLOOR_P50_RATIO_LIMIT = 1.15;
 const IN_FLIGHT = 50;
-/** Rounds per transport, and echo calls per worker process. HTTP calls cost far more CPU, so fewer. */
+/**
+ * Rounds per transport, and echo calls per worker process. HTTP calls cost far more CPU, so fewer
+ * timed ones.
+ *
+ * The warm-up is the same number of calls for every process a timed call passes through, so none is
+ * timed while V8 still compiles its call path and another is not. Over stdio every side starts its
+ * own server (and middle) per round, so each gets the same 1,000. Over HTTP server-everything (and
+ * nginx) serve the whole run while the gateway and the proxy floor are fresh per round: with 300
+ * warm-up calls a fresh middle was timed over its calls 301-900 against a server warm since the first
+ * round; after 3,000 its CPU per sequential call was 0.36-0.86× (gateway) and 0.41-0.57× (proxy
+ * floor) of that (docs/performance.md, "Gateway overhead"). So every HTTP side's client makes 3,000 untimed
+ * calls first: each middle has served 3,000 before its timed calls, and the shared server and nginx
+ * at least as many.
+ */
 const FULL = {
   rounds: 5,
   stdio: { warmupCalls: 1_000, sequentialCalls: 2_000, concurrentCalls: 5_000 },
-  http: { warmupCalls: 300, sequentialCalls: 600, concurrentCalls: 1_500 },
+  http: { warmupCalls: 3_000, sequentialCalls: 600, concurrentCalls: 1_500 },
 };
 const QUICK = {
   rounds: 1,
