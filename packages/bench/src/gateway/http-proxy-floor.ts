@@ -158,6 +158,9 @@ const server = createServer((incoming, outgoing) => {
     outgoing.end(String(error));
   });
 });
+// Idle connections kept a minute, as nginx keeps them (75 s), not node:http's 5 s: on a loaded machine a
+// client's pool reused a connection the floor was closing at that moment ("other side closed", session 25).
+server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}${upstreamUrl.pathname}\n`);
 });
