@@ -142,9 +142,19 @@ const ResponseClass = Response as unknown as new (
   init: ResponseInit,
 ) => Pick<Response, "status" | "statusText" | "headers">;
 
-/** The Response the direct client resolves with (see DirectResponse). */
-export function directResponse(source: NodeBody, init: ResponseInit): Response {
-  return new DirectResponse(source, init) as unknown as Response;
+/** The Response the direct client resolves with (see DirectResponse), and how its body is given to it. */
+export interface DirectResponseParts {
+  readonly response: Response;
+  /**
+   * Gives the response its body, before anyone has it: the body's meter is decided from the
+   * response's own headers, so the headers are checked once, by the Response, not also before it.
+   */
+  readonly attach: (source: NodeBody) => void;
+}
+
+export function directResponse(init: ResponseInit): DirectResponseParts {
+  const response = new DirectResponse(init);
+  return { response: response as unknown as Response, attach: (source) => response.attach(source) };
 }
 
 /**
@@ -154,11 +164,15 @@ export function directResponse(source: NodeBody, init: ResponseInit): Response {
  * it is an ordinary fetch Response.
  */
 class DirectResponse extends ResponseClass {
-  readonly #source: NodeBody;
+  // Set by attach() before the response leaves the direct client.
+  #source!: NodeBody;
   #stream: ReadableStream<Uint8Array> | undefined;
 
-  constructor(source: NodeBody, init: ResponseInit) {
+  constructor(init: ResponseInit) {
     super(null, init);
+  }
+
+  attach(source: NodeBody): void {
     this.#source = source;
   }
 

@@ -240,16 +240,20 @@ function respond(
   closeConnection: () => void,
 ): { response: Response; fail: (error: unknown) => void } {
   const status = data.statusCode;
-  const headers = responseHeaders(data.headers);
-  const init: ResponseInit = { status, statusText: (data as { statusText?: string }).statusText ?? "", headers };
+  const statusText = (data as { statusText?: string }).statusText ?? "";
   const incoming = data.body;
   // An empty body is handed out as none, so nobody cancels it and the connection stays reusable.
-  if (request.method === "HEAD" || NULL_BODY_STATUSES.has(status) || headers.get("content-length")?.trim() === "0") {
+  if (request.method === "HEAD" || NULL_BODY_STATUSES.has(status) || declaresNoBody(data.headers)) {
     incoming.on("error", () => undefined);
     incoming.resume();
     unlink();
-    return { response: new Response(null, init), fail: () => undefined };
+    const empty = withResponseHeaders(data.headers, (headers) => new Response(null, { status, statusText, headers }));
+    return { response: empty, fail: () => undefined };
   }
+  const { response, attach } = withResponseHeaders(data.headers, (headers) =>
+    directResponse({ status, statusText, headers }),
+  );
+  const headers = response.headers;
   const meter = request.meterFor(status, headers);
   const body = new NodeBody({
     source: decoded(inflate, incoming, headers),
@@ -259,12 +263,37 @@ function respond(
     onEnd: unlink,
     onBroken: closeConnection,
   });
-  return { response: directResponse(body, init), fail: (error) => body.fail(error) };
+  attach(body);
+  return { response, fail: (error) => body.fail(error) };
 }
 
-/** undici's parsed headers as a Headers; a header fetch would refuse is left out. */
-function responseHeaders(parsed: Dispatcher.ResponseData["headers"]): Headers {
-  const headers = new Headers();
+type ParsedHeaders = Dispatcher.ResponseData["headers"];
+
+/** `Content-Length: 0`, read from undici's parsed headers (lower-case names) as Headers.get would give it. */
+function declaresNoBody(parsed: ParsedHeaders): boolean {
+  const length = parsed["content-length"];
+  return typeof length === "string" && length.trim() === "0";
+}
+
+/**
+ * What `make` builds (a Response) with undici's parsed headers, each checked once, by the Response
+ * itself; a header fetch would refuse is left out. Each name with one value (the usual case) goes in
+ * as a record; a repeated one, or a record the Response refuses, is appended one value at a time.
+ */
+function withResponseHeaders<T extends Response | { readonly response: Response }>(
+  parsed: ParsedHeaders,
+  make: (headers: Record<string, string> | undefined) => T,
+): T {
+  const record = singleValued(parsed);
+  if (record !== undefined) {
+    try {
+      return make(record);
+    } catch {
+      // A header fetch would refuse: made again below without it.
+    }
+  }
+  const made = make(undefined);
+  const headers = "response" in made ? made.response.headers : made.headers;
   for (const [name, value] of Object.entries(parsed)) {
     if (value === undefined) continue;
     for (const each of Array.isArray(value) ? value : [value]) {
@@ -275,7 +304,18 @@ function responseHeaders(parsed: Dispatcher.ResponseData["headers"]): Headers {
       }
     }
   }
-  return headers;
+  return made;
+}
+
+/** The headers as a record of one value each, or undefined when a name came more than once. */
+function singleValued(parsed: ParsedHeaders): Record<string, string> | undefined {
+  const record: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    if (value === undefined) continue;
+    if (typeof value !== "string") return undefined;
+    record[name] = value;
+  }
+  return record;
 }
 
 /** The body as the reader should get it: decompressed when the server compressed it anyway. */

@@ -1,4 +1,6 @@
 import { getEventListeners } from "node:events";
+import { createServer as createHttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { startFaultHttpServer, type FaultHttpServer, type FaultPlan } from "@mcp-tool-adapter/test-servers";
 import { afterEach, describe, expect, it } from "vitest";
@@ -128,6 +130,30 @@ describe("the guard's own HTTP client (no fetch injected)", () => {
     await discardBody(response);
     expect((await reader.read()).done).toBe(true);
     await expect.poll(() => server.openConnections).toBe(0);
+  });
+
+  it("hands out the response's headers as fetch would, a name sent twice joined", async () => {
+    const server = createHttpServer((_request, response) => {
+      response.setHeader("x-repeated", ["a", "b"]);
+      response.setHeader("x-once", "one");
+      response.setHeader("content-type", "application/json");
+      response.end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const { fetch } = guard();
+      for (const body of ["{}", '{"again":true}']) {
+        const answer = await fetch(url, post(body));
+        expect(answer.headers.get("x-repeated")).toBe("a, b");
+        expect(answer.headers.get("x-once")).toBe("one");
+        expect(answer.headers.get("content-type")).toBe("application/json");
+        expect(await answer.json()).toEqual({});
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("keeps one connection for sequential requests, empty and body-less answers included", async () => {

@@ -6,7 +6,7 @@ import type { CallJob, CallJobResult, CpuReport } from "./call-job.js";
 
 /** Longest a worker or gateway may take before the bench gives up on it. */
 const PROCESS_TIMEOUT_MS = 10 * 60_000;
-const GATEWAY_START_TIMEOUT_MS = 2 * 60_000;
+const MIDDLE_START_TIMEOUT_MS = 2 * 60_000;
 
 const hostPath = (): string => workerPath("../gateway/gateway-host.ts");
 
@@ -112,34 +112,52 @@ export function runCallWorker(job: CallJob): Promise<CallJobResult> {
   });
 }
 
-export interface RunningHttpGateway {
+/** A process in the middle serving HTTP (the gateway, or the HTTP proxy floor): where, its pid, and how to stop it. */
+export interface RunningHttpMiddle {
   readonly url: string;
   readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
 /** Starts the gateway over HTTP in its own process in front of `options.servers`; resolves with its URL. */
-export function startHttpGateway(options: GatewayHostOptions, mode: GatewayRunMode): Promise<RunningHttpGateway> {
-  const child = spawn(
-    process.execPath,
-    [...hostNodeArgs(mode.fromSource), hostPath(), JSON.stringify({ downstream: "http", ...options })],
-    {
-      env: workerEnvironment(),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+export function startHttpGateway(options: GatewayHostOptions, mode: GatewayRunMode): Promise<RunningHttpMiddle> {
+  return startHttpMiddle("the HTTP gateway", [
+    ...hostNodeArgs(mode.fromSource),
+    hostPath(),
+    JSON.stringify({ downstream: "http", ...options }),
+  ]);
+}
+
+/** Starts the HTTP proxy floor (http-proxy-floor.ts) in its own process in front of `upstreamUrl`; resolves with its URL. */
+export function startHttpFloor(options: {
+  readonly upstreamUrl: string;
+  readonly cpuReportPath?: string;
+}): Promise<RunningHttpMiddle> {
+  return startHttpMiddle("the HTTP proxy floor", [
+    ...workerNodeArgs(),
+    workerPath("../gateway/http-proxy-floor.ts"),
+    JSON.stringify(options),
+  ]);
+}
+
+/** Runs `node <args>` and resolves once it prints the URL it serves on stdout (a line of its own). */
+function startHttpMiddle(name: string, args: readonly string[]): Promise<RunningHttpMiddle> {
+  const child = spawn(process.execPath, [...args], {
+    env: workerEnvironment(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";
     const fail = (why: string): void => {
       child.kill("SIGKILL");
-      reject(new Error(`gateway bench: the HTTP gateway ${why}:\n${stderr}`));
+      reject(new Error(`gateway bench: ${name} ${why}:\n${stderr}`));
     };
-    const timer = setTimeout(() => fail("did not start in time"), GATEWAY_START_TIMEOUT_MS);
+    const timer = setTimeout(() => fail("did not start in time"), MIDDLE_START_TIMEOUT_MS);
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`gateway bench: the HTTP gateway exited (${String(code)}) before serving:\n${stderr}`));
+      reject(new Error(`gateway bench: ${name} exited (${String(code)}) before serving:\n${stderr}`));
     });
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
@@ -152,7 +170,7 @@ export function startHttpGateway(options: GatewayHostOptions, mode: GatewayRunMo
   });
 }
 
-/** SIGTERM (the gateway closes its upstreams), then SIGKILL if it lingers. */
+/** SIGTERM (the gateway closes its upstreams; each middle writes its CPU report), then SIGKILL if it lingers. */
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {

@@ -9,6 +9,7 @@ import type { CallJob, CallJobResult } from "../gateway/call-job.js";
 import {
   middleCpuPerCall,
   runCallWorker,
+  startHttpFloor,
   startHttpGateway,
   stdioFloorCommand,
   stdioGatewayCommand,
@@ -31,11 +32,24 @@ const P50_RATIO_LIMIT = 1.3;
  */
 const FLOOR_P50_RATIO_LIMIT = 1.15;
 const IN_FLIGHT = 50;
-/** Rounds per transport, and echo calls per worker process. HTTP calls cost far more CPU, so fewer. */
+/**
+ * Rounds per transport, and echo calls per worker process. HTTP calls cost far more CPU, so fewer
+ * timed ones.
+ *
+ * The warm-up is the same number of calls for every process a timed call passes through, so none is
+ * timed while V8 still compiles its call path and another is not. Over stdio every side starts its
+ * own server (and middle) per round, so each gets the same 1,000. Over HTTP server-everything (and
+ * nginx) serve the whole run while the gateway and the proxy floor are fresh per round: with 300
+ * warm-up calls a fresh middle was timed over its calls 301-900 against a server warm since the first
+ * round; after 3,000 its CPU per sequential call was 0.36-0.86× (gateway) and 0.41-0.57× (proxy
+ * floor) of that (docs/performance.md, "Gateway overhead"). So every HTTP side's client makes 3,000 untimed
+ * calls first: each middle has served 3,000 before its timed calls, and the shared server and nginx
+ * at least as many.
+ */
 const FULL = {
   rounds: 5,
   stdio: { warmupCalls: 1_000, sequentialCalls: 2_000, concurrentCalls: 5_000 },
-  http: { warmupCalls: 300, sequentialCalls: 600, concurrentCalls: 1_500 },
+  http: { warmupCalls: 3_000, sequentialCalls: 600, concurrentCalls: 1_500 },
 };
 const QUICK = {
   rounds: 1,
@@ -45,8 +59,8 @@ const QUICK = {
 
 export type Transport = "stdio" | "http";
 /**
- * direct: the client on server-everything; gateway: through ours; floor: through the bare proxy
- * (proxy-floor.ts, stdio only); relay: through the native zero-parse relay (relay-floor.c, stdio
+ * direct: the client on server-everything; gateway: through ours; floor: through the bare Node
+ * proxy (proxy-floor.ts over stdio, http-proxy-floor.ts over HTTP); relay: through the native zero-parse relay (relay-floor.c, stdio
  * only, when a C compiler is present); hop: through nginx as a plain proxy_pass (http-hop-floor.ts,
  * HTTP only, when nginx is installed).
  */
@@ -61,10 +75,11 @@ type SideResult = CallJobResult & { readonly middleCpu?: MiddleCpuPerCall | unde
 
 /**
  * Echo calls to server-everything, directly, through the gateway (single-server mode, its own
- * process, the upstream on the same transport as the client) and, over stdio, through the proxy
- * floor (the least a Node process in the middle does) and through the relay floor (relay-floor.c,
- * compiled for the run: the least any process in the middle does; skipped without a C compiler),
- * and over HTTP through nginx (the HTTP hop floor; skipped without nginx), with the SDK 1.x Client
+ * process, the upstream on the same transport as the client), through the proxy floor (the least a
+ * Node process in the middle does: proxy-floor.ts over stdio, http-proxy-floor.ts over HTTP) and,
+ * over stdio, through the relay floor (relay-floor.c, compiled for the run: the least any process
+ * in the middle does; skipped without a C compiler), over HTTP through nginx (the HTTP hop floor;
+ * skipped without nginx), with the SDK 1.x Client
  * in a fresh process per side and round; the side that goes first rotates by round. Per-call p50
  * and the client's CPU per call come from sequential calls and from calls kept 50 in flight;
  * throughput from the latter.
@@ -119,7 +134,7 @@ async function measure(
   const { relayPath, nginx } = plan.floors;
   const sides: Side[] =
     transport === "http"
-      ? ["direct", "gateway", ...(nginx === undefined ? [] : ["hop" as const])]
+      ? ["direct", "gateway", "floor", ...(nginx === undefined ? [] : ["hop" as const])]
       : ["direct", "gateway", "floor", ...(relayPath === undefined ? [] : ["relay" as const])];
   const http = transport === "http" ? await startEverythingHttp({ mode: "streamableHttp" }) : undefined;
   // One nginx for every round, as there is one server-everything: it keeps nothing between calls.
@@ -172,7 +187,7 @@ async function runSide(
   const job = { ...calls, markPhases: true };
   try {
     let result: CallJobResult;
-    if (side === "floor") {
+    if (side === "floor" && http === undefined) {
       const target = { kind: "stdio" as const, ...stdioFloorCommand({ upstream: server, cpuReportPath }) };
       result = await runCallWorker({ ...job, target });
     } else if (side === "relay") {
@@ -183,11 +198,14 @@ async function runSide(
       const target = { kind: "stdio" as const, ...stdioGatewayCommand({ servers, cpuReportPath }, mode) };
       result = await runCallWorker({ ...job, target });
     } else {
-      const gateway = await startHttpGateway({ servers, cpuReportPath }, mode);
+      const middle =
+        side === "floor"
+          ? await startHttpFloor({ upstreamUrl: http.url, cpuReportPath })
+          : await startHttpGateway({ servers, cpuReportPath }, mode);
       try {
-        result = await runCallWorker({ ...job, target: { kind: "http", url: gateway.url, pid: gateway.pid } });
+        result = await runCallWorker({ ...job, target: { kind: "http", url: middle.url, pid: middle.pid } });
       } finally {
-        await gateway.stop();
+        await middle.stop();
       }
     }
     return { ...result, middleCpu: await middleCpuPerCall(cpuReportPath, calls) };
@@ -243,7 +261,7 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
     ...middleCpuFigures(transport, "gateway", results.gateway),
   ];
   if (results.floor.length === 0) return figures;
-  const floorNote = `"adapter" = through the proxy floor (a bare Node process forwarding newline-delimited JSON, ids rewritten, no policy), "raw" = server-everything directly; median of ${rounds} rounds, ratio = median of per-round ratios`;
+  const floorNote = `"adapter" = through the proxy floor (${PROXY_FLOORS[transport]}), "raw" = server-everything directly; median of ${rounds} rounds, ratio = median of per-round ratios`;
   const againstFloorNote = `"adapter" = through the gateway, "raw" = through the proxy floor: what the gateway costs beyond any Node process in the middle; median of ${rounds} rounds, ratio = median of per-round ratios`;
   const floorFigure = (
     id: string,
@@ -282,7 +300,49 @@ function figuresFor(transport: Transport, results: Record<Side, SideResult[]>, r
       against: "floor",
     }),
     ...middleCpuFigures(transport, "floor", results.floor),
+    ...middleCpuRatios(transport, results, rounds),
   ];
+}
+
+/** What each transport's proxy floor does, for the notes. */
+const PROXY_FLOORS = {
+  stdio:
+    "proxy-floor.ts: a bare Node process forwarding newline-delimited JSON, each line parsed and serialized once, ids rewritten, no policy",
+  http: "http-proxy-floor.ts: a bare Node process, a node:http server and undici on a keep-alive Agent, each message parsed and serialized once, ids and session ids mapped, no policy",
+} as const;
+
+/**
+ * The gateway's own CPU per call against the proxy floor's, per phase: the median of the per-round
+ * ratios (each round's gateway and floor ran at about the same load). What is left above 1 is ours.
+ */
+function middleCpuRatios(transport: Transport, results: Record<Side, SideResult[]>, rounds: number): Figure[] {
+  const phase = (side: Side, key: "sequential" | "inFlight"): number[] =>
+    results[side].flatMap((result) => {
+      const value = result.middleCpu?.[key];
+      return value === undefined ? [] : [value];
+    });
+  return (
+    [
+      ["sequential", "sequential", "sequential"],
+      ["inFlight", "in-flight", `${IN_FLIGHT} in flight`],
+    ] as const
+  ).flatMap(([key, id, label]) => {
+    const gateway = phase("gateway", key);
+    const floor = phase("floor", key);
+    if (gateway.length !== rounds || floor.length !== rounds) return [];
+    return [
+      compared({
+        id: `gateway.${transport}.floor.gateway-cpu.${id}`,
+        group: GROUP,
+        label: `${transport}: gateway vs proxy floor: own CPU per call, ${label}`,
+        unit: "µs",
+        adapter: median(gateway),
+        raw: median(floor),
+        ratio: medianPairedRatio(gateway, floor),
+        note: `"adapter" = the gateway process's CPU time (user + system), "raw" = the proxy floor process's, between the client's phase signals; what is above the floor is the gateway's own code; median of ${rounds} rounds, ratio = median of per-round ratios`,
+      }),
+    ];
+  });
 }
 
 /** How each native floor is named in the table and its notes. */
@@ -302,8 +362,8 @@ const NATIVE_FLOORS = {
 } as const;
 
 /**
- * The native floor's figures: what the hop alone costs against direct, and the gateway (and, over
- * stdio, the proxy floor) against it; or one line saying why the side did not run.
+ * The native floor's figures: what the hop alone costs against direct, and the gateway and the proxy
+ * floor against it; or one line saying why the side did not run.
  */
 function nativeFloorFigures(
   transport: Transport,
@@ -358,26 +418,33 @@ function nativeFloorFigures(
       gatewayNote,
     ),
   ];
-  if (transport === "http") return figures;
   const proxyNote = `"adapter" = through the proxy floor, "raw" = through the ${floor.short}: what a Node process with one parse and one serialization per message costs beyond the hop`;
   return [
     ...figures,
-    against(
-      "floor-p50",
-      `proxy floor vs ${floor.short}: echo p50, sequential`,
-      "floor",
-      floor.side,
-      "p50Us",
-      proxyNote,
-    ),
-    ...middleCpuFigures(transport, "relay", results.relay),
+    ...(results.floor.length === 0
+      ? []
+      : [
+          against(
+            "floor-p50",
+            `proxy floor vs ${floor.short}: echo p50, sequential`,
+            "floor",
+            floor.side,
+            "p50Us",
+            proxyNote,
+          ),
+        ]),
+    ...(transport === "stdio" ? middleCpuFigures(transport, "relay", results.relay) : []),
   ];
 }
 
 /** How each process in the middle is named in the table, where its figures' ids start, and when its CPU clock starts. */
 const MIDDLES = {
   gateway: { name: "the gateway", id: "gateway-cpu", from: "its upstream connected" },
-  floor: { name: "the proxy floor", id: "floor.cpu", from: "it started its upstream" },
+  floor: {
+    name: "the proxy floor",
+    id: "floor.cpu",
+    from: "it started its upstream (over stdio) or started listening (over HTTP)",
+  },
   relay: { name: "the relay floor", id: "relay.cpu", from: "it started its upstream" },
 } as const;
 
