@@ -1,7 +1,8 @@
 import { startOAuthProtectedServer, type OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MCPConfigError, MCPToolAdapter } from "../src/index.js";
-import { createMemoryStore, login, NodeOAuthClientProvider, type CredentialStore } from "../src/oauth-entry.js";
+import { createMemoryStore, NodeOAuthClientProvider, type CredentialStore } from "../src/oauth-entry.js";
+import { logInByBrowser } from "./log-in-by-browser.js";
 
 // `auth` on one adapter means what it means in a server set entry and a config file: the umbrella's
 // adapter turns it into an OAuth provider that uses the stored login. A real authorization server
@@ -47,14 +48,7 @@ function configError(run: () => unknown): MCPConfigError {
 describe("auth on a single MCPToolAdapter", () => {
   it("uses the stored login: connects with its token and calls a tool", async () => {
     const store = createMemoryStore();
-    let browsed: Promise<{ status: number }> | undefined;
-    await login(server.mcpUrl, {
-      store,
-      showAuthorizationUrl: (url) => {
-        browsed = server.browse(url);
-      },
-    });
-    expect((await browsed)?.status).toBe(200);
+    await logInByBrowser(server, store);
 
     const adapter = oauthAdapter(store);
     await adapter.connect();

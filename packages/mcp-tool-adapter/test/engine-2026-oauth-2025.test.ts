@@ -2,7 +2,8 @@ import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { startOAuthProtectedServer, type OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPToolAdapter } from "../src/index.js";
-import { createMemoryStore, login, NodeOAuthClientProvider, type CredentialStore } from "../src/oauth-entry.js";
+import { createMemoryStore, NodeOAuthClientProvider, type CredentialStore } from "../src/oauth-entry.js";
+import { logInByBrowser } from "./log-in-by-browser.js";
 
 // oidc-provider and the 2025-era `whoami` server behind the bearer check: engine-2026's 2025-era
 // streamable HTTP connections (`protocol: "2025"`, and `auto`, whose probe finds 2025) go on
@@ -58,16 +59,7 @@ describe("OAuth on engine-2026's 2025-era streamable HTTP connections, against o
   it.each(SETTINGS)(
     "after a login, connects on 2025 with the stored tokens and calls a tool (protocol $setting)",
     async ({ protocol }) => {
-      if (!(await store.list()).length) {
-        let browsed: Promise<{ status: number }> | undefined;
-        await login(server.mcpUrl, {
-          store,
-          showAuthorizationUrl: (url) => {
-            browsed = server.browse(url);
-          },
-        });
-        expect((await browsed)?.status).toBe(200);
-      }
+      if (!(await store.list()).length) await logInByBrowser(server, store);
       const adapter = adapterOn(protocol);
       try {
         await adapter.connect();

@@ -2,7 +2,8 @@ import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { startOAuthProtectedServer, type OAuthProtectedServer } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPServerSet, MCPToolAdapter } from "../src/index.js";
-import { createMemoryStore, login, NodeOAuthClientProvider, type CredentialStore } from "../src/oauth-entry.js";
+import { createMemoryStore, NodeOAuthClientProvider, type CredentialStore } from "../src/oauth-entry.js";
+import { logInByBrowser } from "./log-in-by-browser.js";
 
 // oidc-provider and a modern-only SDK v2 server behind the SDK's bearer-auth middleware, one pair
 // for the file: the login of the second test is what the later ones use.
@@ -65,14 +66,7 @@ describe("OAuth on engine-2026 (protocol 2026-07-28) against oidc-provider and a
   });
 
   it("after a login, connects on 2026-07-28 with the stored tokens and calls a tool", async () => {
-    let browsed: Promise<{ status: number }> | undefined;
-    await login(server.mcpUrl, {
-      store,
-      showAuthorizationUrl: (url) => {
-        browsed = server.browse(url);
-      },
-    });
-    expect((await browsed)?.status).toBe(200);
+    await logInByBrowser(server, store);
 
     const adapter = adapterOn2026();
     try {
