@@ -6,7 +6,7 @@ import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { propagation, type Context } from "@opentelemetry/api";
 import { GatewayError } from "./errors.js";
-import { createPeerRelay, FORWARDED_HEADER, type PeerRelay } from "./peer-relay.js";
+import { createPeerRelay, FORWARDED_HEADER, type CutOffRest, type PeerRelay } from "./peer-relay.js";
 import type { CallHolder, RequestStateSeal, SealedCall } from "./request-state-seal.js";
 import type { SpanConnection } from "./request-span.js";
 import { spanRelayedExchange, type WireRequest } from "./sdk-answered-spans.js";
@@ -32,6 +32,16 @@ import { spanRelayedExchange, type WireRequest } from "./sdk-answered-spans.js";
 // arguments (sealed and authenticated like the rest: the rerun runs exactly what was asked, and
 // approved if approval applied); a write's state carries none, since they could never be used, and
 // its retry still gets REQUEST_STATE_HOLDER_GONE, saying why it was not run again.
+//
+// The same holds when the holder dies while streaming its answer to a forwarded retry, before the
+// response itself went through (only notifications, progress or logs, relayed so far, or nothing):
+// the client's exchange is still open, its headers (an event stream) sent, so the rerun's messages
+// (its notifications, a new input_required, or the result) follow those relayed in the same stream
+// and the client sees one answer. A response relayed in full ends the exchange as it is (nothing
+// runs again); a client gone by then gets nothing, and its leaving cancels a rerun under way (the
+// stream it reads is the rerun's). A holder that answered with one JSON body, cut off, relayed
+// nothing: that is a holder gone before its answer began. A rerun never forwards (it is answered by
+// this copy's handler), so no exchange goes round.
 
 /** Where this copy is reached by the others, and its identity for the life of the process. */
 export interface ThisCopy {
@@ -158,7 +168,16 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
       return spanRelayedExchange(wire, spans, async (active) => {
         const outcome = await relayOf().forward(
           { holderUrl: holder.url, request, body: withTraceContext(body as Record<string, unknown>, active), state },
-          (cause) => cutOffEvent(id, holderGone(holder, `stopped while answering (${cause})`)),
+          async ({ cause, responded }) => {
+            // Answered in full before the cut: the client has its response, nothing runs again.
+            if (responded || request.signal.aborted) return undefined;
+            const gone = { holder, why: `stopped while answering (${cause})` };
+            // Cut off before its response: answered here, as a retry whose holder is gone, in the
+            // same exchange (its headers, an event stream, went out already): a call safe to repeat
+            // runs again and its messages follow those relayed; a write gets the error saying why not.
+            const here = await answerGone(answerHere, request, withTraceContext(body as Record<string, unknown>, active), gone);
+            return asEvents(here);
+          },
         );
         if (outcome.kind === "answered") return outcome.response;
         logger?.warn?.(`gateway: the copy at ${holder.url} holding a call could not be reached: ${outcome.cause}`);
@@ -261,7 +280,10 @@ function errorAnswer(id: string | number, error: ProtocolError): Response {
   return new Response(errorMessage(id, error), { status: 200, headers: { "content-type": "application/json" } });
 }
 
-/** The last event of a relayed stream the holder broke off: the error answering the request. */
-function cutOffEvent(id: string | number, error: ProtocolError): string {
-  return `event: message\ndata: ${errorMessage(id, error)}\n\n`;
+/** This copy's answer as events that continue a relayed event stream: its own stream, or its JSON body as one event. */
+async function asEvents(answer: Response): Promise<CutOffRest> {
+  if (answer.headers.get("content-type")?.includes("text/event-stream") === true && answer.body !== null)
+    return answer.body;
+  const text = await answer.text();
+  return text === "" ? undefined : `event: message\n${text.split(/\r?\n/).map((line) => `data: ${line}\n`).join("")}\n`;
 }

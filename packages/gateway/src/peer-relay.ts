@@ -53,13 +53,23 @@ export type RelayOutcome =
   /** The holder never answered: unreachable, refused, too slow to accept, or gone before its answer began. */
   | { readonly kind: "unreachable"; readonly cause: string };
 
+/** A relayed event stream the holder broke off before its end: why, and whether the answer to the request went through. */
+export interface CutOff {
+  readonly cause: string;
+  /** True when a complete event carrying a JSON-RPC response was relayed: the exchange is answered. */
+  readonly responded: boolean;
+}
+
+/** What follows the events relayed before a cut-off: more events (bytes, or a stream of them), or nothing. */
+export type CutOffRest = ReadableStream<Uint8Array> | string | undefined;
+
 export interface PeerRelay {
   /**
    * Sends the retry to the holder and resolves with its answer as it begins (an event stream is
-   * relayed chunk by chunk; a JSON answer whole). `cutOff` makes the last event of a relayed stream
+   * relayed event by event; a JSON answer whole). `cutOff` gives what follows a relayed stream
    * that ends before its end (the holder died while answering), so the client still gets an answer.
    */
-  forward(retry: RetryToForward, cutOff: (cause: string) => string): Promise<RelayOutcome>;
+  forward(retry: RetryToForward, cutOff: (cut: CutOff) => Promise<CutOffRest>): Promise<RelayOutcome>;
   /** The hop mark on `request`: "none", "valid" (another copy forwarded it), or "forged" (not signed with the shared key, or expired). */
   hopOf(request: Request, state: string): "none" | "valid" | "forged";
   /** Ends the forwarded exchanges in flight (their clients get the cut-off answer) and the kept connections. */
@@ -187,24 +197,40 @@ function relayedHeaders(incoming: IncomingMessage): Headers {
 }
 
 /**
- * The holder's event stream, passed on chunk for chunk. A stream that breaks before its end (the
- * holder died, or its connection was reset) gets one last event from `cutOff`: the answer the
- * client would otherwise never get.
+ * The holder's event stream, passed on event by event: only whole events, so that whatever follows a
+ * cut-off never lands inside a half-sent one. A stream that breaks before its end (the holder died,
+ * or its connection was reset) goes on with what `cutOff` makes of it, knowing whether a response
+ * went through (then there is nothing to add: the client has its answer).
  */
 function relayEventStream(
   incoming: IncomingMessage,
-  cutOff: (cause: string) => string,
+  cutOff: (cut: CutOff) => Promise<CutOffRest>,
   done: () => void,
 ): ReadableStream<Uint8Array> {
   const chunks = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  let pending = "";
+  let responded = false;
+  let rest: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      if (rest !== undefined) {
+        const next = await rest.read();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+        return;
+      }
       let cause: string | undefined;
       try {
         const next = await chunks.next();
         if (!next.done) {
-          controller.enqueue(new Uint8Array(next.value));
+          pending += decoder.decode(next.value, { stream: true });
+          const whole = wholeEvents(pending);
+          if (whole.length === 0) return;
+          pending = pending.slice(whole.length);
+          responded ||= carriesResponse(whole);
+          controller.enqueue(encoder.encode(whole));
           return;
         }
         if (!incoming.complete) cause = "its connection ended before its answer did";
@@ -212,14 +238,44 @@ function relayEventStream(
         cause = describeCause(error);
       }
       done();
-      if (cause !== undefined) controller.enqueue(encoder.encode(cutOff(cause)));
-      controller.close();
+      if (cause === undefined) {
+        if (pending !== "") controller.enqueue(encoder.encode(pending));
+        controller.close();
+        return;
+      }
+      const more = await cutOff({ cause, responded });
+      if (typeof more === "string") controller.enqueue(encoder.encode(more));
+      if (more instanceof ReadableStream) rest = more.getReader();
+      else controller.close();
     },
-    cancel() {
+    async cancel(reason) {
       done();
       incoming.destroy();
+      await rest?.cancel(reason);
     },
   });
+}
+
+/** The complete events at the start of `text` (each ends with a blank line), as one string. */
+function wholeEvents(text: string): string {
+  const lf = text.lastIndexOf("\n\n");
+  const crlf = text.lastIndexOf("\r\n\r\n");
+  const end = Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 4);
+  return end < 0 ? "" : text.slice(0, end);
+}
+
+/** Whether one of these whole events carries a JSON-RPC response (a result or an error), not only notifications. */
+function carriesResponse(events: string): boolean {
+  for (const line of events.split(/\r\n|\r|\n/)) {
+    if (!line.startsWith("data:")) continue;
+    try {
+      const message: unknown = JSON.parse(line.slice(5));
+      if (typeof message === "object" && message !== null && ("result" in message || "error" in message)) return true;
+    } catch {
+      // a data line that is not one JSON message: not a response this relay can recognise
+    }
+  }
+  return false;
 }
 
 function readWhole(incoming: IncomingMessage): Promise<string> {

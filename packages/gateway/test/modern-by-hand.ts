@@ -29,12 +29,58 @@ export interface ModernCallByHand {
   readonly headers?: Record<string, string>;
   /** Ends the request (the fetch rejects), as a client that cancels. */
   readonly signal?: AbortSignal;
+  /** Asks for progress notifications on the exchange. */
+  readonly progressToken?: string;
 }
 
 let nextId = 1_000;
 
 export async function callToolByHand(call: ModernCallByHand): Promise<ModernAnswer> {
-  const response = await fetch(call.url, {
+  const response = await fetch(call.url, requestOf(call));
+  const text = await response.text();
+  // JSON, or one SSE event carrying the answer.
+  const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
+  return JSON.parse(json) as ModernAnswer;
+}
+
+/** A call whose answer is read as it streams: its messages in order, and when its first progress came. */
+export interface StreamedCall {
+  /** Resolves when a progress notification arrived. */
+  readonly progressed: Promise<void>;
+  /** Every JSON-RPC message of the exchange, once it ended (rejects if it failed). */
+  readonly messages: Promise<Record<string, unknown>[]>;
+}
+
+export function streamToolCallByHand(call: ModernCallByHand): StreamedCall {
+  let progressed!: () => void;
+  const progress = new Promise<void>((resolve) => (progressed = resolve));
+  const messages = (async () => {
+    const response = await fetch(call.url, requestOf(call));
+    const all: Record<string, unknown>[] = [];
+    const decoder = new TextDecoder();
+    let text = "";
+    for await (const chunk of response.body ?? []) {
+      text += decoder.decode(chunk, { stream: true });
+      let end = text.indexOf("\n\n");
+      while (end >= 0) {
+        for (const line of text.slice(0, end).split("\n")) {
+          if (!line.startsWith("data: ")) continue;
+          const message = JSON.parse(line.slice(6)) as Record<string, unknown>;
+          all.push(message);
+          if (message["method"] === "notifications/progress") progressed();
+        }
+        text = text.slice(end + 2);
+        end = text.indexOf("\n\n");
+      }
+    }
+    if (text.startsWith("{")) all.push(JSON.parse(text) as Record<string, unknown>);
+    return all;
+  })();
+  return { progressed: progress, messages };
+}
+
+function requestOf(call: ModernCallByHand): RequestInit {
+  return {
     method: "POST",
     ...(call.signal === undefined ? {} : { signal: call.signal }),
     headers: {
@@ -56,15 +102,12 @@ export async function callToolByHand(call: ModernCallByHand): Promise<ModernAnsw
           [PROTOCOL_VERSION_META_KEY]: "2026-07-28",
           [CLIENT_INFO_META_KEY]: { name: "by-hand", version: "1" },
           [CLIENT_CAPABILITIES_META_KEY]: call.capabilities ?? { elicitation: { form: {} } },
+          ...(call.progressToken === undefined ? {} : { progressToken: call.progressToken }),
         },
         ...call.extra,
       },
     }),
-  });
-  const text = await response.text();
-  // JSON, or one SSE event carrying the answer.
-  const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
-  return JSON.parse(json) as ModernAnswer;
+  };
 }
 
 /** The state and first question key of an `input_required` answer; fails the test when it is none. */

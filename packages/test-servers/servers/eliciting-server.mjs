@@ -5,7 +5,7 @@
  * client's answer verbatim as JSON text (and `ask-then-wait`, below). Small enough to answer by hand in a terminal.
  * Plain ESM run directly by node (no build); its only dependency is the MCP SDK.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -77,6 +77,45 @@ for (const [name, annotations] of [
       return {
         content: [{ type: "text", text: `${name} for ${String(answer.content?.name)} about ${String(topic)}` }],
       };
+    },
+  );
+}
+// `look-up-slowly` (read-only) and `write-slowly` (a write) ask for a name like `look-up`, then send
+// one progress notification (when the call has a progress token) and hold their result while the
+// file named by `holdWhile` exists (a minute at most; cancellable): a call whose answer a test can
+// cut off after its progress went out, by killing the process answering it. They record "<tool> ran
+// <pid>", "<tool> holds <pid>" (progress sent, now waiting) and "<tool> answered <name> <pid>".
+for (const [name, annotations] of [
+  ["look-up-slowly", { readOnlyHint: true }],
+  ["write-slowly", { readOnlyHint: false, destructiveHint: false, idempotentHint: false }],
+]) {
+  server.registerTool(
+    name,
+    {
+      description: `Asks for a name, sends progress, then holds its answer while a file exists (${annotations.readOnlyHint ? "read-only" : "a write"})`,
+      inputSchema: { holdWhile: z.string() },
+      annotations,
+    },
+    async ({ holdWhile }, extra) => {
+      record(`${name} ran ${process.pid}`);
+      const answer = await server.server.elicitInput({
+        message: "Who is asking?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      });
+      const token = extra._meta?.progressToken;
+      if (token !== undefined) {
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: 1, total: 2, message: "working" },
+        });
+      }
+      record(`${name} holds ${process.pid}`);
+      const until = Date.now() + 60_000;
+      while (existsSync(holdWhile) && Date.now() < until && !extra.signal.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      record(`${name} answered ${String(answer.content?.name)} ${process.pid}`);
+      return { content: [{ type: "text", text: `${name} for ${String(answer.content?.name)} by ${process.pid}` }] };
     },
   );
 }
