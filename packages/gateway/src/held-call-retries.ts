@@ -175,7 +175,12 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
             // Cut off before its response: answered here, as a retry whose holder is gone, in the
             // same exchange (its headers, an event stream, went out already): a call safe to repeat
             // runs again and its messages follow those relayed; a write gets the error saying why not.
-            const here = await answerGone(answerHere, request, withTraceContext(body as Record<string, unknown>, active), gone);
+            const here = await answerGone(
+              answerHere,
+              request,
+              withTraceContext(body as Record<string, unknown>, active),
+              gone,
+            );
             return asEvents(here);
           },
         );
@@ -285,5 +290,10 @@ async function asEvents(answer: Response): Promise<CutOffRest> {
   if (answer.headers.get("content-type")?.includes("text/event-stream") === true && answer.body !== null)
     return answer.body;
   const text = await answer.text();
-  return text === "" ? undefined : `event: message\n${text.split(/\r?\n/).map((line) => `data: ${line}\n`).join("")}\n`;
+  return text === ""
+    ? undefined
+    : `event: message\n${text
+        .split(/\r?\n/)
+        .map((line) => `data: ${line}\n`)
+        .join("")}\n`;
 }

@@ -108,7 +108,12 @@ describe("the copy holding a call dies while answering its forwarded retry", () 
       ]);
       const again = questionOf(readMessages[1] as Parameters<typeof questionOf>[0]);
       await rm(holdFile);
-      const done = await callToolByHand({ url: live, name: READ, arguments: holdWhile, extra: answered(again, "Ruth") });
+      const done = await callToolByHand({
+        url: live,
+        name: READ,
+        arguments: holdWhile,
+        extra: answered(again, "Ruth"),
+      });
       expect(done.error).toBeUndefined();
       expect(JSON.stringify(done.result?.["content"])).toContain("look-up-slowly for Ruth");
 
@@ -129,7 +134,10 @@ describe("the copy holding a call dies while answering its forwarded retry", () 
       const readRuns = events.filter((line) => line.startsWith("look-up-slowly ran "));
       expect(readRuns).toHaveLength(2);
       expect(new Set(readRuns).size).toBe(2);
-      const finisher = events.find((line) => line.startsWith("look-up-slowly answered Ruth "))?.split(" ").at(-1);
+      const finisher = events
+        .find((line) => line.startsWith("look-up-slowly answered Ruth "))
+        ?.split(" ")
+        .at(-1);
       expect(readRuns[1]?.endsWith(` ${String(finisher)}`)).toBe(true);
       expect(events.filter((line) => line.startsWith("write-slowly ran "))).toHaveLength(1);
       expect(events.filter((line) => line.startsWith("write-slowly answered "))).toEqual([]);

@@ -59,8 +59,9 @@ export function streamToolCallByHand(call: ModernCallByHand): StreamedCall {
     const all: Record<string, unknown>[] = [];
     const decoder = new TextDecoder();
     let text = "";
-    for await (const chunk of response.body ?? []) {
-      text += decoder.decode(chunk, { stream: true });
+    const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
+    for (let next = await reader?.read(); next !== undefined && !next.done; next = await reader?.read()) {
+      text += decoder.decode(next.value, { stream: true });
       let end = text.indexOf("\n\n");
       while (end >= 0) {
         for (const line of text.slice(0, end).split("\n")) {
