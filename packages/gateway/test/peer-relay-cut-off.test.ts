@@ -1,0 +1,72 @@
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPeerRelay, type CutOff } from "../src/peer-relay.js";
+
+// The relay's side of a holder that breaks off its event stream, over real HTTP on 127.0.0.1: the
+// "holder" here writes the bytes each case needs and then destroys its socket, as a killed process's
+// connection ends (held-call-cut-off.test.ts kills a real gateway copy).
+const RESPONSE = `event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[]}}\n\n`;
+const PROGRESS = `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}\n\n`;
+const HALF = `event: message\ndata: {"jsonrpc":"2.0","id":7,"res`;
+
+const cases: Record<string, string> = { answered: RESPONSE, progress: PROGRESS, half: PROGRESS + HALF };
+let holder: Server;
+let url: string;
+
+beforeAll(async () => {
+  holder = createServer((request, response: ServerResponse) => {
+    const bytes = cases[request.url?.slice(1) ?? ""] ?? "";
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.write(bytes, () => setTimeout(() => response.socket?.destroy(), 50));
+  });
+  await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${String((holder.address() as AddressInfo).port)}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => holder.close(resolve));
+});
+
+async function relayed(path: string): Promise<{ text: string; cuts: CutOff[] }> {
+  const relay = createPeerRelay({ hopKey: Buffer.alloc(32, 1) });
+  const cuts: CutOff[] = [];
+  try {
+    const outcome = await relay.forward(
+      {
+        holderUrl: `${url}/${path}`,
+        request: new Request("http://client/mcp", { method: "POST" }),
+        body: {},
+        state: "s",
+      },
+      (cut) => {
+        cuts.push(cut);
+        return Promise.resolve(cut.responded ? undefined : "event: message\ndata: rest\n\n");
+      },
+    );
+    if (outcome.kind !== "answered") throw new Error(`not answered: ${outcome.cause}`);
+    return { text: await outcome.response.text(), cuts };
+  } finally {
+    relay.close();
+  }
+}
+
+describe("a relayed event stream the holder breaks off", () => {
+  it("after its response: told so, and nothing follows it", async () => {
+    const { text, cuts } = await relayed("answered");
+    expect(cuts.map((cut) => cut.responded)).toEqual([true]);
+    expect(text).toBe(RESPONSE);
+  });
+
+  it("after notifications only: not answered, and what the cut-off gives follows them", async () => {
+    const { text, cuts } = await relayed("progress");
+    expect(cuts.map((cut) => cut.responded)).toEqual([false]);
+    expect(text).toBe(`${PROGRESS}event: message\ndata: rest\n\n`);
+  });
+
+  it("in the middle of an event: the half event is never passed on", async () => {
+    const { text, cuts } = await relayed("half");
+    expect(cuts.map((cut) => cut.responded)).toEqual([false]);
+    expect(text).toBe(`${PROGRESS}event: message\ndata: rest\n\n`);
+  });
+});
