@@ -171,6 +171,7 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
           async ({ cause, responded }) => {
             // Answered in full before the cut: the client has its response, nothing runs again.
             if (responded || request.signal.aborted) return undefined;
+            logger?.warn?.(`gateway: the copy at ${holder.url} stopped while answering a forwarded retry: ${cause}`);
             const gone = { holder, why: `stopped while answering (${cause})` };
             // Cut off before its response: answered here, as a retry whose holder is gone, in the
             // same exchange (its headers, an event stream, went out already): a call safe to repeat
@@ -181,7 +182,8 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
               withTraceContext(body as Record<string, unknown>, active),
               gone,
             );
-            return asEvents(here);
+            // An empty answer (none is expected for a tools/call) still leaves the client one: the error.
+            return (await asEvents(here)) ?? eventOf(errorMessage(id, holderGone(holder, gone.why)));
           },
         );
         if (outcome.kind === "answered") return outcome.response;
@@ -285,15 +287,18 @@ function errorAnswer(id: string | number, error: ProtocolError): Response {
   return new Response(errorMessage(id, error), { status: 200, headers: { "content-type": "application/json" } });
 }
 
-/** This copy's answer as events that continue a relayed event stream: its own stream, or its JSON body as one event. */
+/** This copy's answer as events that continue a relayed event stream: its own stream, or its JSON body as one event (undefined: no body). */
 async function asEvents(answer: Response): Promise<CutOffRest> {
   if (answer.headers.get("content-type")?.includes("text/event-stream") === true && answer.body !== null)
     return answer.body;
   const text = await answer.text();
-  return text === ""
-    ? undefined
-    : `event: message\n${text
-        .split(/\r?\n/)
-        .map((line) => `data: ${line}\n`)
-        .join("")}\n`;
+  return text === "" ? undefined : eventOf(text);
+}
+
+/** One event of an event stream carrying `message` (each of its lines a data line). */
+function eventOf(message: string): string {
+  return `event: message\n${message
+    .split(/\r?\n/)
+    .map((line) => `data: ${line}\n`)
+    .join("")}\n`;
 }
