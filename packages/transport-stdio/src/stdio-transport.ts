@@ -316,8 +316,9 @@ export class StdioTransport implements Transport, ProcessHoldingTransport {
    */
   #writeNow(child: ChildProcessWithoutNullStreams, line: string): Promise<void> {
     const { stdin } = child;
-    // Something still queued (or a closed stream): the write must wait its turn, with a callback.
-    if (stdin.writableLength > 0 || !stdin.writable) return this.#writeBatch(child, line);
+    // A closed stream: the write must report its failure, with a callback. Something still queued
+    // needs no look here: the write below joins the queue in order and is caught as left over.
+    if (!stdin.writable) return this.#writeBatch(child, line);
     stdin.write(line);
     // Nothing left in the stream's queue and no error: the bytes are in the pipe (the usual case,
     // last: see #handleLine on V8's tier-up).

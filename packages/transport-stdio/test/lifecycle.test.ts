@@ -131,6 +131,56 @@ describe("sending and receiving", () => {
     }
   });
 
+  it("settles a lone send() made while an earlier write still waits for the pipe only after both are through, in order", async () => {
+    // A server that says one line at once (a read: the next send is a lone one, written at once),
+    // then reads nothing until the flag file exists, then echoes its stdin.
+    const directory = await createTempDirectory();
+    const flag = join(directory.path, "read-now");
+    const observed = observe({
+      command: process.execPath,
+      args: [
+        "-e",
+        "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/ready' }) + '\\n'); const t = setInterval(() => { if (require('fs').existsSync(process.argv[1])) { clearInterval(t); process.stdin.pipe(process.stdout); } }, 20)",
+        flag,
+      ],
+    });
+    try {
+      const received: JSONRPCMessage[] = [];
+      observed.transport.onmessage = (message) => received.push(message);
+      await observed.transport.start();
+      const big: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/x", params: { text: "x".repeat(4 << 20) } };
+      const small: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/y" };
+      const settled: string[] = [];
+      const sentBig = observed.transport.send(big).then(() => settled.push("big"));
+      // The server's line is read after the big write: the small send is a lone one again.
+      await within(
+        (async () => {
+          while (received.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+        })(),
+        BOUND_MS,
+        "the server's first line",
+      );
+      const sentSmall = observed.transport.send(small).then(() => settled.push("small"));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(settled).toEqual([]);
+      await writeFile(flag, "");
+      await within(Promise.all([sentBig, sentSmall]), BOUND_MS, "the writes");
+      expect(settled).toEqual(["big", "small"]);
+      await within(
+        (async () => {
+          while (received.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+        })(),
+        BOUND_MS,
+        "the echoes",
+      );
+      expect(received).toEqual([{ jsonrpc: "2.0", method: "notifications/ready" }, big, small]);
+      expect(observed.errors).toEqual([]);
+    } finally {
+      await observed.transport.close();
+      await directory.remove();
+    }
+  });
+
   it("writes what was sent in the same tick as close() before ending the server's stdin", async () => {
     const observed = observe(CAT);
     const received: JSONRPCMessage[] = [];
