@@ -1,13 +1,13 @@
 export { MCPAuthError, type MCPAuthErrorCode } from "./errors.js";
-export {
-  NodeOAuthClientProvider,
-  type ClientCredentialsOptions,
-  type CrossAppAccessOptions,
-  type InteractiveOptions,
-  type LoginInteraction,
-  type NodeOAuthProviderOptions,
-  type PreRegisteredClient,
-} from "./provider.js";
+export { NodeOAuthClientProvider } from "./provider.js";
+export type {
+  ClientCredentialsOptions,
+  CrossAppAccessOptions,
+  InteractiveOptions,
+  NodeOAuthProviderOptions,
+  PreRegisteredClient,
+} from "./provider-options.js";
+export type { LoginInteraction } from "./login-types.js";
 export { login, type LoginOptions, type LoginResult } from "./login.js";
 export { logout, type LogoutOptions } from "./logout.js";
 export {

@@ -1,7 +1,7 @@
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { loginWith } from "./login-flow.js";
 import type { LoginResult } from "./login-types.js";
-import { NodeOAuthClientProvider, type NodeOAuthProviderOptions } from "./provider.js";
+import { NodeOAuthClientProvider } from "./provider.js";
+import type { NodeOAuthProviderOptions } from "./provider-options.js";
 
 export interface LoginOptions extends NodeOAuthProviderOptions {
   /**
@@ -16,7 +16,6 @@ export interface LoginOptions extends NodeOAuthProviderOptions {
   /** How long to wait for the browser. Default 300 000 ms. */
   timeoutMs?: number;
   signal?: AbortSignal;
-  fetch?: FetchLike;
 }
 
 export type { LoginResult } from "./login-types.js";

@@ -9,111 +9,15 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { Logger, StepUpAuthProvider } from "@mcp-tool-adapter/core";
-import { checkAuthorizationUrl, checkDiscoveredMetadata, isSecureEndpoint } from "./checks.js";
+import type { StepUpAuthProvider } from "@mcp-tool-adapter/core";
+import { checkAuthorizationUrl, checkDiscoveredMetadata } from "./checks.js";
+import { exchangeIdTokenForAssertion, jwtBearerGrantParams } from "./cross-app-access.js";
 import { MCPAuthError } from "./errors.js";
 import { createFileStore } from "./file-store.js";
+import { checkProviderOptions } from "./option-checks.js";
 import type { LoginInteraction } from "./login-types.js";
+import type { CrossAppAccessOptions, NodeOAuthProviderOptions } from "./provider-options.js";
 import { sameAuthorizationServer, type CredentialStore, type StoredCredentials } from "./store.js";
-
-/** A client the authorization server already knows (registered by hand), instead of dynamic registration. */
-export interface PreRegisteredClient {
-  clientId: string;
-  /** For confidential clients; sent with client_secret_basic. */
-  clientSecret?: string;
-}
-
-/** Machine-to-machine: the client_credentials grant, with a secret or a private-key JWT (RFC 7523). */
-export interface ClientCredentialsOptions {
-  clientId: string;
-  clientSecret?: string;
-  /** A PKCS#8 PEM (RS*, ES*, PS*), a JWK, or an HS* shared secret; instead of `clientSecret`. */
-  privateKey?: string | Record<string, unknown>;
-  /** The JWT's algorithm, e.g. "RS256" or "ES256". Required with `privateKey`. */
-  algorithm?: string;
-}
-
-/**
- * Enterprise-managed authorization (cross-app access, SEP-990): the user's ID token from the
- * enterprise identity provider is exchanged there for an identity assertion grant (ID-JAG,
- * RFC 8693 token exchange), which the MCP server's authorization server takes as a JWT bearer
- * grant (RFC 7523) from this client (client_secret_basic). No browser, no refresh token.
- */
-export interface CrossAppAccessOptions {
-  /** This client at the MCP server's authorization server. */
-  clientId: string;
-  clientSecret: string;
-  /** The identity provider's token endpoint (https, or loopback http). */
-  idpTokenEndpoint: string;
-  /** The user's ID token from the identity provider (or how to get a current one). */
-  idToken: string | (() => string | Promise<string>);
-  /** This client at the identity provider, sent with the token exchange when given. */
-  idpClientId?: string;
-}
-
-export interface NodeOAuthProviderOptions {
-  /** Where credentials are kept between runs. Default: the file store in the user's config directory. */
-  store?: CredentialStore;
-  /** Use this client instead of registering one (for servers without dynamic client registration). */
-  client?: PreRegisteredClient;
-  /**
-   * An https URL whose document describes this client (a client ID metadata document); used as
-   * the client id where the authorization server supports them, else dynamic registration.
-   */
-  clientMetadataUrl?: string;
-  /** Machine credentials: no browser, no refresh token; a fresh token whenever the old one is rejected. */
-  clientCredentials?: ClientCredentialsOptions;
-  /** Cross-app access through the enterprise identity provider; needs `authorizationServer`. */
-  crossAppAccess?: CrossAppAccessOptions;
-  /**
-   * The authorization server credentials may be presented to (its issuer URL). Required with
-   * `clientCredentials` and recommended with `client`: without it, the MCP server chooses where
-   * the client's secret goes.
-   */
-  authorizationServer?: string;
-  /**
-   * The server's protected-resource metadata URL, for servers whose 401 does not name it and that
-   * do not serve it at the well-known path.
-   */
-  resourceMetadataUrl?: string;
-  /** Scopes to ask for when neither the server's challenge nor its metadata names any. */
-  scopes?: readonly string[];
-  /** Shown on the consent screen. Default "mcp-tool-adapter". */
-  clientName?: string;
-  /**
-   * What an AUTH_REQUIRED / AUTH_FAILED message tells the user to do, e.g. "run `mcp-tool-adapter login github`".
-   * Default: "call login() from @mcp-tool-adapter/oauth for this server".
-   */
-  loginHint?: string;
-  /**
-   * A human is there: when the server needs a login (none stored, a refresh that fails, or a
-   * `403 insufficient_scope`), the connection runs {@link login} itself, asking for the scopes
-   * already granted plus the ones the server names, instead of failing with `AUTH_REQUIRED`.
-   * Leave it out for anything unattended.
-   */
-  interactive?: InteractiveOptions;
-  /**
-   * For servers whose config did not ask for OAuth: until a login is stored for this server, the
-   * provider stays out of the way. It sends no token and, when the server answers 401, fails at
-   * once with `AUTH_REQUIRED` and the login hint, before any discovery request. A store it cannot
-   * read is reported only then (a server that needs no login keeps working). Once a login is
-   * stored, it serves and refreshes it like any provider.
-   */
-  onlyWithStoredLogin?: boolean;
-  /** Wall-clock milliseconds, for token expiry. Default `Date.now`. */
-  now?: () => number;
-  logger?: Logger;
-}
-
-/** How an interactive provider shows its login (the same knobs as {@link login}). */
-export interface InteractiveOptions {
-  /** Default: print the URL on stderr and open the system browser where there is one. */
-  showAuthorizationUrl?: (url: URL) => void | Promise<void>;
-  /** How long to wait for the browser. Default 300 000 ms. */
-  timeoutMs?: number;
-}
-
-export type { LoginInteraction } from "./login-types.js";
 
 /** Placeholder redirect for connections: never visited (an interactive one runs a login with its own listener). */
 const NO_BROWSER_REDIRECT = "http://127.0.0.1/callback";
@@ -152,61 +56,15 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
     this.#options = options;
     this.#store = options.store ?? createFileStore(options.logger ? { logger: options.logger } : {});
     this.#now = options.now ?? Date.now;
-    const crossApp = options.crossAppAccess;
-    if (crossApp !== undefined) {
-      if (options.authorizationServer === undefined || options.clientCredentials !== undefined) {
-        throw new MCPAuthError(
-          "AUTH_CONFIG_INVALID",
-          `crossAppAccess for ${this.serverUrl} needs authorizationServer (the issuer URL the secret may be sent to) and no clientCredentials.`,
-        );
-      }
-      if (!isSecureEndpoint(crossApp.idpTokenEndpoint)) {
-        throw new MCPAuthError(
-          "AUTH_CONFIG_INVALID",
-          `crossAppAccess idpTokenEndpoint ${crossApp.idpTokenEndpoint} must be an https URL.`,
-        );
-      }
-    }
+    checkProviderOptions(this.serverUrl, options);
     const machine = options.clientCredentials;
-    if (machine !== undefined) {
-      if (options.authorizationServer === undefined) {
-        throw new MCPAuthError(
-          "AUTH_CONFIG_INVALID",
-          `clientCredentials for ${this.serverUrl} need authorizationServer (the issuer URL the secret may be sent to).`,
-        );
-      }
-      if ((machine.clientSecret === undefined) === (machine.privateKey === undefined)) {
-        throw new MCPAuthError(
-          "AUTH_CONFIG_INVALID",
-          "clientCredentials need exactly one of clientSecret or privateKey.",
-        );
-      }
-      if (machine.privateKey !== undefined) {
-        if (machine.algorithm === undefined) {
-          throw new MCPAuthError(
-            "AUTH_CONFIG_INVALID",
-            'clientCredentials with privateKey need algorithm (e.g. "RS256").',
-          );
-        }
-        this.addClientAuthentication = createPrivateKeyJwtAuth({
-          issuer: machine.clientId,
-          subject: machine.clientId,
-          privateKey: machine.privateKey,
-          alg: machine.algorithm,
-        });
-      }
-    }
-    if (options.authorizationServer !== undefined && !isSecureEndpoint(options.authorizationServer)) {
-      throw new MCPAuthError(
-        "AUTH_CONFIG_INVALID",
-        `authorizationServer ${options.authorizationServer} must be an https URL.`,
-      );
-    }
-    if (options.clientMetadataUrl !== undefined && !/^https:\/\/[^/]+\/./.test(options.clientMetadataUrl)) {
-      throw new MCPAuthError(
-        "AUTH_CONFIG_INVALID",
-        `clientMetadataUrl ${options.clientMetadataUrl} must be an https URL with a path (a client ID metadata document).`,
-      );
+    if (machine?.privateKey !== undefined && machine.algorithm !== undefined) {
+      this.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: machine.clientId,
+        subject: machine.clientId,
+        privateKey: machine.privateKey,
+        alg: machine.algorithm,
+      });
     }
   }
 
@@ -426,54 +284,17 @@ export class NodeOAuthClientProvider implements OAuthClientProvider, StepUpAuthP
   /** Token exchange at the identity provider (ID token → ID-JAG), then the JWT bearer grant's parameters. */
   async #jwtBearerGrant(options: CrossAppAccessOptions, scope: string | undefined): Promise<URLSearchParams> {
     const discovery = this.#record?.discovery;
-    const audience = discovery?.authorizationServerMetadata?.issuer ?? this.#options.authorizationServer ?? "";
-    const resource = discovery?.resourceMetadata?.resource ?? this.serverUrl;
-    const idToken = typeof options.idToken === "string" ? options.idToken : await options.idToken();
-    const exchange = new URLSearchParams({
-      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
-      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
-      subject_token: idToken,
-      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
-      audience,
-      resource,
-    });
-    if (scope) exchange.set("scope", scope);
-    if (options.idpClientId !== undefined) exchange.set("client_id", options.idpClientId);
-    let response: Response;
-    try {
-      response = await fetch(options.idpTokenEndpoint, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-        body: exchange,
-        redirect: "error",
-      });
-    } catch (error) {
-      throw new MCPAuthError(
-        "AUTH_FAILED",
-        `The identity provider's token endpoint ${options.idpTokenEndpoint} could not be reached (${error instanceof Error ? error.message : String(error)}). Check idpTokenEndpoint.`,
-      );
-    }
-    const body = (await response.json().catch(() => undefined)) as
-      { access_token?: unknown; issued_token_type?: unknown; error?: unknown } | undefined;
-    if (
-      !response.ok ||
-      typeof body?.access_token !== "string" ||
-      body.issued_token_type !== "urn:ietf:params:oauth:token-type:id-jag"
-    ) {
-      const reason = typeof body?.error === "string" ? body.error : `HTTP ${response.status}`;
-      throw new MCPAuthError(
-        "AUTH_FAILED",
-        `The identity provider at ${options.idpTokenEndpoint} did not exchange the ID token for an identity assertion grant (${reason}). ` +
-          "Check that the ID token is current and that this client may use cross-app access there.",
-      );
-    }
-    this.#assertion = body.access_token;
-    const params = new URLSearchParams({
-      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
-      assertion: body.access_token,
-    });
-    if (scope) params.set("scope", scope);
-    return params;
+    const assertion = await exchangeIdTokenForAssertion(
+      options,
+      {
+        audience: discovery?.authorizationServerMetadata?.issuer ?? this.#options.authorizationServer ?? "",
+        resource: discovery?.resourceMetadata?.resource ?? this.serverUrl,
+        scope,
+      },
+      this.#options.fetch ?? fetch,
+    );
+    this.#assertion = assertion;
+    return jwtBearerGrantParams(assertion, scope);
   }
 
   #isMachine(): boolean {

@@ -81,6 +81,35 @@ describe("cross-app access with an identity provider that refuses", () => {
     expect(await connectFailure(provider)).toMatchObject({ code: "AUTH_FAILED" });
   });
 
+  it("the exchange goes through the injected fetch, and one that cannot reach the identity provider names it", async () => {
+    idp.setBehavior({ kind: "status", status: 400, body: { error: "invalid_grant" } });
+    const seen: string[] = [];
+    const recording = new NodeOAuthClientProvider(server.mcpUrl, {
+      store: createMemoryStore(),
+      authorizationServer: server.issuer,
+      crossAppAccess: crossApp(),
+      fetch: (url, init) => {
+        seen.push(String(url));
+        return fetch(url, init);
+      },
+    });
+    const before = idp.requests.length;
+    expect(await connectFailure(recording)).toMatchObject({ code: "AUTH_FAILED" });
+    expect(seen).toEqual([idp.url]);
+    expect(idp.requests.length).toBe(before + 1);
+
+    const unreachable = new NodeOAuthClientProvider(server.mcpUrl, {
+      store: createMemoryStore(),
+      authorizationServer: server.issuer,
+      crossAppAccess: crossApp(),
+      fetch: () => Promise.reject(new TypeError("fetch failed")),
+    });
+    const error = await connectFailure(unreachable);
+    expect(error).toMatchObject({ code: "AUTH_FAILED" });
+    expect(error.message).toContain(`${idp.url} could not be reached`);
+    expect(idp.requests.length).toBe(before + 1);
+  });
+
   it("needs the authorization server the secret may go to, and a secure identity provider endpoint", () => {
     expect(() => new NodeOAuthClientProvider(server.mcpUrl, { crossAppAccess: crossApp() })).toThrow(
       expect.objectContaining({ code: "AUTH_CONFIG_INVALID" }),
