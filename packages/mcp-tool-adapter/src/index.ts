@@ -52,7 +52,8 @@ export {
 } from "@mcp-tool-adapter/registry";
 
 // Many servers as one set.
-export { MCPServerSet, type MCPServerSetOptions } from "./server-set.js";
+export { MCPServerSet } from "./server-set.js";
+export type { MCPServerSetOptions } from "./server-set/options.js";
 export type { ServerEntries, ServerEntry } from "./server-set/server-entry.js";
 export type {
   ServerConnectResult,

@@ -1,5 +1,5 @@
 import { createFileStore, defaultCredentialsDirectory, openInBrowser } from "@mcp-tool-adapter/oauth";
-import type { ServerSetAuthOptions } from "../server-set.js";
+import type { ServerSetAuthOptions } from "../server-set/options.js";
 import type { CliContext } from "./io.js";
 
 /**
