@@ -1,4 +1,4 @@
-import type { RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
+import { endTransportSession, type RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
 import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 
 /**
@@ -56,6 +56,11 @@ export class LegacyResultTransport implements Transport {
 
   close(): Promise<void> {
     return this.#inner.close();
+  }
+
+  /** The DELETE that ends the inner transport's session, when it has one. */
+  terminateSession(): Promise<void> {
+    return endTransportSession(this.#inner);
   }
 
   /** Streamable HTTP's per-request streams (the SDK aborts one request's stream on 2026-07-28). */
