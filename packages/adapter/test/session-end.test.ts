@@ -110,6 +110,28 @@ describe.each(["json-rpc", "sdk-v1"] as const)("engine %s against server-everyth
   });
 });
 
+it("the transport with fallbackToSse (no fallback needed) ends its session too", async () => {
+  const proxy = await startRecordingProxy(everything.url);
+  const adapter = new MCPToolAdapter(
+    { name: "everything", transport: "streamable-http", url: proxy.url },
+    {
+      transport: (server) =>
+        createStreamableHttpTransport(server as Parameters<typeof createStreamableHttpTransport>[0], {
+          fallbackToSse: true,
+        }),
+    },
+  );
+  try {
+    await adapter.connect();
+    const [sessionId] = sessionsOf(proxy);
+    await adapter.disconnect();
+    expect(deletesOf(proxy)).toEqual([{ sessionId, status: 200 }]);
+  } finally {
+    await adapter.disconnect();
+    await proxy.close();
+  }
+});
+
 const SESSION = "fault-session-1";
 
 /** A minimal 2025-era server on the fault server: a handshake with a session, then `onDelete` for the DELETE. */

@@ -193,6 +193,31 @@ describe("the streamable HTTP client transport on the wire", () => {
     expect(transport.sessionId).toBeUndefined();
   });
 
+  it("sends the DELETE once, takes a 404 as the session being over, and sends none once closed", async () => {
+    const { transport, server } = await connect((request) =>
+      request.method === "DELETE"
+        ? { kind: "status", status: 404 }
+        : json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-10" }),
+    );
+    const ending = transport as Transport & { terminateSession(): Promise<void> };
+    await transport.send(initialize);
+    await Promise.all([ending.terminateSession(), ending.terminateSession()]);
+    await ending.terminateSession();
+    await transport.close();
+    await ending.terminateSession();
+    expect(server.requests.filter((request) => request.method === "DELETE")).toHaveLength(1);
+  });
+
+  it("sends no DELETE from a transport closed before it", async () => {
+    const { transport, server } = await connect(() =>
+      json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-11" }),
+    );
+    await transport.send(initialize);
+    await transport.close();
+    await (transport as Transport & { terminateSession(): Promise<void> }).terminateSession();
+    expect(server.requests.filter((request) => request.method === "DELETE")).toEqual([]);
+  });
+
   it("fails a POST answered 404 in a session as NOT_FOUND with status 404, the session id kept (the session expired)", async () => {
     const { transport } = await connect((_request, index) =>
       index === 0
