@@ -52,7 +52,9 @@ async function statusOfRequestOn(url: string, sessionId: string): Promise<number
 
 /** The session ids the client sent, each once, in the order they first appeared. */
 function sessionsOf(proxy: RecordingProxy): string[] {
-  return [...new Set(proxy.requests.flatMap((request) => (request.sessionId === undefined ? [] : [request.sessionId])))];
+  return [
+    ...new Set(proxy.requests.flatMap((request) => (request.sessionId === undefined ? [] : [request.sessionId]))),
+  ];
 }
 
 function deletesOf(proxy: RecordingProxy): { sessionId: string | undefined; status: number | undefined }[] {
@@ -199,9 +201,7 @@ describe("a DELETE that fails never fails or hangs disconnect()", () => {
 
 describe("a lost connection sends no DELETE", () => {
   it("a request whose connection drops loses the session without ending it", async () => {
-    const server = await startFaultHttpServer(
-      sessionServer({ kind: "status", status: 200 }, { kind: "close" }),
-    );
+    const server = await startFaultHttpServer(sessionServer({ kind: "status", status: 200 }, { kind: "close" }));
     const adapter = adapterFor({ name: "fault", transport: "streamable-http", url: server.url }, "json-rpc", 300);
     try {
       await adapter.connect();

@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 function sessionsOf(proxy: RecordingProxy): string[] {
-  return [...new Set(proxy.requests.flatMap((request) => (request.sessionId === undefined ? [] : [request.sessionId])))];
+  return [
+    ...new Set(proxy.requests.flatMap((request) => (request.sessionId === undefined ? [] : [request.sessionId]))),
+  ];
 }
 
 function deletesOf(proxy: RecordingProxy): { sessionId: string | undefined; status: number | undefined }[] {
@@ -52,48 +54,51 @@ async function statusOfRequestOn(url: string, sessionId: string): Promise<number
   return response.status;
 }
 
-describe.each(["2025", "auto"] as const)("engine-2026 with protocol %s against server-everything (2025 era)", (protocol) => {
-  it("disconnect() ends the session with one DELETE carrying its id and the config's headers", async () => {
-    const proxy = await startRecordingProxy(everything.url);
-    const adapter = new MCPToolAdapter(
-      { name: "everything", transport: "streamable-http", url: proxy.url, protocol, headers: { "X-Team": "d39" } },
-      { engine: createEngine2026() },
-    );
-    try {
-      await adapter.connect();
-      expect(adapter.protocolEra).toBe("2025");
-      const [sessionId] = sessionsOf(proxy) as [string];
-      expect(await statusOfRequestOn(everything.url, sessionId)).toBe(200);
-      await adapter.disconnect();
-      expect(deletesOf(proxy)).toEqual([{ sessionId, status: 200 }]);
-      expect(proxy.requests.find((request) => request.method === "DELETE")?.headers["x-team"]).toBe("d39");
-      expect(await statusOfRequestOn(everything.url, sessionId)).toBe(UNKNOWN_SESSION);
-      expect(everything.output).toContain(`Received session termination request for session ${sessionId}`);
-    } finally {
-      await adapter.disconnect();
-      await proxy.close();
-    }
-  });
+describe.each(["2025", "auto"] as const)(
+  "engine-2026 with protocol %s against server-everything (2025 era)",
+  (protocol) => {
+    it("disconnect() ends the session with one DELETE carrying its id and the config's headers", async () => {
+      const proxy = await startRecordingProxy(everything.url);
+      const adapter = new MCPToolAdapter(
+        { name: "everything", transport: "streamable-http", url: proxy.url, protocol, headers: { "X-Team": "d39" } },
+        { engine: createEngine2026() },
+      );
+      try {
+        await adapter.connect();
+        expect(adapter.protocolEra).toBe("2025");
+        const [sessionId] = sessionsOf(proxy) as [string];
+        expect(await statusOfRequestOn(everything.url, sessionId)).toBe(200);
+        await adapter.disconnect();
+        expect(deletesOf(proxy)).toEqual([{ sessionId, status: 200 }]);
+        expect(proxy.requests.find((request) => request.method === "DELETE")?.headers["x-team"]).toBe("d39");
+        expect(await statusOfRequestOn(everything.url, sessionId)).toBe(UNKNOWN_SESSION);
+        expect(everything.output).toContain(`Received session termination request for session ${sessionId}`);
+      } finally {
+        await adapter.disconnect();
+        await proxy.close();
+      }
+    });
 
-  it("reconnect() ends the old session", async () => {
-    const proxy = await startRecordingProxy(everything.url);
-    const adapter = new MCPToolAdapter(
-      { name: "everything", transport: "streamable-http", url: proxy.url, protocol },
-      { engine: createEngine2026() },
-    );
-    try {
-      await adapter.connect();
-      const [first] = sessionsOf(proxy) as [string];
-      await adapter.reconnect();
-      expect(sessionsOf(proxy)).toEqual([first, expect.any(String)]);
-      expect(deletesOf(proxy)).toEqual([{ sessionId: first, status: 200 }]);
-      expect(await adapter.invoke("echo", { message: "again" })).toMatchObject({ success: true });
-    } finally {
-      await adapter.disconnect();
-      await proxy.close();
-    }
-  });
-});
+    it("reconnect() ends the old session", async () => {
+      const proxy = await startRecordingProxy(everything.url);
+      const adapter = new MCPToolAdapter(
+        { name: "everything", transport: "streamable-http", url: proxy.url, protocol },
+        { engine: createEngine2026() },
+      );
+      try {
+        await adapter.connect();
+        const [first] = sessionsOf(proxy) as [string];
+        await adapter.reconnect();
+        expect(sessionsOf(proxy)).toEqual([first, expect.any(String)]);
+        expect(deletesOf(proxy)).toEqual([{ sessionId: first, status: 200 }]);
+        expect(await adapter.invoke("echo", { message: "again" })).toMatchObject({ success: true });
+      } finally {
+        await adapter.disconnect();
+        await proxy.close();
+      }
+    });
+  },
+);
 
 describe("engine-2026 on 2026-07-28 (stateless)", () => {
   it.each(["auto", "2026-07-28"] as const)("protocol %s: disconnect() sends no DELETE", async (protocol) => {
