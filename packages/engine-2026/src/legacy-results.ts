@@ -1,3 +1,4 @@
+import { relayTransportEvents } from "@mcp-tool-adapter/core";
 import { endTransportSession, type RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
 import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 
@@ -36,16 +37,10 @@ export class LegacyResultTransport implements Transport {
 
   async start(): Promise<void> {
     const links = this.#links;
-    this.#inner.onmessage = (message, extra) => {
+    relayTransportEvents(this.#inner, this, (message, extra) => {
       links.received(message, extra);
       this.onmessage?.(withObjectResult(message), extra);
-    };
-    this.#inner.onclose = () => {
-      this.onclose?.();
-    };
-    this.#inner.onerror = (error) => {
-      this.onerror?.(error);
-    };
+    });
     await this.#inner.start();
   }
 
