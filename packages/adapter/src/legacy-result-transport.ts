@@ -1,5 +1,6 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { relayTransportEvents } from "@mcp-tool-adapter/core";
 import type { RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
 import { textOf } from "./call-result.js";
 
@@ -37,16 +38,10 @@ export class LegacyResultTransport implements Transport {
 
   async start(): Promise<void> {
     const links = this.#links;
-    this.inner.onmessage = (message, extra) => {
+    relayTransportEvents(this.inner, this, (message, extra) => {
       links.received(message, extra);
       this.onmessage?.(wrapBareResult(message), extra);
-    };
-    this.inner.onclose = () => {
-      this.onclose?.();
-    };
-    this.inner.onerror = (error) => {
-      this.onerror?.(error);
-    };
+    });
     await this.inner.start();
   }
 

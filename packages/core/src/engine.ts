@@ -189,6 +189,14 @@ export interface MCPEngineConnection {
    * the request settles; the host then sends requests to it as they are, with no wrapper promise.
    */
   abandonRequests?(error: Error): void;
+  /**
+   * Optional. Ends the server's session before a close on purpose: on a 2025-era streamable HTTP
+   * connection the `DELETE` with its `Mcp-Session-Id` (2025-03-26 "Session Management"); nothing on
+   * a connection without a session (stdio, SSE, 2026-07-28). The host calls it once, only when it
+   * closes on purpose (disconnect, reconnect), never when the connection was lost, and calls
+   * `close()` after it whatever it did: the host bounds it and ignores its failure.
+   */
+  endSession?(): Promise<void>;
   /** Closes the connection (and reaps what the transport started); safe to call twice. */
   close(): Promise<void>;
 }

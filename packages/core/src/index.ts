@@ -76,6 +76,7 @@ export {
   type MCPRequestSpanDescription,
 } from "./mcp-span-conventions.js";
 export { OTEL_GLOBAL_KEY, otelRegistered, type OTelGlobalApi } from "./otel-registered.js";
+export { relayTransportEvents, type TransportEvents } from "./transport-events.js";
 export { untilAborted } from "./until-aborted.js";
 export type {
   MCPClientRequestContext,

@@ -53,3 +53,15 @@ export function isAnsweredRequest(method: string): method is MCPAnsweredRequest 
 }
 
 export { RelatedRequestTags } from "./related-requests.js";
+
+/**
+ * Ends a 2025-era streamable HTTP session the way the SDKs' transports offer it: their
+ * `terminateSession()` (an HTTP `DELETE` with the `Mcp-Session-Id`; nothing when there is no
+ * session). A transport without it (stdio, SSE, a user's own) has no session to end: resolves at
+ * once. Whoever calls this bounds it and ignores its failure: ending the session is a courtesy to
+ * the server, never a reason for a close to fail or wait.
+ */
+export function endTransportSession(transport: object): Promise<void> {
+  const end = (transport as { terminateSession?: unknown }).terminateSession;
+  return typeof end === "function" ? (end.call(transport) as Promise<void>) : Promise.resolve();
+}

@@ -9,6 +9,7 @@ import type {
 } from "@mcp-tool-adapter/core";
 import { untilAborted } from "@mcp-tool-adapter/core";
 import {
+  endTransportSession,
   MCP_ANSWERED_REQUEST_METHODS,
   MCP_FOLLOWED_NOTIFICATIONS,
   type RelatedRequestTags,
@@ -368,6 +369,16 @@ export class Engine2026Connection implements MCPEngineConnection {
     } catch (error) {
       throw toSeamError(error);
     }
+  }
+
+  /**
+   * The DELETE that ends a 2025-era streamable HTTP session (StreamableHttpByEra sends it only
+   * after the 2025 handshake: a 2026-07-28 connection has no session). Nothing once the connection
+   * closed: the SDK's Client heard the close, so the connection was lost, not closed on purpose.
+   */
+  endSession(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    return endTransportSession(this.#transport);
   }
 
   async close(): Promise<void> {

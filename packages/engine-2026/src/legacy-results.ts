@@ -1,4 +1,5 @@
-import type { RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
+import { relayTransportEvents } from "@mcp-tool-adapter/core";
+import { endTransportSession, type RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
 import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 
 /**
@@ -36,16 +37,10 @@ export class LegacyResultTransport implements Transport {
 
   async start(): Promise<void> {
     const links = this.#links;
-    this.#inner.onmessage = (message, extra) => {
+    relayTransportEvents(this.#inner, this, (message, extra) => {
       links.received(message, extra);
       this.onmessage?.(withObjectResult(message), extra);
-    };
-    this.#inner.onclose = () => {
-      this.onclose?.();
-    };
-    this.#inner.onerror = (error) => {
-      this.onerror?.(error);
-    };
+    });
     await this.#inner.start();
   }
 
@@ -56,6 +51,11 @@ export class LegacyResultTransport implements Transport {
 
   close(): Promise<void> {
     return this.#inner.close();
+  }
+
+  /** The DELETE that ends the inner transport's session, when it has one. */
+  terminateSession(): Promise<void> {
+    return endTransportSession(this.#inner);
   }
 
   /** Streamable HTTP's per-request streams (the SDK aborts one request's stream on 2026-07-28). */

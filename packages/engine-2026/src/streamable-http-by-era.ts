@@ -1,3 +1,4 @@
+import { endTransportSession } from "@mcp-tool-adapter/core/protocol";
 import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 
 /**
@@ -58,6 +59,16 @@ export class StreamableHttpByEra implements Transport {
   close(): Promise<void> {
     this.#closed = true;
     return this.#current.close();
+  }
+
+  /**
+   * Ends a 2025-era session (transport-http's client sends the DELETE). Nothing before the 2025
+   * handshake or on 2026-07-28: SDK v2's transport then carries a stateless connection, with no
+   * session to end.
+   */
+  terminateSession(): Promise<void> {
+    if (!this.#handshake || this.#closed) return Promise.resolve();
+    return endTransportSession(this.#current);
   }
 
   /** The 2025 handshake: the legacy transport takes over, and carries `initialize` first. */

@@ -21,6 +21,7 @@ export {
   type StartEverythingHttpOptions,
 } from "./http-servers.js";
 export { startHttpProxy, type HttpProxyServer, type ProxiedRequest } from "./http-proxy.js";
+export { startRecordingProxy, type PassedRequest, type RecordingProxy } from "./recording-proxy.js";
 export {
   CallFaultTransport,
   CallResultRewriteTransport,

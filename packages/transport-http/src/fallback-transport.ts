@@ -63,6 +63,11 @@ export class FallbackHttpTransport implements Transport {
     await this.active.close();
   }
 
+  /** Ends the streamable HTTP session with a DELETE (nothing after a fallback: SSE has no session to end). */
+  terminateSession(): Promise<void> {
+    return this.active.terminateSession();
+  }
+
   private async fallBack(reason: HttpTransportError): Promise<void> {
     const primary = this.active;
     this.logger?.info?.(

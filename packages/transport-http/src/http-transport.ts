@@ -128,9 +128,12 @@ export class HttpTransport implements Transport {
     await this.inner.close();
   }
 
-  /** Ends the server-side session (streamable HTTP only; a no-op elsewhere). */
+  /**
+   * Ends the server-side session (streamable HTTP only; a no-op elsewhere, and once closed: the
+   * close aborted what the DELETE would need, and a closed transport sends nothing).
+   */
   async terminateSession(): Promise<void> {
-    if (this.inner.terminateSession === undefined) return;
+    if (this.inner.terminateSession === undefined || this.closed) return;
     try {
       await this.inner.terminateSession();
     } catch (error) {

@@ -87,6 +87,8 @@ export class StreamableHttpClient implements Transport {
   /** A 401 right after a completed auth flow is final, not another flow. */
   private justAuthorized = false;
   private lastUpscopingChallenge: string | null | undefined;
+  /** The DELETE that ends the session was sent (or is under way): it is sent once. */
+  private sessionEnding = false;
 
   constructor(options: StreamableHttpClientOptions) {
     this.url = options.url;
@@ -140,16 +142,23 @@ export class StreamableHttpClient implements Transport {
     return this.post(message, options?.onresumptiontoken);
   }
 
-  /** Ends the server's session with a DELETE; a 405 (the server keeps sessions itself) is fine. */
+  /**
+   * Ends the server's session with a DELETE carrying the session's headers (its id, the auth
+   * provider's token, the config's headers). Sent once: a second call (or one while the first is
+   * under way) sends nothing. A 405 (the server keeps sessions itself) and a 404 (it no longer
+   * knows the session) are fine: either way the session is over. Aborted by `close()`.
+   */
   async terminateSession(): Promise<void> {
-    if (this.session === undefined) return;
+    if (this.session === undefined || this.sessionEnding) return;
+    // Set before the first await: the id stays in the headers of whatever else is still sent.
+    this.sessionEnding = true;
     const response = await fetchWithinOrigin(this.fetch, this.url, {
       method: "DELETE",
       headers: await this.headers(),
       signal: this.abort?.signal ?? null,
     });
     await discardBody(response);
-    if (!response.ok && response.status !== 405) {
+    if (!response.ok && response.status !== 405 && response.status !== 404) {
       throw new HttpStatusError(
         response.status,
         `Failed to terminate session: ${unfollowedRedirect(response, this.url) ?? response.statusText}`,

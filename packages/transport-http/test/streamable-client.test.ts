@@ -4,6 +4,7 @@ import {
   type FaultHttpServer,
   type RecordedRequest,
 } from "@mcp-tool-adapter/test-servers";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isParsedFromWire } from "@mcp-tool-adapter/core/value-rules";
@@ -191,6 +192,54 @@ describe("the streamable HTTP client transport on the wire", () => {
     expect(deleted?.method).toBe("DELETE");
     expect(deleted?.headers["mcp-session-id"]).toBe("s-9");
     expect(transport.sessionId).toBeUndefined();
+  });
+
+  it("sends the DELETE once, takes a 404 as the session being over, and sends none once closed", async () => {
+    const { transport, server } = await connect((request) =>
+      request.method === "DELETE"
+        ? { kind: "status", status: 404 }
+        : json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-10" }),
+    );
+    const ending = transport as Transport & { terminateSession(): Promise<void> };
+    await transport.send(initialize);
+    await Promise.all([ending.terminateSession(), ending.terminateSession()]);
+    await ending.terminateSession();
+    await transport.close();
+    await ending.terminateSession();
+    expect(server.requests.filter((request) => request.method === "DELETE")).toHaveLength(1);
+  });
+
+  it("sends the DELETE with the session's headers: its id, the auth provider's token, the config's headers", async () => {
+    server = await startFaultHttpServer((request) =>
+      request.method === "DELETE"
+        ? { kind: "status", status: 200 }
+        : json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-12" }),
+    );
+    const authProvider = {
+      tokens: () => ({ access_token: "oauth-access-5120", token_type: "Bearer" }),
+    } as unknown as OAuthClientProvider;
+    const created = createStreamableHttpTransport({ url: server.url, headers: { "X-Team": "blue" } }, { authProvider });
+    transport = created;
+    await created.start();
+    await created.send(initialize);
+    await (created as Transport & { terminateSession(): Promise<void> }).terminateSession();
+    const deletes = server.requests.filter((request) => request.method === "DELETE");
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]?.headers).toMatchObject({
+      "mcp-session-id": "s-12",
+      authorization: "Bearer oauth-access-5120",
+      "x-team": "blue",
+    });
+  });
+
+  it("sends no DELETE from a transport closed before it", async () => {
+    const { transport, server } = await connect(() =>
+      json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-11" }),
+    );
+    await transport.send(initialize);
+    await transport.close();
+    await (transport as Transport & { terminateSession(): Promise<void> }).terminateSession();
+    expect(server.requests.filter((request) => request.method === "DELETE")).toEqual([]);
   });
 
   it("fails a POST answered 404 in a session as NOT_FOUND with status 404, the session id kept (the session expired)", async () => {

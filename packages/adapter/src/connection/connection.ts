@@ -33,7 +33,7 @@ import type { Instrumentation } from "../telemetry/instrumentation.js";
 import { sendTraced } from "../telemetry/traced-request.js";
 import { positiveOr, withTimeout } from "../timeouts.js";
 import { describeTransportFailure, isConnectionGone } from "../transport-failure.js";
-import { closeQuietly } from "../transport-lifecycle.js";
+import { closeOnPurpose, closeQuietly } from "../transport-lifecycle.js";
 import type { TransportFactory } from "../config.js";
 import type { Logger } from "../types.js";
 import { NotificationRoutes } from "./notification-routes.js";
@@ -340,7 +340,7 @@ export class ServerConnection {
     this.#sessionEnded(session);
     session.close(why);
     try {
-      await withTimeout(session.connection.close(), this.#context.closeTimeoutMs, "transport close");
+      await closeOnPurpose(session.connection, this.#context.closeTimeoutMs);
     } catch (error) {
       this.#context.logger?.warn?.(
         `Closing the connection to MCP server "${this.#context.config.name}" failed; it is disconnected anyway: ${describeCause(error)}`,
@@ -368,6 +368,8 @@ export class ServerConnection {
       `MCP server "${this.#context.config.name}" connection lost (${why}); ${this.#context.recovery === undefined ? "call reconnect() to continue" : "recovering"}`,
     );
     // The transport says it closed; close it again anyway so a half-dead process or socket is reaped.
+    // Without ending the server's session (no DELETE): the connection was lost, not closed on
+    // purpose, so the server is gone or unreachable, or said it no longer knows the session.
     void closeQuietly(session.connection, this.#context.closeTimeoutMs);
   }
 

@@ -1,4 +1,5 @@
 import { untilAborted } from "@mcp-tool-adapter/core";
+import { endTransportSession } from "@mcp-tool-adapter/core/protocol";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
   MCPEngine,
@@ -95,6 +96,11 @@ class JsonRpcConnection implements MCPEngineConnection {
 
   abandonRequests(error: Error): void {
     this.#session.abandonRequests(error);
+  }
+
+  /** The DELETE that ends a streamable HTTP session, when the transport has a session to end. */
+  endSession(): Promise<void> {
+    return endTransportSession(this.#session.transport);
   }
 
   close(): Promise<void> {

@@ -13,7 +13,12 @@ import {
   type MCPServerCapabilities,
   untilAborted,
 } from "@mcp-tool-adapter/core";
-import { isAnsweredRequest, MCP_FOLLOWED_NOTIFICATIONS, RelatedRequestTags } from "@mcp-tool-adapter/core/protocol";
+import {
+  endTransportSession,
+  isAnsweredRequest,
+  MCP_FOLLOWED_NOTIFICATIONS,
+  RelatedRequestTags,
+} from "@mcp-tool-adapter/core/protocol";
 import type { createSdkJsonSchemaValidator } from "@mcp-tool-adapter/schema-validation";
 import { LegacyResultTransport } from "../legacy-result-transport.js";
 import { clampTimer } from "../timeouts.js";
@@ -196,6 +201,11 @@ class SdkV1Connection implements MCPEngineConnection {
 
   notify(notification: MCPEngineMessage): Promise<void> {
     return this.#client.notification(notification);
+  }
+
+  /** The DELETE that ends a streamable HTTP session, when the transport has a session to end. */
+  endSession(): Promise<void> {
+    return endTransportSession(this.#transport);
   }
 
   /**

@@ -1,0 +1,175 @@
+import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
+import {
+  startEverythingHttp,
+  startFaultHttpServer,
+  startRecordingProxy,
+  startV2HttpServer,
+  type EverythingHttpServer,
+  type FaultBehavior,
+  type RecordedRequest,
+  type RecordingProxy,
+} from "@mcp-tool-adapter/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEngine2026 } from "../src/index.js";
+
+// engine-2026 ends a 2025-era streamable HTTP session with a DELETE when the host closes it on
+// purpose (transport-http's client, which carries the 2025 connection, sends it), and sends none
+// on 2026-07-28, which has no session. Counted on the wire through a recording proxy.
+
+let everything: EverythingHttpServer;
+/** server-everything's answer to a session id it does not know (the spec's would be 404). */
+const UNKNOWN_SESSION = 400;
+
+beforeAll(async () => {
+  everything = await startEverythingHttp({ mode: "streamableHttp" });
+});
+afterAll(async () => {
+  await everything.stop();
+});
+
+function sessionsOf(proxy: RecordingProxy): string[] {
+  return [
+    ...new Set(proxy.requests.flatMap((request) => (request.sessionId === undefined ? [] : [request.sessionId]))),
+  ];
+}
+
+function deletesOf(proxy: RecordingProxy): { sessionId: string | undefined; status: number | undefined }[] {
+  return proxy.requests
+    .filter((request) => request.method === "DELETE")
+    .map(({ sessionId, status }) => ({ sessionId, status }));
+}
+
+async function statusOfRequestOn(url: string, sessionId: string): Promise<number> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": sessionId,
+      "mcp-protocol-version": "2025-06-18",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe.each(["2025", "auto"] as const)(
+  "engine-2026 with protocol %s against server-everything (2025 era)",
+  (protocol) => {
+    it("disconnect() ends the session with one DELETE carrying its id and the config's headers", async () => {
+      const proxy = await startRecordingProxy(everything.url);
+      const adapter = new MCPToolAdapter(
+        { name: "everything", transport: "streamable-http", url: proxy.url, protocol, headers: { "X-Team": "d39" } },
+        { engine: createEngine2026() },
+      );
+      try {
+        await adapter.connect();
+        expect(adapter.protocolEra).toBe("2025");
+        const [sessionId] = sessionsOf(proxy) as [string];
+        expect(await statusOfRequestOn(everything.url, sessionId)).toBe(200);
+        await adapter.disconnect();
+        expect(deletesOf(proxy)).toEqual([{ sessionId, status: 200 }]);
+        expect(proxy.requests.find((request) => request.method === "DELETE")?.headers["x-team"]).toBe("d39");
+        expect(await statusOfRequestOn(everything.url, sessionId)).toBe(UNKNOWN_SESSION);
+        expect(everything.output).toContain(`Received session termination request for session ${sessionId}`);
+      } finally {
+        await adapter.disconnect();
+        await proxy.close();
+      }
+    });
+
+    it("reconnect() ends the old session", async () => {
+      const proxy = await startRecordingProxy(everything.url);
+      const adapter = new MCPToolAdapter(
+        { name: "everything", transport: "streamable-http", url: proxy.url, protocol },
+        { engine: createEngine2026() },
+      );
+      try {
+        await adapter.connect();
+        const [first] = sessionsOf(proxy) as [string];
+        await adapter.reconnect();
+        expect(sessionsOf(proxy)).toEqual([first, expect.any(String)]);
+        expect(deletesOf(proxy)).toEqual([{ sessionId: first, status: 200 }]);
+        expect(await adapter.invoke("echo", { message: "again" })).toMatchObject({ success: true });
+      } finally {
+        await adapter.disconnect();
+        await proxy.close();
+      }
+    });
+  },
+);
+
+describe("engine-2026 on 2026-07-28 (stateless)", () => {
+  it.each(["auto", "2026-07-28"] as const)("protocol %s: disconnect() sends no DELETE", async (protocol) => {
+    const server = await startV2HttpServer();
+    const proxy = await startRecordingProxy(server.url);
+    const adapter = new MCPToolAdapter(
+      { name: "modern", transport: "streamable-http", url: proxy.url, protocol },
+      { engine: createEngine2026() },
+    );
+    try {
+      await adapter.connect();
+      expect(adapter.protocolEra).toBe("2026-07-28");
+      expect(await adapter.invoke("echo", { text: "hi" })).toMatchObject({ success: true });
+      await adapter.disconnect();
+      expect(proxy.requests.length).toBeGreaterThan(0);
+      expect(deletesOf(proxy)).toEqual([]);
+    } finally {
+      await adapter.disconnect();
+      await proxy.close();
+      await server.close();
+    }
+  });
+});
+
+const SESSION = "fault-session-2026";
+
+function sessionServer(onDelete: FaultBehavior): (request: RecordedRequest) => FaultBehavior {
+  return (request) => {
+    if (request.method === "DELETE") return onDelete;
+    if (request.method === "GET") return { kind: "status", status: 405 };
+    const message = JSON.parse(request.body) as { id?: number; method: string };
+    if (message.method === "initialize") {
+      return {
+        kind: "status",
+        status: 200,
+        headers: { "mcp-session-id": SESSION },
+        body: {
+          jsonrpc: "2.0",
+          id: message.id ?? 0,
+          result: {
+            protocolVersion: "2025-06-18",
+            capabilities: { tools: {} },
+            serverInfo: { name: "fault", version: "1.0.0" },
+          },
+        },
+      };
+    }
+    if (message.id === undefined) return { kind: "status", status: 202 };
+    return { kind: "status", status: 200, body: { jsonrpc: "2.0", id: message.id, result: { tools: [] } } };
+  };
+}
+
+describe("engine-2026: a DELETE that fails never fails or hangs disconnect()", () => {
+  it.each([
+    ["500", { kind: "status", status: 500, body: "boom" }],
+    ["no answer at all", { kind: "hang" }],
+  ] as [string, FaultBehavior][])("answered with %s", async (_name, onDelete) => {
+    const server = await startFaultHttpServer(sessionServer(onDelete));
+    const adapter = new MCPToolAdapter(
+      { name: "fault", transport: "streamable-http", url: server.url, protocol: "2025" },
+      { engine: createEngine2026(), closeTimeoutMs: 300 },
+    );
+    try {
+      await adapter.connect();
+      await adapter.disconnect();
+      expect(adapter.isConnected).toBe(false);
+      const deletes = server.requests.filter((request) => request.method === "DELETE");
+      expect(deletes.map((request) => request.headers["mcp-session-id"])).toEqual([SESSION]);
+    } finally {
+      await adapter.disconnect();
+      await server.close();
+    }
+  });
+});
