@@ -1,12 +1,15 @@
 import { createStreamableHttpTransport } from "@mcp-tool-adapter/transport-http";
 import {
+  deletesSeenBy,
+  EVERYTHING_UNKNOWN_SESSION_STATUS,
+  sessionFaultPlan,
+  sessionsSeenBy,
   startEverythingHttp,
   startFaultHttpServer,
   startRecordingProxy,
+  statusOfRequestInSession,
   type EverythingHttpServer,
   type FaultBehavior,
-  type RecordedRequest,
-  type RecordingProxy,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPToolAdapter, type MCPServerConfig } from "../src/index.js";
@@ -16,8 +19,6 @@ import { MCPToolAdapter, type MCPServerConfig } from "../src/index.js";
 // the wire: a recording proxy in front of server-everything, or the fault server's own log.
 
 let everything: EverythingHttpServer;
-/** server-everything's answer to a session id it does not know (the spec's would be 404). */
-const UNKNOWN_SESSION = 400;
 
 beforeAll(async () => {
   everything = await startEverythingHttp({ mode: "streamableHttp" });
@@ -34,35 +35,6 @@ function adapterFor(config: MCPServerConfig, engine: "json-rpc" | "sdk-v1", clos
   });
 }
 
-/** A request by hand on a session: the status the server answers with. */
-async function statusOfRequestOn(url: string, sessionId: string): Promise<number> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": "2025-06-18",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
-
-/** The session ids the client sent, each once, in the order they first appeared. */
-function sessionsOf(proxy: RecordingProxy): string[] {
-  return [
-    ...new Set(proxy.requests.flatMap((request) => (request.sessionId === undefined ? [] : [request.sessionId]))),
-  ];
-}
-
-function deletesOf(proxy: RecordingProxy): { sessionId: string | undefined; status: number | undefined }[] {
-  return proxy.requests
-    .filter((request) => request.method === "DELETE")
-    .map(({ sessionId, status }) => ({ sessionId, status }));
-}
-
 describe.each(["json-rpc", "sdk-v1"] as const)("engine %s against server-everything", (engine) => {
   it("disconnect() ends the session with one DELETE carrying its id and the config's headers", async () => {
     const proxy = await startRecordingProxy(everything.url);
@@ -75,17 +47,19 @@ describe.each(["json-rpc", "sdk-v1"] as const)("engine %s against server-everyth
     const adapter = adapterFor(config, engine);
     try {
       await adapter.connect();
-      const [sessionId] = sessionsOf(proxy);
+      const [sessionId] = sessionsSeenBy(proxy);
       expect(sessionId).toBeTypeOf("string");
-      expect(await statusOfRequestOn(everything.url, sessionId as string)).toBe(200);
+      expect(await statusOfRequestInSession(everything.url, sessionId as string)).toBe(200);
       await adapter.disconnect();
       await adapter.disconnect();
-      expect(deletesOf(proxy)).toEqual([{ sessionId, status: 200 }]);
+      expect(deletesSeenBy(proxy)).toEqual([{ sessionId, status: 200 }]);
       const sent = proxy.requests.find((request) => request.method === "DELETE");
       expect(sent?.headers["x-team"]).toBe("session-end");
       // The server no longer knows it: server-everything answers an unknown session with 400
       // ("No valid session ID provided") where the spec says 404; its log says why.
-      expect(await statusOfRequestOn(everything.url, sessionId as string)).toBe(UNKNOWN_SESSION);
+      expect(await statusOfRequestInSession(everything.url, sessionId as string)).toBe(
+        EVERYTHING_UNKNOWN_SESSION_STATUS,
+      );
       expect(everything.output).toContain(`Received session termination request for session ${sessionId}`);
     } finally {
       await adapter.disconnect();
@@ -98,17 +72,17 @@ describe.each(["json-rpc", "sdk-v1"] as const)("engine %s against server-everyth
     const adapter = adapterFor({ name: "everything", transport: "streamable-http", url: proxy.url }, engine);
     try {
       await adapter.connect();
-      const [first] = sessionsOf(proxy) as [string];
+      const [first] = sessionsSeenBy(proxy) as [string];
       await adapter.reconnect();
-      expect(sessionsOf(proxy)).toEqual([first, expect.any(String)]);
-      expect(deletesOf(proxy)).toEqual([{ sessionId: first, status: 200 }]);
-      expect(await statusOfRequestOn(everything.url, first)).toBe(UNKNOWN_SESSION);
+      expect(sessionsSeenBy(proxy)).toEqual([first, expect.any(String)]);
+      expect(deletesSeenBy(proxy)).toEqual([{ sessionId: first, status: 200 }]);
+      expect(await statusOfRequestInSession(everything.url, first)).toBe(EVERYTHING_UNKNOWN_SESSION_STATUS);
       expect(await adapter.invoke("echo", { message: "again" })).toMatchObject({ success: true });
     } finally {
       await adapter.disconnect();
       await proxy.close();
     }
-    expect(deletesOf(proxy).map((each) => each.sessionId)).toEqual([expect.any(String), expect.any(String)]);
+    expect(deletesSeenBy(proxy).map((each) => each.sessionId)).toEqual([expect.any(String), expect.any(String)]);
   });
 });
 
@@ -125,9 +99,9 @@ it("the transport with fallbackToSse (no fallback needed) ends its session too",
   );
   try {
     await adapter.connect();
-    const [sessionId] = sessionsOf(proxy);
+    const [sessionId] = sessionsSeenBy(proxy);
     await adapter.disconnect();
-    expect(deletesOf(proxy)).toEqual([{ sessionId, status: 200 }]);
+    expect(deletesSeenBy(proxy)).toEqual([{ sessionId, status: 200 }]);
   } finally {
     await adapter.disconnect();
     await proxy.close();
@@ -135,33 +109,6 @@ it("the transport with fallbackToSse (no fallback needed) ends its session too",
 });
 
 const SESSION = "fault-session-1";
-
-/** A minimal 2025-era server on the fault server: a handshake with a session, then `onDelete` for the DELETE. */
-function sessionServer(onDelete: FaultBehavior, onOther?: FaultBehavior): (request: RecordedRequest) => FaultBehavior {
-  return (request) => {
-    if (request.method === "DELETE") return onDelete;
-    if (request.method === "GET") return { kind: "status", status: 405 };
-    const message = JSON.parse(request.body) as { id?: number; method: string };
-    if (message.method === "initialize") {
-      return {
-        kind: "status",
-        status: 200,
-        headers: { "mcp-session-id": SESSION },
-        body: {
-          jsonrpc: "2.0",
-          id: message.id ?? 0,
-          result: {
-            protocolVersion: "2025-06-18",
-            capabilities: { tools: {} },
-            serverInfo: { name: "fault", version: "1.0.0" },
-          },
-        },
-      };
-    }
-    if (message.id === undefined) return { kind: "status", status: 202 };
-    return onOther ?? { kind: "status", status: 200, body: { jsonrpc: "2.0", id: message.id, result: { tools: [] } } };
-  };
-}
 
 describe("a DELETE that fails never fails or hangs disconnect()", () => {
   it.each([
@@ -171,7 +118,7 @@ describe("a DELETE that fails never fails or hangs disconnect()", () => {
     ["a dropped connection", { kind: "close" }],
     ["no answer at all", { kind: "hang" }],
   ] as [string, FaultBehavior][])("answered with %s", async (_name, onDelete) => {
-    const server = await startFaultHttpServer(sessionServer(onDelete));
+    const server = await startFaultHttpServer(sessionFaultPlan(SESSION, onDelete));
     // The hanging DELETE is given up within this; the test's own timeout catches a hang.
     const adapter = adapterFor({ name: "fault", transport: "streamable-http", url: server.url }, "json-rpc", 300);
     try {
@@ -190,7 +137,7 @@ describe("a DELETE that fails never fails or hangs disconnect()", () => {
   });
 
   it("a server that is gone (connection refused) does not fail disconnect()", async () => {
-    const server = await startFaultHttpServer(sessionServer({ kind: "status", status: 200 }));
+    const server = await startFaultHttpServer(sessionFaultPlan(SESSION, { kind: "status", status: 200 }));
     const adapter = adapterFor({ name: "fault", transport: "streamable-http", url: server.url }, "json-rpc", 300);
     await adapter.connect();
     await server.close();
@@ -201,7 +148,9 @@ describe("a DELETE that fails never fails or hangs disconnect()", () => {
 
 describe("a lost connection sends no DELETE", () => {
   it("a request whose connection drops loses the session without ending it", async () => {
-    const server = await startFaultHttpServer(sessionServer({ kind: "status", status: 200 }, { kind: "close" }));
+    const server = await startFaultHttpServer(
+      sessionFaultPlan(SESSION, { kind: "status", status: 200 }, { kind: "close" }),
+    );
     const adapter = adapterFor({ name: "fault", transport: "streamable-http", url: server.url }, "json-rpc", 300);
     try {
       await adapter.connect();
@@ -209,7 +158,7 @@ describe("a lost connection sends no DELETE", () => {
       expect(listed).toBeInstanceOf(Error);
       expect(adapter.isConnected).toBe(false);
       // A new session's handshake (three round trips) is far behind a DELETE sent at the loss.
-      server.setBehavior(sessionServer({ kind: "status", status: 200 }));
+      server.setBehavior(sessionFaultPlan(SESSION, { kind: "status", status: 200 }));
       await adapter.connect();
       expect(server.requests.filter((request) => request.method === "DELETE")).toEqual([]);
     } finally {

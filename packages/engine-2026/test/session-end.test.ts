@@ -1,13 +1,16 @@
 import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import {
+  deletesSeenBy,
+  EVERYTHING_UNKNOWN_SESSION_STATUS,
+  sessionFaultPlan,
+  sessionsSeenBy,
   startEverythingHttp,
   startFaultHttpServer,
   startRecordingProxy,
   startV2HttpServer,
+  statusOfRequestInSession,
   type EverythingHttpServer,
   type FaultBehavior,
-  type RecordedRequest,
-  type RecordingProxy,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEngine2026 } from "../src/index.js";
@@ -17,8 +20,6 @@ import { createEngine2026 } from "../src/index.js";
 // on 2026-07-28, which has no session. Counted on the wire through a recording proxy.
 
 let everything: EverythingHttpServer;
-/** server-everything's answer to a session id it does not know (the spec's would be 404). */
-const UNKNOWN_SESSION = 400;
 
 beforeAll(async () => {
   everything = await startEverythingHttp({ mode: "streamableHttp" });
@@ -26,33 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await everything.stop();
 });
-
-function sessionsOf(proxy: RecordingProxy): string[] {
-  return [
-    ...new Set(proxy.requests.flatMap((request) => (request.sessionId === undefined ? [] : [request.sessionId]))),
-  ];
-}
-
-function deletesOf(proxy: RecordingProxy): { sessionId: string | undefined; status: number | undefined }[] {
-  return proxy.requests
-    .filter((request) => request.method === "DELETE")
-    .map(({ sessionId, status }) => ({ sessionId, status }));
-}
-
-async function statusOfRequestOn(url: string, sessionId: string): Promise<number> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-session-id": sessionId,
-      "mcp-protocol-version": "2025-06-18",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
 
 describe.each(["2025", "auto"] as const)(
   "engine-2026 with protocol %s against server-everything (2025 era)",
@@ -66,12 +40,12 @@ describe.each(["2025", "auto"] as const)(
       try {
         await adapter.connect();
         expect(adapter.protocolEra).toBe("2025");
-        const [sessionId] = sessionsOf(proxy) as [string];
-        expect(await statusOfRequestOn(everything.url, sessionId)).toBe(200);
+        const [sessionId] = sessionsSeenBy(proxy) as [string];
+        expect(await statusOfRequestInSession(everything.url, sessionId)).toBe(200);
         await adapter.disconnect();
-        expect(deletesOf(proxy)).toEqual([{ sessionId, status: 200 }]);
+        expect(deletesSeenBy(proxy)).toEqual([{ sessionId, status: 200 }]);
         expect(proxy.requests.find((request) => request.method === "DELETE")?.headers["x-team"]).toBe("d39");
-        expect(await statusOfRequestOn(everything.url, sessionId)).toBe(UNKNOWN_SESSION);
+        expect(await statusOfRequestInSession(everything.url, sessionId)).toBe(EVERYTHING_UNKNOWN_SESSION_STATUS);
         expect(everything.output).toContain(`Received session termination request for session ${sessionId}`);
       } finally {
         await adapter.disconnect();
@@ -87,10 +61,10 @@ describe.each(["2025", "auto"] as const)(
       );
       try {
         await adapter.connect();
-        const [first] = sessionsOf(proxy) as [string];
+        const [first] = sessionsSeenBy(proxy) as [string];
         await adapter.reconnect();
-        expect(sessionsOf(proxy)).toEqual([first, expect.any(String)]);
-        expect(deletesOf(proxy)).toEqual([{ sessionId: first, status: 200 }]);
+        expect(sessionsSeenBy(proxy)).toEqual([first, expect.any(String)]);
+        expect(deletesSeenBy(proxy)).toEqual([{ sessionId: first, status: 200 }]);
         expect(await adapter.invoke("echo", { message: "again" })).toMatchObject({ success: true });
       } finally {
         await adapter.disconnect();
@@ -114,7 +88,7 @@ describe("engine-2026 on 2026-07-28 (stateless)", () => {
       expect(await adapter.invoke("echo", { text: "hi" })).toMatchObject({ success: true });
       await adapter.disconnect();
       expect(proxy.requests.length).toBeGreaterThan(0);
-      expect(deletesOf(proxy)).toEqual([]);
+      expect(deletesSeenBy(proxy)).toEqual([]);
     } finally {
       await adapter.disconnect();
       await proxy.close();
@@ -125,38 +99,12 @@ describe("engine-2026 on 2026-07-28 (stateless)", () => {
 
 const SESSION = "fault-session-2026";
 
-function sessionServer(onDelete: FaultBehavior): (request: RecordedRequest) => FaultBehavior {
-  return (request) => {
-    if (request.method === "DELETE") return onDelete;
-    if (request.method === "GET") return { kind: "status", status: 405 };
-    const message = JSON.parse(request.body) as { id?: number; method: string };
-    if (message.method === "initialize") {
-      return {
-        kind: "status",
-        status: 200,
-        headers: { "mcp-session-id": SESSION },
-        body: {
-          jsonrpc: "2.0",
-          id: message.id ?? 0,
-          result: {
-            protocolVersion: "2025-06-18",
-            capabilities: { tools: {} },
-            serverInfo: { name: "fault", version: "1.0.0" },
-          },
-        },
-      };
-    }
-    if (message.id === undefined) return { kind: "status", status: 202 };
-    return { kind: "status", status: 200, body: { jsonrpc: "2.0", id: message.id, result: { tools: [] } } };
-  };
-}
-
 describe("engine-2026: a DELETE that fails never fails or hangs disconnect()", () => {
   it.each([
     ["500", { kind: "status", status: 500, body: "boom" }],
     ["no answer at all", { kind: "hang" }],
   ] as [string, FaultBehavior][])("answered with %s", async (_name, onDelete) => {
-    const server = await startFaultHttpServer(sessionServer(onDelete));
+    const server = await startFaultHttpServer(sessionFaultPlan(SESSION, onDelete));
     const adapter = new MCPToolAdapter(
       { name: "fault", transport: "streamable-http", url: server.url, protocol: "2025" },
       { engine: createEngine2026(), closeTimeoutMs: 300 },

@@ -19,7 +19,7 @@ import type {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
-/** The adapter enforces the connect deadline itself; ours fires a little later so its more precise error wins. */
+/** The adapter enforces the connect and close deadlines itself; ours fire a little later so its more precise error wins. */
 const DEADLINE_GRACE_MS = 250;
 
 interface Member {
@@ -313,7 +313,7 @@ export class MCPServerSet {
       const outcome = await Promise.race([
         adapter.disconnect().then(() => "closed" as const),
         new Promise<"timeout">((resolve) => {
-          timer = setTimeout(() => resolve("timeout"), clampTimer(this.#closeTimeoutMs));
+          timer = setTimeout(() => resolve("timeout"), clampTimer(this.#closeTimeoutMs + DEADLINE_GRACE_MS));
         }),
       ]);
       if (outcome === "timeout") {

@@ -1,4 +1,12 @@
-import { startEverythingHttp, startRecordingProxy, type EverythingHttpServer } from "@mcp-tool-adapter/test-servers";
+import {
+  deletesSeenBy,
+  sessionFaultPlan,
+  sessionsSeenBy,
+  startEverythingHttp,
+  startFaultHttpServer,
+  startRecordingProxy,
+  type EverythingHttpServer,
+} from "@mcp-tool-adapter/test-servers";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPServerSet } from "../src/index.js";
@@ -38,12 +46,26 @@ describe("MCPServerSet close() and streamable HTTP sessions", () => {
       await Promise.all([plain.close(), modern.close()]);
     }
     for (const proxy of [plain, modern]) {
-      const sessions = [...new Set(proxy.requests.map((request) => request.sessionId).filter(Boolean))];
+      const sessions = sessionsSeenBy(proxy);
       expect(sessions).toHaveLength(1);
-      const deletes = proxy.requests.filter((request) => request.method === "DELETE");
-      expect(deletes.map(({ sessionId, status }) => ({ sessionId, status }))).toEqual([
-        { sessionId: sessions[0], status: 200 },
-      ]);
+      expect(deletesSeenBy(proxy)).toEqual([{ sessionId: sessions[0], status: 200 }]);
+    }
+  });
+
+  it("a DELETE that never answers costs the close no more than the set's closeTimeoutMs, and is no failure", async () => {
+    // Below the adapter's own default (5 s): the set hands its budget to the adapter, whose DELETE
+    // and close share it, so the set's own timer (a little later) never reports SERVER_TIMEOUT.
+    const server = await startFaultHttpServer(sessionFaultPlan("set-session", { kind: "hang" }));
+    const set = new MCPServerSet(
+      { stuck: { transport: "streamable-http", url: server.url } },
+      { auth: { storedLogins: false }, closeTimeoutMs: 400 },
+    );
+    try {
+      expect((await set.connect()).ok).toBe(true);
+      expect(await set.close()).toEqual({ closed: ["stuck"], failed: [] });
+      expect(server.requests.filter((request) => request.method === "DELETE")).toHaveLength(1);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -23,6 +23,13 @@ export {
 export { startHttpProxy, type HttpProxyServer, type ProxiedRequest } from "./http-proxy.js";
 export { startRecordingProxy, type PassedRequest, type RecordingProxy } from "./recording-proxy.js";
 export {
+  deletesSeenBy,
+  EVERYTHING_UNKNOWN_SESSION_STATUS,
+  sessionFaultPlan,
+  sessionsSeenBy,
+  statusOfRequestInSession,
+} from "./session-checks.js";
+export {
   CallFaultTransport,
   CallResultRewriteTransport,
   CloseErrorTransport,

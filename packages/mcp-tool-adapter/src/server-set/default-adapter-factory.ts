@@ -21,6 +21,7 @@ export function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAd
     engine,
     toolListCache,
     transport,
+    closeTimeoutMs,
   } = options;
   return (config, { entry, serverName }) => {
     const chosen = typeof engine === "function" ? engine(config, { entry, serverName }) : engine;
@@ -50,6 +51,9 @@ export function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAd
               );
     return new MCPToolAdapter(config, {
       ...(logger === undefined ? {} : { logger }),
+      // The set's close budget is the adapter's too (its DELETE and close share it); the set waits a
+      // little longer, so an adapter that keeps to it is never reported as a timeout.
+      ...(closeTimeoutMs === undefined ? {} : { closeTimeoutMs }),
       ...(chosen === undefined ? {} : { engine: chosen }),
       ...(ownTransport === undefined ? {} : { transport: ownTransport }),
       ...clientFeatures,

@@ -30,7 +30,10 @@ export interface MCPServerSetOptions {
   adapterFactory?: ServerSetAdapterFactory;
   /** Deadline per server for connect plus tool registration, unless its entry sets connectTimeoutMs. Default 30000. */
   connectTimeoutMs?: number;
-  /** How long close() waits for one server to disconnect. Default 10000. */
+  /**
+   * How long close() waits for one server to disconnect. Default 10000. Set, it is also each adapter's
+   * `closeTimeoutMs` (default factory): the budget its session's DELETE and its close share.
+   */
   closeTimeoutMs?: number;
   logger?: Logger;
   /** Monotonic clock in ms for the reported timings. Default performance.now. */
