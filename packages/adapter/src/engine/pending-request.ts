@@ -49,7 +49,10 @@ export class PendingRequest {
     });
     this.onprogress = options?.onprogress;
     this.tag = options?.tag;
-    this.#timeoutMs = timeoutOf(options?.timeout);
+    // SDK 1.x's default when none is given; NaN and less than zero mean at once, Infinity never.
+    // (Written here, not in a helper: one call fewer on every request, see JsonRpcSession's #receive.)
+    const timeout = options?.timeout;
+    this.#timeoutMs = timeout === undefined ? SDK_DEFAULT_REQUEST_TIMEOUT_MS : timeout >= 0 ? timeout : 0;
     this.#resetOnProgress = options?.resetTimeoutOnProgress ?? false;
     this.#maxTotalMs = options?.maxTotalTimeout;
     // The monotonic clock: a wall-clock jump must not fire timeouts early or hold them back.
@@ -99,13 +102,15 @@ export class PendingRequest {
   }
 
   resolve(result: unknown): void {
-    this.#stop();
+    // The abort listener let go of here and in reject(), not in a shared helper: one call fewer on
+    // every answer, which runs unoptimized for its first some 500 calls.
+    if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
     this.#resolve(result);
   }
 
   /** Rejects with `error` as is (a server's error, a closed connection, a failed send). */
   reject(error: unknown): void {
-    this.#stop();
+    if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
     this.#reject(error);
   }
 
@@ -114,16 +119,6 @@ export class PendingRequest {
     const keep = MCPProtocolError.isInstance(reason) || isSdkMcpError(reason);
     this.reject(keep ? reason : new MCPProtocolError(RpcCode.RequestTimeout, String(reason)));
   }
-
-  #stop(): void {
-    if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
-  }
-}
-
-/** The timeout in ms: SDK 1.x's default when none is given; NaN and less than zero mean at once, Infinity never. */
-function timeoutOf(ms: number | undefined): number {
-  if (ms === undefined) return SDK_DEFAULT_REQUEST_TIMEOUT_MS;
-  return ms >= 0 ? ms : 0;
 }
 
 /**
