@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPeerRelay, type CutOff } from "../src/peer-relay.js";
+import { createPeerRelay, type CutOff, type CutOffRest } from "../src/peer-relay.js";
 
 // The relay's side of a holder that breaks off its event stream, over real HTTP on 127.0.0.1: the
 // "holder" here writes the bytes each case needs and then destroys its socket, as a killed process's
@@ -11,13 +11,20 @@ const PROGRESS = `event: message\ndata: {"jsonrpc":"2.0","method":"notifications
 const HALF = `event: message\ndata: {"jsonrpc":"2.0","id":7,"res`;
 
 const cases: Record<string, string> = { answered: RESPONSE, progress: PROGRESS, half: PROGRESS + HALF };
+// Written in two parts, the first ending inside an event: what follows is relayed whole, then its end.
+const SPLIT = [PROGRESS.slice(0, 20), PROGRESS.slice(20) + RESPONSE];
+const REST = "event: message\ndata: rest\n\n";
 let holder: Server;
 let url: string;
 
 beforeAll(async () => {
   holder = createServer((request, response: ServerResponse) => {
-    const bytes = cases[request.url?.slice(1) ?? ""] ?? "";
     response.writeHead(200, { "content-type": "text/event-stream" });
+    if (request.url === "/split") {
+      response.write(SPLIT[0], () => setTimeout(() => response.end(SPLIT[1]), 50));
+      return;
+    }
+    const bytes = cases[request.url?.slice(1) ?? ""] ?? "";
     response.write(bytes, () => setTimeout(() => response.socket?.destroy(), 50));
   });
   await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
@@ -28,7 +35,22 @@ afterAll(async () => {
   await new Promise((resolve) => holder.close(resolve));
 });
 
-async function relayed(path: string): Promise<{ text: string; cuts: CutOff[] }> {
+/** What the cut-off gives: the rest as bytes, or as a stream of them (this copy's own event stream, a rerun's). */
+const restAs = {
+  text: (): CutOffRest => REST,
+  stream: (): CutOffRest =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        // Its first chunk comes later, as a rerun's first event does.
+        setTimeout(() => {
+          controller.enqueue(new TextEncoder().encode(REST));
+          controller.close();
+        }, 50);
+      },
+    }),
+};
+
+async function relayed(path: string, rest = restAs.text): Promise<{ text: string; cuts: CutOff[] }> {
   const relay = createPeerRelay({ hopKey: Buffer.alloc(32, 1) });
   const cuts: CutOff[] = [];
   try {
@@ -41,7 +63,7 @@ async function relayed(path: string): Promise<{ text: string; cuts: CutOff[] }> 
       },
       (cut) => {
         cuts.push(cut);
-        return Promise.resolve(cut.responded ? undefined : "event: message\ndata: rest\n\n");
+        return Promise.resolve(cut.responded ? undefined : rest());
       },
     );
     if (outcome.kind !== "answered") throw new Error(`not answered: ${outcome.cause}`);
@@ -61,7 +83,19 @@ describe("a relayed event stream the holder breaks off", () => {
   it("after notifications only: not answered, and what the cut-off gives follows them", async () => {
     const { text, cuts } = await relayed("progress");
     expect(cuts.map((cut) => cut.responded)).toEqual([false]);
-    expect(text).toBe(`${PROGRESS}event: message\ndata: rest\n\n`);
+    expect(text).toBe(`${PROGRESS}${REST}`);
+  });
+
+  it("after notifications only, the rest a stream (a rerun's own events): they follow as they come", async () => {
+    const { text, cuts } = await relayed("progress", restAs.stream);
+    expect(cuts.map((cut) => cut.responded)).toEqual([false]);
+    expect(text).toBe(`${PROGRESS}${REST}`);
+  });
+
+  it("an event that arrives in two parts is relayed once whole, and a stream that ends is not cut off", async () => {
+    const { text, cuts } = await relayed("split");
+    expect(cuts).toEqual([]);
+    expect(text).toBe(PROGRESS + RESPONSE);
   });
 
   it("in the middle of an event: the half event is never passed on", async () => {
