@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPeerRelay, type CutOff, type CutOffRest } from "../src/peer-relay.js";
+import { createPeerRelay, type CutOff, type CutOffRest, type PeerRelay, type RelayOutcome } from "../src/peer-relay.js";
 
 // The relay's side of a holder that breaks off its event stream, over real HTTP on 127.0.0.1: the
 // "holder" here writes the bytes each case needs and then destroys its socket, as a killed process's
@@ -19,6 +19,13 @@ let url: string;
 
 beforeAll(async () => {
   holder = createServer((request, response: ServerResponse) => {
+    if (request.url === "/json") {
+      // One JSON body, its length announced, cut off halfway: no event stream to continue.
+      const body = RESPONSE.slice(RESPONSE.indexOf("{"), RESPONSE.lastIndexOf("}") + 1);
+      response.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+      response.write(body.slice(0, 10), () => setTimeout(() => response.socket?.destroy(), 50));
+      return;
+    }
     response.writeHead(200, { "content-type": "text/event-stream" });
     if (request.url === "/split") {
       response.write(SPLIT[0], () => setTimeout(() => response.end(SPLIT[1]), 50));
@@ -51,26 +58,34 @@ const restAs = {
 };
 
 async function relayed(path: string, rest = restAs.text): Promise<{ text: string; cuts: CutOff[] }> {
-  const relay = createPeerRelay({ hopKey: Buffer.alloc(32, 1) });
-  const cuts: CutOff[] = [];
+  const { outcome, cuts, relay } = await forwarded(path, rest);
   try {
-    const outcome = await relay.forward(
-      {
-        holderUrl: `${url}/${path}`,
-        request: new Request("http://client/mcp", { method: "POST" }),
-        body: {},
-        state: "s",
-      },
-      (cut) => {
-        cuts.push(cut);
-        return Promise.resolve(cut.responded ? undefined : rest());
-      },
-    );
     if (outcome.kind !== "answered") throw new Error(`not answered: ${outcome.cause}`);
     return { text: await outcome.response.text(), cuts };
   } finally {
     relay.close();
   }
+}
+
+async function forwarded(
+  path: string,
+  rest = restAs.text,
+): Promise<{ outcome: RelayOutcome; cuts: CutOff[]; relay: PeerRelay }> {
+  const relay = createPeerRelay({ hopKey: Buffer.alloc(32, 1) });
+  const cuts: CutOff[] = [];
+  const outcome = await relay.forward(
+    {
+      holderUrl: `${url}/${path}`,
+      request: new Request("http://client/mcp", { method: "POST" }),
+      body: {},
+      state: "s",
+    },
+    (cut) => {
+      cuts.push(cut);
+      return Promise.resolve(cut.responded ? undefined : rest());
+    },
+  );
+  return { outcome, cuts, relay };
 }
 
 describe("a relayed event stream the holder breaks off", () => {
@@ -102,5 +117,15 @@ describe("a relayed event stream the holder breaks off", () => {
     const { text, cuts } = await relayed("half");
     expect(cuts.map((cut) => cut.responded)).toEqual([false]);
     expect(text).toBe(`${PROGRESS}event: message\ndata: rest\n\n`);
+  });
+
+  it("a JSON answer cut off in its body: nothing relayed, the holder reported unreachable (gone before its answer began)", async () => {
+    const { outcome, cuts, relay } = await forwarded("json");
+    relay.close();
+    expect(cuts).toEqual([]);
+    expect(outcome).toEqual({
+      kind: "unreachable",
+      cause: expect.stringMatching(/^its answer was cut off \(/) as string,
+    });
   });
 });
