@@ -26,7 +26,7 @@ import { callToolByHand, questionOf, streamToolCallByHand } from "./modern-by-ha
 // client has that progress. With `askOnce`, the rerun skips the question (its first run asked), so
 // the rerun itself sends progress and holds: the client's one exchange ends with its result, or the
 // client leaves while it runs. A second nginx runs with proxy_buffering on (nginx's default): the
-// gateway's event streams carry `X-Accel-Buffering: no`, so its progress still arrives at once.
+// progress still arrives at once (nginx buffers what the client has not read yet, not what it has).
 const KEY_VARIABLE = "M39_GATEWAY_STATE_KEY";
 const READ = "reader__look-up-slowly";
 const WRITE = "writer__write-slowly";
