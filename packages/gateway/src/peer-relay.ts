@@ -214,39 +214,48 @@ function relayEventStream(
   let responded = false;
   let rest: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>({
+    // Each pull enqueues something or ends the stream: a pull that returned with neither would
+    // never be called again while the client's read waits (the stream asks for more only when it
+    // was read or fed), so a part of an event, or a rerun's stream taken up after a cut-off, loops.
     async pull(controller) {
-      if (rest !== undefined) {
-        const next = await rest.read();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-        return;
-      }
-      let cause: string | undefined;
-      try {
-        const next = await chunks.next();
-        if (!next.done) {
-          pending += decoder.decode(next.value, { stream: true });
-          const whole = wholeEvents(pending);
-          if (whole.length === 0) return;
-          pending = pending.slice(whole.length);
-          responded ||= carriesResponse(whole);
-          controller.enqueue(encoder.encode(whole));
+      for (;;) {
+        if (rest !== undefined) {
+          const next = await rest.read();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
           return;
         }
-        if (!incoming.complete) cause = "its connection ended before its answer did";
-      } catch (error) {
-        cause = describeCause(error);
-      }
-      done();
-      if (cause === undefined) {
-        if (pending !== "") controller.enqueue(encoder.encode(pending));
+        let cause: string | undefined;
+        try {
+          const next = await chunks.next();
+          if (!next.done) {
+            pending += decoder.decode(next.value, { stream: true });
+            const whole = wholeEvents(pending);
+            if (whole.length === 0) continue;
+            pending = pending.slice(whole.length);
+            responded ||= carriesResponse(whole);
+            controller.enqueue(encoder.encode(whole));
+            return;
+          }
+          if (!incoming.complete) cause = "its connection ended before its answer did";
+        } catch (error) {
+          cause = describeCause(error);
+        }
+        done();
+        if (cause === undefined) {
+          if (pending !== "") controller.enqueue(encoder.encode(pending));
+          controller.close();
+          return;
+        }
+        const more = await cutOff({ cause, responded });
+        if (more instanceof ReadableStream) {
+          rest = more.getReader();
+          continue;
+        }
+        if (typeof more === "string") controller.enqueue(encoder.encode(more));
         controller.close();
         return;
       }
-      const more = await cutOff({ cause, responded });
-      if (typeof more === "string") controller.enqueue(encoder.encode(more));
-      if (more instanceof ReadableStream) rest = more.getReader();
-      else controller.close();
     },
     async cancel(reason) {
       done();

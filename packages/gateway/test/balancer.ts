@@ -87,8 +87,18 @@ export function startGateway(
   });
 }
 
+/** How an nginx differs from docs/gateway.md's config: `buffering` turns proxy_buffering on (nginx's default). */
+export interface NginxVariant {
+  readonly buffering?: boolean;
+}
+
 /** The nginx config of docs/gateway.md for gateways on `ports` (the n-th started with prefix `g<n>`). */
-export function nginxConfig(ports: readonly number[], listenPort: number, dir: string): string {
+export function nginxConfig(
+  ports: readonly number[],
+  listenPort: number,
+  dir: string,
+  variant: NginxVariant = {},
+): string {
   return `
 daemon off;
 pid ${join(dir, "nginx.pid")};
@@ -117,7 +127,7 @@ ${ports.map((port, index) => `    ~^g${index + 1}- 127.0.0.1:${port};`).join("\n
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $host;
-      proxy_buffering off;
+      proxy_buffering ${variant.buffering === true ? "on" : "off"};
       proxy_read_timeout 1h;
     }
   }
@@ -126,11 +136,15 @@ ${ports.map((port, index) => `    ~^g${index + 1}- 127.0.0.1:${port};`).join("\n
 }
 
 /** nginx in front of the gateways on `ports`, its files in `dir`; resolves once it answers. */
-export async function startNginx(ports: readonly number[], dir: string): Promise<RunningNginx> {
+export async function startNginx(
+  ports: readonly number[],
+  dir: string,
+  variant: NginxVariant = {},
+): Promise<RunningNginx> {
   if (NGINX === undefined) throw new Error("nginx is not installed: apt-get install nginx-light (.ci/run installs it)");
   const port = await freePort();
   const file = join(dir, "nginx.conf");
-  await writeFile(file, nginxConfig(ports, port, dir));
+  await writeFile(file, nginxConfig(ports, port, dir, variant));
   const child = spawn(NGINX, ["-p", dir, "-c", file, "-e", join(dir, "nginx-error.log")], { stdio: "ignore" });
   const url = `http://127.0.0.1:${port}/mcp`;
   // Ready when it answers (any HTTP status).

@@ -10,7 +10,7 @@ import { serveOverHttp, type ServedOverHttp } from "./fixtures.js";
 import { callToolByHand, questionOf, type ModernAnswer } from "./modern-by-hand.js";
 import { captureSpans, isKind } from "./otel-capture.js";
 import { createRequestStateSeal } from "../src/request-state-seal.js";
-import { ATTR_GONE_HOLDER, RERUN_EVENT } from "../src/held-call-rerun.js";
+import { ATTR_GONE_HOLDER, ATTR_GONE_HOLDER_REASON, RERUN_EVENT } from "../src/held-call-rerun.js";
 
 // Gateway copies in this process, each on its own port and with its own upstream (the eliciting
 // server, a 2025-era server over a real stdio pipe, whose question waits in the copy that asked),
@@ -200,9 +200,10 @@ describe("a call whose holder copy is gone", () => {
         .getFinishedSpans()
         .find((span) => span.events.some((event) => event.name === RERUN_EVENT));
       expect(rerun?.name).toBe(`tools/call ${LOOK_UP}`);
-      expect(rerun?.events.find((event) => event.name === RERUN_EVENT)?.attributes?.[ATTR_GONE_HOLDER]).toBe(
-        copyUrl(4),
-      );
+      const rerunEvent = rerun?.events.find((event) => event.name === RERUN_EVENT);
+      expect(rerunEvent?.attributes?.[ATTR_GONE_HOLDER]).toBe(copyUrl(4));
+      // Why it was taken as gone: copy five is closed, so its connection is refused.
+      expect(rerunEvent?.attributes?.[ATTR_GONE_HOLDER_REASON]).toMatch(/^cannot be reached \(.+\)$/);
       // The client answers it as any question (here through copy one, which passes it on to copy two).
       const done = await answer(0, again, "Rerun Ruth", LOOK_UP);
       expect(done.error).toBeUndefined();

@@ -43,17 +43,25 @@ export async function callToolByHand(call: ModernCallByHand): Promise<ModernAnsw
   return JSON.parse(json) as ModernAnswer;
 }
 
-/** A call whose answer is read as it streams: its messages in order, and when its first progress came. */
+/** A call whose answer is read as it streams: its messages in order, and when its progress came. */
 export interface StreamedCall {
   /** Resolves when a progress notification arrived. */
   readonly progressed: Promise<void>;
+  /** Resolves when `count` progress notifications arrived (a rerun's follow those relayed before a cut-off). */
+  progressedTimes(count: number): Promise<void>;
   /** Every JSON-RPC message of the exchange, once it ended (rejects if it failed). */
   readonly messages: Promise<Record<string, unknown>[]>;
 }
 
 export function streamToolCallByHand(call: ModernCallByHand): StreamedCall {
-  let progressed!: () => void;
-  const progress = new Promise<void>((resolve) => (progressed = resolve));
+  let progressCount = 0;
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const progressed = (): void => {
+    progressCount += 1;
+    for (const waiter of waiting.filter((one) => one.count <= progressCount)) waiter.resolve();
+  };
+  const progressedTimes = (count: number): Promise<void> =>
+    count <= progressCount ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }));
   const messages = (async () => {
     const response = await fetch(call.url, requestOf(call));
     const all: Record<string, unknown>[] = [];
@@ -77,7 +85,7 @@ export function streamToolCallByHand(call: ModernCallByHand): StreamedCall {
     if (text.startsWith("{")) all.push(JSON.parse(text) as Record<string, unknown>);
     return all;
   })();
-  return { progressed: progress, messages };
+  return { progressed: progressedTimes(1), progressedTimes, messages };
 }
 
 function requestOf(call: ModernCallByHand): RequestInit {

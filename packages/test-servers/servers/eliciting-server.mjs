@@ -5,7 +5,7 @@
  * client's answer verbatim as JSON text (and `ask-then-wait`, below). Small enough to answer by hand in a terminal.
  * Plain ESM run directly by node (no build); its only dependency is the MCP SDK.
  */
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -84,7 +84,11 @@ for (const [name, annotations] of [
 // one progress notification (when the call has a progress token) and hold their result while the
 // file named by `holdWhile` exists (a minute at most; cancellable): a call whose answer a test can
 // cut off after its progress went out, by killing the process answering it. They record "<tool> ran
-// <pid>", "<tool> holds <pid>" (progress sent, now waiting) and "<tool> answered <name> <pid>".
+// <pid>", "<tool> holds <pid>" (progress sent, now waiting) and "<tool> answered <name> <pid>", or
+// "<tool> cancelled <pid>" when the call was cancelled while it held. With `askOnce` (a file), a
+// run asks only while that file does not exist and creates it: a rerun of the same call (same
+// arguments) skips the question and goes straight to its progress and hold, so a test can cut off,
+// cancel or time out the rerun itself.
 for (const [name, annotations] of [
   ["look-up-slowly", { readOnlyHint: true }],
   ["write-slowly", { readOnlyHint: false, destructiveHint: false, idempotentHint: false }],
@@ -93,15 +97,19 @@ for (const [name, annotations] of [
     name,
     {
       description: `Asks for a name, sends progress, then holds its answer while a file exists (${annotations.readOnlyHint ? "read-only" : "a write"})`,
-      inputSchema: { holdWhile: z.string() },
+      inputSchema: { holdWhile: z.string(), askOnce: z.string().optional() },
       annotations,
     },
-    async ({ holdWhile }, extra) => {
+    async ({ holdWhile, askOnce }, extra) => {
       record(`${name} ran ${process.pid}`);
-      const answer = await server.server.elicitInput({
-        message: "Who is asking?",
-        requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-      });
+      const asked = askOnce !== undefined && existsSync(askOnce);
+      if (askOnce !== undefined && !asked) writeFileSync(askOnce, "");
+      const answer = asked
+        ? { content: { name: "(asked before)" } }
+        : await server.server.elicitInput({
+            message: "Who is asking?",
+            requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+          });
       const token = extra._meta?.progressToken;
       if (token !== undefined) {
         await extra.sendNotification({
@@ -113,6 +121,10 @@ for (const [name, annotations] of [
       const until = Date.now() + 60_000;
       while (existsSync(holdWhile) && Date.now() < until && !extra.signal.aborted) {
         await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      if (extra.signal.aborted) {
+        record(`${name} cancelled ${process.pid}`);
+        return { content: [{ type: "text", text: "cancelled" }], isError: true };
       }
       record(`${name} answered ${String(answer.content?.name)} ${process.pid}`);
       return { content: [{ type: "text", text: `${name} for ${String(answer.content?.name)} by ${process.pid}` }] };
