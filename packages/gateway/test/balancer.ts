@@ -46,6 +46,38 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The MCP endpoint of a gateway started here. */
+export function mcpUrlOf(gateway: RunningGateway | undefined): string {
+  return `http://127.0.0.1:${String(gateway?.port)}/mcp`;
+}
+
+/**
+ * `count` gateway copies that seal request states with one key and say where they are
+ * (`--request-state-key-env`, `--peer-url` naming each copy's own port), so any copy can answer or
+ * pass on a retry of a call another one holds. Session prefixes `<prefix>1`, `<prefix>2`, ... The
+ * key goes in `keyVariable` of this process's environment, which the copies inherit; the caller
+ * deletes it when done.
+ */
+export async function startPeerCopies(
+  configFile: string,
+  copies: { count: number; prefix: string; keyVariable: string },
+): Promise<RunningGateway[]> {
+  process.env[copies.keyVariable] = `the-key-${copies.prefix}-copies-share-0123456789abcdef`;
+  const ports = await Promise.all(Array.from({ length: copies.count }, () => freePort()));
+  return Promise.all(
+    ports.map((port, index) =>
+      startGateway(configFile, `${copies.prefix}${String(index + 1)}`, [
+        "--port",
+        String(port),
+        "--request-state-key-env",
+        copies.keyVariable,
+        "--peer-url",
+        `http://127.0.0.1:${String(port)}/mcp`,
+      ]),
+    ),
+  );
+}
+
 /** `mcp-tool-adapter serve --config <configFile> --http --session-prefix <prefix>` on a free port; resolves once it serves. */
 export function startGateway(
   configFile: string,

@@ -1,9 +1,15 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTempDirectory, elicitingStdioServer, type TempDirectory } from "@mcp-tool-adapter/test-servers";
-import { freePort, killCopy, startGateway, stopProcess, type RunningGateway } from "./balancer.js";
-import { callToolByHand, questionOf, streamToolCallByHand } from "./modern-by-hand.js";
+import {
+  createTempDirectory,
+  elicitingEvents,
+  elicitingEventsUntil,
+  elicitingStdioServer,
+  type TempDirectory,
+} from "@mcp-tool-adapter/test-servers";
+import { killCopy, mcpUrlOf, startPeerCopies, stopProcess, type RunningGateway } from "./balancer.js";
+import { answeredWith, callToolByHand, questionOf, streamToolCallByHand } from "./modern-by-hand.js";
 
 // Two `serve --peer-url` processes sharing one key, each with its own eliciting servers over stdio
 // (a reader and a writer: a stdio upstream's question is refused while two clients' calls run
@@ -27,23 +33,7 @@ beforeAll(async () => {
   const eliciting = elicitingStdioServer({ eventsFile });
   const configFile = join(directory.path, "gateways.json");
   await writeFile(configFile, JSON.stringify({ mcpServers: { reader: eliciting, writer: eliciting } }));
-  // The gateway processes inherit this environment.
-  process.env[KEY_VARIABLE] = "the-secret-both-cut-off-copies-share-0123456789";
-  const ports = await Promise.all([freePort(), freePort()]);
-  gateways.push(
-    ...(await Promise.all(
-      ports.map((port, index) =>
-        startGateway(configFile, `c${String(index + 1)}`, [
-          "--port",
-          String(port),
-          "--request-state-key-env",
-          KEY_VARIABLE,
-          "--peer-url",
-          `http://127.0.0.1:${String(port)}/mcp`,
-        ]),
-      ),
-    )),
-  );
+  gateways.push(...(await startPeerCopies(configFile, { count: 2, prefix: "c", keyVariable: KEY_VARIABLE })));
 }, 180_000);
 
 afterAll(async () => {
@@ -52,34 +42,17 @@ afterAll(async () => {
   Reflect.deleteProperty(process.env, KEY_VARIABLE);
 }, 60_000);
 
-const urlOf = (gateway: RunningGateway | undefined): string => `http://127.0.0.1:${String(gateway?.port)}/mcp`;
-
-const answered = (asked: { state: string; key: string }, who: string): Record<string, unknown> => ({
-  requestState: asked.state,
-  inputResponses: { [asked.key]: { action: "accept", content: { name: who } } },
-});
-
-async function lines(): Promise<string[]> {
-  return (await readFile(eventsFile, "utf8")).split("\n");
-}
-
-async function eventsUntil(count: number, prefix: string): Promise<void> {
-  while ((await lines()).filter((line) => line.startsWith(prefix)).length < count) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe("the copy holding a call dies while answering its forwarded retry", () => {
   it(
     "runs a read-only call again on the live copy, in the same exchange; a write gets REQUEST_STATE_HOLDER_GONE",
     { timeout: 90_000 },
     async () => {
       const holder = gateways[0];
-      const live = urlOf(gateways[1]);
+      const live = mcpUrlOf(gateways[1]);
       const holdWhile = { holdWhile: holdFile };
       await writeFile(holdFile, "");
-      const read = questionOf(await callToolByHand({ url: urlOf(holder), name: READ, arguments: holdWhile }));
-      const write = questionOf(await callToolByHand({ url: urlOf(holder), name: WRITE, arguments: holdWhile }));
+      const read = questionOf(await callToolByHand({ url: mcpUrlOf(holder), name: READ, arguments: holdWhile }));
+      const write = questionOf(await callToolByHand({ url: mcpUrlOf(holder), name: WRITE, arguments: holdWhile }));
 
       // The retries reach copy two, which passes them on; copy one's upstreams send progress, then hold.
       const readRetry = streamToolCallByHand({
@@ -87,14 +60,14 @@ describe("the copy holding a call dies while answering its forwarded retry", () 
         name: READ,
         arguments: holdWhile,
         progressToken: "read",
-        extra: answered(read, "Answered to the dead copy"),
+        extra: answeredWith(read, "Answered to the dead copy"),
       });
       const writeRetry = streamToolCallByHand({
         url: live,
         name: WRITE,
         arguments: holdWhile,
         progressToken: "write",
-        extra: answered(write, "Too late"),
+        extra: answeredWith(write, "Too late"),
       });
       await Promise.all([readRetry.progressed, writeRetry.progressed]);
       if (holder !== undefined) await killCopy(holder);
@@ -112,7 +85,7 @@ describe("the copy holding a call dies while answering its forwarded retry", () 
         url: live,
         name: READ,
         arguments: holdWhile,
-        extra: answered(again, "Ruth"),
+        extra: answeredWith(again, "Ruth"),
       });
       expect(done.error).toBeUndefined();
       expect(JSON.stringify(done.result?.["content"])).toContain("look-up-slowly for Ruth");
@@ -129,8 +102,8 @@ describe("the copy holding a call dies while answering its forwarded retry", () 
 
       // Counted upstream: the read ran twice, the second time by another server process (copy two's),
       // which also gave the result; the write ran once, and never finished.
-      await eventsUntil(1, "look-up-slowly answered Ruth");
-      const events = await lines();
+      await elicitingEventsUntil(eventsFile, 1, "look-up-slowly answered Ruth");
+      const events = await elicitingEvents(eventsFile);
       const readRuns = events.filter((line) => line.startsWith("look-up-slowly ran "));
       expect(readRuns).toHaveLength(2);
       expect(new Set(readRuns).size).toBe(2);

@@ -130,3 +130,11 @@ export function questionOf(answer: ModernAnswer): { state: string; key: string }
     throw new Error(`no state or question in ${JSON.stringify(answer)}`);
   return { state, key };
 }
+
+/** A retry's extra fields that answer `asked` by accepting with `{ name }` (the eliciting server's question). */
+export function answeredWith(asked: { state: string; key: string }, name: string): Record<string, unknown> {
+  return {
+    requestState: asked.state,
+    inputResponses: { [asked.key]: { action: "accept", content: { name } } },
+  };
+}

@@ -1,22 +1,24 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createTempDirectory,
+  elicitingEvents,
+  elicitingEventsUntil,
   elicitingStdioServer,
   listDescendantProcesses,
   type TempDirectory,
 } from "@mcp-tool-adapter/test-servers";
 import {
-  freePort,
   killCopy,
-  startGateway,
+  mcpUrlOf,
   startNginx,
+  startPeerCopies,
   stopProcess,
   type RunningGateway,
   type RunningNginx,
 } from "./balancer.js";
-import { callToolByHand, questionOf, streamToolCallByHand } from "./modern-by-hand.js";
+import { answeredWith, callToolByHand, questionOf, streamToolCallByHand } from "./modern-by-hand.js";
 
 // held-call-cut-off.test.ts through the real load balancer. Three `serve --peer-url` processes
 // sharing one key, each with its own eliciting servers over stdio (a reader and a writer): g1 and g2
@@ -43,24 +45,8 @@ beforeAll(async () => {
   const eliciting = elicitingStdioServer({ eventsFile });
   const configFile = join(directory.path, "gateways.json");
   await writeFile(configFile, JSON.stringify({ mcpServers: { reader: eliciting, writer: eliciting } }));
-  // The gateway processes inherit this environment.
-  process.env[KEY_VARIABLE] = "the-secret-the-three-cut-off-copies-share-0123456789";
-  const ports = await Promise.all([freePort(), freePort(), freePort()]);
-  gateways.push(
-    ...(await Promise.all(
-      ports.map((port, index) =>
-        startGateway(configFile, `g${String(index + 1)}`, [
-          "--port",
-          String(port),
-          "--request-state-key-env",
-          KEY_VARIABLE,
-          "--peer-url",
-          `http://127.0.0.1:${String(port)}/mcp`,
-        ]),
-      ),
-    )),
-  );
-  const balanced = ports.slice(0, 2);
+  gateways.push(...(await startPeerCopies(configFile, { count: 3, prefix: "g", keyVariable: KEY_VARIABLE })));
+  const balanced = gateways.slice(0, 2).map((gateway) => gateway.port);
   nginx = await startNginx(balanced, directory.path);
   const bufferingDirectory = join(directory.path, "buffering");
   await mkdir(bufferingDirectory);
@@ -73,25 +59,6 @@ afterAll(async () => {
   await directory.remove();
   Reflect.deleteProperty(process.env, KEY_VARIABLE);
 }, 60_000);
-
-const urlOf = (gateway: RunningGateway | undefined): string => `http://127.0.0.1:${String(gateway?.port)}/mcp`;
-
-const answered = (asked: { state: string; key: string }, who: string): Record<string, unknown> => ({
-  requestState: asked.state,
-  inputResponses: { [asked.key]: { action: "accept", content: { name: who } } },
-});
-
-async function lines(): Promise<string[]> {
-  return (await readFile(eventsFile, "utf8")).split("\n");
-}
-
-async function eventsUntil(count: number, prefix: string): Promise<string[]> {
-  for (;;) {
-    const found = (await lines()).filter((line) => line.startsWith(prefix));
-    if (found.length >= count) return found;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * Makes nginx's round-robin send its next request to g2: an `initialize` (a 2025-era session, whose
@@ -130,9 +97,9 @@ describe("through nginx, the copy holding a call dies while answering its forwar
       const holdFile = join(directory.path, "hold");
       const readArgs = { holdWhile: holdFile, askOnce: join(directory.path, "read-asked") };
       await writeFile(holdFile, "");
-      const read = questionOf(await callToolByHand({ url: urlOf(holder), name: READ, arguments: readArgs }));
+      const read = questionOf(await callToolByHand({ url: mcpUrlOf(holder), name: READ, arguments: readArgs }));
       const write = questionOf(
-        await callToolByHand({ url: urlOf(holder), name: WRITE, arguments: { holdWhile: holdFile } }),
+        await callToolByHand({ url: mcpUrlOf(holder), name: WRITE, arguments: { holdWhile: holdFile } }),
       );
 
       // Each retry goes through nginx to g2, which passes it on to g1; g1's upstreams send progress, then hold.
@@ -142,7 +109,7 @@ describe("through nginx, the copy holding a call dies while answering its forwar
         name: READ,
         arguments: readArgs,
         progressToken: "read",
-        extra: answered(read, "Answered to the dead copy"),
+        extra: answeredWith(read, "Answered to the dead copy"),
       });
       await readRetry.progressed;
       await nextRequestToSecondCopy(nginx?.url ?? "");
@@ -151,7 +118,7 @@ describe("through nginx, the copy holding a call dies while answering its forwar
         name: WRITE,
         arguments: { holdWhile: holdFile },
         progressToken: "write",
-        extra: answered(write, "Too late"),
+        extra: answeredWith(write, "Too late"),
       });
       await writeRetry.progressed;
       const liveServers = serversOf(live);
@@ -183,7 +150,7 @@ describe("through nginx, the copy holding a call dies while answering its forwar
 
       // Counted upstream: the read ran twice, the second time by g2's reader, which gave the result
       // the client got; the write ran once and never finished.
-      const events = await lines();
+      const events = await elicitingEvents(eventsFile);
       const readRuns = events.filter((line) => line.startsWith("look-up-slowly ran "));
       expect(readRuns).toHaveLength(2);
       const rerunBy = readRuns[1]?.split(" ").at(-1) ?? "";
@@ -206,8 +173,8 @@ describe("through nginx, the copy holding a call dies while answering its forwar
       const holdFile = join(directory.path, "hold-for-cancel");
       const readArgs = { holdWhile: holdFile, askOnce: join(directory.path, "cancel-asked") };
       await writeFile(holdFile, "");
-      const before = await lines();
-      const read = questionOf(await callToolByHand({ url: urlOf(holder), name: READ, arguments: readArgs }));
+      const before = await elicitingEvents(eventsFile);
+      const read = questionOf(await callToolByHand({ url: mcpUrlOf(holder), name: READ, arguments: readArgs }));
 
       // Through the buffering nginx to g2 (g1 is dead: nginx moves the refused request on), passed on to g3.
       const leave = new AbortController();
@@ -217,7 +184,7 @@ describe("through nginx, the copy holding a call dies while answering its forwar
         arguments: readArgs,
         progressToken: "cancel",
         signal: leave.signal,
-        extra: answered(read, "Leaving"),
+        extra: answeredWith(read, "Leaving"),
       });
       await retry.progressed;
       const liveServers = serversOf(live);
@@ -225,16 +192,19 @@ describe("through nginx, the copy holding a call dies while answering its forwar
       await retry.progressedTimes(2);
       // The holder's run held, then the rerun's: the last to hold is the rerun.
       const heldBefore = before.filter((line) => line.startsWith("look-up-slowly holds ")).length;
-      const rerunBy = (await eventsUntil(heldBefore + 2, "look-up-slowly holds ")).at(-1)?.split(" ").at(-1);
+      const rerunBy = (await elicitingEventsUntil(eventsFile, heldBefore + 2, "look-up-slowly holds "))
+        .at(-1)
+        ?.split(" ")
+        .at(-1);
       expect(liveServers.has(rerunBy ?? "")).toBe(true);
 
       // The client leaves while the rerun holds: g2 cancels it upstream (the tool saw notifications/cancelled).
       leave.abort();
       await expect(retry.messages).rejects.toThrow();
-      const cancelled = await eventsUntil(1, "look-up-slowly cancelled ");
+      const cancelled = await elicitingEventsUntil(eventsFile, 1, "look-up-slowly cancelled ");
       expect(cancelled).toEqual([`look-up-slowly cancelled ${String(rerunBy)}`]);
       // The file ends with a newline: its last "line" before is the empty one the next line filled.
-      const after = (await lines()).slice(before.length - 1);
+      const after = (await elicitingEvents(eventsFile)).slice(before.length - 1);
       expect(after.filter((line) => line.startsWith("look-up-slowly ran "))).toHaveLength(2);
       expect(after.filter((line) => line.startsWith("look-up-slowly answered "))).toEqual([]);
 
@@ -246,7 +216,7 @@ describe("through nginx, the copy holding a call dies while answering its forwar
         url: nginx?.url ?? "",
         name: READ,
         arguments: { holdWhile: `${holdFile}-none` },
-        extra: answered(next, "Still here"),
+        extra: answeredWith(next, "Still here"),
       });
       expect(JSON.stringify(done.result?.["content"])).toContain("look-up-slowly for Still here");
       expect(live?.process.exitCode).toBeNull();

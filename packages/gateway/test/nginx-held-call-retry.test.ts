@@ -5,10 +5,11 @@ import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import { createEngine2026 } from "@mcp-tool-adapter/engine-2026";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
-  freePort,
   killCopy,
+  mcpUrlOf,
   startGateway,
   startNginx,
+  startPeerCopies,
   stopProcess,
   type RunningGateway,
   type RunningNginx,
@@ -51,24 +52,11 @@ beforeAll(async () => {
       },
     }),
   );
-  // The gateway processes inherit this environment.
-  process.env[KEY_VARIABLE] = "the-secret-both-serve-processes-share-0123456789";
-  const ports = await Promise.all([freePort(), freePort()]);
-  gateways.push(
-    ...(await Promise.all(
-      ports.map((port, index) =>
-        startGateway(configFile, `g${String(index + 1)}`, [
-          "--port",
-          String(port),
-          "--request-state-key-env",
-          KEY_VARIABLE,
-          "--peer-url",
-          `http://127.0.0.1:${String(port)}/mcp`,
-        ]),
-      ),
-    )),
+  gateways.push(...(await startPeerCopies(configFile, { count: 2, prefix: "g", keyVariable: KEY_VARIABLE })));
+  nginx = await startNginx(
+    gateways.map((gateway) => gateway.port),
+    upstreams.directory.path,
   );
-  nginx = await startNginx(ports, upstreams.directory.path);
 }, 180_000);
 
 afterAll(async () => {
@@ -77,8 +65,6 @@ afterAll(async () => {
   await upstreams.remove();
   Reflect.deleteProperty(process.env, KEY_VARIABLE);
 }, 60_000);
-
-const urlOf = (gateway: RunningGateway | undefined): string => `http://127.0.0.1:${String(gateway?.port)}/mcp`;
 
 const answerAt = (url: string, asked: { state: string; key: string }, name: string): Promise<ModernAnswer> =>
   callToolByHand({
@@ -96,8 +82,8 @@ describe("serve --peer-url, two processes behind nginx, a 2025-era upstream that
       [0, 1],
       [1, 0],
     ] as const) {
-      const asked = questionOf(await callToolByHand({ url: urlOf(gateways[asking]), name: ELICIT_TOOL }));
-      const answered = await answerAt(urlOf(gateways[answering]), asked, `Copy ${String(answering + 1)}`);
+      const asked = questionOf(await callToolByHand({ url: mcpUrlOf(gateways[asking]), name: ELICIT_TOOL }));
+      const answered = await answerAt(mcpUrlOf(gateways[answering]), asked, `Copy ${String(answering + 1)}`);
       expect(answered.error).toBeUndefined();
       expect(JSON.stringify(answered.result?.["content"])).toContain(`Copy ${String(answering + 1)}`);
     }
@@ -161,20 +147,20 @@ describe("serve --peer-url, two processes behind nginx, a 2025-era upstream that
     async () => {
       // Waiting in copy one: server-everything's elicitation (not read-only), a read-only call of
       // each reader (one to retry straight to copy two, one through nginx) and the write.
-      const asked = questionOf(await callToolByHand({ url: urlOf(gateways[0]), name: ELICIT_TOOL }));
+      const asked = questionOf(await callToolByHand({ url: mcpUrlOf(gateways[0]), name: ELICIT_TOOL }));
       const reads = [];
       for (const name of READ_TOOLS) {
-        reads.push(questionOf(await callToolByHand({ url: urlOf(gateways[0]), name, arguments: { topic: name } })));
+        reads.push(questionOf(await callToolByHand({ url: mcpUrlOf(gateways[0]), name, arguments: { topic: name } })));
       }
       const write = questionOf(
-        await callToolByHand({ url: urlOf(gateways[0]), name: WRITE_TOOL, arguments: { topic: "ledger" } }),
+        await callToolByHand({ url: mcpUrlOf(gateways[0]), name: WRITE_TOOL, arguments: { topic: "ledger" } }),
       );
       const before = await runsUpstream();
       expect(before).toEqual({ reads: 2, readServers: 2, writes: 1 });
       if (gateways[0] !== undefined) await killCopy(gateways[0]);
 
       // Not read-only: the client must call it again.
-      const direct = await answerAt(urlOf(gateways[1]), asked, "Too late");
+      const direct = await answerAt(mcpUrlOf(gateways[1]), asked, "Too late");
       expect(direct.error?.code).toBe(-32602);
       expect(direct.error?.data?.code).toBe("REQUEST_STATE_HOLDER_GONE");
       expect(direct.error?.message).toMatch(/cannot be reached .*It was not run again here.*Call the tool again/);
@@ -184,7 +170,7 @@ describe("serve --peer-url, two processes behind nginx, a 2025-era upstream that
 
       // Read-only: each runs again on the live copy, whose upstream asks again; the client answers
       // the new question, and the call completes.
-      for (const [index, url] of [urlOf(gateways[1]), nginx?.url ?? ""].entries()) {
+      for (const [index, url] of [mcpUrlOf(gateways[1]), nginx?.url ?? ""].entries()) {
         const name = READ_TOOLS[index] ?? "";
         const read = reads[index] ?? { state: "", key: "" };
         const again = questionOf(await answerByName(url, name, read, "Answered to the dead copy"));

@@ -8,7 +8,7 @@ import {
   type V2HttpServer,
 } from "@mcp-tool-adapter/test-servers";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { startGateway, startNginx, stopProcess, type RunningGateway, type RunningNginx } from "./balancer.js";
+import { mcpUrlOf, startGateway, startNginx, stopProcess, type RunningGateway, type RunningNginx } from "./balancer.js";
 import { callToolByHand, questionOf } from "./modern-by-hand.js";
 
 // Two `mcp-tool-adapter serve --http --request-state-key-env` processes sharing one secret, behind
@@ -47,13 +47,11 @@ afterAll(async () => {
   Reflect.deleteProperty(process.env, KEY_VARIABLE);
 }, 60_000);
 
-const urlOf = (gateway: RunningGateway | undefined): string => `http://127.0.0.1:${String(gateway?.port)}/mcp`;
-
 describe("serve --request-state-key-env, two processes", () => {
   it("take a question on one process and its answer on the other", { timeout: 60_000 }, async () => {
-    const { state, key } = questionOf(await callToolByHand({ url: urlOf(gateways[0]), name: "ask" }));
+    const { state, key } = questionOf(await callToolByHand({ url: mcpUrlOf(gateways[0]), name: "ask" }));
     const answered = await callToolByHand({
-      url: urlOf(gateways[1]),
+      url: mcpUrlOf(gateways[1]),
       name: "ask",
       extra: { requestState: state, inputResponses: { [key]: { action: "accept", content: { name: "Katherine" } } } },
     });

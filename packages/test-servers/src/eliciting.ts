@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { StdioLaunchConfig } from "./real-servers.js";
 
@@ -18,4 +19,22 @@ export function elicitingStdioServer(options: { eventsFile?: string } = {}): Std
     args: [ELICITING_SERVER_PATH],
     ...(options.eventsFile === undefined ? {} : { env: { ELICITING_EVENTS: options.eventsFile } }),
   };
+}
+
+/** The lines of the eliciting server's events file (its `eventsFile`) as they stand now. */
+export async function elicitingEvents(eventsFile: string): Promise<string[]> {
+  return (await readFile(eventsFile, "utf8")).split("\n");
+}
+
+/**
+ * Waits until the events file has `count` lines starting with `prefix`, and returns those lines:
+ * what the server did is written there by the server's own processes, so a test waits for it rather
+ * than for a time. The test's own timeout ends a wait for something that never happens.
+ */
+export async function elicitingEventsUntil(eventsFile: string, count: number, prefix: string): Promise<string[]> {
+  for (;;) {
+    const found = (await elicitingEvents(eventsFile)).filter((line) => line.startsWith(prefix));
+    if (found.length >= count) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -54,7 +54,7 @@ export {
   type TransportSource,
 } from "./faults.js";
 export { APPS_SERVER_PACKAGES, appsStdioServer, type AppsServerName } from "./apps-servers.js";
-export { elicitingStdioServer } from "./eliciting.js";
+export { elicitingEvents, elicitingEventsUntil, elicitingStdioServer } from "./eliciting.js";
 export { EVERYTHING_TARGETS, type EverythingTarget, type RunningEverything } from "./everything-targets.js";
 export {
   HOSTILE_SERVER_PATH,

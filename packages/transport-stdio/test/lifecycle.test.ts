@@ -91,17 +91,9 @@ describe("sending and receiving", () => {
   });
 
   it("settles a lone send() the pipe cannot take at once only when its bytes are through", async () => {
-    // A server that reads nothing until the flag file exists, then echoes its stdin.
     const directory = await createTempDirectory();
     const flag = join(directory.path, "read-now");
-    const observed = observe({
-      command: process.execPath,
-      args: [
-        "-e",
-        "const t = setInterval(() => { if (require('fs').existsSync(process.argv[1])) { clearInterval(t); process.stdin.pipe(process.stdout); } }, 20)",
-        flag,
-      ],
-    });
+    const observed = observe(readsOnceFlagExists(flag));
     try {
       const received: JSONRPCMessage[] = [];
       observed.transport.onmessage = (message) => received.push(message);
@@ -132,18 +124,10 @@ describe("sending and receiving", () => {
   });
 
   it("settles a lone send() made while an earlier write still waits for the pipe only after both are through, in order", async () => {
-    // A server that says one line at once (a read: the next send is a lone one, written at once),
-    // then reads nothing until the flag file exists, then echoes its stdin.
+    // The server's first line is a read: the next send is a lone one, written at once.
     const directory = await createTempDirectory();
     const flag = join(directory.path, "read-now");
-    const observed = observe({
-      command: process.execPath,
-      args: [
-        "-e",
-        "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/ready' }) + '\\n'); const t = setInterval(() => { if (require('fs').existsSync(process.argv[1])) { clearInterval(t); process.stdin.pipe(process.stdout); } }, 20)",
-        flag,
-      ],
-    });
+    const observed = observe(readsOnceFlagExists(flag, { sayReadyFirst: true }));
     try {
       const received: JSONRPCMessage[] = [];
       observed.transport.onmessage = (message) => received.push(message);
@@ -279,3 +263,21 @@ describe("host-exit hooks", () => {
     expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
   });
 });
+
+/**
+ * A server that reads nothing until the file `flag` exists, then echoes its stdin (so a large write
+ * waits on the pipe until the test says); with `sayReadyFirst`, it first writes one
+ * `notifications/ready` line.
+ */
+function readsOnceFlagExists(
+  flag: string,
+  options: { sayReadyFirst?: boolean } = {},
+): { command: string; args: string[] } {
+  const ready = "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/ready' }) + '\\n'); ";
+  const waitThenEcho =
+    "const t = setInterval(() => { if (require('fs').existsSync(process.argv[1])) { clearInterval(t); process.stdin.pipe(process.stdout); } }, 20)";
+  return {
+    command: process.execPath,
+    args: ["-e", (options.sayReadyFirst === true ? ready : "") + waitThenEcho, flag],
+  };
+}
