@@ -18,6 +18,17 @@ export function eventStreamHeaders(sessionId: string): Record<string, string> {
   };
 }
 
+/**
+ * One message already serialized (a JSON body this gateway answered with) as an SSE event, each of
+ * its lines a data line: a JSON text may span lines, and an event's data may not.
+ */
+export function eventOfJsonText(json: string): string {
+  return `event: message\n${json
+    .split(/\r?\n/)
+    .map((line) => `data: ${line}\n`)
+    .join("")}\n`;
+}
+
 /** One message as an SSE event: the message's one serialization. */
 export function eventText(message: JSONRPCMessage): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;

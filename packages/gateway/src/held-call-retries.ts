@@ -6,6 +6,7 @@ import { isRecord } from "@mcp-tool-adapter/core/value-rules";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { propagation, type Context } from "@opentelemetry/api";
 import { GatewayError } from "./errors.js";
+import { eventOfJsonText } from "./event-stream.js";
 import { createPeerRelay, FORWARDED_HEADER, type CutOffRest, type PeerRelay } from "./peer-relay.js";
 import type { CallHolder, RequestStateSeal, SealedCall } from "./request-state-seal.js";
 import type { SpanConnection } from "./request-span.js";
@@ -183,7 +184,7 @@ export function createHeldCallRetries(options: HeldCallRetriesOptions): HeldCall
               gone,
             );
             // An empty answer (none is expected for a tools/call) still leaves the client one: the error.
-            return (await asEvents(here)) ?? eventOf(errorMessage(id, holderGone(holder, gone.why)));
+            return (await asEvents(here)) ?? eventOfJsonText(errorMessage(id, holderGone(holder, gone.why)));
           },
         );
         if (outcome.kind === "answered") return outcome.response;
@@ -292,13 +293,5 @@ async function asEvents(answer: Response): Promise<CutOffRest> {
   if (answer.headers.get("content-type")?.includes("text/event-stream") === true && answer.body !== null)
     return answer.body;
   const text = await answer.text();
-  return text === "" ? undefined : eventOf(text);
-}
-
-/** One event of an event stream carrying `message` (each of its lines a data line). */
-function eventOf(message: string): string {
-  return `event: message\n${message
-    .split(/\r?\n/)
-    .map((line) => `data: ${line}\n`)
-    .join("")}\n`;
+  return text === "" ? undefined : eventOfJsonText(text);
 }
