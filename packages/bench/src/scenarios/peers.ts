@@ -14,6 +14,7 @@ import { summarizeAgainstBaseline, type RoundValues, type SideSummary } from "..
 import { figureRounds, runPeerRounds } from "../peers/peer-rounds.js";
 import { runPeerWorker } from "../peers/run-peer-worker.js";
 import { anchorTargetsFor } from "../peers/anchor-targets.js";
+import { heapRepeatVerdict } from "../peers/heap-repeat-verdict.js";
 import { FLOOR_SIDE, peerSideInfo, PEER_SIDE_NAMES, sidesRunnableOn, type PeerSide } from "../peers/sides.js";
 import { sequentialRoundsNote, type PeerTable } from "../peers/peer-table.js";
 import { typeScriptNodeArgs } from "../workers/spawn-worker.js";
@@ -46,7 +47,6 @@ const CALL_TARGETS: Readonly<
 const UMBRELLA_IMPORT_LIMIT = 1.2;
 const ADAPTER_IMPORT_LIMIT = 1.1;
 const HEAP_LIMIT = 1.3;
-const HEAP_FLAT_SHARE = 0.1;
 const OUR_SIDES: readonly PeerSide[] = ["adapter", "adapter-discovered"];
 
 /** The node binary's major version, asked of the binary itself. */
@@ -295,22 +295,13 @@ function peerFigures(
       ratioAtMost(ADAPTER_IMPORT_LIMIT),
     ),
   );
-  // Heap flat over the calls: the growth over a second run of the same calls within a tenth of the
-  // heap after warm-up. The first run's growth is shown, not judged: over HTTP most of it was V8
-  // optimizing the call path (code and bytecode spaces) and the connections opened for 50 calls
-  // in flight, paid once; on the second run every side's heap stays flat unless something leaks.
+  // The leak check (heapRepeatVerdict) on each of our sides.
   for (const side of OUR_SIDES) {
     if (!table.sides.some((entry) => entry.side === side)) continue;
     const heap = summaries.find((entry) => entry.kind.key === "heap")!.bySide[side];
     const index = figures.findIndex((figure) => figure.id === `peers.${key}.heap.repeat-growth.${side}`);
     const growth = figures[index]!.adapter!;
-    figures[index] = {
-      ...figures[index]!,
-      target: {
-        text: `within ${HEAP_FLAT_SHARE * 100}% of the heap after warm-up`,
-        pass: Math.abs(growth) <= HEAP_FLAT_SHARE * heap.median,
-      },
-    };
+    figures[index] = { ...figures[index]!, target: heapRepeatVerdict(growth, heap.median) };
   }
   return figures;
 }
