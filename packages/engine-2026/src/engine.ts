@@ -39,9 +39,18 @@ export interface Engine2026Options {
    */
   abortedTaskWaitMs?: number;
   /**
+   * The fetch of every HTTP request of the default transports: SSE, streamable HTTP (2026-07-28 and
+   * the `auto` probe) and the 2025-era client of `@mcp-tool-adapter/transport-http`; a step-up
+   * provider's scope challenges are read from its responses. Default: the global `fetch` (and for
+   * the 2025-era client, transport-http's own default: undici's request API in Node). Inject one
+   * for a proxy agent, or an instrumented or test fetch. With `transport` given, the engine does
+   * not use it: pass it on there, as `createEngine2026Transport(server, authProvider, { fetch })`.
+   */
+  fetch?: typeof fetch;
+  /**
    * Builds the SDK v2 transport of each connection (a fresh one per connect). Default:
-   * `createEngine2026Transport`, from the server's config. Inject one to decorate that (observe a
-   * stdio child, add a fault) or to reach an in-process server.
+   * `createEngine2026Transport`, from the server's config (with `fetch`). Inject one to decorate
+   * that (observe a stdio child, add a fault) or to reach an in-process server.
    */
   transport?: Engine2026TransportFactory;
 }
@@ -73,7 +82,7 @@ export class Engine2026 implements MCPEngine {
     this.#abortedTaskWaitMs = options.abortedTaskWaitMs ?? DEFAULT_ABORTED_TASK_WAIT_MS;
     this.#verdicts = new EraVerdicts(options.legacyVerdictTtlMs ?? DEFAULT_LEGACY_VERDICT_TTL_MS, this.#now);
     this.#maxListPages = options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
-    this.#transport = options.transport ?? createEngine2026Transport;
+    this.#transport = options.transport ?? defaultTransport(options.fetch);
   }
 
   /** The era `auto` found for `server` and still trusts; undefined when it would probe. */
@@ -130,6 +139,12 @@ export class Engine2026 implements MCPEngine {
     }
     return connection;
   }
+}
+
+/** `createEngine2026Transport`, with the engine's fetch when it was given one. */
+function defaultTransport(fetchFn: typeof fetch | undefined): Engine2026TransportFactory {
+  if (fetchFn === undefined) return createEngine2026Transport;
+  return (server, authProvider) => createEngine2026Transport(server, authProvider, { fetch: fetchFn });
 }
 
 /** The SDK's negotiation for a `protocol` setting (and what `auto` already knows). */

@@ -1,6 +1,12 @@
 import type { MCPEngineAuthProvider, MCPEngineServer } from "@mcp-tool-adapter/core";
 import type { StreamableHttpTransportOptions } from "@mcp-tool-adapter/transport-http";
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type FetchLike,
+  type StreamableHTTPClientTransportOptions,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { againAfterFreshLogin, reportingScopeChallenges, stepUpOf, toSdkOAuthProvider } from "./oauth.js";
 import { StreamableHttpByEra } from "./streamable-http-by-era.js";
@@ -8,14 +14,31 @@ import { StreamableHttpByEra } from "./streamable-http-by-era.js";
 /** The transport kinds the negotiation treats differently. */
 export type TransportKind = "stdio" | "sse" | "streamable-http";
 
+/** What `createEngine2026Transport` takes besides the server and its auth provider. */
+export interface Engine2026TransportOptions {
+  /**
+   * The fetch of every HTTP request the transport makes (SSE, streamable HTTP with its `auto`
+   * probe, and the 2025-era client of `@mcp-tool-adapter/transport-http`); a step-up provider's
+   * scope challenges are read from its responses. Default: the global `fetch` (and for the 2025-era
+   * client, transport-http's own default: undici's request API in Node). Pass one for a proxy
+   * agent, or an instrumented or test fetch. Not used over stdio.
+   */
+  fetch?: typeof fetch;
+}
+
 /**
  * The engine's default transport for a server config (fields read as the adapter's config schema
  * defines them): stdio, SSE or streamable HTTP from `@modelcontextprotocol/client` 2.x, with
- * `authProvider` (the seam's) for an HTTP server. Over streamable HTTP, a connection that turns to
- * the 2025 handshake goes on through `@mcp-tool-adapter/transport-http`'s client, which links a
- * server's request to the call whose response stream carried it (see StreamableHttpByEra).
+ * `authProvider` (the seam's) for an HTTP server and `options.fetch` for its requests. Over
+ * streamable HTTP, a connection that turns to the 2025 handshake goes on through
+ * `@mcp-tool-adapter/transport-http`'s client, which links a server's request to the call whose
+ * response stream carried it (see StreamableHttpByEra).
  */
-export function createEngine2026Transport(server: MCPEngineServer, authProvider?: MCPEngineAuthProvider): Transport {
+export function createEngine2026Transport(
+  server: MCPEngineServer,
+  authProvider?: MCPEngineAuthProvider,
+  options: Engine2026TransportOptions = {},
+): Transport {
   switch (server.transport) {
     case "stdio":
       return new StdioClientTransport({
@@ -29,19 +52,19 @@ export function createEngine2026Transport(server: MCPEngineServer, authProvider?
     case "streamable-http": {
       const url = new URL(server.url as string);
       const headers = server.headers as Record<string, string> | undefined;
-      const options = {
+      const sdkOptions = {
         ...(headers === undefined ? {} : { requestInit: { headers } }),
-        ...(authProvider === undefined ? {} : oauthOptions(authProvider)),
+        ...authAndFetchOptions(authProvider, options.fetch),
       };
       if (server.transport === "sse")
         return withResendAfterLogin(
           // eslint-disable-next-line @typescript-eslint/no-deprecated -- SSE servers are 2025-only and still deployed; the config names this transport
-          new SSEClientTransport(url, options),
+          new SSEClientTransport(url, sdkOptions),
           authProvider,
         );
       return new StreamableHttpByEra(
-        withResendAfterLogin(new StreamableHTTPClientTransport(url, options), authProvider),
-        () => linkingTransport(server, authProvider),
+        withResendAfterLogin(new StreamableHTTPClientTransport(url, sdkOptions), authProvider),
+        () => linkingTransport(server, authProvider, options.fetch),
       );
     }
     default:
@@ -58,13 +81,17 @@ export function createEngine2026Transport(server: MCPEngineServer, authProvider?
 async function linkingTransport(
   server: MCPEngineServer,
   authProvider: MCPEngineAuthProvider | undefined,
+  fetchFn: typeof fetch | undefined,
 ): Promise<Transport> {
   const { createStreamableHttpTransport } = await import("@mcp-tool-adapter/transport-http");
   const headers = server.headers as Record<string, string> | undefined;
-  const options: StreamableHttpTransportOptions =
-    authProvider === undefined
+  const options: StreamableHttpTransportOptions = {
+    ...(authProvider === undefined
       ? {}
-      : { authProvider: authProvider as NonNullable<StreamableHttpTransportOptions["authProvider"]> };
+      : { authProvider: authProvider as NonNullable<StreamableHttpTransportOptions["authProvider"]> }),
+    // Without one, transport-http keeps its own default (undici's request API in Node).
+    ...(fetchFn === undefined ? {} : { fetch: fetchFn }),
+  };
   return createStreamableHttpTransport(
     { url: server.url as string, ...(headers === undefined ? {} : { headers }) },
     options,
@@ -92,14 +119,21 @@ function definedOnly(values: Record<string, string | undefined>): Record<string,
   );
 }
 
-/** The SDK transport's OAuth options for the seam's provider (and its step-up half, when it has one). */
-function oauthOptions(
-  authProvider: MCPEngineAuthProvider,
-): Pick<ConstructorParameters<typeof StreamableHTTPClientTransport>[1] & object, "authProvider" | "fetch"> {
+/**
+ * The SDK transport's `authProvider` and `fetch`: the seam's provider, and the injected fetch (the
+ * global one by default), wrapped to report scope challenges when the provider has a step-up half.
+ */
+function authAndFetchOptions(
+  authProvider: MCPEngineAuthProvider | undefined,
+  fetchFn: typeof fetch | undefined,
+): Pick<StreamableHTTPClientTransportOptions, "authProvider" | "fetch"> {
   const stepUp = stepUpOf(authProvider);
+  // The global fetch is read at each request, not now, as the SDK's own default is.
+  const sdkFetch: FetchLike | undefined =
+    stepUp === undefined ? fetchFn : reportingScopeChallenges(fetchFn ?? ((input, init) => fetch(input, init)), stepUp);
   return {
-    authProvider: toSdkOAuthProvider(authProvider),
-    ...(stepUp === undefined ? {} : { fetch: reportingScopeChallenges((input, init) => fetch(input, init), stepUp) }),
+    ...(authProvider === undefined ? {} : { authProvider: toSdkOAuthProvider(authProvider) }),
+    ...(sdkFetch === undefined ? {} : { fetch: sdkFetch }),
   };
 }
 
