@@ -2,14 +2,19 @@ import { createStreamableHttpTransport } from "@mcp-tool-adapter/transport-http"
 import {
   deletesSeenBy,
   EVERYTHING_UNKNOWN_SESSION_STATUS,
+  exchangesSeenBy,
+  holdingCancellations,
+  recordingLogger,
   sessionFaultPlan,
   sessionsSeenBy,
+  slowCallInFlight,
   startEverythingHttp,
   startFaultHttpServer,
   startRecordingProxy,
   statusOfRequestInSession,
   type EverythingHttpServer,
   type FaultBehavior,
+  type RecordedLogger,
 } from "@mcp-tool-adapter/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MCPToolAdapter, type MCPServerConfig } from "../src/index.js";
@@ -27,11 +32,17 @@ afterAll(async () => {
   await everything.stop();
 });
 
-function adapterFor(config: MCPServerConfig, engine: "json-rpc" | "sdk-v1", closeTimeoutMs?: number): MCPToolAdapter {
+function adapterFor(
+  config: MCPServerConfig,
+  engine: "json-rpc" | "sdk-v1",
+  closeTimeoutMs?: number,
+  logger?: RecordedLogger,
+): MCPToolAdapter {
   return new MCPToolAdapter(config, {
     engine,
     transport: (server) => createStreamableHttpTransport(server as Parameters<typeof createStreamableHttpTransport>[0]),
     ...(closeTimeoutMs === undefined ? {} : { closeTimeoutMs }),
+    ...(logger === undefined ? {} : { logger }),
   });
 }
 
@@ -164,6 +175,69 @@ describe("a lost connection sends no DELETE", () => {
     } finally {
       await adapter.disconnect();
       await server.close();
+    }
+  });
+});
+
+// A call given up by disconnect() is cancelled on the server (SDK 1.x's Protocol sends
+// `notifications/cancelled` when the call's signal aborts; the json-rpc engine sends none: the
+// DELETE ends the call with the session). The cancellation goes before the DELETE: sent alongside,
+// it could reach a server that already ended the session (server-everything answers 400).
+describe("engine sdk-v1: disconnect() with a call in flight", () => {
+  it("cancels the call before the DELETE ends the session, and logs nothing for it", async () => {
+    // The server is slow on the cancellation: without the ordering the DELETE overtakes it.
+    const proxy = await startRecordingProxy(everything.url, { hold: holdingCancellations(300) });
+    const { logger, lines } = recordingLogger();
+    const adapter = adapterFor(
+      { name: "everything", transport: "streamable-http", url: proxy.url },
+      "sdk-v1",
+      5_000,
+      logger,
+    );
+    try {
+      await adapter.connect();
+      const signal = new AbortController().signal;
+      const { outcome } = await slowCallInFlight(proxy, (tool, args) => adapter.invoke(tool, args, { signal }));
+      await adapter.disconnect();
+      const result = await outcome;
+      expect(result).toMatchObject({ success: false, errorKind: "connection_lost" });
+      expect(result.error).toContain("disconnect() was called");
+      expect(exchangesSeenBy(proxy).slice(-2)).toEqual([
+        { sent: "POST notifications/cancelled", status: 202 },
+        { sent: "DELETE", status: 200 },
+      ]);
+      expect(lines.filter((line) => /^(warn|error):|cancel/i.test(line))).toEqual([]);
+    } finally {
+      await adapter.disconnect();
+      await proxy.close();
+    }
+  });
+
+  it("gives up on a cancellation the server never answers within closeTimeoutMs, quietly", async () => {
+    const proxy = await startRecordingProxy(everything.url, { hold: holdingCancellations(Number.POSITIVE_INFINITY) });
+    const { logger, lines } = recordingLogger();
+    const closeTimeoutMs = 300;
+    const adapter = adapterFor(
+      { name: "everything", transport: "streamable-http", url: proxy.url },
+      "sdk-v1",
+      closeTimeoutMs,
+      logger,
+    );
+    try {
+      await adapter.connect();
+      const signal = new AbortController().signal;
+      const { outcome } = await slowCallInFlight(proxy, (tool, args) => adapter.invoke(tool, args, { signal }));
+      const started = performance.now();
+      await adapter.disconnect();
+      // The budget, and some room for a busy machine; a wait for the answer would last the test's timeout.
+      expect(performance.now() - started).toBeLessThan(closeTimeoutMs + 700);
+      expect(await outcome).toMatchObject({ success: false, errorKind: "connection_lost" });
+      // The budget went to the cancellation: no DELETE follows one that never settled.
+      expect(exchangesSeenBy(proxy).at(-1)).toEqual({ sent: "POST notifications/cancelled", status: undefined });
+      expect(lines.filter((line) => /^(warn|error):|cancel/i.test(line))).toEqual([]);
+    } finally {
+      await adapter.disconnect();
+      await proxy.close();
     }
   });
 });

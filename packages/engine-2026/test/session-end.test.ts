@@ -2,8 +2,12 @@ import { MCPToolAdapter } from "@mcp-tool-adapter/adapter";
 import {
   deletesSeenBy,
   EVERYTHING_UNKNOWN_SESSION_STATUS,
+  exchangesSeenBy,
+  holdingCancellations,
+  recordingLogger,
   sessionFaultPlan,
   sessionsSeenBy,
+  slowCallInFlight,
   startEverythingHttp,
   startFaultHttpServer,
   startRecordingProxy,
@@ -118,6 +122,65 @@ describe("engine-2026: a DELETE that fails never fails or hangs disconnect()", (
     } finally {
       await adapter.disconnect();
       await server.close();
+    }
+  });
+});
+
+// A call given up by disconnect() is cancelled on the server (SDK v2's Protocol sends
+// `notifications/cancelled` when the call's signal aborts) before the DELETE ends the session:
+// sent alongside, it could reach a server that already ended it (server-everything answers 400).
+describe("engine-2026 with protocol 2025: disconnect() with a call in flight", () => {
+  function adapterThrough(url: string, closeTimeoutMs: number): { adapter: MCPToolAdapter; lines: string[] } {
+    const { logger, lines } = recordingLogger();
+    const adapter = new MCPToolAdapter(
+      { name: "everything", transport: "streamable-http", url, protocol: "2025" },
+      { engine: createEngine2026(), closeTimeoutMs, logger },
+    );
+    return { adapter, lines };
+  }
+
+  it("cancels the call before the DELETE ends the session, and logs nothing for it", async () => {
+    // The server is slow on the cancellation: without the ordering the DELETE overtakes it.
+    const proxy = await startRecordingProxy(everything.url, { hold: holdingCancellations(300) });
+    const { adapter, lines } = adapterThrough(proxy.url, 5_000);
+    try {
+      await adapter.connect();
+      const signal = new AbortController().signal;
+      const { outcome } = await slowCallInFlight(proxy, (tool, args) => adapter.invoke(tool, args, { signal }));
+      await adapter.disconnect();
+      const result = await outcome;
+      expect(result).toMatchObject({ success: false, errorKind: "connection_lost" });
+      expect(result.error).toContain("disconnect() was called");
+      expect(exchangesSeenBy(proxy).slice(-2)).toEqual([
+        { sent: "POST notifications/cancelled", status: 202 },
+        { sent: "DELETE", status: 200 },
+      ]);
+      expect(lines.filter((line) => /^(warn|error):|cancel/i.test(line))).toEqual([]);
+    } finally {
+      await adapter.disconnect();
+      await proxy.close();
+    }
+  });
+
+  it("gives up on a cancellation the server never answers within closeTimeoutMs, quietly", async () => {
+    const proxy = await startRecordingProxy(everything.url, { hold: holdingCancellations(Number.POSITIVE_INFINITY) });
+    const closeTimeoutMs = 300;
+    const { adapter, lines } = adapterThrough(proxy.url, closeTimeoutMs);
+    try {
+      await adapter.connect();
+      const signal = new AbortController().signal;
+      const { outcome } = await slowCallInFlight(proxy, (tool, args) => adapter.invoke(tool, args, { signal }));
+      const started = performance.now();
+      await adapter.disconnect();
+      // The budget, and some room for a busy machine; a wait for the answer would last the test's timeout.
+      expect(performance.now() - started).toBeLessThan(closeTimeoutMs + 700);
+      expect(await outcome).toMatchObject({ success: false, errorKind: "connection_lost" });
+      // The budget went to the cancellation: no DELETE follows one that never settled.
+      expect(exchangesSeenBy(proxy).at(-1)).toEqual({ sent: "POST notifications/cancelled", status: undefined });
+      expect(lines.filter((line) => /^(warn|error):|cancel/i.test(line))).toEqual([]);
+    } finally {
+      await adapter.disconnect();
+      await proxy.close();
     }
   });
 });

@@ -21,10 +21,19 @@ export {
   type StartEverythingHttpOptions,
 } from "./http-servers.js";
 export { startHttpProxy, type HttpProxyServer, type ProxiedRequest } from "./http-proxy.js";
-export { startRecordingProxy, type PassedRequest, type RecordingProxy } from "./recording-proxy.js";
+export {
+  startRecordingProxy,
+  type PassedRequest,
+  type RecordingProxy,
+  type RecordingProxyOptions,
+} from "./recording-proxy.js";
+export { recordingLogger, type RecordedLogger } from "./recording-logger.js";
 export {
   deletesSeenBy,
   EVERYTHING_UNKNOWN_SESSION_STATUS,
+  exchangesSeenBy,
+  holdingCancellations,
+  slowCallInFlight,
   sessionFaultPlan,
   sessionsSeenBy,
   statusOfRequestInSession,

@@ -9,6 +9,8 @@ export interface PassedRequest {
   readonly sessionId: string | undefined;
   /** The request's headers as the client sent them (lower-case names). */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The request's body as read so far (a JSON-RPC message for a POST; empty for a GET or DELETE). */
+  body: string;
   /** The upstream's status; undefined while it has not answered (or when it could not be reached: 502). */
   status: number | undefined;
 }
@@ -22,13 +24,25 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
+export interface RecordingProxyOptions {
+  /**
+   * How long to hold a request (its body read) before passing it on, in ms; `Infinity` never
+   * passes it on nor answers it (a server that hangs on it). Undefined or 0: passed on at once.
+   */
+  hold?: (request: PassedRequest) => number | undefined;
+}
+
 /**
  * A reverse proxy on 127.0.0.1 in front of one upstream HTTP server, recording each request's
  * method, session id and the upstream's status: what a client sent on the wire (how many
  * DELETEs, with which headers), counted without touching the client's code. Streams pass through
- * as they come (event streams included).
+ * as they come (event streams included); a request `options.hold` holds is passed on once read,
+ * after its delay (what a slow or hung server does to that one request).
  */
-export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
+export async function startRecordingProxy(
+  upstream: string,
+  options: RecordingProxyOptions = {},
+): Promise<RecordingProxy> {
   const target = new URL(upstream);
   const requests: PassedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -38,6 +52,7 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
       method: incoming.method ?? "GET",
       sessionId: typeof header === "string" ? header : undefined,
       headers: { ...incoming.headers },
+      body: "",
       status: undefined,
     };
     requests.push(passed);
@@ -60,7 +75,18 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
       else outgoing.destroy();
     });
     outgoing.on("close", () => forwarded.destroy());
-    incoming.pipe(forwarded);
+    incoming.on("data", (chunk: Buffer) => {
+      passed.body += chunk.toString("utf8");
+    });
+    if (options.hold === undefined) {
+      incoming.pipe(forwarded);
+      return;
+    }
+    incoming.once("end", () => {
+      const delayMs = options.hold?.(passed) ?? 0;
+      if (delayMs === Number.POSITIVE_INFINITY) return;
+      setTimeout(() => forwarded.end(passed.body), delayMs);
+    });
   });
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);

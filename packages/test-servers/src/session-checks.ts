@@ -1,5 +1,5 @@
 import type { FaultBehavior, RecordedRequest } from "./http-servers.js";
-import type { RecordingProxy } from "./recording-proxy.js";
+import type { PassedRequest, RecordingProxy } from "./recording-proxy.js";
 
 /**
  * server-everything's status for a request on a session it does not know (or no longer knows):
@@ -71,4 +71,55 @@ export function deletesSeenBy(proxy: RecordingProxy): { sessionId: string | unde
   return proxy.requests
     .filter((request) => request.method === "DELETE")
     .map(({ sessionId, status }) => ({ sessionId, status }));
+}
+
+/** A POST's JSON-RPC method (a batch's, joined with commas), or its body as is when it is no JSON-RPC. */
+function rpcMethodsOf(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { method?: unknown } | { method?: unknown }[];
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    return messages.map((message) => (typeof message.method === "string" ? message.method : "(response)")).join(",");
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * What a client sent through `proxy`, in arrival order, with the upstream's status: `DELETE`,
+ * `GET`, or `POST <JSON-RPC method>` (`POST notifications/cancelled`, `POST tools/call`), so a
+ * test sees which went out before which.
+ */
+export function exchangesSeenBy(proxy: RecordingProxy): { sent: string; status: number | undefined }[] {
+  return proxy.requests.map(({ method, body, status }) => ({
+    sent: method === "POST" ? `POST ${rpcMethodsOf(body)}` : method,
+    status,
+  }));
+}
+
+/**
+ * A recording proxy's `hold` for the `notifications/cancelled` POSTs: each is passed on `delayMs`
+ * after it arrived (`Infinity`: never, nor answered), the rest at once; a server slow (or hung) on
+ * the cancellation a disconnect sends for a call in flight.
+ */
+export function holdingCancellations(delayMs: number): (request: PassedRequest) => number | undefined {
+  return (request) => (rpcMethodsOf(request.body) === "notifications/cancelled" ? delayMs : undefined);
+}
+
+/**
+ * Starts server-everything's `trigger-long-running-operation` (30 s) with `invoke` and resolves
+ * once `proxy` passed its `tools/call` POST on (within `withinMs`): a call in flight at the
+ * server, its `outcome` still to come.
+ */
+export async function slowCallInFlight<T>(
+  proxy: RecordingProxy,
+  invoke: (tool: string, args: Record<string, unknown>) => Promise<T>,
+  withinMs = 5_000,
+): Promise<{ outcome: Promise<T> }> {
+  const outcome = invoke("trigger-long-running-operation", { duration: 30, steps: 30 });
+  const giveUpAt = Date.now() + withinMs;
+  while (!exchangesSeenBy(proxy).some(({ sent }) => sent === "POST tools/call")) {
+    if (Date.now() > giveUpAt) throw new Error(`no tools/call reached the proxy within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { outcome };
 }

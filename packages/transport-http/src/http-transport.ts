@@ -54,6 +54,10 @@ export class HttpTransport implements Transport {
   private closed = false;
   private silentClose = false;
   private sendsInFlight = 0;
+  /** Notifications handed over and not yet settled: the DELETE that ends the session waits for them. */
+  private readonly notificationsInFlight = new Set<Promise<void>>();
+  /** terminateSession() or close() was called: the host is ending the session on purpose. */
+  private endingOnPurpose = false;
 
   constructor(inner: SdkHttpTransport, context: HttpTransportContext) {
     this.inner = inner;
@@ -101,13 +105,45 @@ export class HttpTransport implements Transport {
         },
       );
     }
+    if (isNotification(message)) {
+      await this.sendNotification(message, options);
+      return;
+    }
     try {
       await this.sendOnceMoreAfterLogin(message, options);
     } catch (error) {
-      const failure = this.toError(error, "request");
-      this.report(failure);
-      throw cutOffRequest(message, error, failure) ?? failure;
+      throw this.reportedSendFailure(message, error);
     }
+  }
+
+  /**
+   * A notification (among them the `notifications/cancelled` for each call a disconnect gives
+   * up on) is tracked until it settles, so that the DELETE ending the session goes after it: sent
+   * alongside, it may reach a server that already ended the session. One that fails once the host
+   * is ending the session (a 404 from a server that ended it, or aborted by the close) is what
+   * that close does, not a failure to report.
+   */
+  private async sendNotification(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const sending = this.sendOnceMoreAfterLogin(message, options);
+    this.notificationsInFlight.add(sending);
+    try {
+      await sending;
+    } catch (error) {
+      if (this.endingOnPurpose) {
+        this.log("debug", `${this.label} notification not delivered: the session is being ended`);
+        return;
+      }
+      throw this.reportedSendFailure(message, error);
+    } finally {
+      this.notificationsInFlight.delete(sending);
+    }
+  }
+
+  /** A send's failure, classified and reported once: what send() throws. */
+  private reportedSendFailure(message: JSONRPCMessage, error: unknown): Error {
+    const failure = this.toError(error, "request");
+    this.report(failure);
+    return cutOffRequest(message, error, failure) ?? failure;
   }
 
   private async sendOnceMoreAfterLogin(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -125,15 +161,25 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.endingOnPurpose = true;
     await this.inner.close();
   }
 
   /**
    * Ends the server-side session (streamable HTTP only; a no-op elsewhere, and once closed: the
-   * close aborted what the DELETE would need, and a closed transport sends nothing).
+   * close aborted what the DELETE would need, and a closed transport sends nothing). The
+   * notifications already handed over settle first, so the server still knows the session they
+   * name; how long that may take is the caller's budget (the adapter's close aborts them both).
    */
   async terminateSession(): Promise<void> {
     if (this.inner.terminateSession === undefined || this.closed) return;
+    this.endingOnPurpose = true;
+    if (this.notificationsInFlight.size > 0) {
+      await Promise.allSettled(this.notificationsInFlight);
+      // The close may have come while they settled (the caller's budget ran out): no DELETE then.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() sets it during the await
+      if (this.closed) return;
+    }
     try {
       await this.inner.terminateSession();
     } catch (error) {
@@ -246,6 +292,11 @@ function cutOffRequest(
   if (!("method" in message && "id" in message) || message.method === "initialize") return undefined;
   if (!(error instanceof HttpStatusError) || error.body === undefined) return undefined;
   return cutOffByProxy({ status: error.status, text: error.body, detail: failure.message, cause: failure });
+}
+
+/** A message that is a notification: a method and no id (no answer is waited for). */
+function isNotification(message: JSONRPCMessage): boolean {
+  return "method" in message && !("id" in message);
 }
 
 function requestIdsOf(body: string | undefined): RequestId[] {

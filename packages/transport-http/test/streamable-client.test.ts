@@ -242,6 +242,52 @@ describe("the streamable HTTP client transport on the wire", () => {
     expect(server.requests.filter((request) => request.method === "DELETE")).toEqual([]);
   });
 
+  describe("a notification in flight when the session is ended", () => {
+    const cancelled: JSONRPCMessage = {
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 2, reason: "disconnect" },
+    };
+
+    it("holds the DELETE until it settles; the close gives up on both, and reports nothing", async () => {
+      const { transport, server, errors } = await connect((request) =>
+        request.method === "DELETE"
+          ? { kind: "status", status: 200 }
+          : idOf(request) === undefined
+            ? { kind: "hang" }
+            : json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-13" }),
+      );
+      await transport.send(initialize);
+      const cancelling = transport.send(cancelled);
+      const ending = (transport as Transport & { terminateSession(): Promise<void> }).terminateSession();
+      await waitFor(() => server.requests.length >= 2);
+      // Long enough for a DELETE sent at once to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(server.requests.map((request) => request.method)).toEqual(["POST", "POST"]);
+      await transport.close();
+      await ending;
+      await expect(cancelling).resolves.toBeUndefined();
+      expect(server.requests.filter((request) => request.method === "DELETE")).toEqual([]);
+      expect(errors).toEqual([]);
+    });
+
+    it("is not reported when the server refuses it because the session ended (404)", async () => {
+      let ended = false;
+      const { transport, errors } = await connect((request) => {
+        if (request.method === "DELETE") {
+          ended = true;
+          return { kind: "status", status: 200 };
+        }
+        if (ended) return { kind: "status", status: 404 };
+        return json({ jsonrpc: "2.0", id: 1, result: {} }, { "mcp-session-id": "s-14" });
+      });
+      await transport.send(initialize);
+      await (transport as Transport & { terminateSession(): Promise<void> }).terminateSession();
+      await expect(transport.send(cancelled)).resolves.toBeUndefined();
+      expect(errors).toEqual([]);
+    });
+  });
+
   it("fails a POST answered 404 in a session as NOT_FOUND with status 404, the session id kept (the session expired)", async () => {
     const { transport } = await connect((_request, index) =>
       index === 0
