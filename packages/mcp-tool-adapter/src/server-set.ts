@@ -353,6 +353,7 @@ function toServerConfig(name: string, entry: ServerEntry): MCPServerConfig {
   const {
     tools: _tools,
     connectTimeoutMs: _connectTimeoutMs,
+    callTimeoutMs: _callTimeoutMs,
     roots: _roots,
     logLevel: _logLevel,
     auth: _auth,

@@ -112,6 +112,7 @@ describe("config file shapes", () => {
             overrides: { get_thing: { readOnly: false, writes: true } },
           },
           connectTimeoutMs: 5000,
+          callTimeoutMs: 120000,
         },
         off: { command: "node", disabled: true, env: { X: "${UNSET_BUT_DISABLED}" } },
       },
@@ -126,6 +127,7 @@ describe("config file shapes", () => {
           overrides: { get_thing: { readOnly: false, writes: true } },
         },
         connectTimeoutMs: 5000,
+        callTimeoutMs: 120000,
       },
     });
   });
@@ -191,6 +193,7 @@ describe("config file schema", () => {
         "transport",
         "tools",
         "connectTimeoutMs",
+        "callTimeoutMs",
         "disabled",
         "command",
         "args",
@@ -480,6 +483,25 @@ describe("loadConfigFile", () => {
       { server: "root", field: "roots[2]", message: "must be a string or an object" },
     ]);
     expect(error.message).not.toContain("must be boolean");
+  });
+
+  it("refuses a call deadline that is not a positive whole number of milliseconds, naming the server", async () => {
+    await writeFile(
+      join(dir, "deadlines.json"),
+      JSON.stringify({
+        mcpServers: {
+          zero: { command: "node", callTimeoutMs: 0 },
+          word: { command: "node", callTimeoutMs: "60s" },
+          fine: { command: "node", callTimeoutMs: 1500 },
+        },
+      }),
+    );
+    const error = await configErrorAsync(() => loadConfigFile("deadlines.json", { cwd: dir, env }));
+    expect(error.code).toBe("CONFIG_FILE_INVALID");
+    expect(error.issues).toEqual([
+      { server: "zero", field: "callTimeoutMs", message: "must be >= 1" },
+      { server: "word", field: "callTimeoutMs", message: "must be integer" },
+    ]);
   });
 
   it("reports a missing file as CONFIG_FILE_NOT_FOUND with its absolute path", async () => {

@@ -33,6 +33,7 @@ export const CONFIG_FILE_ENTRY_OPTIONS_JSON_SCHEMA: SchemaNode = {
       additionalProperties: false,
     },
     connectTimeoutMs: { type: "integer", minimum: 1 },
+    callTimeoutMs: { type: "integer", minimum: 1 },
     disabled: { type: "boolean" },
     roots: {
       type: "array",

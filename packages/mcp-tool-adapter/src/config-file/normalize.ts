@@ -117,7 +117,7 @@ function selectServers(map: Record<string, unknown>, options: NormalizeOptions):
   return all.filter(([name]) => options.servers?.includes(name));
 }
 
-/** The file-only fields (type, transport, tools, connectTimeoutMs, disabled, ...); the transport's fields are the adapter's to check. */
+/** The file-only fields (type, transport, tools, connectTimeoutMs, callTimeoutMs, disabled, ...); the transport's fields are the adapter's to check. */
 function findOptionIssues(server: string, raw: Record<string, unknown>): ConfigFileIssue[] {
   return findSchemaIssues(CONFIG_FILE_ENTRY_OPTIONS_JSON_SCHEMA, raw).map((issue): ConfigFileIssue => {
     const field = pointerToField(issue.path) || undefined;
@@ -171,6 +171,7 @@ function toServerEntry(
   const entry = config as Omit<MCPServerConfig, "name"> as ServerEntry;
   if (entryOptions.tools !== undefined) entry.tools = entryOptions.tools;
   if (entryOptions.connectTimeoutMs !== undefined) entry.connectTimeoutMs = entryOptions.connectTimeoutMs;
+  if (entryOptions.callTimeoutMs !== undefined) entry.callTimeoutMs = entryOptions.callTimeoutMs;
   if (entryOptions.logLevel !== undefined) entry.logLevel = entryOptions.logLevel;
   if (entryOptions.auth !== undefined) {
     applyAuth(server, entry, entryOptions.auth, issues);

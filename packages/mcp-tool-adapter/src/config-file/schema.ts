@@ -94,12 +94,14 @@ export const ServerAuthConfigSchema = Type.Union([
 
 export type ServerAuthConfig = Static<typeof ServerAuthConfigSchema>;
 
-/** The fields only a config file has: the transport's name in the editors' spellings, tool selection, per-server deadline, disabling. */
+/** The fields only a config file has: the transport's name in the editors' spellings, tool selection, per-server deadlines, disabling. */
 export const ConfigFileEntryOptionsSchema = Type.Object({
   type: Type.Optional(TransportName),
   transport: Type.Optional(TransportName),
   tools: Type.Optional(ServerToolsConfigSchema),
   connectTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Deadline of each tool call to this server that sets none itself (ms; the adapter's default 60000). */
+  callTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
   disabled: Type.Optional(Type.Boolean()),
   /** Folders the server may work in: absolute paths or file:// URIs, or { uri, name }. */
   roots: Type.Optional(Type.Array(Type.Union([Type.String({ minLength: 1 }), RootSchema]))),

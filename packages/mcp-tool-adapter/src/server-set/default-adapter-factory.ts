@@ -22,9 +22,11 @@ export function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAd
     toolListCache,
     transport,
     closeTimeoutMs,
+    callTimeoutMs,
   } = options;
   return (config, { entry, serverName }) => {
     const chosen = typeof engine === "function" ? engine(config, { entry, serverName }) : engine;
+    const defaultTimeoutMs = entry.callTimeoutMs ?? callTimeoutMs;
     const ownTransport = transport?.(config, { entry, serverName });
     // The OAuth code (loadedServerAuth) was imported by #connectMember for an HTTP server.
     const authProvider =
@@ -54,6 +56,7 @@ export function defaultAdapterFactory(options: MCPServerSetOptions): ServerSetAd
       // The set's close budget is the adapter's too (its DELETE and close share it); the set waits a
       // little longer, so an adapter that keeps to it is never reported as a timeout.
       ...(closeTimeoutMs === undefined ? {} : { closeTimeoutMs }),
+      ...(defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs }),
       ...(chosen === undefined ? {} : { engine: chosen }),
       ...(ownTransport === undefined ? {} : { transport: ownTransport }),
       ...clientFeatures,

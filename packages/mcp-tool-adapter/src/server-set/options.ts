@@ -31,6 +31,11 @@ export interface MCPServerSetOptions {
   /** Deadline per server for connect plus tool registration, unless its entry sets connectTimeoutMs. Default 30000. */
   connectTimeoutMs?: number;
   /**
+   * Deadline of each tool call that sets none itself, unless its server's entry sets
+   * callTimeoutMs: the default factory's adapters' `defaultTimeoutMs`. Default 60000 (the adapter's).
+   */
+  callTimeoutMs?: number;
+  /**
    * How long close() waits for one server to disconnect. Default 10000. Set, it is also each adapter's
    * `closeTimeoutMs` (default factory): the budget its session's DELETE and its close share.
    */

@@ -23,6 +23,11 @@ export interface ServerEntryOptions {
   tools?: ServerToolsConfig;
   /** Deadline for this server's connect (spawn / HTTP session and handshake); wins over the set's default. */
   connectTimeoutMs?: number;
+  /**
+   * Deadline of each tool call to this server that sets none itself (the adapter's
+   * `defaultTimeoutMs`); wins over the set's `callTimeoutMs`. Default 60000.
+   */
+  callTimeoutMs?: number;
   /** The folders (file:// URIs) this server may work in; declares the roots capability to it. */
   roots?: MCPRoot[];
   /** Asks the server for log messages of this level and above on every connect. */
