@@ -1,11 +1,11 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import type { MCPLogLevel } from "@mcp-tool-adapter/adapter";
 import { MCP_LOG_LEVELS } from "@mcp-tool-adapter/core/protocol";
 import { callCommandOptions, commonOptions, type CallFlags, type CommonFlags } from "./command-flags.js";
 import { EXIT_OK, EXIT_USAGE } from "./exit-codes.js";
 import type { CliContext } from "./io.js";
 import { packageManifest } from "./package-file.js";
-import { positiveWholeNumber } from "./positive-whole-number.js";
+import { parseMilliseconds } from "./flag-parsers.js";
 import { reportCommandError } from "./report-error.js";
 import { addServeCommand } from "./commands/serve.js";
 
@@ -46,7 +46,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
 
   const connectTimeoutOption = () =>
     new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(
-      parsePositiveInt,
+      parseMilliseconds,
     );
   const logLevelOption = () =>
     new Option("--log-level <level>", "print the servers' log messages of this level and above (on stderr)").choices([
@@ -125,7 +125,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
       .argument("<server/tool>", "the tool, as listed by `tools` (e.g. memory/read_graph)")
       .addOption(new Option("-a, --args <json>", "arguments as a JSON object").conflicts("argsFile"))
       .addOption(new Option("-f, --args-file <file>", "read the arguments (a JSON object) from a file"))
-      .addOption(new Option("-t, --timeout <ms>", "deadline for the call").argParser(parsePositiveInt))
+      .addOption(new Option("-t, --timeout <ms>", "deadline for the call").argParser(parseMilliseconds))
       .addOption(
         new Option("-y, --yes", "call a tool that may write without asking (needed when stdin is not a terminal)"),
       ),
@@ -204,7 +204,7 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
     .description("log in to a remote server of the config (OAuth in the browser, or its machine credentials)")
     .argument("<server>", 'the server, as named in the config (it needs an "auth" entry)')
     .addOption(new Option("--scope <scopes>", "ask for these scopes (space-separated) instead of the server's"))
-    .addOption(new Option("-t, --timeout <ms>", "how long to wait for the browser").argParser(parsePositiveInt))
+    .addOption(new Option("-t, --timeout <ms>", "how long to wait for the browser").argParser(parseMilliseconds))
     .addOption(configOption())
     .addOption(jsonOption())
     .action(async (server: string, flags: CommonFlags & { scope?: string; timeout?: number }) => {
@@ -244,13 +244,6 @@ export function buildProgram(context: CliContext, setExitCode: (code: number) =>
 
   addServeCommand(program, context, setExitCode);
   return program;
-}
-
-function parsePositiveInt(value: string): number {
-  const parsed = positiveWholeNumber(value);
-  if (parsed === undefined)
-    throw new InvalidArgumentError(`expected a positive whole number of milliseconds, got "${value}".`);
-  return parsed;
 }
 
 /** Prints what went wrong the way the CLI reports it and returns the exit code for it. */

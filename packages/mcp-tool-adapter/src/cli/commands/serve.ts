@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { Option, type Command } from "commander";
 import type { ServerEntries } from "../../server-set/server-entry.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "../exit-codes.js";
+import { parseMilliseconds, parsePositiveCount, wholeNumberUpTo } from "../flag-parsers.js";
 import type { CliContext } from "../io.js";
 
 /** The package that serves the config's servers as one MCP server; optional, like engine-2026. */
@@ -30,6 +31,8 @@ export interface ServeCommandOptions {
   approve?: "never" | "writes" | "destructive";
   approval?: "elicit" | "refuse";
   connectTimeoutMs?: number;
+  /** Deadline of each upstream call, unless its server's entry sets callTimeoutMs (the set's callTimeoutMs). */
+  callTimeoutMs?: number;
   /** Each HTTP session gets its own upstream connections, at most this many sessions at once. */
   upstreamPerClient?: number;
   /** The environment variable holding the secret every copy shares to seal passed-on requestStates. */
@@ -65,7 +68,11 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
     .addOption(new Option("--lock <file>", "the tool lock file: drifted tools are withheld"))
     .addOption(new Option("--http", "serve streamable HTTP instead of stdio"))
     .addOption(new Option("--host <host>", "HTTP interface (default 127.0.0.1; any other needs --token-env)"))
-    .addOption(new Option("--port <port>", "HTTP port (default: a free one, printed on stderr)").argParser(Number))
+    .addOption(
+      new Option("--port <port>", "HTTP port (default: a free one, printed on stderr)").argParser(
+        wholeNumberUpTo(65_535),
+      ),
+    )
     .addOption(new Option("--token-env <var>", "environment variable holding the bearer token HTTP clients must send"))
     .addOption(
       new Option("--allowed-host <host...>", "Host header names to accept besides the bound host and loopback"),
@@ -87,13 +94,21 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
       new Option("--approval <mode>", "ask the client (elicit) or refuse such calls").choices(["elicit", "refuse"]),
     )
     .addOption(
-      new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(Number),
+      new Option("--connect-timeout <ms>", "deadline per server for connect and tool listing").argParser(
+        parseMilliseconds,
+      ),
+    )
+    .addOption(
+      new Option(
+        "--call-timeout <ms>",
+        "deadline of each upstream tool call, unless its server's entry sets callTimeoutMs (default 60000)",
+      ).argParser(parseMilliseconds),
     )
     .addOption(
       new Option(
         "--upstream-per-client <max-sessions>",
         "give each HTTP session its own upstream servers (at most <max-sessions> sessions at once)",
-      ).argParser(Number),
+      ).argParser(parsePositiveCount),
     )
     .addOption(
       new Option(
@@ -111,13 +126,13 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
       new Option(
         "--input-timeout <ms>",
         "how long a 2026-07-28 call waits for its client's answer to an upstream's question (default 300000)",
-      ).argParser(Number),
+      ).argParser(parseMilliseconds),
     )
     .addOption(
       new Option(
         "--max-calls-awaiting-input <n>",
         "how many 2026-07-28 calls may wait for their client's answer at once (default 100; 0 refuses every wait)",
-      ).argParser(Number),
+      ).argParser(wholeNumberUpTo(Number.MAX_SAFE_INTEGER)),
     )
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(
@@ -138,6 +153,7 @@ export function addServeCommand(program: Command, context: CliContext, setExitCo
           ...(flags.approve === undefined ? {} : { approve: flags.approve as ServeCommandOptions["approve"] }),
           ...(flags.approval === undefined ? {} : { approval: flags.approval as ServeCommandOptions["approval"] }),
           ...(flags.connectTimeout === undefined ? {} : { connectTimeoutMs: flags.connectTimeout as number }),
+          ...(flags.callTimeout === undefined ? {} : { callTimeoutMs: flags.callTimeout as number }),
           ...(flags.upstreamPerClient === undefined ? {} : { upstreamPerClient: flags.upstreamPerClient as number }),
           ...(flags.requestStateKeyEnv === undefined ? {} : { requestStateKeyEnv: flags.requestStateKeyEnv as string }),
           ...(flags.peerUrl === undefined ? {} : { peerUrl: flags.peerUrl as string }),
@@ -216,6 +232,7 @@ export async function runServeCommand(context: CliContext, options: ServeCommand
       ...(engine === undefined ? {} : { engine }),
       ...(lock === undefined ? {} : { pinning: { lock } }),
       ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+      ...(options.callTimeoutMs === undefined ? {} : { callTimeoutMs: options.callTimeoutMs }),
       auth: { loginHint },
     },
     ...(inToolset === undefined
