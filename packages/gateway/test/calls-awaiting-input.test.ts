@@ -140,14 +140,14 @@ describe("serve --max-calls-awaiting-input <n> --input-timeout <ms>", () => {
     },
   );
 
-  it("refuses a value the gateway cannot take, naming it", { timeout: 120_000 }, async () => {
+  it("refuses a value out of rule as a usage error, naming the flag and the value", { timeout: 120_000 }, async () => {
     const directory = await createTempDirectory("gateway-serve-waits-");
     const configFile = join(directory.path, "mcp.json");
     await writeFile(configFile, JSON.stringify({ mcpServers: { one: SERVERS.one } }));
     try {
-      for (const [flag, value, named] of [
-        ["--max-calls-awaiting-input", "-1", "maxCallsAwaitingInput"],
-        ["--input-timeout", "soon", "inputTimeoutMs"],
+      for (const [flag, value] of [
+        ["--max-calls-awaiting-input", "-1"],
+        ["--input-timeout", "soon"],
       ] as const) {
         const failed = await startGateway(configFile, "w2", [flag, value]).then(
           async (running) => {
@@ -156,8 +156,10 @@ describe("serve --max-calls-awaiting-input <n> --input-timeout <ms>", () => {
           },
           (error: unknown) => error,
         );
-        expect(String(failed)).toMatch(/gateway exited \(1\)/);
-        expect(String(failed)).toContain(named);
+        // Refused while the command line is read (exit 2), before a server starts.
+        expect(String(failed)).toMatch(/gateway exited \(2\)/);
+        expect(String(failed)).toContain(`option '${flag}`);
+        expect(String(failed)).toContain(`got "${value}"`);
       }
     } finally {
       await directory.remove();
