@@ -3,25 +3,26 @@ import { positiveWholeNumber } from "./positive-whole-number.js";
 
 /**
  * Commander's argParsers for the CLI's numeric flags: a value that breaks the rule is a usage
- * error naming it (exit 2), never a NaN passed on (a NaN deadline fires at once, a NaN port fails
- * late). Apart from positive-whole-number.ts, whose rule the bin's fast path applies without
- * loading commander.
+ * error naming it (exit 2) while the command line is read, never a NaN passed on (where a deadline
+ * fell back to its default without a word). Apart from positive-whole-number.ts, whose rule the
+ * bin's fast path applies without loading commander.
  */
 
-/** A milliseconds flag (`--timeout`, `--connect-timeout`, ...): a positive whole number. */
-export function parseMilliseconds(value: string): number {
-  const parsed = positiveWholeNumber(value);
-  if (parsed === undefined)
-    throw new InvalidArgumentError(`expected a positive whole number of milliseconds, got "${value}".`);
-  return parsed;
+/** positiveWholeNumber as an argParser; `unit` names what the number counts in the message. */
+function positiveWhole(unit: string): (value: string) => number {
+  return (value) => {
+    const parsed = positiveWholeNumber(value);
+    if (parsed === undefined)
+      throw new InvalidArgumentError(`expected a positive whole number${unit}, got "${value}".`);
+    return parsed;
+  };
 }
 
+/** A milliseconds flag (`--timeout`, `--connect-timeout`, ...): a positive whole number. */
+export const parseMilliseconds = positiveWhole(" of milliseconds");
+
 /** A count that must be at least one (`--upstream-per-client`). */
-export function parsePositiveCount(value: string): number {
-  const parsed = positiveWholeNumber(value);
-  if (parsed === undefined) throw new InvalidArgumentError(`expected a positive whole number, got "${value}".`);
-  return parsed;
-}
+export const parsePositiveCount = positiveWhole("");
 
 /** A whole number from 0 to `max` (`--port`: 0 or absent is a free port; `--max-calls-awaiting-input`). */
 export function wholeNumberUpTo(max: number): (value: string) => number {
